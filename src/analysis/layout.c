@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Memory layout arithmetic: PFNs, lowmem, the two readings of max_low_pfn. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/arch.h"
+#include "analysis/layout.h"
+
+static const char *const source_names[_LAYOUT_SOURCE_MAX] = {
+	[LAYOUT_SOURCE_NONE] = "none",
+	[LAYOUT_SOURCE_IOMEM] = "iomem",
+	[LAYOUT_SOURCE_ZONEINFO] = "zoneinfo",
+};
+
+const char *layout_source_to_string(enum layout_source s)
+{
+	return s >= 0 && s < _LAYOUT_SOURCE_MAX ? source_names[s] : NULL;
+}
+
+static unsigned log2u(unsigned v)
+{
+	unsigned s = 0;
+	while (v > 1) {
+		v >>= 1;
+		s++;
+	}
+	return s;
+}
+
+/* PFN_DOWN(end + 1) without overflowing when end is 2^64-1. */
+static uint64_t pfn_after(uint64_t end_inclusive, unsigned shift)
+{
+	uint64_t mask = (1ull << shift) - 1;
+	return (end_inclusive >> shift) + ((end_inclusive & mask) == mask);
+}
+
+static bool is_highmem_zone(const struct zone *z)
+{
+	return strcmp(z->name, "HighMem") == 0;
+}
+
+uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < l->n_ranges; i++) {
+		const struct ram_range *r = &l->ranges[i];
+		if (r->end < addr)
+			continue;
+		uint64_t from = r->start > addr ? r->start : addr;
+		sum += r->end - from + 1;
+	}
+	return sum;
+}
+
+static int ranges_from_iomem(const struct machine *m, struct layout *l)
+{
+	l->ranges = malloc(m->n_ram * sizeof(*l->ranges));
+	if (!l->ranges)
+		return -ENOMEM;
+	memcpy(l->ranges, m->ram, m->n_ram * sizeof(*l->ranges));
+	l->n_ranges = m->n_ram;
+	for (size_t i = 0; i < m->n_ram; i++)
+		l->ram_bytes += m->ram[i].end - m->ram[i].start + 1;
+	uint64_t low = m->ram[0].start, high = m->ram[m->n_ram - 1].end;
+	l->base_pfn = (low >> l->page_shift) + ((low & (l->page_size - 1)) != 0);
+	l->end_pfn = pfn_after(high, l->page_shift);
+	return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct ram_range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Populated zone spans, merged where they touch: RAM with holes unknown. */
+static int ranges_from_zoneinfo(const struct machine *m, struct layout *l)
+{
+	size_t n = 0;
+
+	l->ranges = malloc((m->n_zones ? m->n_zones : 1) * sizeof(*l->ranges));
+	if (!l->ranges)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n_zones; i++) {
+		const struct zone *z = &m->zones[i];
+		if (!z->populated || z->spanned == 0)
+			continue;
+		if (z->start_pfn + z->spanned > (UINT64_MAX >> l->page_shift)) {
+			free(l->ranges);
+			l->ranges = NULL;
+			return -ERANGE; /* beyond a 64-bit physical address space */
+		}
+		l->ranges[n].start = z->start_pfn << l->page_shift;
+		l->ranges[n].end = ((z->start_pfn + z->spanned) << l->page_shift) - 1;
+		l->ram_bytes += z->present << l->page_shift;
+		n++;
+	}
+	if (n == 0) {
+		free(l->ranges);
+		l->ranges = NULL;
+		return -ENODATA;
+	}
+	qsort(l->ranges, n, sizeof(*l->ranges), cmp_range);
+	size_t out = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (l->ranges[i].start <= l->ranges[out].end + 1) {
+			if (l->ranges[i].end > l->ranges[out].end)
+				l->ranges[out].end = l->ranges[i].end;
+		} else {
+			l->ranges[++out] = l->ranges[i];
+		}
+	}
+	l->n_ranges = out + 1;
+	l->base_pfn = l->ranges[0].start >> l->page_shift;
+	l->end_pfn = pfn_after(l->ranges[l->n_ranges - 1].end, l->page_shift);
+	return 0;
+}
+
+static void compute_lowmem(const struct machine *m, struct layout *l)
+{
+	const struct arch_info *ai = arch_lookup(m->arch.value);
+	bool found = false;
+	uint64_t high_start = 0, high_present = 0;
+
+	if (m->zoneinfo_usable) {
+		for (size_t i = 0; i < m->n_zones; i++) {
+			const struct zone *z = &m->zones[i];
+			if (!is_highmem_zone(z) || !z->populated)
+				continue;
+			if (!found || z->start_pfn < high_start)
+				high_start = z->start_pfn;
+			high_present += z->present;
+			found = true;
+		}
+		l->lowmem_known = true;
+		l->lowmem_prov = PROV_DERIVED;
+		if (found) {
+			l->lowmem_end_pfn = high_start;
+			l->lowmem_source = "start_pfn of the first populated HighMem zone";
+		} else {
+			l->lowmem_end_pfn = l->end_pfn;
+			l->lowmem_source = "no populated HighMem zone: end_pfn";
+		}
+	} else if (ai && !ai->highmem_capable) {
+		l->lowmem_known = true;
+		l->lowmem_prov = PROV_DERIVED;
+		l->lowmem_end_pfn = l->end_pfn;
+		l->lowmem_source = "architecture has no highmem: end_pfn";
+	} else if (m->meminfo_usable && m->meminfo.have_high_total && m->meminfo.high_total == 0) {
+		l->lowmem_known = true;
+		l->lowmem_prov = PROV_DERIVED;
+		l->lowmem_end_pfn = l->end_pfn;
+		l->lowmem_source = "meminfo HighTotal is 0: end_pfn";
+	} else {
+		l->unknown_reason = ai ? "32-bit kernel and no usable proc/zoneinfo: where lowmem "
+					 "ends is unknown"
+				       : "unknown architecture and no usable proc/zoneinfo: where "
+					 "lowmem ends is unknown";
+		return;
+	}
+
+	if (l->lowmem_end_pfn < l->base_pfn || l->lowmem_end_pfn > l->end_pfn) {
+		l->lowmem_known = false;
+		l->unknown_reason = "HighMem zone starts outside the RAM ranges";
+		return;
+	}
+	l->low_page_count = l->lowmem_end_pfn - l->base_pfn;
+	l->max_low_pfn_as_count = l->low_page_count;
+	l->max_low_pfn_as_pfn = l->lowmem_end_pfn;
+	if (l->source == LAYOUT_SOURCE_ZONEINFO)
+		l->highmem_bytes = high_present << l->page_shift;
+	else
+		l->highmem_bytes = layout_ram_bytes_above(l, l->lowmem_end_pfn << l->page_shift);
+}
+
+int layout_compute(const struct machine *m, struct layout *ret)
+{
+	struct layout l = { 0 };
+	int r;
+
+	if (m->page_size == 0 || (m->page_size & (m->page_size - 1)))
+		return -EINVAL;
+	l.page_size = m->page_size;
+	l.page_shift = log2u(m->page_size);
+	l.zones = m->zones;
+	l.n_zones = m->n_zones;
+
+	if (m->iomem_usable && m->n_ram > 0) {
+		l.source = LAYOUT_SOURCE_IOMEM;
+		r = ranges_from_iomem(m, &l);
+	} else if (m->zoneinfo_usable) {
+		l.source = LAYOUT_SOURCE_ZONEINFO;
+		r = ranges_from_zoneinfo(m, &l);
+		if (r == -ENODATA || r == -ERANGE) {
+			l.unknown_reason = r == -ENODATA ? "proc/zoneinfo has no populated zone"
+							 : "proc/zoneinfo zones end beyond 2^64";
+			l.source = LAYOUT_SOURCE_NONE;
+			r = 0;
+		}
+	} else {
+		l.source = LAYOUT_SOURCE_NONE;
+		l.unknown_reason = "neither proc/iomem nor proc/zoneinfo could be used";
+		r = 0;
+	}
+	if (r < 0) {
+		layout_done(&l);
+		return r;
+	}
+	if (l.source != LAYOUT_SOURCE_NONE)
+		compute_lowmem(m, &l);
+	*ret = l;
+	return 0;
+}
+
+void layout_done(struct layout *l)
+{
+	free(l->ranges);
+	l->ranges = NULL;
+	l->n_ranges = 0;
+}

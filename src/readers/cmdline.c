@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* proc/cmdline: the kernel command line, one line (fs/proc/cmdline.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "shared/text.h"
+
+/* The kernel caps it at COMMAND_LINE_SIZE (at most 4096 on most arches). */
+#define CMDLINE_MAX 65536
+
+int cmdline_parse(const char *buf, size_t len, char **ret, struct parse_error *ret_err)
+{
+	if (text_has_nul(buf, len)) {
+		ret_err->line = 0;
+		ret_err->what = "binary content (NUL byte)";
+		return -EBADMSG;
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	if (memchr(buf, '\n', len)) {
+		ret_err->line = 2;
+		ret_err->what = "more than one line";
+		return -EBADMSG;
+	}
+	char *s = strndup(buf, len);
+	if (!s)
+		return -ENOMEM;
+	*ret = s;
+	return 0;
+}
+
+int read_cmdline(struct sysroot *sr, struct machine *m)
+{
+	static const char path[] = "proc/cmdline";
+	char *buf = NULL;
+	struct parse_error e = { 0 };
+	size_t len;
+	int r;
+
+	r = sysroot_read_file(sr, path, CMDLINE_MAX, &buf, &len);
+	if (r < 0)
+		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
+	r = cmdline_parse(buf, len, &m->cmdline, &e);
+	free(buf);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return record_parse_error(m, path, &e);
+	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The order the readers run in, and what they share. */
+#include <stdio.h>
+
+#include "readers/readers.h"
+
+int record_parse_error(struct machine *m, const char *path, const struct parse_error *e)
+{
+	char detail[128];
+
+	if (e->line)
+		snprintf(detail, sizeof(detail), "line %u: %s", e->line, e->what);
+	else
+		snprintf(detail, sizeof(detail), "%s", e->what ? e->what : "malformed");
+	return machine_add_input(m, path, INPUT_INVALID, EBADMSG, detail);
+}
+
+int read_machine(struct sysroot *sr, struct machine *m, unsigned page_size_option)
+{
+	int (*const readers[])(struct sysroot *, struct machine *) = {
+		read_iomem, read_zoneinfo, read_meminfo, read_cmdline,
+	};
+	int r = read_identity(sr, m, page_size_option);
+
+	for (size_t i = 0; r >= 0 && i < sizeof(readers) / sizeof(readers[0]); i++)
+		r = readers[i](sr, m);
+	return r;
+}

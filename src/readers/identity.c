@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Who the machine is: architecture, kernel release, page size. A snapshot's
+ * MANIFEST says so directly; otherwise proc/sys/kernel/{arch,osrelease}
+ * (arch since 6.x sysctl "kernel.arch"; utsname machine), and the page size
+ * of the running process when live.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "readers/readers.h"
+#include "shared/errno-util.h"
+#include "shared/macro.h"
+#include "shared/text.h"
+
+#define SMALL_FILE_MAX 4096
+#define MANIFEST_MAX (1u << 20)
+
+static int fail(struct parse_error *e, unsigned line, const char *what)
+{
+	e->line = line;
+	e->what = what;
+	return -EBADMSG;
+}
+
+static void manifest_free(struct manifest_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, size_t *ret_n,
+		   struct parse_error *ret_err)
+{
+	struct manifest_entry *v = NULL;
+	size_t n = 0;
+	struct line_iter it;
+	struct line l;
+	int r = 0;
+
+	if (text_has_nul(buf, len))
+		return fail(ret_err, 0, "binary content (NUL byte)");
+	line_iter_init(&it, buf, len);
+	while (line_iter_next(&it, &l)) {
+		if (l.len == 0 || l.s[0] == '#')
+			continue;
+		const char *eq = memchr(l.s, '=', l.len);
+		if (!eq || eq == l.s) {
+			r = fail(ret_err, l.no, "expected key=value");
+			break;
+		}
+		struct manifest_entry *nv = realloc(v, (n + 1) * sizeof(*nv));
+		if (!nv) {
+			r = -ENOMEM;
+			break;
+		}
+		v = nv;
+		v[n].key = strndup(l.s, (size_t)(eq - l.s));
+		v[n].value = strndup(eq + 1, (size_t)(l.s + l.len - eq - 1));
+		n++;
+		if (!v[n - 1].key || !v[n - 1].value) {
+			r = -ENOMEM;
+			break;
+		}
+	}
+	if (r < 0) {
+		manifest_free(v, n);
+		return r;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* A one-line proc/sys file such as proc/sys/kernel/arch. */
+static int read_one_line(struct sysroot *sr, struct machine *m, const char *path, char **ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = sysroot_read_file(sr, path, SMALL_FILE_MAX, &buf, &len);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
+	while (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (len == 0 || text_has_nul(buf, len) || memchr(buf, '\n', len) || strchr(buf, ' '))
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "expected one word");
+	*ret = TAKE_PTR(buf);
+	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+}
+
+static int read_manifest(struct sysroot *sr, struct machine *m)
+{
+	static const char path[] = "MANIFEST";
+	_cleanup_free_ char *buf = NULL;
+	struct parse_error e = { 0 };
+	size_t len;
+	int r;
+
+	r = sysroot_read_file(sr, path, MANIFEST_MAX, &buf, &len);
+	if (r < 0)
+		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
+	r = manifest_parse(buf, len, &m->manifest, &m->n_manifest, &e);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return record_parse_error(m, path, &e);
+	for (size_t i = 0; i < m->n_manifest; i++) {
+		const char *k = m->manifest[i].key;
+		if (strncmp(k, "error.", 6) != 0)
+			continue;
+		int err = errno_from_name(m->manifest[i].value);
+		if (err > 0 && sysroot_add_recorded_error(sr, k + 6, err) < 0)
+			return -ENOMEM;
+	}
+	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+}
+
+static bool page_size_valid(uint64_t v)
+{
+	return v >= 4096 && v <= (1u << 18) && (v & (v - 1)) == 0;
+}
+
+static int set_from_manifest(struct machine *m, struct sourced_str *s, const char *key)
+{
+	const char *v = machine_manifest_get(m, key);
+	if (!v || !*v)
+		return 0;
+	s->value = strdup(v);
+	if (!s->value)
+		return -ENOMEM;
+	s->prov = PROV_READ;
+	s->source = "MANIFEST";
+	return 1;
+}
+
+int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_option)
+{
+	int r;
+
+	m->live = sysroot_is_live(sr);
+	if (!m->live) {
+		r = read_manifest(sr, m);
+		if (r < 0)
+			return r;
+	}
+
+	r = set_from_manifest(m, &m->arch, "arch");
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		r = read_one_line(sr, m, "proc/sys/kernel/arch", &m->arch.value);
+		if (r < 0)
+			return r;
+		if (m->arch.value) {
+			m->arch.prov = PROV_READ;
+			m->arch.source = "proc/sys/kernel/arch";
+		}
+	}
+
+	r = set_from_manifest(m, &m->release, "kernel_release");
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		r = read_one_line(sr, m, "proc/sys/kernel/osrelease", &m->release.value);
+		if (r < 0)
+			return r;
+		if (m->release.value) {
+			m->release.prov = PROV_READ;
+			m->release.source = "proc/sys/kernel/osrelease";
+		}
+	}
+
+	const char *ps = machine_manifest_get(m, "page_size");
+	uint64_t v;
+	if (page_size_option) {
+		m->page_size = page_size_option;
+		m->page_size_prov = PROV_USER;
+		m->page_size_source = "--page-size";
+	} else if (ps && parse_u64(ps, strlen(ps), 10, &v) == 0 && page_size_valid(v)) {
+		m->page_size = (unsigned)v;
+		m->page_size_prov = PROV_READ;
+		m->page_size_source = "MANIFEST";
+	} else if (m->live) {
+		m->page_size = (unsigned)sysconf(_SC_PAGESIZE);
+		m->page_size_prov = PROV_READ;
+		m->page_size_source = "sysconf(_SC_PAGESIZE)";
+	} else {
+		m->page_size = 4096;
+		m->page_size_prov = PROV_ASSUMED;
+		m->page_size_source = ps ? "default (MANIFEST page_size invalid)" : "default";
+	}
+	return 0;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The human report: a summary, libsmartcols tables, findings with remedies. */
+#include "config.h"
+
+#include <libsmartcols.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+
+static void print_size(FILE *out, uint64_t bytes)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_size(&b, bytes);
+	_cleanup_free_ char *s = strbuf_steal(&b);
+	fputs(s ? s : "?", out);
+}
+
+static void set_hex(struct libscols_line *ln, size_t col, uint64_t v)
+{
+	_cleanup_free_ char *s = hex_string(v);
+	scols_line_set_data(ln, col, s);
+}
+
+static void set_u64(struct libscols_line *ln, size_t col, uint64_t v)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_u64(&b, v);
+	_cleanup_free_ char *s = strbuf_steal(&b);
+	scols_line_set_data(ln, col, s);
+}
+
+static void set_size(struct libscols_line *ln, size_t col, uint64_t v)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_size(&b, v);
+	_cleanup_free_ char *s = strbuf_steal(&b);
+	scols_line_set_data(ln, col, s);
+}
+
+static struct libscols_table *new_table(FILE *out, const char *const *cols, size_t n)
+{
+	struct libscols_table *t = scols_new_table();
+	if (!t)
+		return NULL;
+	scols_table_set_stream(t, out);
+	for (size_t i = 0; i < n; i++) {
+		/* right-align numbers; the first column of each table is a label */
+		int flags = i == 0 ? 0 : SCOLS_FL_RIGHT;
+		if (!scols_table_new_column(t, cols[i], 0, flags)) {
+			scols_unref_table(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+static void print_ranges(FILE *out, const struct layout *l)
+{
+	static const char *const cols[] = { "START", "END", "SIZE" };
+	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols));
+	if (!t)
+		return;
+	scols_table_enable_noheadings(t, 0);
+	for (size_t i = 0; i < l->n_ranges; i++) {
+		struct libscols_line *ln = scols_table_new_line(t, NULL);
+		if (!ln)
+			break;
+		set_hex(ln, 0, l->ranges[i].start);
+		set_hex(ln, 1, l->ranges[i].end);
+		set_size(ln, 2, l->ranges[i].end - l->ranges[i].start + 1);
+	}
+	scols_print_table(t);
+	scols_unref_table(t);
+}
+
+static void print_zones(FILE *out, const struct layout *l)
+{
+	static const char *const cols[] = { "ZONE", "NODE", "START_PFN", "SPANNED", "PRESENT" };
+	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols));
+	if (!t)
+		return;
+	for (size_t i = 0; i < l->n_zones; i++) {
+		const struct zone *z = &l->zones[i];
+		struct libscols_line *ln = scols_table_new_line(t, NULL);
+		if (!ln)
+			break;
+		scols_line_set_data(ln, 0, z->name);
+		set_u64(ln, 1, (uint64_t)z->node);
+		if (z->populated)
+			set_hex(ln, 2, z->start_pfn);
+		else
+			scols_line_set_data(ln, 2, "-");
+		set_u64(ln, 3, z->spanned);
+		set_u64(ln, 4, z->present);
+	}
+	scols_print_table(t);
+	scols_unref_table(t);
+}
+
+static void print_memory(FILE *out, const struct layout *l)
+{
+	fprintf(out, "Memory (from %s)\n", layout_source_to_string(l->source));
+	if (l->source == LAYOUT_SOURCE_NONE) {
+		fprintf(out, "  unknown: %s\n", l->unknown_reason ? l->unknown_reason : "?");
+		return;
+	}
+	fputs("  RAM              ", out);
+	print_size(out, l->ram_bytes);
+	fprintf(out, " in %zu range%s%s\n", l->n_ranges, l->n_ranges == 1 ? "" : "s",
+		l->source == LAYOUT_SOURCE_ZONEINFO ? " (zone spans: holes not known)" : "");
+	fprintf(out, "  base PFN         0x%llx  (min_low_pfn: first RAM page)\n",
+		(unsigned long long)l->base_pfn);
+	fprintf(out, "  end PFN          0x%llx  (max_pfn)\n", (unsigned long long)l->end_pfn);
+	if (!l->lowmem_known) {
+		fprintf(out, "  lowmem end       unknown: %s\n", l->unknown_reason);
+	} else {
+		fprintf(out, "  lowmem end PFN   0x%llx  (%s)\n", (unsigned long long)l->lowmem_end_pfn,
+			l->lowmem_source);
+		fprintf(out, "  low page count   0x%llx\n", (unsigned long long)l->low_page_count);
+		fprintf(out, "  max_low_pfn      as a count 0x%llx, as a PFN 0x%llx%s\n",
+			(unsigned long long)l->max_low_pfn_as_count,
+			(unsigned long long)l->max_low_pfn_as_pfn,
+			l->base_pfn ? "  (differ: RAM does not start at 0)" : "");
+		fputs("  highmem          ", out);
+		print_size(out, l->highmem_bytes);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	print_ranges(out, l);
+	if (l->n_zones) {
+		fputc('\n', out);
+		print_zones(out, l);
+	}
+}
+
+static void print_findings(FILE *out, const struct findings *f)
+{
+	fprintf(out, "\nFindings\n");
+	if (f->n == 0) {
+		fputs("  none\n", out);
+		return;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		const struct finding *x = &f->v[i];
+		fprintf(out, "  %-7s %s%s%s: %s\n", severity_to_string(x->severity), x->id,
+			x->device ? " " : "", x->device ? x->device : "", x->message);
+		if (x->n_evidence) {
+			fputs("          evidence:", out);
+			for (size_t j = 0; j < x->n_evidence; j++) {
+				const struct evidence *e = &x->evidence[j];
+				if (e->type == EVIDENCE_STR)
+					fprintf(out, " %s=%s", e->key, e->s ? e->s : "");
+				else
+					fprintf(out, e->type == EVIDENCE_HEX ? " %s=0x%llx" : " %s=%llu",
+						e->key, (unsigned long long)e->u);
+			}
+			fputc('\n', out);
+		}
+		if (x->remedy && *x->remedy)
+			fprintf(out, "          remedy: %s\n", x->remedy);
+	}
+}
+
+static void print_inputs(FILE *out, const struct machine *m)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < m->n_inputs; i++)
+		bad += m->inputs[i].status != INPUT_OK;
+	fprintf(out, "\nInputs: %zu read, %zu not usable\n", m->n_inputs - bad, bad);
+	for (size_t i = 0; i < m->n_inputs; i++) {
+		const struct input *in = &m->inputs[i];
+		if (in->status != INPUT_OK)
+			fprintf(out, "  %-8s %s: %s\n", input_status_to_string(in->status), in->path,
+				in->detail ? in->detail : "");
+	}
+}
+
+int render_text(FILE *out, const struct machine *m, const struct report *r)
+{
+	fprintf(out, "%s %s: %s, Linux %s, page size %u (%s)\n", PACKAGE_NAME, PACKAGE_VERSION,
+		m->arch.value ? m->arch.value : "unknown arch",
+		m->release.value ? m->release.value : "(release unknown)", m->page_size,
+		m->page_size_source ? m->page_size_source : "?");
+	fprintf(out, "sysroot %s%s\n\n", m->sysroot ? m->sysroot : "/", m->live ? " (live)" : "");
+	print_memory(out, &r->layout);
+	print_findings(out, &r->findings);
+	print_inputs(out, m);
+	return ferror(out) ? -EIO : 0;
+}

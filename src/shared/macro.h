@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Small helpers every file uses: cleanup attributes, array sizes. */
+#pragma once
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _nonnull_ __attribute__((nonnull))
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+static inline void closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno; /* close() must not clobber the errno being returned */
+		close(*fd);
+		errno = saved;
+	}
+}
+#define _cleanup_close_ _cleanup_(closep)
+
+static inline void fclosep(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+/* Hand ownership out of a _cleanup_ variable. */
+#define TAKE_PTR(p)                       \
+	({                                \
+		__typeof__(p) _tmp_ = (p); \
+		(p) = NULL;               \
+		_tmp_;                    \
+	})
+#define TAKE_FD(fd)               \
+	({                        \
+		int _tmp_ = (fd); \
+		(fd) = -1;        \
+		_tmp_;            \
+	})

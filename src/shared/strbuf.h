@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A growable string for building messages without stdio (the analysis
+ * includes no <stdio.h>). An allocation failure is sticky: later appends do
+ * nothing and strbuf_steal() returns NULL.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+void strbuf_append(struct strbuf *b, const char *s);
+void strbuf_append_n(struct strbuf *b, const char *s, size_t n);
+void strbuf_append_u64(struct strbuf *b, uint64_t v);
+/* "0x" and lower-case hex digits, no padding. */
+void strbuf_append_hex(struct strbuf *b, uint64_t v);
+/* 1536 -> "1.5 KiB"; exact multiples lose the decimals ("4 GiB"). */
+void strbuf_append_size(struct strbuf *b, uint64_t bytes);
+/* The NUL-terminated string, ownership to the caller; NULL after OOM. */
+char *strbuf_steal(struct strbuf *b);
+void strbuf_done(struct strbuf *b);
+
+/* Convenience: a freshly allocated "0x..." string, or NULL. */
+char *hex_string(uint64_t v);

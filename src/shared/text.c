@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <string.h>
+
+#include "shared/text.h"
+
+void line_iter_init(struct line_iter *it, const char *buf, size_t len)
+{
+	it->p = buf;
+	it->end = buf + len;
+	it->no = 0;
+}
+
+bool line_iter_next(struct line_iter *it, struct line *ret)
+{
+	if (it->p >= it->end)
+		return false;
+	const char *nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+	const char *stop = nl ? nl : it->end;
+	ret->s = it->p;
+	ret->len = (size_t)(stop - it->p);
+	ret->no = ++it->no;
+	it->p = nl ? nl + 1 : it->end;
+	return true;
+}
+
+bool text_has_nul(const char *buf, size_t len)
+{
+	return memchr(buf, '\0', len) != NULL;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (base == 16 && len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		len -= 2;
+	}
+	if (len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		int d = digit_value(s[i]);
+		if (d >= (int)base)
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			return -ERANGE;
+		v = v * base + (uint64_t)d;
+	}
+	*ret = v;
+	return 0;
+}
+
+const char *skip_blanks(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
+size_t token_len(const char *s, const char *end)
+{
+	const char *p = s;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return (size_t)(p - s);
+}

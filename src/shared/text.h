@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers for parsing the kernel's text files: lines, numbers, no surprises. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A view of one line, without its '\n'. */
+struct line {
+	const char *s;
+	size_t len;
+	unsigned no; /* 1-based */
+};
+
+struct line_iter {
+	const char *p;
+	const char *end;
+	unsigned no;
+};
+
+void line_iter_init(struct line_iter *it, const char *buf, size_t len);
+bool line_iter_next(struct line_iter *it, struct line *ret);
+
+/* True when buf holds a NUL byte: a binary file where text was expected. */
+bool text_has_nul(const char *buf, size_t len);
+
+/*
+ * Parse an unsigned number of [s, s+len) in base (16 accepts an optional
+ * "0x"). No sign, no blanks, no overflow: -EINVAL / -ERANGE otherwise.
+ */
+int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret);
+
+/* Skip blanks (space, tab) from *s up to end. */
+const char *skip_blanks(const char *s, const char *end);
+/* Length of the token at s (up to a blank or end). */
+size_t token_len(const char *s, const char *end);

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The only code that opens files: confined, bounded, -errno reads. */
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef HAVE_LINUX_OPENAT2_H
+#include <linux/openat2.h>
+#endif
+
+#include "shared/macro.h"
+#include "sysroot.h"
+
+#ifndef RESOLVE_IN_ROOT
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_IN_ROOT 0x10
+struct open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437 /* same number on every architecture */
+#endif
+
+/* Linux's own limit on symlinks followed in one lookup (MAXSYMLINKS). */
+#define MAX_SYMLINKS 40
+
+struct recorded_error {
+	char *path;
+	int err;
+};
+
+struct sysroot {
+	char *path;
+	int root_fd; /* O_PATH|O_DIRECTORY on the root */
+	bool live;
+	bool use_openat2;
+	struct recorded_error *errors;
+	size_t n_errors;
+};
+
+static int openat2_in_root(int root_fd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Split off the first component of *rest; skips empty components and ".". */
+static bool next_component(const char **rest, char *buf, size_t bufsz, int *err)
+{
+	const char *p = *rest;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p) {
+			*rest = p;
+			return false;
+		}
+		size_t len = strcspn(p, "/");
+		if (len >= bufsz) {
+			*err = -ENAMETOOLONG;
+			*rest = p + len;
+			return false;
+		}
+		if (len == 1 && p[0] == '.') {
+			p += 1;
+			continue;
+		}
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		*rest = p + len;
+		return true;
+	}
+}
+
+/*
+ * Resolve path under root_fd as RESOLVE_IN_ROOT does: absolute symlinks
+ * restart at the root, ".." never climbs above it. Returns an O_PATH fd.
+ * follow_last=false leaves a final symlink unresolved (for readlink).
+ */
+static int walk_in_root(int root_fd, const char *path, bool follow_last)
+{
+	int stack[PATH_MAX / 2]; /* fds of the directories walked, [0] = root copy */
+	size_t depth = 0;
+	unsigned links = 0;
+	int r = 0;
+	_cleanup_free_ char *pending = strdup(path); /* what is left to walk */
+
+	if (!pending)
+		return -ENOMEM;
+	stack[0] = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+	if (stack[0] < 0)
+		return -errno;
+
+	const char *rest = pending;
+	char comp[NAME_MAX + 1];
+	int err = 0;
+
+	while (next_component(&rest, comp, sizeof(comp), &err)) {
+		if (strcmp(comp, "..") == 0) {
+			if (depth > 0)
+				close(stack[depth--]);
+			continue;
+		}
+		int fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			goto out;
+		}
+		struct stat st;
+		if (fstat(fd, &st) < 0) {
+			r = -errno;
+			close(fd);
+			goto out;
+		}
+		bool last = true;
+		for (const char *q = rest; *q; q++)
+			if (*q != '/') {
+				last = false;
+				break;
+			}
+		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+			char target[PATH_MAX];
+			ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
+			close(fd);
+			if (n < 0) {
+				r = -errno;
+				goto out;
+			}
+			target[n] = '\0';
+			if (++links > MAX_SYMLINKS) {
+				r = -ELOOP;
+				goto out;
+			}
+			if (target[0] == '/')
+				while (depth > 0)
+					close(stack[depth--]);
+			size_t tl = strlen(target), rl = strlen(rest);
+			char *np = malloc(tl + 1 + rl + 1);
+			if (!np) {
+				r = -ENOMEM;
+				goto out;
+			}
+			memcpy(np, target, tl);
+			np[tl] = '/';
+			memcpy(np + tl + 1, rest, rl + 1);
+			free(pending);
+			pending = np;
+			rest = pending;
+			continue;
+		}
+		if (!last && !S_ISDIR(st.st_mode)) {
+			close(fd);
+			r = -ENOTDIR;
+			goto out;
+		}
+		if (depth + 1 >= ARRAY_SIZE(stack)) {
+			close(fd);
+			r = -ENAMETOOLONG;
+			goto out;
+		}
+		stack[++depth] = fd;
+	}
+	if (err < 0) {
+		r = err;
+		goto out;
+	}
+	r = stack[depth];
+	stack[depth] = -1;
+out:
+	for (size_t i = 0; i <= depth; i++)
+		if (stack[i] >= 0)
+			close(stack[i]);
+	return r;
+}
+
+/* An O_PATH fd for path inside the root. */
+static int resolve(struct sysroot *sr, const char *path, bool follow_last)
+{
+	if (sr->use_openat2)
+		return openat2_in_root(sr->root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW));
+	return walk_in_root(sr->root_fd, path, follow_last);
+}
+
+/* Reopen an O_PATH fd for reading: opens the very inode that was checked. */
+static int reopen(int path_fd, int flags)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
+	int fd = open(p, flags | O_CLOEXEC | O_NOCTTY);
+	return fd < 0 ? -errno : fd;
+}
+
+static int recorded_error(const struct sysroot *sr, const char *path, int r)
+{
+	if (r != -ENOENT)
+		return r;
+	while (*path == '/')
+		path++;
+	for (size_t i = 0; i < sr->n_errors; i++)
+		if (strcmp(sr->errors[i].path, path) == 0)
+			return -sr->errors[i].err;
+	return r;
+}
+
+int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+
+	struct sysroot *sr = calloc(1, sizeof(*sr));
+	if (!sr)
+		return -ENOMEM;
+	sr->path = strdup(path);
+	if (!sr->path) {
+		free(sr);
+		return -ENOMEM;
+	}
+	struct stat rootst;
+	sr->live = stat("/", &rootst) == 0 && rootst.st_dev == st.st_dev &&
+		   rootst.st_ino == st.st_ino;
+	sr->root_fd = TAKE_FD(fd);
+	sr->use_openat2 = false;
+	if (!(flags & SYSROOT_NO_OPENAT2)) {
+		int probe = openat2_in_root(sr->root_fd, ".", O_PATH);
+		if (probe >= 0) {
+			close(probe);
+			sr->use_openat2 = true;
+		}
+	}
+	*ret = sr;
+	return 0;
+}
+
+void sysroot_free(struct sysroot *sr)
+{
+	if (!sr)
+		return;
+	for (size_t i = 0; i < sr->n_errors; i++)
+		free(sr->errors[i].path);
+	free(sr->errors);
+	if (sr->root_fd >= 0)
+		close(sr->root_fd);
+	free(sr->path);
+	free(sr);
+}
+
+bool sysroot_is_live(const struct sysroot *sr)
+{
+	return sr->live;
+}
+
+const char *sysroot_path(const struct sysroot *sr)
+{
+	return sr->path;
+}
+
+const char *sysroot_resolver(const struct sysroot *sr)
+{
+	return sr->use_openat2 ? "openat2" : "walk";
+}
+
+int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
+{
+	if (err <= 0)
+		return -EINVAL;
+	struct recorded_error *n = realloc(sr->errors, (sr->n_errors + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	sr->errors = n;
+	while (*path == '/')
+		path++;
+	n[sr->n_errors].path = strdup(path);
+	if (!n[sr->n_errors].path)
+		return -ENOMEM;
+	n[sr->n_errors++].err = err;
+	return 0;
+}
+
+static int read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
+{
+	size_t cap = 4096, len = 0;
+	_cleanup_free_ char *buf = malloc(cap + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (len == cap) {
+			if (cap > max)
+				return -EFBIG;
+			size_t ncap = cap * 2;
+			char *nb = realloc(buf, ncap + 1);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max)
+			return -EFBIG;
+	}
+	buf[len] = '\0';
+	*ret_buf = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+		      size_t *ret_len)
+{
+	_cleanup_close_ int pfd = resolve(sr, path, true);
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (pfd < 0)
+		return recorded_error(sr, path, pfd);
+	if (fstat(pfd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL; /* FIFO, socket or device node: never opened for reading */
+	fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	return read_fd(fd, max, ret_buf, ret_len);
+}
+
+int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
+{
+	_cleanup_close_ int pfd = resolve(sr, path, false);
+	char target[PATH_MAX];
+
+	if (pfd < 0)
+		return recorded_error(sr, path, pfd);
+	ssize_t n = readlinkat(pfd, "", target, sizeof(target) - 1);
+	if (n < 0)
+		return errno == ENOENT ? -EINVAL : -errno; /* not a link */
+	target[n] = '\0';
+	char *s = strdup(target);
+	if (!s)
+		return -ENOMEM;
+	*ret = s;
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sysroot_free_names(char **names, size_t n)
+{
+	if (!names)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
+{
+	_cleanup_close_ int pfd = resolve(sr, path, true);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	if (pfd < 0)
+		return recorded_error(sr, path, pfd);
+	int fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	struct dirent *de;
+	for (errno = 0; (de = readdir(d)); errno = 0) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			char **nn = realloc(names, ncap * sizeof(*nn));
+			if (!nn) {
+				r = -ENOMEM;
+				break;
+			}
+			names = nn;
+			cap = ncap;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			r = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	if (r == 0 && errno)
+		r = -errno;
+	closedir(d);
+	if (r < 0) {
+		sysroot_free_names(names, n);
+		return r;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	*ret_names = names;
+	*ret_n = n;
+	return 0;
+}
+
+int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret)
+{
+	_cleanup_close_ int pfd = resolve(sr, path, true);
+
+	if (pfd < 0)
+		return recorded_error(sr, path, pfd);
+	return fstat(pfd, ret) < 0 ? -errno : 0;
+}
