@@ -127,6 +127,8 @@ int main(int argc, char **argv)
 
 	machine_init(&m);
 	argp_err_exit_status = EXIT_FATAL;
+	if (argc > 0)
+		argv[0] = program_invocation_short_name; /* getopt's errors use argv[0] */
 	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o) != 0)
 		return EXIT_FATAL;
 

@@ -16,8 +16,8 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 				 "inside a zone as RAM ranges and give sizes from present pages",
 				 "run as root (CAP_SYS_ADMIN) for the exact System RAM ranges");
 		finding_add_str(f, x, "source", "zoneinfo");
-		finding_add_hex(f, x, "base_pfn", l->base_pfn);
-		finding_add_hex(f, x, "end_pfn", l->end_pfn);
+		finding_add_u64(f, x, "base_pfn", l->base_pfn);
+		finding_add_u64(f, x, "end_pfn", l->end_pfn);
 		finding_add_u64(f, x, "ram_bytes", l->ram_bytes);
 	}
 	if (l->source == LAYOUT_SOURCE_NONE) {
@@ -32,8 +32,8 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 		x = findings_add(f, "lowmem-unknown", SEVERITY_WARNING, NULL,
 				 l->unknown_reason ? l->unknown_reason : "lowmem end unknown",
 				 "make proc/zoneinfo readable, or capture it with the snapshot");
-		finding_add_hex(f, x, "base_pfn", l->base_pfn);
-		finding_add_hex(f, x, "end_pfn", l->end_pfn);
+		finding_add_u64(f, x, "base_pfn", l->base_pfn);
+		finding_add_u64(f, x, "end_pfn", l->end_pfn);
 	}
 }
 

@@ -99,6 +99,7 @@ static struct json_object *host_json(const struct machine *m)
 	add(h, "page_size", json_object_new_int((int)m->page_size));
 	add(h, "page_size_source", jstr(m->page_size_source));
 	add(h, "page_size_provenance", jstr(provenance_to_string(m->page_size_prov)));
+	add(h, "cmdline", jstr(m->cmdline));
 	add(h, "sysroot", jstr(m->sysroot));
 	add(h, "live", json_object_new_boolean(m->live));
 	return h;
@@ -118,11 +119,6 @@ static struct json_object *inputs_json(const struct machine *m)
 		json_object_array_add(a, o);
 	}
 	return a;
-}
-
-static struct json_object *opt_hex(bool known, uint64_t v)
-{
-	return known ? jhex(v) : NULL;
 }
 
 static struct json_object *opt_u64(bool known, uint64_t v)
@@ -150,7 +146,7 @@ static struct json_object *memory_json(const struct layout *l)
 		struct json_object *r = json_object_new_object();
 		add(r, "node", json_object_new_int(z->node));
 		add(r, "name", jstr(z->name));
-		add(r, "start_pfn", z->populated ? jhex(z->start_pfn) : NULL);
+		add(r, "start_pfn", z->populated ? ju64(z->start_pfn) : NULL);
 		add(r, "spanned", ju64(z->spanned));
 		add(r, "present", ju64(z->present));
 		json_object_array_add(zones, r);
@@ -160,13 +156,13 @@ static struct json_object *memory_json(const struct layout *l)
 	add(o, "ram_ranges", ranges);
 	add(o, "ram_bytes", opt_u64(have, l->ram_bytes));
 	add(o, "highmem_bytes", opt_u64(low, l->highmem_bytes));
-	add(o, "base_pfn", opt_hex(have, l->base_pfn));
-	add(o, "end_pfn", opt_hex(have, l->end_pfn));
-	add(o, "lowmem_end_pfn", opt_hex(low, l->lowmem_end_pfn));
+	add(o, "base_pfn", opt_u64(have, l->base_pfn));
+	add(o, "end_pfn", opt_u64(have, l->end_pfn));
+	add(o, "lowmem_end_pfn", opt_u64(low, l->lowmem_end_pfn));
 	add(o, "lowmem_end_source", low ? jstr(l->lowmem_source) : NULL);
-	add(o, "low_page_count", opt_hex(low, l->low_page_count));
-	add(o, "max_low_pfn_as_count", opt_hex(low, l->max_low_pfn_as_count));
-	add(o, "max_low_pfn_as_pfn", opt_hex(low, l->max_low_pfn_as_pfn));
+	add(o, "low_page_count", opt_u64(low, l->low_page_count));
+	add(o, "max_low_pfn_as_count", opt_u64(low, l->max_low_pfn_as_count));
+	add(o, "max_low_pfn_as_pfn", opt_u64(low, l->max_low_pfn_as_pfn));
 	add(o, "zones", zones);
 	add(o, "unknown_reason", jstr(l->unknown_reason));
 	return o;

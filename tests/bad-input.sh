@@ -1,0 +1,132 @@
+#!/bin/bash
+# Bad input, one case each: the tool answers with one clear line (exit 2)
+# or an "inputs" entry in valid JSON; never a crash, a hang or a read
+# outside the sysroot. Every sysroot case runs with both path resolvers.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+good="$SRCDIR/tests/machines/x86-pc-4g/root"
+
+# usage ERRDESC ARGS...: exit 2, one line of stderr naming the problem, nothing on stdout
+usage() {
+	local d="$1"; shift
+	timeout 10 "$TOOL" "$@" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	check "$d: exit 2 ($rc)" test "$rc" -eq 2
+	check "$d: nothing on stdout" test ! -s "$tmp/out"
+	check "$d: error says so on stderr" test -s "$tmp/err"
+	check "$d: first line names the tool" grep -q '^dmamask-audit: ' "$tmp/err"
+}
+
+usage "missing sysroot" --sysroot "$tmp/does-not-exist"
+touch "$tmp/plain-file"
+usage "sysroot is a file" --sysroot "$tmp/plain-file"
+usage "unknown format" --format xml
+usage "page size not a power of two" --page-size 5000
+usage "page size too small" --page-size 1024
+usage "page size not a number" --page-size 4k
+usage "unknown severity" --fail-on fatal
+usage "stray argument" stray
+usage "unknown option" --no-such-option
+check "missing sysroot: one line" test "$(wc -l < "$tmp/err")" -le 2
+
+# mkroot NAME: a copy of the good x86 fixture to spoil
+mkroot() {
+	rm -rf "$tmp/$1"
+	cp -r "$good" "$tmp/$1"
+	echo "$tmp/$1"
+}
+
+# audit ROOT RESOLVER: JSON in $tmp/j, exit status in rc; times out at 10 s
+audit() {
+	timeout 10 "$TOOL" --sysroot "$1" --resolver "$2" --json > "$tmp/j" 2> "$tmp/e"
+	rc=$?
+}
+
+# expect_input DESC ROOT PATH STATUS [ERRNO]
+expect_input() {
+	local d="$1" root="$2" path="$3" status="$4" err="${5:-}" res
+	for res in openat2 walk; do
+		audit "$root" "$res"
+		check "$d ($res): no crash, no hang (exit $rc)" test "$rc" -le 1
+		check "$d ($res): valid JSON" valid_json "$tmp/j"
+		check "$d ($res): $path is $status" jqe "$tmp/j" \
+			'[.inputs[] | select(.path == $p)][0].status == $s' --arg p "$path" --arg s "$status"
+		if [ -n "$err" ]; then
+			check "$d ($res): errno $err" jqe "$tmp/j" \
+				'[.inputs[] | select(.path == $p)][0].errno == $e' --arg p "$path" --arg e "$err"
+		fi
+	done
+}
+
+r=$(mkroot empty); : > "$r/proc/iomem"
+expect_input "empty iomem" "$r" proc/iomem invalid EBADMSG
+check "empty iomem: falls back to zoneinfo" jqe "$tmp/j" '.memory.source == "zoneinfo"'
+
+r=$(mkroot empty-zoneinfo); : > "$r/proc/zoneinfo"
+expect_input "empty zoneinfo" "$r" proc/zoneinfo invalid EBADMSG
+
+r=$(mkroot truncated); head -c 300 "$good/proc/iomem" > "$r/proc/iomem"
+expect_input "truncated iomem" "$r" proc/iomem invalid EBADMSG
+
+r=$(mkroot truncated-zoneinfo); head -c 150 "$good/proc/zoneinfo" > "$r/proc/zoneinfo"
+expect_input "truncated zoneinfo" "$r" proc/zoneinfo invalid EBADMSG
+
+r=$(mkroot binary); head -c 4096 /dev/urandom > "$r/proc/iomem"; printf '\0' >> "$r/proc/iomem"
+expect_input "binary iomem" "$r" proc/iomem invalid EBADMSG
+
+r=$(mkroot binary-meminfo); printf 'MemTotal: \0\377 kB\n' > "$r/proc/meminfo"
+expect_input "binary meminfo" "$r" proc/meminfo invalid EBADMSG
+
+r=$(mkroot oversized); head -c $((5 * 1024 * 1024)) /dev/zero | tr '\0' 'x' > "$r/proc/iomem"
+expect_input "oversized iomem (5 MiB)" "$r" proc/iomem invalid EFBIG
+
+r=$(mkroot fifo); rm "$r/proc/iomem"; mkfifo "$r/proc/iomem"
+expect_input "FIFO as iomem" "$r" proc/iomem invalid EINVAL
+
+r=$(mkroot socket); rm "$r/proc/zoneinfo"
+"$PYTHON" -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$r/proc/zoneinfo"
+expect_input "socket as zoneinfo" "$r" proc/zoneinfo invalid EINVAL
+
+r=$(mkroot dir); rm "$r/proc/cmdline"; mkdir "$r/proc/cmdline"
+expect_input "directory as cmdline" "$r" proc/cmdline invalid EISDIR
+
+r=$(mkroot garbage-manifest); printf 'arch=x86_64\nthis is not key value\n' > "$r/MANIFEST"
+expect_input "garbage MANIFEST" "$r" MANIFEST invalid EBADMSG
+
+r=$(mkroot huge); sed -i '0,/System RAM/s/^[0-9a-f]*-/ffffffffffffffffff-/' "$r/proc/iomem"
+expect_input "iomem address above 2^64" "$r" proc/iomem invalid EBADMSG
+
+# Symlinks that point outside the root must not be followed out. The file
+# outside holds a RAM range no fixture has (0x777000000): seeing it is a leak.
+mkdir -p "$tmp/outside/proc"
+printf '777000000-777ffffff : System RAM\n' > "$tmp/outside/proc/iomem"
+leak_free() { ! grep -q '0x777' "$tmp/j"; }
+
+r=$(mkroot abs-link); rm "$r/proc/iomem"; ln -s "$tmp/outside/proc/iomem" "$r/proc/iomem"
+expect_input "absolute symlink out of the root" "$r" proc/iomem missing ENOENT
+check "absolute symlink: nothing read from outside" leak_free
+
+r=$(mkroot rel-link); rm "$r/proc/iomem"
+ln -s "../../../../../../../../../../$tmp/outside/proc/iomem" "$r/proc/iomem"
+expect_input "../.. symlink out of the root" "$r" proc/iomem missing ENOENT
+check "../.. symlink: nothing read from outside" leak_free
+
+r=$(mkroot dir-link); rm -r "$r/proc"; ln -s "$tmp/outside/proc" "$r/proc"
+expect_input "absolute symlink to a directory outside" "$r" proc/iomem missing ENOENT
+check "directory symlink: nothing read from outside" leak_free
+
+r=$(mkroot host-link); rm "$r/proc/iomem"; ln -s /proc/iomem "$r/proc/iomem"
+expect_input "symlink to the host's /proc/iomem (resolves to itself)" "$r" proc/iomem invalid ELOOP
+
+r=$(mkroot inside-link); mv "$r/proc/iomem" "$r/iomem.real"; ln -s /iomem.real "$r/proc/iomem"
+expect_input "absolute symlink inside the root is followed" "$r" proc/iomem ok
+
+# Bytes that are not UTF-8 in any string still give valid JSON.
+r=$(mkroot utf8); printf 'console=ttyS0 label=\377\376\300\200 name=\xe2\x82\n' > "$r/proc/cmdline"
+sed -i 's/^kernel_release=.*/kernel_release=6.1\xff\xfe-bad/' "$r/MANIFEST"
+expect_input "invalid UTF-8 in cmdline and MANIFEST" "$r" proc/cmdline ok
+
+tap_done

@@ -1,0 +1,68 @@
+#!/bin/bash
+# A live run on the machine the tests run on.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+timeout 30 "$TOOL" --json > "$tmp/live.json" 2> "$tmp/err"
+rc=$?
+check "live: exits 0 or 1 ($rc)" test "$rc" -le 1
+check "live: JSON matches the schema" valid_json "$tmp/live.json"
+check "live: host is live" jqe "$tmp/live.json" '.host.live == true and .host.sysroot == "/"'
+check "live: page size is this process's ($(getconf PAGESIZE))" \
+	jqe "$tmp/live.json" '.host.page_size == $p' --argjson p "$(getconf PAGESIZE)"
+check "live: arch is uname -m" jqe "$tmp/live.json" '.host.arch == $a' --arg a "$(uname -m)"
+check "live: release is uname -r" jqe "$tmp/live.json" '.host.kernel_release == $r' --arg r "$(uname -r)"
+check "live: a memory layout was found" jqe "$tmp/live.json" '.memory.source != "none"'
+
+# Outermost "System RAM" resources of /proc/iomem, summed independently of the tool.
+iomem_ram_bytes() {
+	local line indent depth range name start end sum=0 d inside
+	local -a open=()
+	while IFS= read -r line; do
+		indent=${line%%[! ]*}; depth=$(( ${#indent} / 2 ))
+		line=${line#"$indent"}; range=${line%% : *}; name=${line#* : }
+		open=("${open[@]:0:$depth}")
+		inside=0
+		for d in "${open[@]}"; do [ "$d" = 1 ] && inside=1; done
+		case "$name" in "System RAM"|"System RAM "*) open[$depth]=1 ;; *) open[$depth]=0 ;; esac
+		if [ "${open[$depth]}" = 1 ] && [ $inside = 0 ]; then
+			start=$((16#${range%-*})); end=$((16#${range#*-}))
+			sum=$((sum + end - start + 1))
+		fi
+	done < /proc/iomem
+	echo "$sum"
+}
+
+if [ "$(id -u)" = 0 ] && ! head -1 /proc/iomem | grep -q '^00000000-00000000'; then
+	want=$(iomem_ram_bytes)
+	got=$(jq .memory.ram_bytes "$tmp/live.json")
+	check "live as root: source is iomem" jqe "$tmp/live.json" '.memory.source == "iomem"'
+	check "live as root: ram_bytes $got equals the System RAM sum of /proc/iomem $want" test "$got" = "$want"
+else
+	skip "live as root: ram_bytes equals /proc/iomem (not root)"
+fi
+
+# The fallback resolver must see exactly what openat2 sees.
+timeout 30 "$TOOL" --json --resolver walk > "$tmp/walk.json" 2>&1
+check "live: the walk resolver gives the same report" cmp -s <(normalise "$tmp/live.json") <(normalise "$tmp/walk.json")
+
+timeout 30 "$TOOL" > "$tmp/live.txt" 2>&1
+check "live: text output exits like JSON" test $? -eq "$rc"
+check "live: text output names the page size" grep -q "page size $(getconf PAGESIZE)" "$tmp/live.txt"
+
+# Unprivileged: /proc/iomem reads as zeros, the tool must fall back to zoneinfo.
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$TOOL" --json > "$tmp/nobody.json" 2>&1
+	nrc=$?
+	check "live as nobody: exits 0 or 1 ($nrc)" test "$nrc" -le 1
+	check "live as nobody: valid JSON" valid_json "$tmp/nobody.json"
+	check "live as nobody: iomem-hidden reported, zoneinfo used" jqe "$tmp/nobody.json" '.memory.source == "zoneinfo" and ([.findings[].id] | index("iomem-hidden") != null)'
+	check "live as nobody: same end_pfn as root" test \
+		"$(jq .memory.end_pfn "$tmp/nobody.json")" = "$(jq .memory.end_pfn "$tmp/live.json")"
+else
+	skip "live as nobody (needs root and setpriv)"
+fi
+tap_done

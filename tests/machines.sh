@@ -1,0 +1,51 @@
+#!/bin/bash
+# Fixture machines: tests/machines/NAME/root is a sysroot; the tool's JSON
+# for it must match NAME/expected.json (after normalise), validate against
+# the schema, and satisfy each jq expression in NAME/checks (one a line).
+# NAME/args holds extra options. `tests/machines.sh --regen [NAME...]`
+# rewrites expected.json: review the diff before committing it.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+regen=false
+if [ "${1:-}" = --regen ]; then regen=true; shift; fi
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+	for d in "$SRCDIR"/tests/machines/*/; do names+=("$(basename "$d")"); done
+fi
+
+for name in "${names[@]}"; do
+	dir="$SRCDIR/tests/machines/$name"
+	args=()
+	[ -f "$dir/args" ] && read -r -a args < "$dir/args"
+	out="$tmp/$name.json"
+	"$TOOL" --sysroot "$dir/root" --json "${args[@]}" > "$out" 2> "$tmp/$name.err"
+	rc=$?
+	if $regen; then
+		normalise "$out" > "$dir/expected.json" && echo "# regenerated $name"
+		continue
+	fi
+	check "$name: exits 0 or 1 ($rc)" test "$rc" -le 1
+	check "$name: JSON matches the schema" valid_json "$out"
+	check "$name: exit status $rc is the report's exit_status" \
+		test "$(jq .exit_status "$out")" = "$rc"
+	if normalise "$out" | diff -u "$dir/expected.json" - > "$tmp/diff"; then
+		ok "$name: output matches expected.json"
+	else
+		not_ok "$name: output matches expected.json"
+		diag < "$tmp/diff"
+	fi
+	if [ -f "$dir/checks" ]; then
+		while IFS= read -r expr; do
+			case "$expr" in ''|'#'*) continue ;; esac
+			check "$name: $expr" jqe "$out" "$expr"
+		done < "$dir/checks"
+	fi
+	"$TOOL" --sysroot "$dir/root" "${args[@]}" > "$tmp/$name.txt" 2>&1
+	check "$name: text output exits like JSON" test $? -eq "$rc"
+	check "$name: text output is not empty" test -s "$tmp/$name.txt"
+done
+$regen || tap_done
