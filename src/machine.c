@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Lifetime and bookkeeping of struct machine; no reading, no analysis. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,19 @@ void machine_done(struct machine *m)
 	free(m->ram);
 	free(m->zones);
 	free(m->cmdline);
+	for (size_t i = 0; i < m->n_devices; i++)
+		device_done(&m->devices[i]);
+	free(m->devices);
+	for (size_t i = 0; i < m->n_blocks; i++)
+		block_queue_done(&m->blocks[i]);
+	free(m->blocks);
+	for (size_t i = 0; i < m->n_overflows; i++)
+		free(m->overflows[i].device);
+	free(m->overflows);
+	free(m->coco.evidence);
+	free(m->hyp.type);
+	free(m->hyp.xen_guest_type);
+	free(m->pci_ids_source);
 	for (size_t i = 0; i < m->n_inputs; i++) {
 		free(m->inputs[i].path);
 		free(m->inputs[i].detail);
@@ -112,4 +126,98 @@ const char *machine_manifest_get(const struct machine *m, const char *key)
 		if (strcmp(m->manifest[i].key, key) == 0)
 			return m->manifest[i].value;
 	return NULL;
+}
+
+static const char *const bus_names[_DEV_BUS_MAX] = {
+	[DEV_BUS_PCI] = "pci",
+	[DEV_BUS_PLATFORM] = "platform",
+	[DEV_BUS_AMBA] = "amba",
+};
+
+const char *dev_bus_to_string(enum dev_bus b)
+{
+	return b >= 0 && b < _DEV_BUS_MAX ? bus_names[b] : NULL;
+}
+
+static void udev_props_done(struct udev_props *u)
+{
+	free(u->id_path);
+	free(u->vendor_db);
+	free(u->model_db);
+	free(u->serial);
+	free(u->by_path);
+}
+
+void device_done(struct device *d)
+{
+	free(d->id);
+	free(d->syspath);
+	free(d->driver);
+	free(d->module);
+	free(d->modalias);
+	free(d->name);
+	free(d->iommu_type);
+	free(d->dt.node);
+	for (size_t i = 0; i < d->dt.n_chain; i++) {
+		free(d->dt.chain[i].path);
+		free(d->dt.chain[i].ranges);
+	}
+	free(d->dt.chain);
+	free(d->dt.error);
+	udev_props_done(&d->udev);
+	memset(d, 0, sizeof(*d));
+}
+
+void block_queue_done(struct block_queue *b)
+{
+	free(b->disk);
+	free(b->dma_device);
+	udev_props_done(&b->udev);
+	memset(b, 0, sizeof(*b));
+}
+
+struct device *machine_add_device(struct machine *m)
+{
+	struct device *n = realloc(m->devices, (m->n_devices + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	m->devices = n;
+	struct device *d = &n[m->n_devices++];
+	memset(d, 0, sizeof(*d));
+	d->dma_mask_bits = d->coherent_mask_bits = -1;
+	d->iommu_group = d->numa_node = -1;
+	return d;
+}
+
+struct block_queue *machine_add_block(struct machine *m)
+{
+	struct block_queue *n = realloc(m->blocks, (m->n_blocks + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	m->blocks = n;
+	struct block_queue *b = &n[m->n_blocks++];
+	memset(b, 0, sizeof(*b));
+	b->dev_index = SIZE_MAX;
+	b->max_sectors_kb = b->max_hw_sectors_kb = b->max_segments = b->max_segment_size = -1;
+	b->logical_block_size = b->dma_alignment = -1;
+	return b;
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+	return strcmp(((const struct device *)a)->id, ((const struct device *)b)->id);
+}
+
+void machine_sort_devices(struct machine *m)
+{
+	if (m->n_devices)
+		qsort(m->devices, m->n_devices, sizeof(*m->devices), cmp_device);
+}
+
+struct device *machine_find_device(const struct machine *m, const char *id)
+{
+	struct device key = { .id = (char *)id };
+	if (!m->n_devices)
+		return NULL;
+	return bsearch(&key, m->devices, m->n_devices, sizeof(*m->devices), cmp_device);
 }

@@ -85,6 +85,148 @@ struct manifest_entry {
 	char *value;
 };
 
+/* ---- devices (issue 3) ---- */
+
+enum dev_bus {
+	DEV_BUS_PCI,      /* sys/bus/pci/devices */
+	DEV_BUS_PLATFORM, /* sys/bus/platform/devices with an of_node */
+	DEV_BUS_AMBA,     /* sys/bus/amba/devices with an of_node */
+	_DEV_BUS_MAX,
+	_DEV_BUS_INVALID = -EINVAL,
+};
+
+const char *dev_bus_to_string(enum dev_bus b);
+
+/* A devicetree property's state (drivers/of/address.c treats each differently). */
+enum dt_prop {
+	DT_PROP_ABSENT,
+	DT_PROP_EMPTY,   /* present, zero length: 1:1 at this level */
+	DT_PROP_PRESENT, /* present with cells */
+	DT_PROP_INVALID, /* length not a whole number of entries, or unreadable */
+};
+
+/* One dma-ranges entry: child bus address, parent bus address, size. */
+struct dt_range {
+	uint64_t child;
+	uint64_t parent;
+	uint64_t size;
+};
+
+/*
+ * One node on the path from a device's DT node up to the root. dma-ranges
+ * cells are parsed with this node's #address-cells (child), its parent's
+ * #address-cells (parent) and this node's #size-cells (of_bus_n_addr_cells,
+ * of_n_addr_cells, of_bus_n_size_cells in drivers/of/address.c).
+ */
+struct dt_node {
+	char *path;              /* relative to sys/firmware/devicetree/base; "" for the root */
+	enum dt_prop dma_ranges;
+	struct dt_range *ranges; /* DT_PROP_PRESENT only */
+	size_t n_ranges;
+	unsigned address_cells;  /* #address-cells for this node's children (default 2) */
+	unsigned size_cells;     /* #size-cells for this node's children (default 1) */
+	bool is_pci;             /* device_type = "pci": 3-cell child addresses, phys.hi dropped */
+};
+
+struct dt_info {
+	char *node;              /* of_node, relative to sys/firmware/devicetree/base; NULL: none */
+	bool node_is_device;     /* chain[0] is the device's own node (platform/AMBA), not a host bridge */
+	struct dt_node *chain;   /* chain[0] the first node, then each parent up to the root */
+	size_t n_chain;
+	bool restricted_pool;    /* memory-region -> compatible "restricted-dma-pool" */
+	uint64_t restricted_base; /* that reserved-memory node's reg */
+	uint64_t restricted_size;
+	char *error;             /* why the chain could not be read, NULL when fine */
+};
+
+/* udev properties users recognise; NULL when absent (never changes a verdict). */
+struct udev_props {
+	char *id_path;           /* ID_PATH */
+	char *vendor_db;         /* ID_VENDOR_FROM_DATABASE */
+	char *model_db;          /* ID_MODEL_FROM_DATABASE */
+	char *serial;            /* ID_SERIAL */
+	char *by_path;           /* a /dev/disk/by-path name, for disks */
+};
+
+struct device {
+	char *id;                /* PCI address "0000:02:00.0" or platform name "fe340000.mmc" */
+	char *syspath;           /* root-relative resolved path, e.g. "sys/devices/pci0000:00/0000:00:02.0" */
+	enum dev_bus bus;
+	char *driver;            /* basename of the driver link; NULL: unbound */
+	char *module;            /* driver/module link, else libkmod from modalias; NULL unknown */
+	const char *module_source; /* "sysfs", "modalias" (libkmod), NULL */
+	char *modalias;
+	bool have_pci_ids;
+	uint16_t vendor, device_id, subsys_vendor, subsys_device;
+	uint32_t class_code;     /* 24-bit class: base, sub, prog-if */
+	char *name;              /* libpci "Vendor Device", or the DT compatible; NULL unknown */
+	int dma_mask_bits;       /* sysfs dma_mask_bits (PCI only: fls64 of the mask); -1 absent */
+	int coherent_mask_bits;  /* sysfs consistent_dma_mask_bits; -1 absent */
+	bool user_mask;          /* --assume-mask DEV=HEX given */
+	uint64_t user_mask_value;
+	int iommu_group;         /* the iommu_group link's number; -1 none */
+	char *iommu_type;        /* sys/kernel/iommu_groups/N/type: DMA, DMA-FQ, identity, ... */
+	int numa_node;           /* -1 when absent or -1 */
+	struct dt_info dt;
+	struct udev_props udev;
+};
+
+struct block_queue {
+	char *disk;              /* "vda", "mmcblk0" (whole disks, not partitions) */
+	char *dma_device;        /* id of the nearest PCI/platform/AMBA ancestor; NULL none */
+	size_t dev_index;        /* index in machine.devices, SIZE_MAX when none */
+	/* queue/ limits, -1 when absent (block/blk-sysfs.c) */
+	int64_t max_sectors_kb, max_hw_sectors_kb, max_segments, max_segment_size;
+	int64_t logical_block_size, dma_alignment;
+	struct udev_props udev;
+};
+
+/* ---- swiotlb, forced bouncing, hypervisor (issue 3) ---- */
+
+/* A "DMA addr ... overflow (mask ..., bus limit ...)" log line (kernel/dma/direct.h). */
+struct dma_overflow {
+	char *device;            /* the dev_printk device name */
+	uint64_t addr;
+	uint64_t size;
+	uint64_t mask;
+	uint64_t bus_limit;
+};
+
+struct swiotlb_info {
+	/* proc/cmdline swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages) */
+	bool cmd_force;
+	bool cmd_noforce;
+	bool have_cmd_slabs;
+	uint64_t cmd_slabs;      /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
+	/* dev/kmsg "software IO TLB: mapped [mem A-B] (N MB)" (swiotlb_print_info), B exclusive */
+	bool have_pool;
+	uint64_t pool_start;
+	uint64_t pool_end;       /* exclusive */
+	bool log_no_low_mem;     /* "software IO TLB: No low mem" */
+	/* debugfs sys/kernel/debug/swiotlb (root only) */
+	bool have_nslabs, have_used, have_hiwater, have_transient;
+	uint64_t nslabs, used, hiwater, transient;
+	unsigned full_messages;  /* "swiotlb buffer is full" lines */
+	unsigned pool_overflow_messages; /* "swiotlb addr ... overflow": the pool itself out of reach */
+};
+
+struct confidential {
+	bool sev_guest;          /* log "Memory Encryption Features active: AMD SEV..." */
+	bool tdx_guest;          /* cpuinfo tdx_guest, log "... Intel TDX", dev/tdx_guest */
+	bool cca_realm;          /* log "RME: Using RSI version" */
+	bool sme_host;           /* log "... AMD SME" only: a host, not forced */
+	bool dev_sev_guest;      /* dev/sev-guest exists (SNP) */
+	bool dev_tdx_guest;      /* dev/tdx_guest exists */
+	bool cpuinfo_tdx_guest;  /* proc/cpuinfo flags has tdx_guest */
+	char *evidence;          /* the log line or flag that decided it */
+};
+
+struct hypervisor {
+	char *type;              /* sys/hypervisor/type: "xen", ... NULL absent */
+	char *xen_guest_type;    /* sys/hypervisor/guest_type: "PV", "HVM", "PVH" (4.12+) */
+	bool xen_dom0;           /* proc/xen/capabilities holds "control_d" */
+};
+
 struct machine {
 	bool live;                   /* the sysroot is this system's "/" */
 	char *sysroot;               /* as given */
@@ -112,6 +254,21 @@ struct machine {
 
 	char *cmdline;               /* proc/cmdline, trailing newline removed */
 
+	struct device *devices;      /* sorted by id (machine_sort_devices) */
+	size_t n_devices;
+	bool pci_usable;             /* sys/bus/pci/devices listed */
+	struct block_queue *blocks;  /* sorted by disk name */
+	size_t n_blocks;
+
+	bool kmsg_usable;            /* dev/kmsg read */
+	struct swiotlb_info swiotlb;
+	struct dma_overflow *overflows;
+	size_t n_overflows;
+	struct confidential coco;
+	struct hypervisor hyp;
+	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */
+	char *pci_ids_source;        /* which pci.ids gave names; NULL none */
+
 	struct input *inputs;        /* in the order they were tried */
 	size_t n_inputs;
 };
@@ -126,3 +283,13 @@ int machine_add_input(struct machine *m, const char *path, enum input_status sta
 int machine_add_input_errno(struct machine *m, const char *path, int r);
 
 const char *machine_manifest_get(const struct machine *m, const char *key);
+
+/* Append a zeroed device / block queue; returns it, or NULL on OOM. */
+struct device *machine_add_device(struct machine *m);
+struct block_queue *machine_add_block(struct machine *m);
+/* Sort devices by id; machine_find_device() needs it. */
+void machine_sort_devices(struct machine *m);
+/* The device with that id (binary search: call machine_sort_devices() first), or NULL. */
+struct device *machine_find_device(const struct machine *m, const char *id);
+void device_done(struct device *d);
+void block_queue_done(struct block_queue *b);

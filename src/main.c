@@ -10,6 +10,7 @@
 
 #include "analysis/report.h"
 #include "readers/readers.h"
+#include "render/columns.h"
 #include "render/render.h"
 #include "shared/macro.h"
 #include "shared/text.h"
@@ -20,18 +21,36 @@ enum format {
 	FORMAT_JSON,
 };
 
+#define MAX_ASSUMED_MASKS 64
+#define MAX_COLUMNS 32
+
+struct assumed_mask {
+	const char *device;
+	uint64_t mask;
+};
+
 struct options {
 	const char *sysroot;
 	enum format format;
 	unsigned page_size;
 	enum severity fail_on;
 	unsigned sysroot_flags;
+	struct assumed_mask masks[MAX_ASSUMED_MASKS];
+	size_t n_masks;
+	size_t columns[MAX_COLUMNS];
+	size_t n_columns;
+	bool have_columns;
+	bool list_columns;
+	struct render_options render;
 };
 
 enum {
 	OPT_PAGE_SIZE = 0x100,
 	OPT_FAIL_ON,
 	OPT_RESOLVER,
+	OPT_ASSUME_MASK,
+	OPT_LIST_COLUMNS,
+	OPT_COLOR,
 };
 
 const char *argp_program_version = PACKAGE_NAME " " PACKAGE_VERSION;
@@ -50,6 +69,14 @@ static const struct argp_option argp_options[] = {
 	  "Page size of the audited kernel (default: live, MANIFEST, else 4096)", 0 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
 	  "Exit 1 when a finding is at least info, warning (default) or error", 0 },
+	{ "assume-mask", OPT_ASSUME_MASK, "DEV=HEX", 0,
+	  "Audit DEV with this full 64-bit DMA mask (sysfs shows only a bit count)", 0 },
+	{ "output", 'o', "COLUMNS", 0, "Device table columns (+COL adds to the defaults)", 0 },
+	{ "list-columns", OPT_LIST_COLUMNS, NULL, 0, "List the device table's columns", 0 },
+	{ "raw", 'r', NULL, 0, "Tables without alignment, for scripts", 0 },
+	{ "noheadings", 'n', NULL, 0, "Tables without headings", 0 },
+	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "Colour: auto (default), always or never",
+	  0 },
 	{ "resolver", OPT_RESOLVER, "openat2|walk", OPTION_HIDDEN,
 	  "Path resolver (tests exercise the fallback)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
@@ -94,6 +121,50 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else if (strcmp(arg, "openat2") != 0)
 			argp_error(state, "--resolver '%s': want openat2 or walk", arg);
 		break;
+	case OPT_ASSUME_MASK: {
+		const char *eq = strrchr(arg, '=');
+		if (!eq || eq == arg || parse_u64(eq + 1, strlen(eq + 1), 16, &v) < 0)
+			argp_error(state, "--assume-mask '%s': want DEVICE=HEXMASK", arg);
+		if (v == 0)
+			argp_error(state, "--assume-mask '%s': a zero mask reaches nothing", arg);
+		if (o->n_masks == MAX_ASSUMED_MASKS)
+			argp_error(state, "--assume-mask: at most %d", MAX_ASSUMED_MASKS);
+		char *dev = strndup(arg, (size_t)(eq - arg));
+		if (!dev)
+			argp_failure(state, EXIT_FATAL, ENOMEM, "--assume-mask");
+		o->masks[o->n_masks++] = (struct assumed_mask){ dev, v };
+		break;
+	}
+	case 'o': {
+		const char *bad = NULL;
+		size_t bad_len = 0;
+		if (columns_parse(arg, o->columns, MAX_COLUMNS, &o->n_columns, &bad, &bad_len) < 0)
+			argp_error(state, "--output: unknown column '%.*s' (see --list-columns)",
+				   (int)bad_len, bad);
+		if (o->n_columns == 0)
+			argp_error(state, "--output: no column given");
+		o->have_columns = true;
+		break;
+	}
+	case OPT_LIST_COLUMNS:
+		o->list_columns = true;
+		break;
+	case 'r':
+		o->render.raw = true;
+		break;
+	case 'n':
+		o->render.noheadings = true;
+		break;
+	case OPT_COLOR:
+		if (!arg || strcmp(arg, "auto") == 0)
+			o->render.color = -1;
+		else if (strcmp(arg, "always") == 0)
+			o->render.color = 1;
+		else if (strcmp(arg, "never") == 0)
+			o->render.color = 0;
+		else
+			argp_error(state, "--color '%s': want auto, always or never", arg);
+		break;
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
@@ -104,6 +175,37 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+static void list_columns(void)
+{
+	size_t n;
+	const struct column *c = columns_all(&n);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%14s  %s%s\n", c[i].name, c[i].help, c[i].deflt ? " (default)" : "");
+}
+
+/* --assume-mask: every named device must exist, so a typo is not silently ignored. */
+static int apply_assumed_masks(struct machine *m, const struct options *o)
+{
+	for (size_t i = 0; i < o->n_masks; i++) {
+		struct device *d = machine_find_device(m, o->masks[i].device);
+		if (!d) {
+			fprintf(stderr, "%s: --assume-mask: no DMA device '%s' (see the DEVICE column)\n",
+				program_invocation_short_name, o->masks[i].device);
+			return -ENODEV;
+		}
+		d->user_mask = true;
+		d->user_mask_value = o->masks[i].mask;
+	}
+	return 0;
+}
+
+static void free_options(struct options *o)
+{
+	for (size_t i = 0; i < o->n_masks; i++)
+		free((char *)o->masks[i].device);
 }
 
 static void machine_donep(struct machine *m)
@@ -118,7 +220,10 @@ static void sysroot_freep(struct sysroot **sr)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .sysroot = "/", .format = FORMAT_TEXT, .fail_on = SEVERITY_WARNING };
+	_cleanup_(free_options) struct options o = {
+		.sysroot = "/", .format = FORMAT_TEXT, .fail_on = SEVERITY_WARNING,
+		.render = { .color = -1 },
+	};
 	const struct argp argp = { argp_options, parse_opt, NULL, doc, NULL, NULL, NULL };
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
 	_cleanup_(machine_donep) struct machine m;
@@ -132,6 +237,15 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o) != 0)
 		return EXIT_FATAL;
 
+	if (o.list_columns) {
+		list_columns();
+		return EXIT_CLEAN;
+	}
+	if (o.have_columns) {
+		o.render.columns = o.columns;
+		o.render.n_columns = o.n_columns;
+	}
+
 	r = sysroot_open(o.sysroot, o.sysroot_flags, &sr);
 	if (r < 0) {
 		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
@@ -144,13 +258,15 @@ int main(int argc, char **argv)
 	r = read_machine(sr, &m, o.page_size);
 	if (r < 0)
 		goto oom;
+	if (apply_assumed_masks(&m, &o) < 0)
+		return EXIT_FATAL;
 	r = report_build(&m, o.fail_on, &rep);
 	if (r < 0) {
 		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name,
 			strerror(-r));
 		return EXIT_FATAL;
 	}
-	r = o.format == FORMAT_JSON ? render_json(stdout, &m, &rep) : render_text(stdout, &m, &rep);
+	r = o.format == FORMAT_JSON ? render_json(stdout, &m, &rep) : render_text(stdout, &m, &rep, &o.render);
 	int status = rep.exit_status;
 	report_done(&rep);
 	if (r < 0 || fflush(stdout) != 0) {

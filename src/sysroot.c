@@ -101,6 +101,8 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 
 	if (!pending)
 		return -ENOMEM;
+	if (!*path)
+		return -ENOENT; /* openat2 resolves "" to nothing, not to the root */
 	stack[0] = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
 	if (stack[0] < 0)
 		return -errno;
@@ -132,7 +134,8 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 				last = false;
 				break;
 			}
-		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+		bool slash = *rest == '/'; /* "file/" must be a directory, as for openat2 */
+		if (S_ISLNK(st.st_mode) && (!last || follow_last || slash)) {
 			char target[PATH_MAX];
 			ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
 			close(fd);
@@ -162,7 +165,7 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 			rest = pending;
 			continue;
 		}
-		if (!last && !S_ISDIR(st.st_mode)) {
+		if ((!last || slash) && !S_ISDIR(st.st_mode)) {
 			close(fd);
 			r = -ENOTDIR;
 			goto out;
@@ -353,6 +356,70 @@ int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **r
 	if (fd < 0)
 		return fd;
 	return read_fd(fd, max, ret_buf, ret_len);
+}
+
+/* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */
+#define RECORD_MAX 16384
+
+static int read_records_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
+{
+	size_t cap = 65536, len = 0;
+	_cleanup_free_ char *buf = malloc(cap + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (cap - len < RECORD_MAX) {
+			if (cap > max)
+				return -EFBIG;
+			char *nb = realloc(buf, cap * 2 + 1);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR || errno == EPIPE)
+				continue; /* EPIPE: records overwritten before we read them */
+			if (errno == EAGAIN)
+				break;    /* no more records */
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max)
+			return -EFBIG;
+	}
+	buf[len] = '\0';
+	*ret_buf = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len)
+{
+	_cleanup_close_ int pfd = resolve(sr, path, true);
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (pfd < 0)
+		return recorded_error(sr, path, pfd);
+	if (fstat(pfd, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
+		return fd < 0 ? fd : read_fd(fd, max, ret_buf, ret_len);
+	}
+	if (!S_ISCHR(st.st_mode) || !sr->live)
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL; /* device nodes only live */
+	fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	return read_records_fd(fd, max, ret_buf, ret_len);
 }
 
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)

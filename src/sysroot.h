@@ -42,6 +42,15 @@ const char *sysroot_resolver(const struct sysroot *sr);
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 		      size_t *ret_len);
 
+/*
+ * Read a record-oriented kernel file: a regular file as sysroot_read_file()
+ * does, or, on a live root only, a character device such as dev/kmsg, read
+ * without blocking one record per read() until none is left. Records lost
+ * to a ring-buffer overrun (EPIPE) are skipped.
+ */
+int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len);
+
 /* The target of the symlink at path (the last component is not followed). */
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret);
 

@@ -85,7 +85,7 @@ static int ranges_from_zoneinfo(const struct machine *m, struct layout *l)
 		const struct zone *z = &m->zones[i];
 		if (!z->populated || z->spanned == 0)
 			continue;
-		if (z->start_pfn + z->spanned > (UINT64_MAX >> l->page_shift)) {
+		if (z->start_pfn + z->spanned > (UINT64_MAX >> l->page_shift) + 1) {
 			free(l->ranges);
 			l->ranges = NULL;
 			return -ERANGE; /* beyond a 64-bit physical address space */
@@ -217,4 +217,25 @@ void layout_done(struct layout *l)
 	free(l->ranges);
 	l->ranges = NULL;
 	l->n_ranges = 0;
+}
+
+int layout_clip_above(const struct layout *l, uint64_t addr, struct layout *ret)
+{
+	struct layout c = *l;
+	size_t n = 0;
+
+	c.ranges = malloc((l->n_ranges ? l->n_ranges : 1) * sizeof(*c.ranges));
+	if (!c.ranges)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n_ranges; i++) {
+		if (l->ranges[i].end < addr)
+			continue;
+		c.ranges[n] = l->ranges[i];
+		if (c.ranges[n].start < addr)
+			c.ranges[n].start = addr;
+		n++;
+	}
+	c.n_ranges = n;
+	*ret = c;
+	return 0;
 }

@@ -54,5 +54,8 @@ struct layout {
 int layout_compute(const struct machine *m, struct layout *ret);
 void layout_done(struct layout *l);
 
+/* A copy of l whose ranges keep only RAM at or above addr (ranges owned). 0 or -ENOMEM. */
+int layout_clip_above(const struct layout *l, uint64_t addr, struct layout *ret);
+
 /* Bytes of the RAM ranges at or above physical address addr. */
 uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr);

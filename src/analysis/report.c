@@ -2,6 +2,9 @@
 /* Machine -> layout -> findings -> exit status. Pure: no I/O. */
 #include <string.h>
 
+#include "analysis/arch.h"
+#include "analysis/eras.h"
+#include "analysis/legacy-block.h"
 #include "analysis/report.h"
 #include "shared/macro.h"
 
@@ -37,6 +40,101 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 	}
 }
 
+/*
+ * pfn-count-confusion, machine-wide: a BLK_BOUNCE_HIGH queue (a driver that
+ * set no mask) under both readings of max_low_pfn. On RAM based at 0 they
+ * agree; elsewhere the count reading bounces lowmem pages needlessly.
+ */
+static void confusion_finding(const struct report *r, struct findings *f)
+{
+	const struct layout *l = &r->layout;
+	struct legacy_block b[2];
+
+	if (!r->bits || l->source == LAYOUT_SOURCE_NONE || !l->lowmem_known)
+		return;
+	for (int reading = 0; reading < 2; reading++) {
+		struct legacy_block_input in = { .bits = r->bits, .reading = reading, .has_mask = false };
+		if (legacy_block_compute(l, &in, &b[reading]) < 0)
+			return;
+	}
+	const struct legacy_block *c = &b[MAX_LOW_PFN_COUNT], *p = &b[MAX_LOW_PFN_PFN];
+	if (c->early_return == p->early_return && c->isa == p->isa && c->bounce_bytes == p->bounce_bytes)
+		return;
+	bool used_count = r->max_low_pfn_reading == MAX_LOW_PFN_COUNT;
+	struct finding *x = findings_add(
+		f, "pfn-count-confusion", used_count ? SEVERITY_WARNING : SEVERITY_INFO, NULL,
+		used_count ? "this kernel stores max_low_pfn as a page count while the block layer "
+			     "compares it with PFNs: a queue without a DMA mask (BLK_BOUNCE_HIGH) "
+			     "bounces every page above the count, lowmem included"
+			   : "RAM does not start at address 0: read as a page count (32-bit ARM "
+			     "before v3.13), max_low_pfn would make a BLK_BOUNCE_HIGH queue bounce "
+			     "lowmem pages too",
+		used_count ? "use a v3.13+ kernel (26ba47b18318, ARM: 7805/1 makes max*pfn absolute)"
+			   : "none on this kernel; shown because code written on x86 mixes the readings");
+	finding_add_u64(f, x, "base_pfn", l->base_pfn);
+	finding_add_u64(f, x, "max_low_pfn_as_count", l->max_low_pfn_as_count);
+	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->max_low_pfn_as_pfn);
+	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
+	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
+	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
+	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
+	finding_add_u64(f, x, "unnecessary_bounce_bytes",
+			c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
+}
+
+static void swiotlb_findings(const struct report *r, struct findings *f)
+{
+	const struct swiotlb_state *s = &r->swiotlb;
+	struct finding *x;
+
+	if (s->forced) {
+		x = findings_add(f, "forced-bounce", SEVERITY_INFO, NULL, s->forced_why,
+				 "expected for confidential guests; otherwise drop swiotlb=force");
+		if (s->size_known)
+			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
+	}
+	if (s->size_known && s->size_bytes && (s->used_known || s->hiwater_known)) {
+		uint64_t peak = s->hiwater_known ? s->hiwater_bytes : s->used_bytes;
+		if (peak >= s->size_bytes / 10 * 9) {
+			x = findings_add(f, "swiotlb-pressure", SEVERITY_WARNING, NULL,
+					 "the swiotlb pool has been at least 90% full: mappings may "
+					 "fail with \"swiotlb buffer is full\"",
+					 "enlarge it with swiotlb=<slabs> or remove the need to bounce");
+			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
+			finding_add_u64(f, x, "peak_used_bytes", peak);
+		}
+	}
+}
+
+static void machine_findings(const struct machine *m, const struct report *r, struct findings *f)
+{
+	struct finding *x;
+
+	if (m->swiotlb.full_messages) {
+		x = findings_add(f, "swiotlb-pressure", SEVERITY_WARNING, NULL,
+				 "the kernel log says \"swiotlb buffer is full\": mappings failed",
+				 "enlarge the pool with swiotlb=<slabs> or remove the need to bounce");
+		finding_add_u64(f, x, "log_lines", m->swiotlb.full_messages);
+	}
+	if (r->swiotlb.xen_pv) {
+		x = findings_add(f, "xen-pv-undecidable", SEVERITY_INFO, NULL,
+				 "Xen PV domain: xen-swiotlb bounces by machine addresses, which the "
+				 "guest's RAM map does not show; device verdicts are unknown",
+				 "audit from the hypervisor side, or use a PVH/HVM guest");
+		finding_add_str(f, x, "why", r->swiotlb.xen_why);
+	}
+	for (size_t i = 0; i < m->n_overflows; i++) {
+		if (m->overflows[i].device && machine_find_device(m, m->overflows[i].device))
+			continue; /* reported with its device */
+		x = findings_add(f, "dma-overflow-logged", SEVERITY_ERROR, m->overflows[i].device,
+				 "the kernel log shows a failed DMA mapping (\"DMA addr ... overflow\")",
+				 "find the device and see bounce-impossible");
+		finding_add_hex(f, x, "addr", m->overflows[i].addr);
+		finding_add_hex(f, x, "mask", m->overflows[i].mask);
+		finding_add_hex(f, x, "bus_limit", m->overflows[i].bus_limit);
+	}
+}
+
 int report_build(const struct machine *m, enum severity fail_on, struct report *ret)
 {
 	struct report r = { .fail_on = fail_on };
@@ -44,7 +142,27 @@ int report_build(const struct machine *m, enum severity fail_on, struct report *
 
 	if (e < 0)
 		return e;
+	const struct arch_info *ai = arch_lookup(m->arch.value);
+	r.arch_family = ai ? ai->family : NULL;
+	r.bits = ai ? ai->bits : 0;
+	r.release_prov = kernel_version_parse(m->release.value, &r.release) ? PROV_READ : PROV_UNKNOWN;
+	r.max_low_pfn_reading = era_value(ERA_MAX_LOW_PFN, r.release, r.arch_family, &r.max_low_pfn_source);
+	r.block_bounce = era_value(ERA_BLOCK_BOUNCE, r.release, r.arch_family, &r.block_bounce_source);
+	swiotlb_state_compute(m, &r.layout, r.release, &r.swiotlb);
+
 	layout_findings(m, &r.layout, &r.findings);
+	confusion_finding(&r, &r.findings);
+	swiotlb_findings(&r, &r.findings);
+	machine_findings(m, &r, &r.findings);
+	struct devices_input in = {
+		.m = m, .l = &r.layout, .sw = &r.swiotlb, .release = r.release,
+		.arch_family = r.arch_family, .bits = r.bits,
+	};
+	e = devices_analyse(&in, &r.devices, &r.findings);
+	if (e < 0) {
+		report_done(&r);
+		return e;
+	}
 	if (r.findings.err) {
 		report_done(&r);
 		return r.findings.err;
@@ -57,6 +175,7 @@ int report_build(const struct machine *m, enum severity fail_on, struct report *
 
 void report_done(struct report *r)
 {
+	devices_result_done(&r->devices);
 	layout_done(&r->layout);
 	findings_done(&r->findings);
 }

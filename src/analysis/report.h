@@ -2,8 +2,10 @@
 /* The report: everything the renderers print, computed from struct machine. */
 #pragma once
 
+#include "analysis/devices.h"
 #include "analysis/findings.h"
 #include "analysis/layout.h"
+#include "analysis/swiotlb-state.h"
 #include "machine.h"
 
 /* Exit status contract (DESIGN.md): 0 clean, 1 findings at --fail-on, 2 usage/fatal. */
@@ -15,6 +17,16 @@ enum {
 
 struct report {
 	struct layout layout;
+	uint32_t release;            /* KV() of the kernel release; 0 unknown */
+	enum provenance release_prov;
+	const char *arch_family;     /* NULL: architecture unknown */
+	unsigned bits;               /* BITS_PER_LONG, 0 unknown */
+	int max_low_pfn_reading;     /* MAX_LOW_PFN_* the kernel used */
+	const char *max_low_pfn_source;
+	int block_bounce;            /* BLOCK_BOUNCE_* of the kernel */
+	const char *block_bounce_source;
+	struct swiotlb_state swiotlb;
+	struct devices_result devices;
 	struct findings findings;
 	enum severity fail_on;
 	int exit_status;

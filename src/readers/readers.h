@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include <stdint.h>
+
 #include "machine.h"
 #include "sysroot.h"
 
@@ -49,7 +51,53 @@ int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, siz
  */
 int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_option);
 
-/* Everything issue-2 level: identity, iomem, zoneinfo, meminfo, cmdline. */
+/*
+ * Devices. read_pci: every function under sys/bus/pci/devices (ids, class,
+ * masks, driver, module, iommu_group and its type, numa_node, and for
+ * functions behind a DT host bridge the bridge's dt chain). read_platform:
+ * sys/bus/platform/devices and sys/bus/amba/devices that have an of_node.
+ * Both sort m->devices at the end.
+ */
+int read_pci(struct sysroot *sr, struct machine *m);
+int read_platform(struct sysroot *sr, struct machine *m);
+
+/*
+ * Devicetree: fill d->dt for the node at dt_path (relative to
+ * sys/firmware/devicetree/base): the chain of nodes up to the root with
+ * their dma-ranges parsed, and a restricted-dma-pool memory-region.
+ */
+int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, struct dt_info *ret);
+/* Parse a dma-ranges property (big-endian u32 cells) with the given cell counts. */
+int dt_parse_dma_ranges(const uint8_t *prop, size_t len, unsigned child_cells, bool child_is_pci,
+			unsigned parent_cells, unsigned size_cells, struct dt_range **ret, size_t *ret_n);
+
+/* sys/kernel/iommu_groups presence; per-device types are read by read_pci/read_platform. */
+int read_iommu(struct sysroot *sr, struct machine *m);
+
+/* sys/class/block: whole disks, their queue limits and DMA device. After the device readers. */
+int read_block(struct sysroot *sr, struct machine *m);
+
+/* dev/kmsg (record format, live or captured): swiotlb pool, CoCo lines, DMA overflows. */
+int kmsg_parse(const char *buf, size_t len, struct machine *m);
+int read_kmsg(struct sysroot *sr, struct machine *m);
+
+/* proc/cmdline swiotlb= parsing into m->swiotlb (pure; after read_cmdline). */
+int cmdline_parse_swiotlb(const char *cmdline, struct swiotlb_info *ret);
+/* sys/kernel/debug/swiotlb counters, and swiotlb= from the command line. */
+int read_swiotlb(struct sysroot *sr, struct machine *m);
+
+/* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
+int read_confidential(struct sysroot *sr, struct machine *m);
+/* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */
+int read_hypervisor(struct sysroot *sr, struct machine *m);
+
+/* Names: libpci on the pci.ids found through the sysroot; libkmod for modalias -> module. */
+int read_pci_names(struct sysroot *sr, struct machine *m);
+int read_modules(struct sysroot *sr, struct machine *m);
+/* Live only: libudev properties of devices and disks. */
+int read_udev(struct sysroot *sr, struct machine *m);
+
+/* Everything, in order. */
 int read_machine(struct sysroot *sr, struct machine *m, unsigned page_size_option);
 
 /* Shared by the read_* functions: record a parse failure as an input. */

@@ -16,7 +16,8 @@ enum {
 	SEEN_SPANNED = 1 << 0,
 	SEEN_PRESENT = 1 << 1,
 	SEEN_MANAGED = 1 << 2,
-	SEEN_ALL = SEEN_SPANNED | SEEN_PRESENT | SEEN_MANAGED,
+	/* "managed" exists only since 3.8 ("mm: introduce new field managed_pages") */
+	SEEN_ALL = SEEN_SPANNED | SEEN_PRESENT, /* required */
 };
 
 static int fail(struct parse_error *e, unsigned line, const char *what)
@@ -70,8 +71,8 @@ int zoneinfo_parse(const char *buf, size_t len, struct zone **ret_zones, size_t 
 		if (l.len == 0)
 			continue;
 		if (l.s[0] != ' ' && l.s[0] != '\t') {
-			if (seen != SEEN_ALL)
-				return fail(ret_err, header_line, "zone without spanned/present/managed");
+			if ((seen & SEEN_ALL) != SEEN_ALL)
+				return fail(ret_err, header_line, "zone without spanned/present");
 			if (n == cap) {
 				size_t ncap = cap ? cap * 2 : 8;
 				struct zone *nz = realloc(zones, ncap * sizeof(*nz));
@@ -117,8 +118,8 @@ int zoneinfo_parse(const char *buf, size_t len, struct zone **ret_zones, size_t 
 			return fail(ret_err, l.no, "bad number");
 		seen |= bit;
 	}
-	if (seen != SEEN_ALL)
-		return fail(ret_err, header_line, "zone without spanned/present/managed");
+	if ((seen & SEEN_ALL) != SEEN_ALL)
+		return fail(ret_err, header_line, "zone without spanned/present");
 	if (n == 0)
 		return fail(ret_err, 0, "no zone");
 	for (size_t i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "analysis/eras.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -193,6 +194,217 @@ static struct json_object *findings_json(const struct findings *f)
 	return a;
 }
 
+static struct json_object *tri_json(enum tristate t)
+{
+	return t == TRI_UNKNOWN ? NULL : json_object_new_boolean(t == TRI_YES);
+}
+
+static const char *const reading_names[] = { [MAX_LOW_PFN_PFN] = "pfn", [MAX_LOW_PFN_COUNT] = "count" };
+static const char *const block_bounce_names[] = {
+	[BLOCK_BOUNCE_PFN] = "pfn-arithmetic",
+	[BLOCK_BOUNCE_NEVER_HIGHMEM] = "highmem-only-never-runs",
+	[BLOCK_BOUNCE_NONE] = "removed",
+};
+
+static struct json_object *kernel_json(const struct machine *m, const struct report *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "release", jstr(m->release.value));
+	add(o, "version_known", json_object_new_boolean(r->release != 0));
+	add(o, "arch_family", jstr(r->arch_family));
+	add(o, "bits", r->bits ? json_object_new_int((int)r->bits) : NULL);
+	add(o, "max_low_pfn_reading", r->max_low_pfn_reading >= 0
+					      ? jstr(reading_names[r->max_low_pfn_reading]) : NULL);
+	add(o, "max_low_pfn_source", jstr(r->max_low_pfn_source));
+	add(o, "block_bounce", r->block_bounce >= 0 ? jstr(block_bounce_names[r->block_bounce]) : NULL);
+	add(o, "block_bounce_source", jstr(r->block_bounce_source));
+	return o;
+}
+
+static struct json_object *swiotlb_json(const struct machine *m, const struct swiotlb_state *s)
+{
+	struct json_object *o = json_object_new_object();
+	static const char *const tri[] = { [TRI_NO] = "no", [TRI_YES] = "yes", [TRI_UNKNOWN] = "unknown" };
+
+	add(o, "active", jstr(tri[s->active]));
+	add(o, "active_provenance", jstr(provenance_to_string(s->active_prov)));
+	add(o, "active_why", jstr(s->active_why));
+	add(o, "pool_start", s->pool_known ? jhex(s->pool_start) : NULL);
+	add(o, "pool_end", s->pool_known && s->pool_end ? jhex(s->pool_end - 1) : NULL);
+	add(o, "size_bytes", opt_u64(s->size_known, s->size_bytes));
+	add(o, "size_provenance", s->size_known ? jstr(provenance_to_string(s->size_prov)) : NULL);
+	add(o, "used_bytes", opt_u64(s->used_known, s->used_bytes));
+	add(o, "hiwater_bytes", opt_u64(s->hiwater_known, s->hiwater_bytes));
+	add(o, "forced", json_object_new_boolean(s->forced));
+	add(o, "forced_why", jstr(s->forced_why));
+	add(o, "xen_pv", json_object_new_boolean(s->xen_pv));
+	add(o, "cmdline_force", json_object_new_boolean(m->swiotlb.cmd_force));
+	add(o, "cmdline_noforce", json_object_new_boolean(m->swiotlb.cmd_noforce));
+	add(o, "cmdline_slabs", opt_u64(m->swiotlb.have_cmd_slabs, m->swiotlb.cmd_slabs));
+	return o;
+}
+
+static struct json_object *reach_json(const struct reach *x)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "reachable_ram_bytes", ju64(x->reachable_bytes));
+	add(o, "unreachable_ram_bytes", ju64(x->unreachable_bytes));
+	add(o, "uncovered_ram_bytes", ju64(x->uncovered_bytes));
+	add(o, "lowest_unreachable", x->any_unreachable ? jhex(x->lowest_unreachable) : NULL);
+	return o;
+}
+
+static struct json_object *legacy_one_json(const struct legacy_block *b)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "max_low_pfn", ju64(b->max_low_pfn));
+	add(o, "max_pfn", ju64(b->max_pfn));
+	add(o, "blk_max_low_pfn", ju64(b->blk_max_low_pfn));
+	add(o, "blk_max_pfn", ju64(b->blk_max_pfn));
+	add(o, "bounce_high", json_object_new_boolean(b->bounce_high));
+	add(o, "max_addr", jhex(b->max_addr));
+	add(o, "b_pfn", ju64(b->b_pfn));
+	add(o, "isa", json_object_new_boolean(b->isa));
+	add(o, "bounce_pfn", ju64(b->bounce_pfn));
+	add(o, "early_return", json_object_new_boolean(b->early_return));
+	add(o, "bounce_bytes", ju64(b->bounce_bytes));
+	return o;
+}
+
+static struct json_object *legacy_json(const struct legacy_result *lr)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "known", json_object_new_boolean(lr->known));
+	add(o, "why_not", jstr(lr->why_not));
+	if (lr->known) {
+		add(o, "kernel_reading", jstr(reading_names[lr->kernel_reading]));
+		add(o, "as_count", legacy_one_json(&lr->by_reading[MAX_LOW_PFN_COUNT]));
+		add(o, "as_pfn", legacy_one_json(&lr->by_reading[MAX_LOW_PFN_PFN]));
+		add(o, "needless_bytes", ju64(lr->needless_bytes));
+		add(o, "missed_bytes", ju64(lr->missed_bytes));
+	}
+	return o;
+}
+
+static struct json_object *udev_json(const struct udev_props *u)
+{
+	if (!u->id_path && !u->vendor_db && !u->model_db && !u->serial && !u->by_path)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	add(o, "ID_PATH", jstr(u->id_path));
+	add(o, "ID_VENDOR_FROM_DATABASE", jstr(u->vendor_db));
+	add(o, "ID_MODEL_FROM_DATABASE", jstr(u->model_db));
+	add(o, "ID_SERIAL", jstr(u->serial));
+	add(o, "by_path", jstr(u->by_path));
+	return o;
+}
+
+static struct json_object *dma_ranges_json(const struct dma_map *map)
+{
+	if (map->state == DMA_MAP_IDENTITY && !map->node)
+		return NULL;
+	static const char *const states[] = {
+		[DMA_MAP_IDENTITY] = "identity", [DMA_MAP_RANGES] = "ranges", [DMA_MAP_ERROR] = "error",
+	};
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	add(o, "state", jstr(states[map->state]));
+	add(o, "node", jstr(map->node));
+	add(o, "why", jstr(map->why));
+	for (size_t i = 0; i < map->n_regions; i++) {
+		struct json_object *g = json_object_new_object();
+		add(g, "cpu_start", jhex(map->regions[i].cpu_start));
+		add(g, "dma_start", jhex(map->regions[i].dma_start));
+		add(g, "size", ju64(map->regions[i].size));
+		json_object_array_add(a, g);
+	}
+	add(o, "regions", a);
+	return o;
+}
+
+static int fls64(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+static struct json_object *device_json(const struct device_report *r)
+{
+	const struct device *d = r->dev;
+	struct json_object *o = json_object_new_object();
+	struct json_object *models = json_object_new_object();
+	int bits = d->dma_mask_bits >= 0 ? d->dma_mask_bits : r->mask_known ? fls64(r->dma_mask) : -1;
+	int cbits = d->coherent_mask_bits >= 0 ? d->coherent_mask_bits
+			: r->coherent_known ? fls64(r->coherent_mask) : -1;
+
+	add(o, "id", jstr(d->id));
+	add(o, "bus", jstr(dev_bus_to_string(d->bus)));
+	add(o, "syspath", jstr(d->syspath));
+	add(o, "driver", jstr(d->driver));
+	add(o, "module", jstr(d->module));
+	add(o, "module_source", jstr(d->module_source));
+	add(o, "name", jstr(d->name));
+	add(o, "pci_ids", d->have_pci_ids ? json_object_new_object() : NULL);
+	if (d->have_pci_ids) {
+		struct json_object *ids = json_object_object_get(o, "pci_ids");
+		add(ids, "vendor", jhex(d->vendor));
+		add(ids, "device", jhex(d->device_id));
+		add(ids, "subsystem_vendor", jhex(d->subsys_vendor));
+		add(ids, "subsystem_device", jhex(d->subsys_device));
+		add(ids, "class", jhex(d->class_code));
+	}
+	add(o, "numa_node", d->numa_node >= 0 ? json_object_new_int(d->numa_node) : NULL);
+	add(o, "dma_mask_bits", bits >= 0 ? json_object_new_int(bits) : NULL);
+	add(o, "coherent_dma_mask_bits", cbits >= 0 ? json_object_new_int(cbits) : NULL);
+	add(o, "dma_mask", r->mask_known ? jhex(r->dma_mask) : NULL);
+	add(o, "coherent_dma_mask", r->coherent_known ? jhex(r->coherent_mask) : NULL);
+	add(o, "mask_source", jstr(mask_source_to_string(r->mask_source)));
+	add(o, "bus_limit", r->bus_limit ? jhex(r->bus_limit) : NULL);
+	add(o, "dma_ranges", dma_ranges_json(&r->map));
+	add(o, "of_node", jstr(d->dt.node));
+	add(o, "iommu_group", d->iommu_group >= 0 ? json_object_new_int(d->iommu_group) : NULL);
+	add(o, "iommu_domain", jstr(d->iommu_type));
+	add(o, "verdict", jstr(verdict_to_string(r->verdict)));
+	add(o, "reason", jstr(r->reason));
+	add(o, "kernel_model", jstr(r->kernel_model));
+	add(o, "forced_why", jstr(r->forced_why));
+	add(o, "swiotlb_pool_reachable", tri_json(r->pool_reachable));
+	add(o, "reachable_ram_bytes", r->mask_known ? ju64(r->reachable_bytes) : NULL);
+	add(o, "unreachable_ram_bytes", r->mask_known ? ju64(r->unreachable_bytes) : NULL);
+	add(models, "dma-direct", r->mask_known ? reach_json(&r->direct) : NULL);
+	add(models, "bitmask", r->mask_known ? reach_json(&r->bitmask) : NULL);
+	add(models, "legacy-block", r->has_block ? legacy_json(&r->legacy) : NULL);
+	add(o, "models", models);
+	add(o, "udev", udev_json(&d->udev));
+	return o;
+}
+
+static struct json_object *i64_or_null(int64_t v)
+{
+	return v >= 0 ? json_object_new_int64(v) : NULL;
+}
+
+static struct json_object *block_json(const struct block_report *b)
+{
+	const struct block_queue *q = b->q;
+	struct json_object *o = json_object_new_object();
+	struct json_object *lim = json_object_new_object();
+
+	add(o, "disk", jstr(q->disk));
+	add(o, "dma_device", jstr(q->dma_device));
+	add(lim, "max_sectors_kb", i64_or_null(q->max_sectors_kb));
+	add(lim, "max_hw_sectors_kb", i64_or_null(q->max_hw_sectors_kb));
+	add(lim, "max_segments", i64_or_null(q->max_segments));
+	add(lim, "max_segment_size", i64_or_null(q->max_segment_size));
+	add(lim, "logical_block_size", i64_or_null(q->logical_block_size));
+	add(lim, "dma_alignment", i64_or_null(q->dma_alignment));
+	add(o, "queue", lim);
+	add(o, "verdict", b->dr ? jstr(verdict_to_string(b->dr->verdict)) : NULL);
+	add(o, "legacy_block", b->dr ? legacy_json(&b->legacy) : NULL);
+	add(o, "udev", udev_json(&q->udev));
+	return o;
+}
+
 int render_json(FILE *out, const struct machine *m, const struct report *r)
 {
 	struct json_object *root = json_object_new_object();
@@ -209,7 +421,19 @@ int render_json(FILE *out, const struct machine *m, const struct report *r)
 	add(root, "tool", tool);
 	add(root, "host", host_json(m));
 	add(root, "inputs", inputs_json(m));
+	add(root, "kernel", kernel_json(m, r));
 	add(root, "memory", memory_json(&r->layout));
+	add(root, "swiotlb", swiotlb_json(m, &r->swiotlb));
+	struct json_object *iommu = json_object_new_object();
+	add(iommu, "groups_present", json_object_new_boolean(m->iommu_groups_present));
+	add(root, "iommu", iommu);
+	struct json_object *devs = json_object_new_array(), *blocks = json_object_new_array();
+	for (size_t i = 0; i < r->devices.n_devices; i++)
+		json_object_array_add(devs, device_json(&r->devices.devices[i]));
+	for (size_t i = 0; i < r->devices.n_blocks; i++)
+		json_object_array_add(blocks, block_json(&r->devices.blocks[i]));
+	add(root, "devices", devs);
+	add(root, "block", blocks);
 	add(root, "findings", findings_json(&r->findings));
 	add(root, "exit_status", json_object_new_int(r->exit_status));
 

@@ -2,11 +2,22 @@
 /* Renderers print a report; they never compute. One file per format. */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "analysis/report.h"
 #include "machine.h"
 
+struct render_options {
+	const size_t *columns;  /* indexes into columns_all(); NULL: the defaults */
+	size_t n_columns;
+	bool raw;               /* tables without alignment, for scripts */
+	bool noheadings;
+	int color;              /* -1 auto (a terminal), 0 never, 1 always */
+};
+
 /* Each returns 0, or -errno when the output could not be written. */
-int render_text(FILE *out, const struct machine *m, const struct report *r);
+int render_text(FILE *out, const struct machine *m, const struct report *r,
+		const struct render_options *o);
 int render_json(FILE *out, const struct machine *m, const struct report *r);

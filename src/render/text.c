@@ -5,7 +5,9 @@
 #include <libsmartcols.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "render/columns.h"
 #include "render/render.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -136,6 +138,116 @@ static void print_memory(FILE *out, const struct layout *l)
 	}
 }
 
+static void print_swiotlb(FILE *out, const struct swiotlb_state *s)
+{
+	static const char *const tri[] = { [TRI_NO] = "no", [TRI_YES] = "yes", [TRI_UNKNOWN] = "unknown" };
+
+	fprintf(out, "\nswiotlb          active: %s (%s%s)", tri[s->active],
+		s->active_why ? s->active_why : "?",
+		s->active_prov == PROV_ASSUMED ? "" : "");
+	if (s->size_known) {
+		fputs(", size ", out);
+		print_size(out, s->size_bytes);
+		if (s->size_prov == PROV_ASSUMED)
+			fputs(" (assumed)", out);
+	}
+	if (s->pool_known)
+		fprintf(out, ", pool 0x%llx-0x%llx", (unsigned long long)s->pool_start,
+			(unsigned long long)(s->pool_end - 1));
+	if (s->used_known) {
+		fputs(", used ", out);
+		print_size(out, s->used_bytes);
+	}
+	fputc('\n', out);
+	if (s->forced)
+		fprintf(out, "                 forced: %s\n", s->forced_why);
+}
+
+static void table_setup(struct libscols_table *t, const struct render_options *o)
+{
+	scols_table_enable_raw(t, o->raw);
+	scols_table_enable_noheadings(t, o->noheadings);
+	scols_table_enable_colors(t, o->color == 1 || (o->color < 0 && isatty(fileno(stdout))));
+}
+
+static void print_devices(FILE *out, const struct report *r, const struct render_options *o)
+{
+	size_t n_all, defaults[32], n = 0;
+	const struct column *all = columns_all(&n_all);
+	const size_t *idx = o->columns;
+
+	if (!idx) {
+		for (size_t i = 0; i < n_all && n < ARRAY_SIZE(defaults); i++)
+			if (all[i].deflt)
+				defaults[n++] = i;
+		idx = defaults;
+	} else {
+		n = o->n_columns;
+	}
+	fputs("\nDevices\n", out);
+	if (r->devices.n_devices == 0) {
+		fputs("  none found\n", out);
+		return;
+	}
+	struct libscols_table *t = scols_new_table();
+	if (!t)
+		return;
+	scols_table_set_stream(t, out);
+	table_setup(t, o);
+	for (size_t c = 0; c < n; c++) {
+		const struct column *col = &all[idx[c]];
+		int fl = (col->right ? SCOLS_FL_RIGHT : 0) | (col->trunc ? SCOLS_FL_TRUNC : 0);
+		struct libscols_column *sc = scols_table_new_column(t, col->name, 0, fl);
+		if (sc && o->color != 0 && strcmp(col->name, "VERDICT") == 0)
+			scols_column_set_color(sc, "bold");
+	}
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		struct libscols_line *ln = scols_table_new_line(t, NULL);
+		if (!ln)
+			break;
+		for (size_t c = 0; c < n; c++) {
+			char *v = all[idx[c]].get(&r->devices.devices[i]);
+			if (v && scols_line_refer_data(ln, c, v) < 0)
+				free(v);
+		}
+	}
+	scols_print_table(t);
+	scols_unref_table(t);
+}
+
+static void print_blocks(FILE *out, const struct report *r, const struct render_options *o)
+{
+	static const char *const cols[] = { "DISK", "DMA_DEVICE", "VERDICT", "MAX_SECTORS_KB", "BOUNCE_PRE_5.13" };
+	size_t shown = 0;
+
+	for (size_t i = 0; i < r->devices.n_blocks; i++)
+		shown += r->devices.blocks[i].dr != NULL;
+	if (shown == 0)
+		return;
+	fputs("\nDisks\n", out);
+	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols));
+	if (!t)
+		return;
+	table_setup(t, o);
+	for (size_t i = 0; i < r->devices.n_blocks; i++) {
+		const struct block_report *b = &r->devices.blocks[i];
+		if (!b->dr)
+			continue; /* loop, zram, dm: no DMA device of their own */
+		struct libscols_line *ln = scols_table_new_line(t, NULL);
+		if (!ln)
+			break;
+		scols_line_set_data(ln, 0, b->q->disk);
+		scols_line_set_data(ln, 1, b->q->dma_device);
+		scols_line_set_data(ln, 2, verdict_to_string(b->dr->verdict));
+		if (b->q->max_sectors_kb >= 0)
+			set_u64(ln, 3, (uint64_t)b->q->max_sectors_kb);
+		if (b->legacy.known)
+			set_size(ln, 4, b->legacy.by_reading[b->legacy.kernel_reading].bounce_bytes);
+	}
+	scols_print_table(t);
+	scols_unref_table(t);
+}
+
 static void print_findings(FILE *out, const struct findings *f)
 {
 	fprintf(out, "\nFindings\n");
@@ -178,7 +290,8 @@ static void print_inputs(FILE *out, const struct machine *m)
 	}
 }
 
-int render_text(FILE *out, const struct machine *m, const struct report *r)
+int render_text(FILE *out, const struct machine *m, const struct report *r,
+		const struct render_options *o)
 {
 	fprintf(out, "%s %s: %s, Linux %s, page size %u (%s)\n", PACKAGE_NAME, PACKAGE_VERSION,
 		m->arch.value ? m->arch.value : "unknown arch",
@@ -186,6 +299,9 @@ int render_text(FILE *out, const struct machine *m, const struct report *r)
 		m->page_size_source ? m->page_size_source : "?");
 	fprintf(out, "sysroot %s%s\n\n", m->sysroot ? m->sysroot : "/", m->live ? " (live)" : "");
 	print_memory(out, &r->layout);
+	print_swiotlb(out, &r->swiotlb);
+	print_devices(out, r, o);
+	print_blocks(out, r, o);
 	print_findings(out, &r->findings);
 	print_inputs(out, m);
 	return ferror(out) ? -EIO : 0;

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Device verdicts. The order of the checks is the kernel's: no driver, no
+ * DMA; an IOMMU translates before reach matters; forced bouncing ignores
+ * reach; then the kernel model of the era compares RAM with the reach.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/devices.h"
+#include "analysis/eras.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+
+static const char *const verdict_names[_VERDICT_MAX] = {
+	[VERDICT_DIRECT] = "direct", [VERDICT_IOMMU] = "iommu", [VERDICT_PARTIAL] = "partial",
+	[VERDICT_FORCED] = "forced", [VERDICT_FAILS] = "fails", [VERDICT_IDLE] = "idle",
+	[VERDICT_UNKNOWN] = "unknown",
+};
+
+const char *verdict_to_string(enum verdict v)
+{
+	return v >= 0 && v < _VERDICT_MAX ? verdict_names[v] : NULL;
+}
+
+static const char *const mask_source_names[_MASK_SOURCE_MAX] = {
+	[MASK_SOURCE_SYSFS] = "sysfs",
+	[MASK_SOURCE_ASSUMED] = "assumed",
+	[MASK_SOURCE_USER] = "user",
+	[MASK_SOURCE_NONE] = "none",
+};
+
+const char *mask_source_to_string(enum mask_source s)
+{
+	return s < _MASK_SOURCE_MAX ? mask_source_names[s] : NULL;
+}
+
+static uint64_t bit_mask(int bits)
+{
+	return bits >= 64 ? UINT64_MAX : bits <= 0 ? 0 : (1ull << bits) - 1;
+}
+
+/* Which mask the kernel holds for the device, and how we know it. */
+static void pick_mask(const struct devices_input *in, const struct device *d, struct device_report *r)
+{
+	if (d->user_mask) {
+		r->mask_known = true;
+		r->mask_source = MASK_SOURCE_USER;
+		r->dma_mask = d->user_mask_value;
+		r->coherent_known = d->coherent_mask_bits > 0;
+		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits) : 0;
+		return;
+	}
+	if (d->dma_mask_bits > 0) {
+		r->mask_known = true;
+		r->mask_source = MASK_SOURCE_SYSFS;
+		r->dma_mask = bit_mask(d->dma_mask_bits);
+		r->coherent_known = d->coherent_mask_bits > 0;
+		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits) : 0;
+		return;
+	}
+	if ((d->bus == DEV_BUS_PLATFORM || d->bus == DEV_BUS_AMBA) &&
+	    era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32) {
+		uint64_t mask = bit_mask(32);
+		/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
+		if (r->map.state == DMA_MAP_RANGES)
+			mask &= mask_covering(r->map.bus_limit);
+		r->mask_known = true;
+		r->mask_source = MASK_SOURCE_ASSUMED;
+		r->dma_mask = r->coherent_mask = mask;
+		r->coherent_known = true;
+		return;
+	}
+	r->mask_known = false;
+	r->mask_source = MASK_SOURCE_NONE;
+}
+
+static uint64_t era_bus_limit(const struct devices_input *in, const struct dma_map *map)
+{
+	if (map->state != DMA_MAP_RANGES)
+		return 0;
+	switch (era_value(ERA_BUS_LIMIT, in->release, in->arch_family, NULL)) {
+	case BUS_LIMIT_EXACT:
+		return map->bus_limit;
+	case BUS_LIMIT_MASK:
+		return mask_covering(map->bus_limit);
+	default:
+		return 0;
+	}
+}
+
+static uint64_t min_not_zero(uint64_t a, uint64_t b)
+{
+	return a == 0 ? b : b == 0 ? a : a < b ? a : b;
+}
+
+/* Unreachable bytes at or above addr under dma-direct. */
+static int unreachable_above(const struct devices_input *in, const struct device_report *r,
+			     int range_map, uint64_t addr, uint64_t *ret)
+{
+	struct layout c;
+	struct reach x;
+	int e = layout_clip_above(in->l, addr, &c);
+
+	if (e < 0)
+		return e;
+	e = reach_compute(&c, &r->map, range_map, r->dma_mask, r->bus_limit, REACH_LIMIT, &x);
+	layout_done(&c);
+	if (e == 0)
+		*ret = x.unreachable_bytes;
+	return e;
+}
+
+/* The first bounced address for a legacy result: pfn > bounce_pfn. */
+static bool bounce_threshold(const struct layout *l, const struct legacy_block *b, uint64_t *ret)
+{
+	if (b->early_return || b->bounce_pfn + 1 == 0 ||
+	    ((b->bounce_pfn + 1) >> (64 - l->page_shift)) != 0)
+		return false;
+	*ret = (b->bounce_pfn + 1) << l->page_shift;
+	return true;
+}
+
+static int legacy_for(const struct devices_input *in, const struct device_report *r, int range_map,
+		      struct legacy_result *out)
+{
+	const struct layout *l = in->l;
+	struct legacy_result lr = { 0 };
+
+	if (!in->bits) {
+		lr.why_not = "architecture unknown: BITS_PER_LONG unknown";
+	} else if (l->source == LAYOUT_SOURCE_NONE || !l->lowmem_known) {
+		lr.why_not = "memory layout or lowmem end unknown";
+	}
+	if (lr.why_not) {
+		*out = lr;
+		return 0;
+	}
+	struct legacy_block_input li = {
+		.bits = in->bits,
+		.limit_rule = era_value(ERA_BLOCK_LIMIT, in->release, in->arch_family, NULL),
+		.has_mask = r && r->mask_known,
+		.mask = r && r->mask_known ? r->dma_mask : 0,
+	};
+	if (r && r->map.state == DMA_MAP_RANGES) {
+		const struct dma_region *g = &r->map.regions[0];
+		li.dma_pfn_offset = (int64_t)((g->cpu_start >> l->page_shift) - (g->dma_start >> l->page_shift));
+	}
+	for (int reading = 0; reading < N_READINGS; reading++) {
+		li.reading = reading;
+		int e = legacy_block_compute(l, &li, &lr.by_reading[reading]);
+		if (e < 0) {
+			lr.why_not = "memory layout incomplete";
+			*out = lr;
+			return 0;
+		}
+	}
+	lr.known = true;
+	lr.kernel_reading = era_value(ERA_MAX_LOW_PFN, in->release, in->arch_family, NULL);
+	if (lr.kernel_reading < 0)
+		lr.kernel_reading = MAX_LOW_PFN_PFN;
+
+	const struct legacy_block *k = &lr.by_reading[lr.kernel_reading];
+	uint64_t t = 0;
+	bool bounces = bounce_threshold(l, k, &t);
+	if (!li.has_mask) {
+		/* BLK_BOUNCE_HIGH means "bounce highmem": that is what must bounce */
+		uint64_t low_end = l->lowmem_end_pfn << l->page_shift;
+		uint64_t from = bounces && t > low_end ? t : low_end;
+		uint64_t must_and_bounced = bounces ? layout_ram_bytes_above(l, from) : 0;
+		lr.unreachable_bounced = must_and_bounced;
+		lr.needless_bytes = k->bounce_bytes - must_and_bounced;
+		lr.missed_bytes = l->highmem_bytes - must_and_bounced;
+	} else {
+		uint64_t above = 0;
+		if (bounces) {
+			int e = unreachable_above(in, r, range_map, t, &above);
+			if (e < 0)
+				return e;
+		}
+		lr.unreachable_bounced = above;
+		lr.needless_bytes = k->bounce_bytes - above;
+		lr.missed_bytes = r->direct.unreachable_bytes - above;
+	}
+	*out = lr;
+	return 0;
+}
+
+/* Does the swiotlb pool lie within the device's reach? */
+static enum tristate pool_reachable(const struct swiotlb_state *sw, const struct device_report *r)
+{
+	uint64_t a, b;
+
+	if (!sw->pool_known) {
+		/* memblock_alloc_low() puts the default pool below 4 GiB on x86 and arm64 */
+		return r->limit >= 0xffffffffull && r->map.state != DMA_MAP_RANGES ? TRI_YES
+										    : TRI_UNKNOWN;
+	}
+	if (sw->pool_end <= sw->pool_start)
+		return TRI_UNKNOWN;
+	if (!dma_map_translate(&r->map, sw->pool_start, &a) ||
+	    !dma_map_translate(&r->map, sw->pool_end - 1, &b))
+		return TRI_NO;
+	return b <= r->limit || r->limit == 0 ? TRI_YES : TRI_NO;
+}
+
+static bool legacy_decisions_differ(const struct legacy_result *lr)
+{
+	const struct legacy_block *c = &lr->by_reading[MAX_LOW_PFN_COUNT];
+	const struct legacy_block *p = &lr->by_reading[MAX_LOW_PFN_PFN];
+	return c->early_return != p->early_return || c->isa != p->isa ||
+	       c->bounce_bytes != p->bounce_bytes;
+}
+
+/* The verdict when some RAM must bounce through swiotlb. */
+static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
+{
+	r->pool_reachable = pool_reachable(sw, r);
+	if (sw->active == TRI_NO) {
+		r->verdict = VERDICT_FAILS;
+		r->reason = "RAM out of reach and no swiotlb pool: mappings there fail";
+	} else if (sw->active == TRI_UNKNOWN) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "RAM out of reach; whether a swiotlb pool exists is unknown";
+	} else if (r->pool_reachable == TRI_NO) {
+		r->verdict = VERDICT_FAILS;
+		r->reason = "RAM out of reach and the swiotlb pool is out of reach too";
+	} else if (r->pool_reachable == TRI_UNKNOWN) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "RAM out of reach; whether the swiotlb pool is within reach is unknown";
+	} else {
+		r->verdict = VERDICT_PARTIAL;
+		r->reason = sw->pool_known ? "RAM out of reach bounces through the swiotlb pool"
+					   : "RAM out of reach bounces through the swiotlb pool "
+					     "(assumed below 4 GiB)";
+	}
+}
+
+static void decide(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
+	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && r->legacy.known;
+
+	r->kernel_model = legacy_decides ? "legacy-block" : "dma-direct";
+	r->pool_reachable = TRI_UNKNOWN;
+	if (!d->driver) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "no driver bound: no DMA";
+		return;
+	}
+	if (sw->xen_pv) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
+		return;
+	}
+	if (d->iommu_type && (strcmp(d->iommu_type, "DMA") == 0 || strcmp(d->iommu_type, "DMA-FQ") == 0)) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "translated IOMMU domain: I/O virtual addresses inside the mask";
+		return;
+	}
+	if (d->iommu_type && (strcmp(d->iommu_type, "unmanaged") == 0 || strcmp(d->iommu_type, "blocked") == 0)) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
+		return;
+	}
+	if (d->dt.restricted_pool) {
+		r->forced = true;
+		r->forced_why = "devicetree restricted-dma-pool (memory-region)";
+	} else if (sw->forced) {
+		r->forced = true;
+		r->forced_why = sw->forced_why;
+	}
+	if (r->forced) {
+		r->verdict = VERDICT_FORCED;
+		r->reason = r->forced_why;
+		return;
+	}
+	if (legacy_decides) {
+		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		if (r->legacy.missed_bytes == 0) {
+			r->verdict = k->bounce_bytes ? VERDICT_PARTIAL : VERDICT_DIRECT;
+			r->reason = k->bounce_bytes ? "the block layer bounces pages above bounce_pfn"
+						    : "nothing to bounce";
+			return;
+		}
+		if (!r->mask_known) {
+			r->verdict = VERDICT_UNKNOWN;
+			r->reason = "highmem not bounced by the block layer; no DMA mask to judge it";
+			return;
+		}
+		needs_pool(sw, r);
+		return;
+	}
+	if (!r->mask_known) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = d->bus == DEV_BUS_PCI
+				    ? "no dma_mask_bits in sysfs"
+				    : "no default DMA mask for this bus and era: give --assume-mask";
+		return;
+	}
+	if (r->direct.unreachable_bytes == 0) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = "all RAM within reach";
+		return;
+	}
+	needs_pool(sw, r);
+}
+
+/* ---- findings ---- */
+
+static void add_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
+{
+	finding_add_hex(f, x, "dma_mask", r->dma_mask);
+	finding_add_str(f, x, "mask_source", mask_source_to_string(r->mask_source));
+	if (r->bus_limit)
+		finding_add_hex(f, x, "bus_limit", r->bus_limit);
+	finding_add_hex(f, x, "limit", r->limit);
+	finding_add_u64(f, x, "reachable_ram_bytes", r->direct.reachable_bytes);
+	finding_add_u64(f, x, "unreachable_ram_bytes", r->direct.unreachable_bytes);
+	if (r->direct.any_unreachable)
+		finding_add_hex(f, x, "lowest_unreachable", r->direct.lowest_unreachable);
+	if (r->direct.uncovered_bytes)
+		finding_add_u64(f, x, "uncovered_by_dma_ranges_bytes", r->direct.uncovered_bytes);
+}
+
+static char *sized_message(const char *before, uint64_t bytes, const char *after)
+{
+	struct strbuf b = { 0 };
+	strbuf_append(&b, before);
+	strbuf_append_size(&b, bytes);
+	strbuf_append(&b, after);
+	return strbuf_steal(&b);
+}
+
+static void device_findings(const struct devices_input *in, const struct device_report *r,
+			    struct findings *f)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+	struct finding *x;
+
+	if (r->verdict == VERDICT_PARTIAL) {
+		uint64_t bytes = strcmp(r->kernel_model, "legacy-block") == 0
+					 ? r->legacy.by_reading[r->legacy.kernel_reading].bounce_bytes
+					 : r->direct.unreachable_bytes;
+		_cleanup_free_ char *msg = sized_message("", bytes, " of RAM is out of this device's "
+							      "reach: buffers there are copied through a "
+							      "bounce buffer on every I/O");
+		x = findings_add(f, "bounce-needed", SEVERITY_WARNING, d->id, msg,
+				 "widen the driver's DMA mask if the hardware allows, enable an IOMMU, "
+				 "or keep its buffers in low memory");
+		add_reach_evidence(f, x, r);
+		if (strcmp(r->kernel_model, "legacy-block") == 0)
+			finding_add_u64(f, x, "block_bounce_bytes", bytes);
+	}
+	if (r->verdict == VERDICT_FAILS) {
+		_cleanup_free_ char *msg = sized_message("", r->unreachable_bytes,
+							 " of RAM is out of this device's reach and "
+							 "there is no usable bounce buffer: DMA to it "
+							 "fails (\"DMA addr ... overflow\")");
+		x = findings_add(f, "bounce-impossible", SEVERITY_ERROR, d->id, msg,
+				 sw->active == TRI_NO
+					 ? "drop swiotlb=noforce (or boot with swiotlb=<slabs>), or enable an IOMMU"
+					 : "place the swiotlb pool within the device's reach (swiotlb= "
+					   "and memory layout), or enable an IOMMU");
+		add_reach_evidence(f, x, r);
+		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
+	}
+	if (strcmp(r->kernel_model, "legacy-block") == 0 && r->mask_known && r->legacy.missed_bytes) {
+		_cleanup_free_ char *msg = sized_message(
+			"the block layer does not bounce ", r->legacy.missed_bytes,
+			" of RAM this device cannot reach: without a mask check further down, "
+			"its DMA reads or writes the wrong memory");
+		x = findings_add(f, "bounce-missed", SEVERITY_ERROR, d->id, msg,
+				 "give the queue a bounce limit that matches the reach (a contiguous "
+				 "mask, dma-ranges), or use a kernel that checks dma_capable()");
+		add_reach_evidence(f, x, r);
+		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
+		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+	}
+	if (r->pool_reachable == TRI_NO && sw->pool_known) {
+		x = findings_add(f, "swiotlb-out-of-reach", SEVERITY_ERROR, d->id,
+				 "the swiotlb pool lies outside this device's reach: bouncing cannot "
+				 "help it (\"swiotlb addr ... overflow\")",
+				 "move the pool low (swiotlb placement, mem= or a restricted-dma-pool "
+				 "the device reaches)");
+		finding_add_hex(f, x, "pool_start", sw->pool_start);
+		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
+		finding_add_hex(f, x, "limit", r->limit);
+	}
+	if (r->mask_known && !mask_is_contiguous(r->dma_mask)) {
+		_cleanup_free_ char *msg = sized_message(
+			"DMA mask is not of the form 2^n-1: read as a limit (what dma-direct does) "
+			"and as a bitmask (the DMA-API definition) it reaches different RAM; they differ by ",
+			r->direct.reachable_bytes > r->bitmask.reachable_bytes
+				? r->direct.reachable_bytes - r->bitmask.reachable_bytes
+				: r->bitmask.reachable_bytes - r->direct.reachable_bytes,
+			"");
+		x = findings_add(f, "mask-not-contiguous", SEVERITY_WARNING, d->id, msg,
+				 "express the reach as dma-ranges (a bus limit and offset) and keep the "
+				 "mask 2^n-1");
+		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_u64(f, x, "reachable_as_limit_bytes", r->direct.reachable_bytes);
+		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
+	}
+	if (r->mask_known && r->bus_limit && r->bus_limit < r->dma_mask) {
+		x = findings_add(f, "mask-limited-by-bus", SEVERITY_INFO, d->id,
+				 "the firmware bus limit (devicetree dma-ranges) is below the DMA mask: "
+				 "the bus limit decides the reach",
+				 "none needed if the dma-ranges are right; otherwise fix the devicetree");
+		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_hex(f, x, "bus_limit", r->bus_limit);
+		if (r->map.node)
+			finding_add_str(f, x, "dma_ranges_node", r->map.node);
+	}
+	if (r->legacy.known && r->has_block && legacy_decisions_differ(&r->legacy)) {
+		const struct legacy_block *c = &r->legacy.by_reading[MAX_LOW_PFN_COUNT];
+		const struct legacy_block *p = &r->legacy.by_reading[MAX_LOW_PFN_PFN];
+		bool used_count = r->legacy.kernel_reading == MAX_LOW_PFN_COUNT;
+		x = findings_add(f, "pfn-count-confusion", used_count ? SEVERITY_WARNING : SEVERITY_INFO,
+				 d->id,
+				 "the block layer's bounce decision for this device's queue depends on "
+				 "whether max_low_pfn is a page count or a PFN (they differ by the "
+				 "memory base PFN)",
+				 used_count ? "use a v3.13+ kernel (ARM: 7805/1) or set the queue's bounce "
+					      "limit from dma_max_pfn()"
+					    : "none on this kernel; the count reading is what 32-bit ARM "
+					      "before v3.13 used");
+		finding_add_u64(f, x, "base_pfn", in->l->base_pfn);
+		finding_add_u64(f, x, "max_low_pfn_as_count", in->l->max_low_pfn_as_count);
+		finding_add_u64(f, x, "max_low_pfn_as_pfn", in->l->max_low_pfn_as_pfn);
+		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
+		finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
+		finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
+		finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
+		finding_add_u64(f, x, "unnecessary_bounce_bytes",
+				c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
+		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+	}
+	for (size_t i = 0; i < in->m->n_overflows; i++) {
+		const struct dma_overflow *o = &in->m->overflows[i];
+		if (!o->device || strcmp(o->device, d->id) != 0)
+			continue;
+		x = findings_add(f, "dma-overflow-logged", SEVERITY_ERROR, d->id,
+				 "the kernel log shows a DMA mapping of this device that failed: "
+				 "\"DMA addr ... overflow\"",
+				 "see bounce-impossible; the log line is proof the failure happens");
+		finding_add_hex(f, x, "addr", o->addr);
+		finding_add_u64(f, x, "size", o->size);
+		finding_add_hex(f, x, "mask", o->mask);
+		finding_add_hex(f, x, "bus_limit", o->bus_limit);
+	}
+}
+
+static int analyse_one(const struct devices_input *in, const struct device *d, bool has_block,
+		       struct device_report *r, struct findings *f)
+{
+	int walk = era_value(ERA_DT_WALK_START, in->release, in->arch_family, NULL);
+	int range_map = era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL);
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	r->dev = d;
+	r->has_block = has_block;
+	e = dma_map_from_dt(&d->dt, walk, &r->map);
+	if (e < 0)
+		return e;
+	if (r->map.state != DMA_MAP_RANGES)
+		range_map = RANGE_MAP_NONE;
+	pick_mask(in, d, r);
+	r->bus_limit = era_bus_limit(in, &r->map);
+	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
+	if (r->mask_known && in->l->source != LAYOUT_SOURCE_NONE) {
+		e = reach_compute(in->l, &r->map, range_map, r->dma_mask, r->bus_limit, REACH_LIMIT,
+				  &r->direct);
+		if (e == 0)
+			e = reach_compute(in->l, &r->map, range_map, r->dma_mask, r->bus_limit,
+					  REACH_BITMASK, &r->bitmask);
+		if (e < 0)
+			return e;
+		r->unreachable_bytes = r->direct.unreachable_bytes;
+		r->reachable_bytes = r->direct.reachable_bytes;
+	}
+	if (has_block) {
+		e = legacy_for(in, r, range_map, &r->legacy);
+		if (e < 0)
+			return e;
+	}
+	decide(in, r);
+	device_findings(in, r, f);
+	return 0;
+}
+
+int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f)
+{
+	const struct machine *m = in->m;
+	struct devices_result res = { 0 };
+	_cleanup_free_ bool *has_block = calloc(m->n_devices ? m->n_devices : 1, sizeof(bool));
+	int e = 0;
+
+	if (!has_block)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n_blocks; i++)
+		if (m->blocks[i].dev_index < m->n_devices)
+			has_block[m->blocks[i].dev_index] = true;
+
+	res.devices = calloc(m->n_devices ? m->n_devices : 1, sizeof(*res.devices));
+	res.blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(*res.blocks));
+	if (!res.devices || !res.blocks) {
+		devices_result_done(&res);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->n_devices && e == 0; i++) {
+		e = analyse_one(in, &m->devices[i], has_block[i], &res.devices[i], f);
+		res.n_devices = i + 1;
+	}
+	for (size_t i = 0; i < m->n_blocks && e == 0; i++) {
+		struct block_report *b = &res.blocks[i];
+		b->q = &m->blocks[i];
+		b->dr = b->q->dev_index < res.n_devices ? &res.devices[b->q->dev_index] : NULL;
+		if (b->dr)
+			b->legacy = b->dr->legacy;
+		res.n_blocks = i + 1;
+	}
+	if (e == 0 && f->err)
+		e = f->err;
+	if (e < 0) {
+		devices_result_done(&res);
+		return e;
+	}
+	*ret = res;
+	return 0;
+}
+
+void devices_result_done(struct devices_result *r)
+{
+	for (size_t i = 0; i < r->n_devices; i++)
+		dma_map_done(&r->devices[i].map);
+	free(r->devices);
+	free(r->blocks);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Per device: its mask and bus limit, RAM reach under each model, the kernel
+ * model's verdict, and the findings that explain it. Pure: no I/O.
+ */
+#pragma once
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/dma-map.h"
+#include "analysis/findings.h"
+#include "analysis/layout.h"
+#include "analysis/legacy-block.h"
+#include "analysis/reach.h"
+#include "analysis/swiotlb-state.h"
+#include "machine.h"
+
+enum verdict {
+	VERDICT_DIRECT,  /* all RAM reachable: bounce unnecessary */
+	VERDICT_IOMMU,   /* translated IOMMU domain: unnecessary */
+	VERDICT_PARTIAL, /* some RAM unreachable; those buffers bounce through a reachable pool */
+	VERDICT_FORCED,  /* every mapping bounces whatever the mask */
+	VERDICT_FAILS,   /* some RAM unreachable and no pool the device can use */
+	VERDICT_IDLE,    /* no driver bound */
+	VERDICT_UNKNOWN, /* reason says what is missing */
+	_VERDICT_MAX,
+	_VERDICT_INVALID = -EINVAL,
+};
+
+const char *verdict_to_string(enum verdict v);
+
+enum mask_source {
+	MASK_SOURCE_SYSFS,   /* dma_mask_bits: fls64 of the mask, so a contiguous reading */
+	MASK_SOURCE_ASSUMED, /* the bus default of the era (platform: 32 bits) */
+	MASK_SOURCE_USER,    /* --assume-mask */
+	MASK_SOURCE_NONE,
+	_MASK_SOURCE_MAX,
+};
+
+const char *mask_source_to_string(enum mask_source s);
+
+/* The two readings of max_low_pfn, indexed by MAX_LOW_PFN_* (analysis/eras.h). */
+#define N_READINGS 2
+
+struct legacy_result {
+	bool known;
+	const char *why_not;                 /* static, when !known */
+	struct legacy_block by_reading[N_READINGS];
+	int kernel_reading;                  /* which one the kernel used */
+	uint64_t unreachable_bounced;        /* bytes the kernel reading bounces that must bounce */
+	uint64_t needless_bytes;             /* bounced though reachable (or lowmem for BOUNCE_HIGH) */
+	uint64_t missed_bytes;               /* unreachable and not bounced by the block layer */
+};
+
+struct device_report {
+	const struct device *dev;
+	bool mask_known;
+	enum mask_source mask_source;
+	uint64_t dma_mask;
+	uint64_t coherent_mask;
+	bool coherent_known;
+	struct dma_map map;                  /* from dt; identity without */
+	uint64_t bus_limit;                  /* as the era keeps it; 0: none */
+	uint64_t limit;                      /* min_not_zero(dma_mask, bus_limit) */
+	struct reach direct;                 /* dma-direct model */
+	struct reach bitmask;                /* bitmask model */
+	bool has_block;                      /* a disk's queue uses this device */
+	struct legacy_result legacy;         /* legacy-block model, when computable */
+	const char *kernel_model;            /* "dma-direct" or "legacy-block" */
+	enum verdict verdict;
+	const char *reason;                  /* static: why this verdict */
+	uint64_t unreachable_bytes;          /* dma-direct truth */
+	uint64_t reachable_bytes;
+	enum tristate pool_reachable;
+	bool forced;
+	const char *forced_why;              /* static */
+};
+
+struct block_report {
+	const struct block_queue *q;
+	const struct device_report *dr;      /* NULL: no DMA device */
+	struct legacy_result legacy;
+};
+
+struct devices_result {
+	struct device_report *devices;
+	size_t n_devices;
+	struct block_report *blocks;
+	size_t n_blocks;
+};
+
+struct devices_input {
+	const struct machine *m;
+	const struct layout *l;
+	const struct swiotlb_state *sw;
+	uint32_t release;                    /* KV(); 0 unknown */
+	const char *arch_family;             /* NULL unknown */
+	unsigned bits;                       /* BITS_PER_LONG; 0 unknown */
+};
+
+/* 0 or -ENOMEM. Findings go to f. */
+int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f);
+void devices_result_done(struct devices_result *r);

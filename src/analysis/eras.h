@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Kernel-era semantics: every rule whose answer depends on the kernel
+ * release (and sometimes the architecture) lives in one table in eras.c,
+ * each row citing the kernel file and version it comes from. Nothing else
+ * in the tool compares kernel versions.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* KERNEL_VERSION(a, b, c) as include/generated/uapi/linux/version.h packs it. */
+#define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)((c) > 255 ? 255 : (c)))
+
+/* "6.18.44-fc-v1147" -> KV(6, 18, 44). 0 and false when it does not parse. */
+bool kernel_version_parse(const char *release, uint32_t *ret);
+
+enum era_rule {
+	ERA_MAX_LOW_PFN,         /* what max_low_pfn/max_pfn hold: MAX_LOW_PFN_* */
+	ERA_BLOCK_BOUNCE,        /* how the block layer bounces: BLOCK_BOUNCE_* */
+	ERA_BLOCK_LIMIT,         /* what MMC/SCSI pass to blk_queue_bounce_limit: BLOCK_LIMIT_* */
+	ERA_RANGE_MAP,           /* how dma-direct translates: RANGE_MAP_* */
+	ERA_BUS_LIMIT,           /* how the firmware bus limit is kept: BUS_LIMIT_* */
+	ERA_DT_WALK_START,       /* where of_dma_get_range starts: DT_WALK_* */
+	ERA_SWIOTLB_NOFORCE,     /* what swiotlb=noforce leaves: NOFORCE_* */
+	ERA_PLATFORM_MASK,       /* default mask of a DT platform device: PLATFORM_MASK_* */
+	_ERA_RULE_MAX,
+};
+
+enum {
+	MAX_LOW_PFN_PFN,         /* an absolute page frame number */
+	MAX_LOW_PFN_COUNT,       /* a count of pages from the start of RAM */
+};
+
+enum {
+	BLOCK_BOUNCE_PFN,        /* bounce_pfn arithmetic (block/blk-settings.c, mm/bounce.c) */
+	BLOCK_BOUNCE_NEVER_HIGHMEM, /* 5.13-6.15: blk_queue_may_bounce() is false with highmem */
+	BLOCK_BOUNCE_NONE,       /* 6.16: removed */
+};
+
+enum {
+	BLOCK_LIMIT_MASK,            /* *dma_mask itself */
+	BLOCK_LIMIT_PHYS_OFFSET_PFN, /* ARM dma_max_pfn(): PHYS_PFN_OFFSET + dma_to_pfn(mask) */
+	BLOCK_LIMIT_DMA_MAX_PFN,     /* dma_max_pfn(): (mask >> PAGE_SHIFT) + dma_pfn_offset */
+	BLOCK_LIMIT_ANY_WITH_MASK,   /* a device with a mask sets no bounce limit */
+};
+
+enum {
+	RANGE_MAP_NONE,          /* no translation: bus address = CPU address */
+	RANGE_MAP_PFN_OFFSET,    /* one dma_pfn_offset for the whole device */
+	RANGE_MAP_REGIONS,       /* dma_range_map: an address no region covers is not capable */
+};
+
+enum {
+	BUS_LIMIT_NONE,          /* not kept: only the (clamped) mask counts */
+	BUS_LIMIT_MASK,          /* bus_dma_mask: rounded up to a power-of-two mask */
+	BUS_LIMIT_EXACT,         /* bus_dma_limit: the inclusive end of the ranges */
+};
+
+enum {
+	DT_WALK_DEVICE_NODE,     /* of_dma_get_range(dev->of_node) */
+	DT_WALK_PARENT_BUS,      /* of_dma_get_range(dma parent of dev->of_node) */
+};
+
+enum {
+	NOFORCE_NO_POOL,         /* swiotlb_force_disable: no pool at all */
+	NOFORCE_ONE_SLAB,        /* SWIOTLB_NO_FORCE kept a minimal pool: unusable in practice */
+};
+
+enum {
+	PLATFORM_MASK_NONE,      /* dma_mask NULL until a driver or board file sets one */
+	PLATFORM_MASK_32,        /* DMA_BIT_MASK(32) */
+};
+
+struct era_row {
+	enum era_rule rule;
+	uint32_t since;          /* first release it holds for, inclusive */
+	uint32_t until;          /* first release it no longer holds for; 0: still true */
+	const char *arch_family; /* NULL: every architecture */
+	int value;
+	const char *source;      /* kernel file, commit and version */
+};
+
+/*
+ * The value of rule for a release and architecture family. release 0 means
+ * unknown: the newest row answers (and the caller marks it assumed).
+ * ret_source, when not NULL, receives the citing row's source.
+ */
+int era_value(enum era_rule rule, uint32_t release, const char *arch_family,
+	      const char **ret_source);
+
+/* For the man page and tests: the whole table. */
+const struct era_row *era_table(unsigned *ret_n);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The block layer's bounce decision before 5.13 (block/blk-settings.c
+ * blk_queue_bounce_limit, block/bounce.c blk_queue_bounce; mm/bounce.c
+ * before 3.16), computed for one reading of max_low_pfn. Pure.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/layout.h"
+
+struct legacy_block {
+	int reading;              /* MAX_LOW_PFN_COUNT or MAX_LOW_PFN_PFN */
+	uint64_t max_low_pfn;     /* as that kernel stored it */
+	uint64_t max_pfn;
+	uint64_t blk_max_low_pfn; /* max_low_pfn - 1 (blk_settings_init) */
+	uint64_t blk_max_pfn;     /* max_pfn - 1 */
+	bool bounce_high;         /* the queue got BLK_BOUNCE_HIGH (no mask) */
+	uint64_t max_addr;        /* what the driver passed to blk_queue_bounce_limit */
+	uint64_t b_pfn;           /* max_addr >> PAGE_SHIFT */
+	bool isa;                 /* the GFP_DMA / ISA-pool path */
+	uint64_t bounce_pfn;      /* q->limits.bounce_pfn */
+	bool early_return;        /* bounce_pfn >= blk_max_pfn (non-ISA): nothing bounces */
+	uint64_t bounce_bytes;    /* RAM with pfn > bounce_pfn, 0 on early return */
+};
+
+struct legacy_block_input {
+	unsigned bits;            /* BITS_PER_LONG */
+	int reading;              /* MAX_LOW_PFN_* */
+	int limit_rule;           /* BLOCK_LIMIT_* (analysis/eras.h) */
+	bool has_mask;            /* false: the driver used BLK_BOUNCE_HIGH */
+	uint64_t mask;
+	int64_t dma_pfn_offset;   /* (cpu - bus) >> PAGE_SHIFT of the device's translation */
+};
+
+/* 0, or -ENODATA when the layout lacks what is needed (lowmem unknown). */
+int legacy_block_compute(const struct layout *l, const struct legacy_block_input *in,
+			 struct legacy_block *ret);
+
+/* RAM bytes with PFN strictly above pfn. */
+uint64_t ram_bytes_above_pfn(const struct layout *l, uint64_t pfn);

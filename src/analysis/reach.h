@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * How much RAM a device reaches under each reading of its mask. Pure
+ * interval arithmetic over the layout's RAM ranges; no I/O.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/dma-map.h"
+#include "analysis/layout.h"
+
+enum reach_test {
+	REACH_LIMIT,   /* dma-direct: bus end <= min_not_zero(mask, bus limit) */
+	REACH_BITMASK, /* DMA-API definition: addr & mask == addr (and <= bus limit) */
+};
+
+struct reach {
+	uint64_t reachable_bytes;
+	uint64_t unreachable_bytes;
+	uint64_t uncovered_bytes;     /* unreachable because no dma-range region covers them */
+	bool any_unreachable;
+	uint64_t lowest_unreachable;  /* CPU physical address */
+};
+
+/*
+ * Reach of RAM for a device. range_map is RANGE_MAP_* (analysis/eras.h):
+ * how the kernel of that era translates (regions, one offset, or none).
+ * bus_limit 0 means none. Returns 0 (no failure mode: pure arithmetic).
+ */
+int reach_compute(const struct layout *l, const struct dma_map *map, int range_map,
+		  uint64_t mask, uint64_t bus_limit, enum reach_test test, struct reach *ret);
+
+/* Addresses a in [lo, hi] with (a & ~mask) == 0. */
+uint64_t bitmask_count(uint64_t lo, uint64_t hi, uint64_t mask);
+
+/* True for masks of the form 2^n - 1 (where both readings agree). */
+bool mask_is_contiguous(uint64_t mask);

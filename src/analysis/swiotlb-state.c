@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * swiotlb facts from what the machine shows, best evidence first: debugfs
+ * counters, the boot log, the command line, and only then the architecture's
+ * default (marked assumed).
+ */
+#include <string.h>
+
+#include "analysis/arch.h"
+#include "analysis/eras.h"
+#include "analysis/swiotlb-state.h"
+
+static void forced(const struct machine *m, struct swiotlb_state *s)
+{
+	const struct confidential *c = &m->coco;
+
+	if (m->swiotlb.cmd_force)
+		s->forced_why = "swiotlb=force on the command line";
+	else if (c->sev_guest || c->dev_sev_guest)
+		s->forced_why = "AMD SEV guest: all DMA bounces through swiotlb";
+	else if (c->tdx_guest || c->cpuinfo_tdx_guest || c->dev_tdx_guest)
+		s->forced_why = "Intel TDX guest: all DMA bounces through swiotlb";
+	else if (c->cca_realm)
+		s->forced_why = "Arm CCA realm: all DMA bounces through swiotlb";
+	s->forced = s->forced_why != NULL;
+}
+
+/* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
+static void arch_default(const struct machine *m, const struct layout *l, struct swiotlb_state *s)
+{
+	const struct arch_info *ai = arch_lookup(m->arch.value);
+	uint64_t pfn_4g = l->page_shift ? (1ull << 32) >> l->page_shift : 0;
+
+	s->active_prov = PROV_ASSUMED;
+	if (ai && strcmp(ai->family, "arm") == 0) {
+		/* arm_dma_ops map without a mask check; swiotlb only with LPAE or Xen */
+		s->active = TRI_NO;
+		s->active_why = "assumed: 32-bit ARM streaming DMA uses no swiotlb (no LPAE/Xen seen)";
+		return;
+	}
+	if (!ai || l->source == LAYOUT_SOURCE_NONE ||
+	    (strcmp(ai->family, "x86") != 0 && strcmp(ai->family, "arm64") != 0)) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "no kernel log or debugfs, and no default known for this architecture";
+		return;
+	}
+	s->active = l->end_pfn > pfn_4g ? TRI_YES : TRI_NO;
+	s->active_why = s->active == TRI_YES
+				? "assumed: RAM above 4 GiB makes x86/arm64 allocate the default pool"
+				: "assumed: no RAM above 4 GiB, x86/arm64 allocate no pool";
+}
+
+void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint32_t release,
+			   struct swiotlb_state *ret)
+{
+	const struct swiotlb_info *t = &m->swiotlb;
+	struct swiotlb_state s = { .active = TRI_UNKNOWN };
+
+	forced(m, &s);
+	if (t->have_nslabs) {
+		s.active = t->nslabs ? TRI_YES : TRI_NO;
+		s.active_prov = PROV_READ;
+		s.active_why = "debugfs swiotlb/io_tlb_nslabs";
+	} else if (t->have_pool) {
+		s.active = TRI_YES;
+		s.active_prov = PROV_READ;
+		s.active_why = "kernel log: software IO TLB: mapped [mem ...]";
+	} else if (t->cmd_noforce) {
+		s.active = TRI_NO;
+		s.active_prov = PROV_READ;
+		s.active_why = era_value(ERA_SWIOTLB_NOFORCE, release, NULL, NULL) == NOFORCE_NO_POOL
+				       ? "swiotlb=noforce: no pool is allocated"
+				       : "swiotlb=noforce: a token pool, bouncing disabled";
+	} else if (t->log_no_low_mem) {
+		s.active = TRI_NO;
+		s.active_prov = PROV_READ;
+		s.active_why = "kernel log: software IO TLB: No low mem";
+	} else if (s.forced) {
+		s.active = TRI_YES;
+		s.active_prov = PROV_DERIVED;
+		s.active_why = "forced bouncing allocates a pool";
+	} else {
+		arch_default(m, l, &s);
+	}
+
+	if (t->have_pool) {
+		s.pool_known = true;
+		s.pool_start = t->pool_start;
+		s.pool_end = t->pool_end;
+	}
+	if (t->have_nslabs) {
+		s.size_known = true;
+		s.size_prov = PROV_READ;
+		s.size_bytes = t->nslabs << IO_TLB_SHIFT;
+	} else if (s.pool_known) {
+		s.size_known = true;
+		s.size_prov = PROV_READ;
+		s.size_bytes = s.pool_end - s.pool_start;
+	} else if (s.active == TRI_YES) {
+		s.size_known = true;
+		s.size_prov = PROV_ASSUMED;
+		s.size_bytes = t->have_cmd_slabs ? t->cmd_slabs << IO_TLB_SHIFT : IO_TLB_DEFAULT_BYTES;
+	}
+	if (t->have_used) {
+		s.used_known = true;
+		s.used_bytes = t->used << IO_TLB_SHIFT;
+	}
+	if (t->have_hiwater) {
+		s.hiwater_known = true;
+		s.hiwater_bytes = t->hiwater << IO_TLB_SHIFT;
+	}
+
+	/* Xen PV: /sys/hypervisor/type says xen for HVM and PVH too; guest_type tells (4.12+). */
+	const struct hypervisor *h = &m->hyp;
+	if (h->type && strcmp(h->type, "xen") == 0) {
+		if (h->xen_guest_type && strcmp(h->xen_guest_type, "PV") == 0) {
+			s.xen_pv = true;
+			s.xen_why = "Xen PV domain (sys/hypervisor/guest_type PV)";
+		} else if (!h->xen_guest_type && h->xen_dom0) {
+			s.xen_pv = true;
+			s.xen_why = "Xen dom0 (proc/xen/capabilities control_d) without guest_type";
+		}
+	}
+	*ret = s;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Whether a swiotlb pool exists, where, how full, and whether bouncing is forced. Pure. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/layout.h"
+#include "machine.h"
+
+/* 2 KiB slots (IO_TLB_SHIFT 11, include/linux/swiotlb.h). */
+#define IO_TLB_SHIFT 11
+/* IO_TLB_DEFAULT_SIZE: 64 MiB. */
+#define IO_TLB_DEFAULT_BYTES (64ull << 20)
+
+enum tristate {
+	TRI_NO,
+	TRI_YES,
+	TRI_UNKNOWN,
+};
+
+struct swiotlb_state {
+	enum tristate active;
+	enum provenance active_prov;
+	const char *active_why;   /* static */
+	bool pool_known;          /* where it is: the boot log line */
+	uint64_t pool_start;
+	uint64_t pool_end;        /* exclusive */
+	bool size_known;
+	enum provenance size_prov;
+	uint64_t size_bytes;
+	bool used_known;
+	uint64_t used_bytes;
+	bool hiwater_known;
+	uint64_t hiwater_bytes;
+	bool forced;              /* every dma-direct mapping bounces */
+	const char *forced_why;   /* static */
+	bool xen_pv;              /* xen-swiotlb on machine addresses: undecidable here */
+	const char *xen_why;
+};
+
+void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint32_t release,
+			   struct swiotlb_state *ret);

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sys/class/block (block/genhd.c, block/partitions/core.c): one link per
+ * disk and partition into its parent device's directory; partitions carry a
+ * "partition" file. queue/ holds the request queue limits
+ * (block/blk-sysfs.c), never the bounce limit. The device that does the DMA
+ * is the nearest ancestor directory that is a PCI, platform or AMBA device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "readers/sysfs-util.h"
+#include "readers/udev.h"
+#include "shared/macro.h"
+
+#define CLASS_BLOCK "sys/class/block"
+
+/* machine.devices sorted by syspath, for ancestor lookups. */
+struct dev_index {
+	const char *syspath;
+	size_t index;
+};
+
+struct prefix {
+	const char *s;
+	size_t len;
+};
+
+static int cmp_index(const void *a, const void *b)
+{
+	return strcmp(((const struct dev_index *)a)->syspath, ((const struct dev_index *)b)->syspath);
+}
+
+/* The same order as cmp_index, for the first len bytes of s as a string. */
+static int cmp_prefix(const void *key, const void *elem)
+{
+	const struct prefix *k = key;
+	const char *e = ((const struct dev_index *)elem)->syspath;
+	int c = strncmp(k->s, e, k->len);
+
+	if (c)
+		return c;
+	return e[k->len] ? -1 : 0;
+}
+
+static int build_index(const struct machine *m, struct dev_index **ret, size_t *ret_n)
+{
+	struct dev_index *idx = NULL;
+	size_t n = 0;
+
+	if (m->n_devices) {
+		idx = malloc(m->n_devices * sizeof(*idx));
+		if (!idx)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->n_devices; i++)
+		if (m->devices[i].syspath)
+			idx[n++] = (struct dev_index){ m->devices[i].syspath, i };
+	if (n)
+		qsort(idx, n, sizeof(*idx), cmp_index);
+	*ret = idx;
+	*ret_n = n;
+	return 0;
+}
+
+/* The nearest ancestor of syspath that is a device: climb one component at a time. */
+static const struct dev_index *find_dma_device(const struct dev_index *idx, size_t n,
+					       const char *syspath)
+{
+	struct prefix k = { syspath, strlen(syspath) };
+
+	if (n == 0)
+		return NULL;
+	for (;;) {
+		while (k.len > 0 && syspath[k.len - 1] != '/')
+			k.len--;
+		if (k.len == 0)
+			return NULL;
+		k.len--; /* drop the '/' */
+		const struct dev_index *hit = bsearch(&k, idx, n, sizeof(*idx), cmp_prefix);
+		if (hit)
+			return hit;
+	}
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	return strcmp(((const struct block_queue *)a)->disk, ((const struct block_queue *)b)->disk);
+}
+
+static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_index *idx, size_t n,
+		     const char *name)
+{
+	static const char *const limit_files[] = {
+		"queue/max_sectors_kb",	    "queue/max_hw_sectors_kb", "queue/max_segments",
+		"queue/max_segment_size",   "queue/logical_block_size", "queue/dma_alignment",
+	};
+	_cleanup_free_ char *link = path_join(CLASS_BLOCK, name), *target = NULL;
+	_cleanup_free_ char *partition = NULL, *syspath = NULL;
+	struct block_queue *b;
+	struct stat st;
+	int r;
+
+	if (!link || !(partition = path_join(link, "partition")))
+		return -ENOMEM;
+	if (sysroot_stat(sr, partition, &st) == 0)
+		return 0; /* a partition shares its disk's queue */
+
+	r = sysroot_readlink(sr, link, &target);
+	if (r == -ENOMEM)
+		return r;
+	if (r == 0 && path_resolve_link(link, target, &syspath) == -ENOMEM)
+		return -ENOMEM;
+
+	b = machine_add_block(m);
+	if (!b)
+		return -ENOMEM;
+	b->disk = strdup(name);
+	if (!b->disk)
+		return -ENOMEM;
+	/* loop, zram, ram, nbd, dm-*, md* live under sys/devices/virtual: no DMA device */
+	const struct dev_index *hit = syspath ? find_dma_device(idx, n, syspath) : NULL;
+	if (hit) {
+		b->dev_index = hit->index;
+		b->dma_device = strdup(m->devices[hit->index].id);
+		if (!b->dma_device)
+			return -ENOMEM;
+	}
+	int64_t *const limits[] = {
+		&b->max_sectors_kb,	&b->max_hw_sectors_kb,	 &b->max_segments,
+		&b->max_segment_size, &b->logical_block_size, &b->dma_alignment,
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(limit_files); i++) {
+		_cleanup_free_ char *path = path_join(link, limit_files[i]);
+		if (!path)
+			return -ENOMEM;
+		r = sysfs_read_int(sr, m, path, 10, 0, INT64_MAX, limits[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int read_block(struct sysroot *sr, struct machine *m)
+{
+	_cleanup_free_ struct dev_index *idx = NULL;
+	char **names = NULL;
+	size_t n = 0, n_idx = 0;
+	int r;
+
+	r = sysroot_list_dir(sr, CLASS_BLOCK, &names, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return machine_add_input_errno(m, CLASS_BLOCK, r);
+	r = machine_add_input(m, CLASS_BLOCK, INPUT_OK, 0, NULL);
+	if (r >= 0)
+		r = build_index(m, &idx, &n_idx);
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = read_disk(sr, m, idx, n_idx, names[i]);
+	sysroot_free_names(names, n);
+	if (r < 0)
+		return r;
+	if (m->n_blocks)
+		qsort(m->blocks, m->n_blocks, sizeof(*m->blocks), cmp_block);
+	return sysroot_is_live(sr) ? read_udev_blocks(sr, m) : 0;
+}

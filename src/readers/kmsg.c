@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dev/kmsg (Documentation/ABI/testing/dev-kmsg, kernel/printk/printk.c
+ * devkmsg_read): one record per line, "PRI,SEQ,TS_USEC,FLAGS[,...];MESSAGE",
+ * then " KEY=VALUE" continuation lines (SUBSYSTEM=, DEVICE=). Bytes below
+ * ' ', above '~' and the backslash itself are escaped as \xNN.
+ *
+ * Lines looked for: the swiotlb pool (kernel/dma/swiotlb.c), confidential
+ * computing (arch/x86/mm/mem_encrypt.c, arch/arm64/kernel/rsi.c) and DMA
+ * overflows (kernel/dma/direct.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "shared/macro.h"
+#include "shared/text.h"
+
+#define KMSG_MAX (16u << 20)
+/* IO_TLB_SIZE (include/linux/swiotlb.h): the pool is a whole number of 2 KiB slots. */
+#define IO_TLB_SIZE 2048u
+/* A split "Memory Encryption Features active:" line has at most a handful of pr_cont pieces. */
+#define COCO_FRAGMENTS_MAX 8
+#define COCO_LINE_MAX 256
+
+struct kmsg_ctx {
+	struct machine *m;
+	unsigned skipped;    /* malformed records, not used */
+	char *scratch;       /* the unescaped message */
+	size_t scratch_cap;
+	/* "Memory Encryption Features active: " whose pr_cont pieces came as separate records */
+	bool coco_open;
+	unsigned coco_fragments;
+	bool coco_sev, coco_sme, coco_tdx;
+	char coco_line[COCO_LINE_MAX];
+	size_t coco_len;
+};
+
+static const char *find(const char *s, size_t len, const char *needle)
+{
+	return memmem(s, len, needle, strlen(needle));
+}
+
+static bool starts_with(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Undo devkmsg's \xNN escaping into ctx->scratch; returns the length or -ENOMEM. */
+static ssize_t unescape(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	if (len + 1 > ctx->scratch_cap) {
+		char *n = realloc(ctx->scratch, len + 1);
+		if (!n)
+			return -ENOMEM;
+		ctx->scratch = n;
+		ctx->scratch_cap = len + 1;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < len; i++) {
+		int hi, lo;
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
+		    (hi = hexval(s[i + 2])) >= 0 && (lo = hexval(s[i + 3])) >= 0) {
+			ctx->scratch[o++] = (char)(hi << 4 | lo);
+			i += 3;
+		} else {
+			ctx->scratch[o++] = s[i];
+		}
+	}
+	ctx->scratch[o] = '\0';
+	return (ssize_t)o;
+}
+
+/* Parse hex (with or without 0x) from s up to the first byte in stop, or the end. */
+static const char *parse_hex_until(const char *s, const char *end, const char *stop, uint64_t *ret)
+{
+	const char *p = s;
+	while (p < end && !strchr(stop, *p))
+		p++;
+	if (parse_u64(s, (size_t)(p - s), 16, ret) < 0)
+		return NULL;
+	return p;
+}
+
+static const char *parse_dec_until(const char *s, const char *end, const char *stop, uint64_t *ret)
+{
+	const char *p = s;
+	while (p < end && !strchr(stop, *p))
+		p++;
+	if (parse_u64(s, (size_t)(p - s), 10, ret) < 0)
+		return NULL;
+	return p;
+}
+
+/* s at literal lit: the position after it, else NULL. */
+static const char *expect(const char *s, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+	if (!s || (size_t)(end - s) < n || memcmp(s, lit, n) != 0)
+		return NULL;
+	return s + n;
+}
+
+/* "[mem A-B]" at s: A and B as printed. */
+static bool parse_mem_range(const char *s, const char *end, uint64_t *a, uint64_t *b)
+{
+	s = expect(s, end, "[mem ");
+	if (!s || !(s = parse_hex_until(s, end, "-]", a)))
+		return false;
+	s = expect(s, end, "-");
+	if (!s || !(s = parse_hex_until(s, end, "]", b)))
+		return false;
+	return expect(s, end, "]") != NULL;
+}
+
+/*
+ * swiotlb_print_info(). "software IO TLB: mapped [mem A-B] (N MB)" (4.x on)
+ * prints io_tlb_end / pool->end: B is exclusive. The older "software IO TLB
+ * [mem A-B] ... mapped at [...]" (3.x) printed io_tlb_end too, except on the
+ * kernels where io_tlb_start was a virtual pointer, which printed pend - 1.
+ * The pool is a whole number of IO_TLB_SIZE slots, so whichever of B - A
+ * and B + 1 - A is a multiple of it says which; when neither is, B is taken
+ * as inclusive.
+ */
+static bool match_swiotlb_pool(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	const char *end = s + len, *p;
+	struct swiotlb_info *sw = &ctx->m->swiotlb;
+	uint64_t a, b;
+
+	if ((p = find(s, len, "software IO TLB: mapped "))) {
+		if (!parse_mem_range(p + strlen("software IO TLB: mapped "), end, &a, &b) || b <= a)
+			return false;
+	} else if ((p = find(s, len, "software IO TLB [mem "))) {
+		if (!parse_mem_range(p + strlen("software IO TLB "), end, &a, &b) || b < a)
+			return false;
+		bool exclusive = b > a && (b - a) % IO_TLB_SIZE == 0;
+		if (!exclusive) {
+			if (b == UINT64_MAX)
+				return false;
+			b++;
+		}
+	} else {
+		return false;
+	}
+	/* Printed again by a late init: the last one describes the pool in use. */
+	sw->have_pool = true;
+	sw->pool_start = a;
+	sw->pool_end = b;
+	return true;
+}
+
+/* The device name before ": <what>" in a dev_printk/dev_WARN message: "DRIVER DEVNAME: ". */
+static char *device_before(const char *s, const char *at)
+{
+	const char *p = at;
+	while (p > s && p[-1] != ' ')
+		p--;
+	return p < at ? strndup(p, (size_t)(at - p)) : NULL;
+}
+
+/* DEVICE=+subsystem:name (printk's dev_printk_info): the name, else NULL. */
+static char *device_from_dict(const char *v, size_t len)
+{
+	if (len < 2 || v[0] != '+')
+		return NULL;
+	const char *colon = memchr(v, ':', len);
+	if (!colon || colon + 1 >= v + len)
+		return NULL;
+	return strndup(colon + 1, (size_t)(v + len - colon - 1));
+}
+
+/*
+ * kernel/dma/direct.h: "DMA addr %pad+%zu overflow (mask %llx, bus limit
+ * %llx)." (5.7+, dev_WARN_ONCE); before, kernel/dma/direct.c report_addr():
+ * "overflow %pad+%zu of DMA mask %llx bus limit %llx" ("bus mask" before 5.5).
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+			  size_t dict_len)
+{
+	const char *end = s + len, *at, *p;
+	struct dma_overflow o = { 0 };
+
+	if ((at = find(s, len, ": DMA addr "))) {
+		p = at + strlen(": DMA addr ");
+		if (!(p = parse_hex_until(p, end, "+", &o.addr)) || !(p = expect(p, end, "+")) ||
+		    !(p = parse_dec_until(p, end, " ", &o.size)) ||
+		    !(p = expect(p, end, " overflow (mask ")) ||
+		    !(p = parse_hex_until(p, end, ",", &o.mask)) ||
+		    !(p = expect(p, end, ", bus limit ")) ||
+		    !parse_hex_until(p, end, ")", &o.bus_limit))
+			return -EBADMSG;
+	} else if ((at = find(s, len, ": overflow ")) && find(s, len, " of DMA mask ")) {
+		p = at + strlen(": overflow ");
+		if (!(p = parse_hex_until(p, end, "+", &o.addr)) || !(p = expect(p, end, "+")) ||
+		    !(p = parse_dec_until(p, end, " ", &o.size)) ||
+		    !(p = expect(p, end, " of DMA mask ")) ||
+		    !(p = parse_hex_until(p, end, " ", &o.mask)))
+			return -EBADMSG;
+		const char *q = expect(p, end, " bus limit ");
+		if (!q)
+			q = expect(p, end, " bus mask ");
+		if (!q || !parse_hex_until(q, end, " ", &o.bus_limit))
+			return -EBADMSG;
+	} else {
+		return 0;
+	}
+
+	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!dev)
+		dev = device_before(s, at);
+	if (!dev)
+		return -EBADMSG; /* dev_printk always names the device */
+	struct machine *m = ctx->m;
+	struct dma_overflow *n = realloc(m->overflows, (m->n_overflows + 1) * sizeof(*n));
+	if (!n) {
+		free(dev);
+		return -ENOMEM;
+	}
+	m->overflows = n;
+	o.device = dev;
+	n[m->n_overflows++] = o;
+	return 1;
+}
+
+/* Record a CoCo line as the evidence, when none is there yet. */
+static int set_evidence(struct machine *m, const char *s, size_t len)
+{
+	if (m->coco.evidence)
+		return 0;
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\n'))
+		len--;
+	m->coco.evidence = strndup(s, len);
+	return m->coco.evidence ? 0 : -ENOMEM;
+}
+
+/* Tokens of "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP". */
+static void coco_tokens(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	const char *end = s + len;
+	for (const char *p = skip_blanks(s, end); p < end; p = skip_blanks(p, end)) {
+		size_t n = token_len(p, end);
+		if (n >= 3 && memcmp(p, "SEV", 3) == 0)
+			ctx->coco_sev = true;
+		else if (n == 3 && memcmp(p, "SME", 3) == 0)
+			ctx->coco_sme = true;
+		else if (n == 3 && memcmp(p, "TDX", 3) == 0)
+			ctx->coco_tdx = true;
+		p += n;
+	}
+}
+
+static void coco_append(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	size_t room = COCO_LINE_MAX - 1 - ctx->coco_len;
+	if (len > room)
+		len = room;
+	memcpy(ctx->coco_line + ctx->coco_len, s, len);
+	ctx->coco_len += len;
+	ctx->coco_line[ctx->coco_len] = '\0';
+}
+
+/* Apply what the (possibly pieced together) line said. */
+static int coco_close(struct kmsg_ctx *ctx)
+{
+	struct confidential *c = &ctx->m->coco;
+
+	if (!ctx->coco_open)
+		return 0;
+	ctx->coco_open = false;
+	if (!ctx->coco_sev && !ctx->coco_sme && !ctx->coco_tdx)
+		return 0;
+	c->sev_guest |= ctx->coco_sev;
+	c->tdx_guest |= ctx->coco_tdx;
+	/* SME and SEV exclude each other: SME alone is a host, not forced to bounce */
+	c->sme_host |= ctx->coco_sme && !ctx->coco_sev;
+	return set_evidence(ctx->m, ctx->coco_line, ctx->coco_len);
+}
+
+/* A word of that line: AMD, Intel, SME, TDX, SEV, SEV-ES, SEV-SNP. */
+static bool coco_word(const char *p, size_t n)
+{
+	if ((n == 3 && (memcmp(p, "AMD", 3) == 0 || memcmp(p, "SME", 3) == 0 ||
+			memcmp(p, "TDX", 3) == 0)) ||
+	    (n == 5 && memcmp(p, "Intel", 5) == 0))
+		return true;
+	if (n < 3 || memcmp(p, "SEV", 3) != 0)
+		return false;
+	for (size_t i = 3; i < n; i++)
+		if (!(p[i] == '-' || (p[i] >= 'A' && p[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+/* A piece of a split "Memory Encryption Features active:" line: "AMD", " SEV", "Intel TDX". */
+static bool coco_fragment(const char *s, size_t len)
+{
+	const char *end = s + len, *p = skip_blanks(s, end);
+	if (p == end)
+		return false;
+	for (; p < end; p = skip_blanks(p, end)) {
+		size_t n = token_len(p, end);
+		if (!coco_word(p, n))
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/*
+ * arch/x86/mm/mem_encrypt.c print_mem_encrypt_feature_info(): "Memory
+ * Encryption Features active: AMD SEV ..." / "Intel TDX" / "AMD SME" (5.18+;
+ * "AMD Memory Encryption Features active: SEV" before), built with
+ * pr_cont(); 4.14-5.x printed "AMD Secure Encrypted Virtualization (SEV)
+ * active" or "AMD Secure Memory Encryption (SME) active". arch/x86/coco/tdx
+ * prints "tdx: Guest detected"; arch/arm64/kernel/rsi.c "RME: Using RSI
+ * version". Returns 1 matched, 0 not, -ENOMEM.
+ */
+static int match_coco(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	static const char features[] = "Memory Encryption Features active:";
+	struct confidential *c = &ctx->m->coco;
+	const char *p;
+
+	if ((p = find(s, len, features))) {
+		int r = coco_close(ctx);
+		if (r < 0)
+			return r;
+		ctx->coco_open = true;
+		ctx->coco_fragments = 0;
+		ctx->coco_sev = ctx->coco_sme = ctx->coco_tdx = false;
+		ctx->coco_len = 0;
+		coco_append(ctx, s, len);
+		p += strlen(features);
+		coco_tokens(ctx, p, len - (size_t)(p - s));
+		return 1;
+	}
+	if (find(s, len, "AMD Secure Encrypted Virtualization (SEV) active")) {
+		c->sev_guest = true;
+		c->sme_host = false;
+	} else if (find(s, len, "AMD Secure Memory Encryption (SME) active")) {
+		c->sme_host = !c->sev_guest;
+	} else if (starts_with(s, len, "tdx: Guest detected")) {
+		c->tdx_guest = true;
+	} else if (find(s, len, "RME: Using RSI version")) {
+		c->cca_realm = true;
+	} else {
+		return 0;
+	}
+	return set_evidence(ctx->m, s, len) < 0 ? -ENOMEM : 1;
+}
+
+/* One line of a message. Returns 0, -EBADMSG (skip and count), -ENOMEM. */
+static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+		      size_t dict_len)
+{
+	struct swiotlb_info *sw = &ctx->m->swiotlb;
+	int r;
+
+	if (match_swiotlb_pool(ctx, s, len))
+		return 0;
+	if (find(s, len, "software IO TLB: No low mem")) {
+		sw->log_no_low_mem = true;
+		return 0;
+	}
+	if (find(s, len, "swiotlb buffer is full")) {
+		sw->full_messages++;
+		return 0;
+	}
+	const char *p = find(s, len, "swiotlb addr ");
+	if (p && find(p, len - (size_t)(p - s), " overflow")) {
+		sw->pool_overflow_messages++;
+		return 0;
+	}
+	r = match_overflow(ctx, s, len, dict_dev, dict_len);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	r = match_coco(ctx, s, len);
+	return r < 0 ? r : 0;
+}
+
+/* One record: its raw (escaped) message and DEVICE= value. */
+static int handle_record(struct kmsg_ctx *ctx, const char *msg, size_t msg_len, const char *dev,
+			 size_t dev_len)
+{
+	_cleanup_free_ char *device = NULL;
+	ssize_t n;
+	int r;
+
+	if (dev) {
+		n = unescape(ctx, dev, dev_len);
+		if (n < 0)
+			return (int)n;
+		device = strndup(ctx->scratch, (size_t)n);
+		if (!device)
+			return -ENOMEM;
+		dev_len = (size_t)n;
+	}
+	n = unescape(ctx, msg, msg_len);
+	if (n < 0)
+		return (int)n;
+
+	if (ctx->coco_open) {
+		if (ctx->coco_fragments < COCO_FRAGMENTS_MAX && coco_fragment(ctx->scratch, (size_t)n)) {
+			ctx->coco_fragments++;
+			coco_append(ctx, ctx->scratch, (size_t)n);
+			coco_tokens(ctx, ctx->scratch, (size_t)n);
+			return 0;
+		}
+		r = coco_close(ctx);
+		if (r < 0)
+			return r;
+	}
+
+	/* A message holding "\n" (escaped as \x0a) is several lines of text. */
+	bool bad = false;
+	const char *s = ctx->scratch, *end = ctx->scratch + n;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *stop = nl ? nl : end;
+		r = match_line(ctx, s, (size_t)(stop - s), device, device ? dev_len : 0);
+		if (r == -ENOMEM)
+			return r;
+		bad = bad || r < 0;
+		s = nl ? nl + 1 : end;
+	}
+	if (bad)
+		ctx->skipped++;
+	return 0;
+}
+
+/* "PRI,SEQ,TS_USEC,FLAGS[,...];": the message start, or NULL when this is no record. */
+static const char *record_message(const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+
+	for (int field = 0; field < 3; field++) {
+		const char *start = p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p == start || p - start > 20 || p >= end || *p != ',')
+			return NULL;
+		p++;
+	}
+	const char *semi = memchr(p, ';', (size_t)(end - p));
+	if (!semi || memchr(p, ' ', (size_t)(semi - p)))
+		return NULL;
+	return semi + 1;
+}
+
+static int parse_records(const char *buf, size_t len, struct machine *m, unsigned *ret_skipped)
+{
+	struct kmsg_ctx ctx = { .m = m };
+	const char *msg = NULL, *dev = NULL;
+	size_t msg_len = 0, dev_len = 0;
+	bool any = false, blank = true, in_bad = false;
+	struct line_iter it;
+	struct line l;
+	int r = 0;
+
+	line_iter_init(&it, buf, len);
+	while (line_iter_next(&it, &l)) {
+		bool truncated = l.s + l.len == buf + len; /* no final newline */
+		if (l.len == 0)
+			continue;
+		blank = false;
+		if (l.s[0] == ' ') {
+			if (msg && !truncated && starts_with(l.s, l.len, " DEVICE=")) {
+				dev = l.s + strlen(" DEVICE=");
+				dev_len = l.len - strlen(" DEVICE=");
+			} else if (!msg && !in_bad) {
+				ctx.skipped++; /* a continuation line without a record */
+				in_bad = true;
+			}
+			continue;
+		}
+		if (msg) {
+			r = handle_record(&ctx, msg, msg_len, dev, dev_len);
+			if (r < 0)
+				goto done;
+			msg = dev = NULL;
+		}
+		const char *p = record_message(l.s, l.len);
+		if (!p || truncated) {
+			any = any || p;
+			ctx.skipped++;
+			in_bad = true;
+			continue;
+		}
+		any = true;
+		in_bad = false;
+		msg = p;
+		msg_len = (size_t)(l.s + l.len - p);
+		dev_len = 0;
+	}
+	if (msg) {
+		r = handle_record(&ctx, msg, msg_len, dev, dev_len);
+		if (r < 0)
+			goto done;
+	}
+	r = coco_close(&ctx);
+	if (r < 0)
+		goto done;
+	if (!any && !blank)
+		r = -EBADMSG;
+	else if (ret_skipped)
+		*ret_skipped = ctx.skipped;
+done:
+	free(ctx.scratch);
+	return r;
+}
+
+int kmsg_parse(const char *buf, size_t len, struct machine *m)
+{
+	return parse_records(buf, len, m, NULL);
+}
+
+int read_kmsg(struct sysroot *sr, struct machine *m)
+{
+	static const char path[] = "dev/kmsg";
+	_cleanup_free_ char *buf = NULL;
+	unsigned skipped = 0;
+	size_t len;
+	int r;
+
+	r = sysroot_read_records(sr, path, KMSG_MAX, &buf, &len);
+	if (r == -ENOMEM)
+		return r;
+	if (r == -EPERM)
+		return machine_add_input(m, path, INPUT_DENIED, EPERM,
+					 "needs CAP_SYSLOG while kernel.dmesg_restrict is 1");
+	if (r < 0)
+		return machine_add_input_errno(m, path, r);
+
+	r = parse_records(buf, len, m, &skipped);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
+					 "no record in the dev/kmsg format");
+	m->kmsg_usable = true;
+	if (skipped == 0)
+		return machine_add_input(m, path, INPUT_OK, 0, NULL);
+	char detail[64];
+	snprintf(detail, sizeof(detail), "%u malformed record%s skipped", skipped,
+		 skipped == 1 ? "" : "s");
+	return machine_add_input(m, path, INPUT_OK, 0, detail);
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sys/bus/pci/devices (drivers/pci/pci-sysfs.c): one symlink per function to
+ * its directory under sys/devices. vendor, device, subsystem_vendor,
+ * subsystem_device print "0x%04x", class "0x%06x"; dma_mask_bits and
+ * consistent_dma_mask_bits print fls64() of the mask, a bit count (32 until
+ * a driver widens it); numa_node prints "%d", -1 for NUMA_NO_NODE.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "readers/sysfs-util.h"
+#include "shared/macro.h"
+
+#define PCI_DEVICES "sys/bus/pci/devices"
+
+/* The last host bridge's parent seen, and its of_node: functions share bridges. */
+struct bridge_cache {
+	char *parent;
+	char *node; /* NULL: no of_node */
+};
+
+/* "pci%04x:%02x" (drivers/pci/probe.c pci_register_host_bridge); domains above 0xffff print wider. */
+static bool is_host_bridge(const char *s, size_t len)
+{
+	const char *colon;
+
+	if (len < 3 + 4 + 1 + 2 || memcmp(s, "pci", 3) != 0)
+		return false;
+	colon = memchr(s + 3, ':', len - 3);
+	if (!colon || colon - (s + 3) < 4 || (size_t)(s + len - colon) != 3)
+		return false;
+	for (const char *p = s + 3; p < s + len; p++)
+		if (p != colon && !isxdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/*
+ * The directory of the device above the function's host bridge: the kernel
+ * configures a PCI function's DMA from that device's of_node
+ * (drivers/pci/pci-driver.c pci_dma_configure: bridge->parent->of_node), not
+ * from a bridge function's own node. 1 found, 0 none, -ENOMEM.
+ */
+static int host_bridge_parent(const char *syspath, char **ret)
+{
+	const char *best = NULL;
+
+	for (const char *p = syspath; *p;) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		if (is_host_bridge(p, len))
+			best = p;
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	if (!best || best == syspath)
+		return 0;
+	char *s = strndup(syspath, (size_t)(best - syspath - 1));
+	if (!s)
+		return -ENOMEM;
+	*ret = s;
+	return 1;
+}
+
+static int read_bridge_dt(struct sysroot *sr, struct machine *m, struct bridge_cache *cache,
+			  struct device *d)
+{
+	_cleanup_free_ char *parent = NULL, *node = NULL;
+	int r;
+
+	r = host_bridge_parent(d->syspath, &parent);
+	if (r <= 0)
+		return r;
+	if (!cache->parent || strcmp(cache->parent, parent) != 0) {
+		free(cache->parent);
+		free(cache->node);
+		cache->parent = cache->node = NULL;
+		r = sysfs_of_node(sr, m, parent, &cache->node);
+		if (r < 0)
+			return r;
+		cache->parent = TAKE_PTR(parent);
+	}
+	if (!cache->node)
+		return 0;
+	node = strdup(cache->node);
+	if (!node)
+		return -ENOMEM;
+	r = read_dt_chain(sr, node, false, &d->dt);
+	if (r == -ENOMEM)
+		return r;
+	if (!d->dt.node)
+		d->dt.node = TAKE_PTR(node);
+	return 0;
+}
+
+/* Read the number file dir/name into *ret when it is well formed. -ENOMEM only. */
+static int read_number(struct sysroot *sr, struct machine *m, const char *dir, const char *name,
+		       unsigned base, int64_t min, int64_t max, int64_t *ret, bool *ret_ok)
+{
+	_cleanup_free_ char *path = path_join(dir, name);
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = sysfs_read_int(sr, m, path, base, min, max, ret);
+	if (r < 0)
+		return r;
+	if (ret_ok)
+		*ret_ok = r > 0;
+	return 0;
+}
+
+static int read_function(struct sysroot *sr, struct machine *m, const char *name,
+			 struct bridge_cache *cache)
+{
+	_cleanup_free_ char *link = path_join(PCI_DEVICES, name), *target = NULL;
+	_cleanup_free_ char *modalias = NULL;
+	int64_t ids[5] = { 0 }, dma = -1, coherent = -1, numa = -1;
+	bool ok[5] = { false };
+	static const char *const id_files[5] = {
+		"vendor", "device", "subsystem_vendor", "subsystem_device", "class",
+	};
+	static const int64_t id_max[5] = { 0xffff, 0xffff, 0xffff, 0xffff, 0xffffff };
+	struct device *d;
+	int r;
+
+	if (!link)
+		return -ENOMEM;
+	d = machine_add_device(m);
+	if (!d)
+		return -ENOMEM;
+	d->bus = DEV_BUS_PCI;
+	d->id = strdup(name);
+	if (!d->id)
+		return -ENOMEM;
+	r = sysroot_readlink(sr, link, &target);
+	if (r == -ENOMEM)
+		return r;
+	if (r == 0)
+		r = path_resolve_link(link, target, &d->syspath);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 && !(d->syspath = strdup(link))) /* a copied directory, not a link */
+		return -ENOMEM;
+
+	for (size_t i = 0; i < ARRAY_SIZE(id_files); i++) {
+		r = read_number(sr, m, link, id_files[i], 16, 0, id_max[i], &ids[i], &ok[i]);
+		if (r < 0)
+			return r;
+	}
+	if (ok[0] && ok[1] && ok[2] && ok[3] && ok[4]) {
+		d->have_pci_ids = true;
+		d->vendor = (uint16_t)ids[0];
+		d->device_id = (uint16_t)ids[1];
+		d->subsys_vendor = (uint16_t)ids[2];
+		d->subsys_device = (uint16_t)ids[3];
+		d->class_code = (uint32_t)ids[4];
+	}
+
+	/* fls64() of a u64 mask: 0..64 */
+	if ((r = read_number(sr, m, link, "dma_mask_bits", 10, 0, 64, &dma, NULL)) < 0 ||
+	    (r = read_number(sr, m, link, "consistent_dma_mask_bits", 10, 0, 64, &coherent, NULL)) < 0 ||
+	    (r = read_number(sr, m, link, "numa_node", 10, -1, 65535, &numa, NULL)) < 0)
+		return r;
+	d->dma_mask_bits = (int)dma;
+	d->coherent_mask_bits = (int)coherent;
+	d->numa_node = (int)numa;
+
+	modalias = path_join(link, "modalias");
+	if (!modalias)
+		return -ENOMEM;
+	r = sysfs_read_string(sr, m, modalias, &d->modalias);
+	if (r < 0)
+		return r;
+	r = sysfs_read_binding(sr, m, link, d);
+	if (r < 0)
+		return r;
+	return read_bridge_dt(sr, m, cache, d);
+}
+
+int read_pci(struct sysroot *sr, struct machine *m)
+{
+	struct bridge_cache cache = { 0 };
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	r = sysroot_list_dir(sr, PCI_DEVICES, &names, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) /* no PCI bus (many boards): recorded, not an error */
+		return machine_add_input_errno(m, PCI_DEVICES, r);
+	m->pci_usable = true;
+	r = machine_add_input(m, PCI_DEVICES, INPUT_OK, 0, NULL);
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = read_function(sr, m, names[i], &cache);
+	sysroot_free_names(names, n);
+	free(cache.parent);
+	free(cache.node);
+	if (r < 0)
+		return r;
+	machine_sort_devices(m);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the device readers (pci.c, platform.c, block.c, modules.c) share:
+ * lexical resolution of sysfs links, small attribute reads with the
+ * "missing is silent, malformed is an invalid input" rule, and the
+ * driver/module/iommu_group links every bus device has.
+ *
+ * Functions that read return 1 when they set their output, 0 when the value
+ * is absent or unusable (a malformed or unreadable file is recorded in
+ * machine->inputs; a missing one is not), and -ENOMEM.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "sysroot.h"
+
+/* Where sysfs shows the flattened devicetree (drivers/of/kobj.c). */
+#define DT_BASE "sys/firmware/devicetree/base"
+
+/* A sysfs attribute is at most one page (fs/sysfs/file.c); 64 KiB pages included. */
+#define SYSFS_ATTR_MAX 65536
+
+/*
+ * Pure: the root-relative canonical path a symlink at link_path points to.
+ * A relative target is taken from the link's directory, an absolute one from
+ * the root; "." and empty components vanish and ".." removes the previous
+ * component (at the root it stays at the root, as the kernel's walk does).
+ * No component is looked up, so link_path's directories must be real ones
+ * (a device's syspath, not its bus link). "" is the root.
+ * Returns 0, -EINVAL for an empty target, -ENOMEM.
+ */
+int path_resolve_link(const char *link_path, const char *target, char **ret);
+
+/* Pure: "a/b" from "a" and "b"; "b" when a is "" (the root). NULL on OOM. */
+char *path_join(const char *a, const char *b);
+
+/*
+ * Resolve path inside the sysroot the way the kernel would, one component at
+ * a time, following each symlink through sysroot_readlink(): the result is
+ * root-relative and holds no symlink, so sysroot_path(sr) + "/" + it names
+ * the same file for a library that opens paths itself. At most 40 links
+ * (MAXSYMLINKS). Returns 0 or -errno (-ELOOP, the sysroot's -ENOENT, ...).
+ */
+int path_resolve_in_root(struct sysroot *sr, const char *path, char **ret);
+
+/*
+ * Pure: parse a sysfs number, one trailing newline allowed. base 10 accepts
+ * a leading '-' when min < 0; base 16 an optional "0x". Returns 0, -EINVAL
+ * (not a number), -ERANGE (outside [min, max]).
+ */
+int sysfs_parse_int(const char *s, size_t len, unsigned base, int64_t min, int64_t max,
+		    int64_t *ret);
+
+/* Read a number attribute (see sysfs_parse_int); malformed: input invalid. */
+int sysfs_read_int(struct sysroot *sr, struct machine *m, const char *path, unsigned base,
+		   int64_t min, int64_t max, int64_t *ret);
+
+/* Read a one-line printable attribute, trailing newline removed. */
+int sysfs_read_string(struct sysroot *sr, struct machine *m, const char *path, char **ret);
+
+/* The last component of the target of the symlink at path; absent: 0, nothing recorded. */
+int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret);
+
+/*
+ * The of_node link of the device directory dir (a real path, e.g. a
+ * syspath): the node relative to DT_BASE ("soc/mmc@fe340000", "" for the
+ * root). A link pointing elsewhere is recorded invalid.
+ */
+int sysfs_of_node(struct sysroot *sr, struct machine *m, const char *dir, char **ret);
+
+/*
+ * driver, driver/module, iommu_group and sys/kernel/iommu_groups/N/type of
+ * the device whose directory is dir. Returns 0 or -ENOMEM.
+ */
+int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, struct device *d);

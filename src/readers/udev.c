@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * udev database extras for the report (the names users know a device by):
+ * ID_PATH, ID_VENDOR_FROM_DATABASE, ID_MODEL_FROM_DATABASE, ID_SERIAL and a
+ * /dev/disk/by-path link. Live only, and the one documented exception to
+ * the sysroot rule: libudev reads sysfs and run/udev/data itself. A snapshot
+ * never gets the host's database. None of it changes a verdict.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libudev.h>
+
+#include "readers/readers.h"
+#include "readers/udev.h"
+#include "shared/macro.h"
+
+/* systemd src/libsystemd/sd-device/device-private.c: one file per device with properties */
+#define UDEV_DB "run/udev/data"
+#define BY_PATH "/dev/disk/by-path/"
+
+static int udev_db_status(struct sysroot *sr)
+{
+	struct stat st;
+	int r = sysroot_stat(sr, UDEV_DB, &st);
+
+	return r == 0 && !S_ISDIR(st.st_mode) ? -ENOTDIR : r;
+}
+
+static int copy_prop(struct udev_device *dev, const char *key, char **field)
+{
+	const char *v = udev_device_get_property_value(dev, key);
+
+	if (!v || !*v)
+		return 0;
+	char *s = strdup(v);
+	if (!s)
+		return -ENOMEM;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+/* The smallest by-path link: libudev lists devlinks in no fixed order. */
+static int copy_by_path(struct udev_device *dev, char **field)
+{
+	struct udev_list_entry *e;
+	const char *best = NULL;
+
+	udev_list_entry_foreach(e, udev_device_get_devlinks_list_entry(dev)) {
+		const char *name = udev_list_entry_get_name(e);
+		if (strncmp(name, BY_PATH, sizeof(BY_PATH) - 1) == 0 && (!best || strcmp(name, best) < 0))
+			best = name;
+	}
+	if (!best)
+		return 0;
+	char *s = strdup(best);
+	if (!s)
+		return -ENOMEM;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+int read_udev(struct sysroot *sr, struct machine *m)
+{
+	struct udev *udev;
+	int r;
+
+	if (!sysroot_is_live(sr))
+		return 0;
+	r = udev_db_status(sr);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) /* no udevd (containers, this kind of VM): nothing to add */
+		return machine_add_input_errno(m, UDEV_DB, r);
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < m->n_devices; i++) {
+		struct device *d = &m->devices[i];
+		_cleanup_free_ char *path = NULL;
+
+		if (!d->syspath)
+			continue;
+		if (asprintf(&path, "/%s", d->syspath) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		struct udev_device *dev = udev_device_new_from_syspath(udev, path);
+		if (!dev) {
+			r = errno == ENOMEM ? -ENOMEM : 0;
+			continue;
+		}
+		if ((r = copy_prop(dev, "ID_PATH", &d->udev.id_path)) >= 0 &&
+		    (r = copy_prop(dev, "ID_VENDOR_FROM_DATABASE", &d->udev.vendor_db)) >= 0 &&
+		    (r = copy_prop(dev, "ID_MODEL_FROM_DATABASE", &d->udev.model_db)) >= 0)
+			r = copy_prop(dev, "ID_SERIAL", &d->udev.serial);
+		udev_device_unref(dev);
+	}
+	udev_unref(udev);
+	if (r < 0)
+		return r;
+	return machine_add_input(m, UDEV_DB, INPUT_OK, 0, NULL);
+}
+
+int read_udev_blocks(struct sysroot *sr, struct machine *m)
+{
+	struct udev *udev;
+	int r;
+
+	if (!sysroot_is_live(sr) || m->n_blocks == 0)
+		return 0;
+	r = udev_db_status(sr);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < m->n_blocks; i++) {
+		struct block_queue *b = &m->blocks[i];
+		struct udev_device *dev = udev_device_new_from_subsystem_sysname(udev, "block", b->disk);
+
+		if (!dev) {
+			r = errno == ENOMEM ? -ENOMEM : 0;
+			continue;
+		}
+		if ((r = copy_prop(dev, "ID_PATH", &b->udev.id_path)) >= 0 &&
+		    (r = copy_prop(dev, "ID_SERIAL", &b->udev.serial)) >= 0)
+			r = copy_by_path(dev, &b->udev.by_path);
+		udev_device_unref(dev);
+	}
+	udev_unref(udev);
+	return r;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libudev extras (live only). read_udev() in readers.h handles devices. */
+#pragma once
+
+#include "machine.h"
+#include "sysroot.h"
+
+/*
+ * ID_PATH, ID_SERIAL and the /dev/disk/by-path link of every block queue.
+ * read_block() calls it once the disks are known (read_udev runs before
+ * read_block). Does nothing unless the sysroot is live and run/udev/data
+ * exists; records no input (read_udev did). Returns 0 or -ENOMEM.
+ */
+int read_udev_blocks(struct sysroot *sr, struct machine *m);

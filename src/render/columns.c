@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "render/columns.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static char *hex_or_null(bool known, uint64_t v)
+{
+	return known ? hex_string(v) : NULL;
+}
+
+static char *size_or_null(bool known, uint64_t v)
+{
+	if (!known)
+		return NULL;
+	struct strbuf b = { 0 };
+	strbuf_append_size(&b, v);
+	return strbuf_steal(&b);
+}
+
+static char *u64_str(uint64_t v)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_u64(&b, v);
+	return strbuf_steal(&b);
+}
+
+static char *get_device(const struct device_report *r) { return dup_or_null(r->dev->id); }
+static char *get_bus(const struct device_report *r) { return dup_or_null(dev_bus_to_string(r->dev->bus)); }
+static char *get_driver(const struct device_report *r) { return dup_or_null(r->dev->driver); }
+static char *get_module(const struct device_report *r) { return dup_or_null(r->dev->module); }
+static char *get_name(const struct device_report *r) { return dup_or_null(r->dev->name); }
+static char *get_iommu(const struct device_report *r) { return dup_or_null(r->dev->iommu_type); }
+static char *get_verdict(const struct device_report *r) { return dup_or_null(verdict_to_string(r->verdict)); }
+static char *get_reason(const struct device_report *r) { return dup_or_null(r->reason); }
+static char *get_model(const struct device_report *r) { return dup_or_null(r->kernel_model); }
+static char *get_syspath(const struct device_report *r) { return dup_or_null(r->dev->syspath); }
+static char *get_id_path(const struct device_report *r) { return dup_or_null(r->dev->udev.id_path); }
+static char *get_mask_hex(const struct device_report *r) { return hex_or_null(r->mask_known, r->dma_mask); }
+static char *get_coherent(const struct device_report *r) { return hex_or_null(r->coherent_known, r->coherent_mask); }
+static char *get_src(const struct device_report *r) { return dup_or_null(mask_source_to_string(r->mask_source)); }
+static char *get_of_node(const struct device_report *r) { return dup_or_null(r->dev->dt.node); }
+
+/* "32-bit" for 2^n-1 masks (what people say), the hex value otherwise; '*' marks an assumed mask. */
+static char *get_mask(const struct device_report *r)
+{
+	if (!r->mask_known)
+		return NULL;
+	struct strbuf b = { 0 };
+	if (mask_is_contiguous(r->dma_mask)) {
+		strbuf_append_u64(&b, r->dma_mask ? (uint64_t)(64 - __builtin_clzll(r->dma_mask)) : 0);
+		strbuf_append(&b, "-bit");
+	} else {
+		strbuf_append_hex(&b, r->dma_mask);
+	}
+	if (r->mask_source == MASK_SOURCE_ASSUMED)
+		strbuf_append(&b, "*");
+	return strbuf_steal(&b);
+}
+
+static char *get_limit(const struct device_report *r) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
+static char *get_unreach(const struct device_report *r) { return size_or_null(r->mask_known, r->unreachable_bytes); }
+static char *get_reach(const struct device_report *r) { return size_or_null(r->mask_known, r->reachable_bytes); }
+
+static char *get_group(const struct device_report *r)
+{
+	return r->dev->iommu_group >= 0 ? u64_str((uint64_t)r->dev->iommu_group) : NULL;
+}
+
+static char *get_numa(const struct device_report *r)
+{
+	return r->dev->numa_node >= 0 ? u64_str((uint64_t)r->dev->numa_node) : NULL;
+}
+
+static const struct column columns[] = {
+	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device },
+	{ "DRIVER", "bound driver", false, true, true, get_driver },
+	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask },
+	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit },
+	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu },
+	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict },
+	{ "UNREACHABLE", "RAM out of the device's reach", true, false, true, get_unreach },
+	{ "REACHABLE", "RAM within the device's reach", true, false, false, get_reach },
+	{ "BUS", "pci, platform or amba", false, false, false, get_bus },
+	{ "MODULE", "kernel module of the driver", false, true, false, get_module },
+	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name },
+	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex },
+	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent },
+	{ "MASK_SOURCE", "sysfs, assumed or user", false, false, false, get_src },
+	{ "GROUP", "IOMMU group number", true, false, false, get_group },
+	{ "NUMA", "NUMA node", true, false, false, get_numa },
+	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model },
+	{ "REASON", "why this verdict", false, true, false, get_reason },
+	{ "OF_NODE", "devicetree node", false, true, false, get_of_node },
+	{ "SYSPATH", "sysfs path", false, true, false, get_syspath },
+	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path },
+};
+
+const struct column *columns_all(size_t *ret_n)
+{
+	*ret_n = ARRAY_SIZE(columns);
+	return columns;
+}
+
+const struct column *column_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(columns); i++)
+		if (strlen(columns[i].name) == len && strncasecmp(columns[i].name, name, len) == 0)
+			return &columns[i];
+	return NULL;
+}
+
+int columns_parse(const char *spec, size_t *ret_idx, size_t max, size_t *ret_n,
+		  const char **ret_bad, size_t *ret_bad_len)
+{
+	size_t n = 0;
+
+	if (spec && *spec == '+') {
+		for (size_t i = 0; i < ARRAY_SIZE(columns) && n < max; i++)
+			if (columns[i].deflt)
+				ret_idx[n++] = i;
+		spec++;
+	}
+	for (const char *p = spec; p && *p;) {
+		size_t len = strcspn(p, ",");
+		const struct column *c = column_find(p, len);
+		if (!c) {
+			*ret_bad = p;
+			*ret_bad_len = len;
+			return -EINVAL;
+		}
+		if (n < max)
+			ret_idx[n++] = (size_t)(c - columns);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*ret_n = n;
+	return 0;
+}

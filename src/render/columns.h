@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The device table's columns: one table drives the text output, -o/--output,
+ * and --list-columns (as util-linux lsblk does).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/devices.h"
+
+struct column {
+	const char *name;
+	const char *help;
+	bool right;     /* numbers align right */
+	bool trunc;     /* may be truncated to fit the terminal */
+	bool deflt;     /* shown without -o */
+	/* The cell text, malloc'd; NULL for an empty cell. */
+	char *(*get)(const struct device_report *r);
+};
+
+const struct column *columns_all(size_t *ret_n);
+const struct column *column_find(const char *name, size_t len);
+
+/*
+ * Parse an -o list ("DEVICE,VERDICT" or "+NAME" to add to the defaults) into
+ * indexes of columns_all(). 0, or -EINVAL with *ret_bad pointing at the
+ * unknown name (length in *ret_bad_len).
+ */
+int columns_parse(const char *spec, size_t *ret_idx, size_t max, size_t *ret_n,
+		  const char **ret_bad, size_t *ret_bad_len);

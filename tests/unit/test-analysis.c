@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The models' arithmetic: eras, dma-ranges maps, reach, the legacy block layer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/dma-map.h"
+#include "analysis/eras.h"
+#include "analysis/layout.h"
+#include "analysis/legacy-block.h"
+#include "analysis/reach.h"
+
+#define GiB (1ull << 30)
+#define MiB (1ull << 20)
+
+/* A layout over the given inclusive ranges, lowmem ending at low_end_pfn (0: end). */
+static struct layout mk_layout(const struct ram_range *r, size_t n, uint64_t low_end_pfn)
+{
+	struct layout l = { .source = LAYOUT_SOURCE_IOMEM, .page_size = 4096, .page_shift = 12 };
+	l.ranges = malloc(n * sizeof(*r));
+	assert_non_null(l.ranges);
+	memcpy(l.ranges, r, n * sizeof(*r));
+	l.n_ranges = n;
+	for (size_t i = 0; i < n; i++)
+		l.ram_bytes += r[i].end - r[i].start + 1;
+	l.base_pfn = (r[0].start + 4095) >> 12;
+	l.end_pfn = (r[n - 1].end + 1) >> 12;
+	l.lowmem_known = true;
+	l.lowmem_end_pfn = low_end_pfn ? low_end_pfn : l.end_pfn;
+	l.low_page_count = l.lowmem_end_pfn - l.base_pfn;
+	l.max_low_pfn_as_count = l.low_page_count;
+	l.max_low_pfn_as_pfn = l.lowmem_end_pfn;
+	l.highmem_bytes = layout_ram_bytes_above(&l, l.lowmem_end_pfn << 12);
+	return l;
+}
+
+static void test_version_parse(void **state)
+{
+	uint32_t v;
+	(void)state;
+	assert_true(kernel_version_parse("6.18.44-fc-v1147", &v));
+	assert_int_equal(v, KV(6, 18, 44));
+	assert_true(kernel_version_parse("3.3.0", &v));
+	assert_int_equal(v, KV(3, 3, 0));
+	assert_true(kernel_version_parse("5.10", &v));
+	assert_int_equal(v, KV(5, 10, 0));
+	assert_true(kernel_version_parse("4.19.300", &v)); /* sublevel saturates at 255 */
+	assert_int_equal(v, KV(4, 19, 255));
+	assert_false(kernel_version_parse("", &v));
+	assert_false(kernel_version_parse("linux", &v));
+	assert_false(kernel_version_parse("6", &v));
+	assert_false(kernel_version_parse(NULL, &v));
+	assert_false(kernel_version_parse("999.1.1", &v));
+}
+
+static void test_eras(void **state)
+{
+	const char *src = NULL;
+	(void)state;
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 12, 9), "arm", &src), MAX_LOW_PFN_COUNT);
+	assert_non_null(src);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 13, 0), "arm", NULL), MAX_LOW_PFN_PFN);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 3, 0), "x86", NULL), MAX_LOW_PFN_PFN);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, 0, "arm", NULL), MAX_LOW_PFN_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(5, 12, 19), NULL, NULL), BLOCK_BOUNCE_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(5, 13, 0), NULL, NULL), BLOCK_BOUNCE_NEVER_HIGHMEM);
+	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(6, 16, 0), NULL, NULL), BLOCK_BOUNCE_NONE);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), "arm", NULL), BLOCK_LIMIT_PHYS_OFFSET_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), "x86", NULL), BLOCK_LIMIT_DMA_MAX_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 19, 0), "arm", NULL), BLOCK_LIMIT_DMA_MAX_PFN);
+	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 9, 0), NULL, NULL), RANGE_MAP_PFN_OFFSET);
+	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 10, 0), NULL, NULL), RANGE_MAP_REGIONS);
+	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(5, 4, 0), NULL, NULL), BUS_LIMIT_MASK);
+	assert_int_equal(era_value(ERA_PLATFORM_MASK, KV(3, 3, 0), "arm", NULL), PLATFORM_MASK_NONE);
+
+	/* every row cites its source, and rows of one rule do not overlap for one arch */
+	unsigned n;
+	const struct era_row *t = era_table(&n);
+	for (unsigned i = 0; i < n; i++) {
+		assert_non_null(t[i].source);
+		assert_true(strlen(t[i].source) > 10);
+		assert_true(t[i].until == 0 || t[i].until > t[i].since);
+	}
+}
+
+static void test_bitmask_count(void **state)
+{
+	(void)state;
+	assert_int_equal(bitmask_count(0, 0xffffffff, 0xffffffff), 1ull << 32);
+	assert_int_equal(bitmask_count(0, UINT64_MAX, 0xff), 256);
+	/* 0xc3ffffff: four 64 MiB blocks at 0, 1, 2 and 3 GiB */
+	assert_int_equal(bitmask_count(0, 0xffffffff, 0xc3ffffff), 4 * 64 * MiB);
+	assert_int_equal(bitmask_count(0xc0000000, 0xcfffffff, 0xc3ffffff), 64 * MiB);
+	assert_int_equal(bitmask_count(0x84000000, 0x84000000, 0xc3ffffff), 0);
+	assert_int_equal(bitmask_count(5, 4, 0xff), 0);
+	assert_int_equal(bitmask_count(0, UINT64_MAX, UINT64_MAX), UINT64_MAX); /* saturates */
+	assert_true(mask_is_contiguous(0xffffffff));
+	assert_true(mask_is_contiguous(UINT64_MAX));
+	assert_false(mask_is_contiguous(0xc3ffffff));
+}
+
+static void test_reach_x86_32bit(void **state)
+{
+	/* the development VM: RAM to 0x63fffffff, a 32-bit device reaches the low 3 GiB */
+	struct ram_range r[] = { { 0x1000, 0x9fbff }, { 0x100000, 0xbfffffff },
+				 { 0x100000000, 0x63fffffff } };
+	struct layout l = mk_layout(r, 3, 0);
+	struct reach x;
+	(void)state;
+
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, 0xffffffff, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.unreachable_bytes, 0x540000000ull);
+	assert_int_equal(x.reachable_bytes, l.ram_bytes - 0x540000000ull);
+	assert_true(x.any_unreachable);
+	assert_int_equal(x.lowest_unreachable, 0x100000000ull);
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, UINT64_MAX, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.unreachable_bytes, 0);
+	/* a range crossing 4 GiB splits at the limit */
+	struct ram_range c[] = { { 0xc0000000, 0x13fffffff } };
+	struct layout lc = mk_layout(c, 1, 0);
+	assert_int_equal(reach_compute(&lc, NULL, RANGE_MAP_NONE, 0xffffffff, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, GiB);
+	assert_int_equal(x.unreachable_bytes, GiB);
+	assert_int_equal(x.lowest_unreachable, 0x100000000ull);
+	/* a bus limit below the mask wins (min_not_zero) */
+	assert_int_equal(reach_compute(&lc, NULL, RANGE_MAP_NONE, UINT64_MAX, 0xcfffffff, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 256 * MiB);
+	layout_done(&l);
+	layout_done(&lc);
+}
+
+static void test_reach_offset_and_uncovered(void **state)
+{
+	/* 256 MiB at 0xc0000000; dma-ranges map bus 0 -> CPU 0xc0000000 for 64 MiB */
+	struct ram_range r[] = { { 0xc0000000, 0xcfffffff } };
+	struct layout l = mk_layout(r, 1, 0);
+	struct dma_region g = { .cpu_start = 0xc0000000, .dma_start = 0, .size = 64 * MiB };
+	struct dma_map map = { .state = DMA_MAP_RANGES, .regions = &g, .n_regions = 1,
+			       .bus_limit = 0x3ffffff };
+	struct reach x;
+	(void)state;
+
+	/* 5.10+: RAM no region covers is never capable */
+	assert_int_equal(reach_compute(&l, &map, RANGE_MAP_REGIONS, 0x3ffffff, 0x3ffffff, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 64 * MiB);
+	assert_int_equal(x.unreachable_bytes, 192 * MiB);
+	assert_int_equal(x.uncovered_bytes, 192 * MiB);
+	assert_int_equal(x.lowest_unreachable, 0xc4000000);
+	/* before 5.10: one offset for every address; the mask then cuts at 64 MiB */
+	assert_int_equal(reach_compute(&l, &map, RANGE_MAP_PFN_OFFSET, 0x3ffffff, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 64 * MiB);
+	assert_int_equal(x.uncovered_bytes, 0);
+	/* identity translation with the same mask: nothing of RAM at 3 GiB is reachable */
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, 0x3ffffff, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 0);
+	/* mask 0xc3ffffff, no translation: the limit and the bitmask agree on this board */
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, 0xc3ffffff, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 64 * MiB);
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, 0xc3ffffff, 0, REACH_BITMASK, &x), 0);
+	assert_int_equal(x.reachable_bytes, 64 * MiB);
+	layout_done(&l);
+
+	/* ...but not where RAM starts lower: 0x84000000 passes the limit, fails the bitmask */
+	struct ram_range low[] = { { 0x80000000, 0x8fffffff } };
+	struct layout l2 = mk_layout(low, 1, 0);
+	assert_int_equal(reach_compute(&l2, NULL, RANGE_MAP_NONE, 0xc3ffffff, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 256 * MiB);
+	assert_int_equal(reach_compute(&l2, NULL, RANGE_MAP_NONE, 0xc3ffffff, 0, REACH_BITMASK, &x), 0);
+	assert_int_equal(x.reachable_bytes, 64 * MiB);
+	layout_done(&l2);
+}
+
+static void test_reach_wrap(void **state)
+{
+	/* a region whose bus addresses would be negative below its CPU start is never capable */
+	struct ram_range r[] = { { 0x1000, 0x1fff }, { UINT64_MAX - 0xfff, UINT64_MAX } };
+	struct layout l = mk_layout(r, 2, 0);
+	struct dma_region g = { .cpu_start = 0x2000, .dma_start = 0, .size = UINT64_MAX - 0x2000 };
+	struct dma_map map = { .state = DMA_MAP_RANGES, .regions = &g, .n_regions = 1 };
+	struct reach x;
+	(void)state;
+
+	assert_int_equal(reach_compute(&l, &map, RANGE_MAP_PFN_OFFSET, UINT64_MAX, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes + x.unreachable_bytes, 0x2000);
+	assert_int_equal(reach_compute(&l, &map, RANGE_MAP_REGIONS, UINT64_MAX, 0, REACH_LIMIT, &x), 0);
+	/* the region ends one byte short of 2^64: the last byte is uncovered too */
+	assert_int_equal(x.uncovered_bytes, 0x1000 + 1);
+	layout_done(&l);
+}
+
+/* DOMAIN.md section 2: the 2013 board, every page bounces under the count reading. */
+static void test_legacy_2013(void **state)
+{
+	struct ram_range r[] = { { 0x40000000, 0xbfffffff } };
+	struct layout l = mk_layout(r, 1, 0x6f800);
+	struct legacy_block b;
+	struct legacy_block_input in = { .bits = 32, .reading = MAX_LOW_PFN_COUNT, .has_mask = false };
+	(void)state;
+
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_int_equal(b.max_low_pfn, 0x2f800);
+	assert_int_equal(b.max_pfn, 0x80000);
+	assert_int_equal(b.blk_max_low_pfn, 0x2f7ff);
+	assert_int_equal(b.blk_max_pfn, 0x7ffff);
+	assert_int_equal(b.bounce_pfn, 0x2f7ff);
+	assert_false(b.isa);
+	assert_false(b.early_return);
+	assert_int_equal(b.bounce_bytes, 2 * GiB);
+
+	in.reading = MAX_LOW_PFN_PFN;
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_int_equal(b.bounce_pfn, 0x6f7ff);
+	assert_int_equal(b.bounce_bytes, 0x50800ull * 4096);
+	layout_done(&l);
+
+	/* without highmem nothing bounces: bounce_pfn == blk_max_pfn */
+	struct layout nl = mk_layout(r, 1, 0);
+	in.reading = MAX_LOW_PFN_COUNT;
+	assert_int_equal(legacy_block_compute(&nl, &in, &b), 0);
+	assert_true(b.early_return);
+	assert_int_equal(b.bounce_bytes, 0);
+	layout_done(&nl);
+}
+
+/* DOMAIN.md section 2: 256 MiB at 0xc0000000, a 26-bit device. */
+static void test_legacy_26bit(void **state)
+{
+	struct ram_range r[] = { { 0xc0000000, 0xcfffffff } };
+	struct layout l = mk_layout(r, 1, 0);
+	struct legacy_block b;
+	struct legacy_block_input in = { .bits = 32, .reading = MAX_LOW_PFN_COUNT,
+					 .limit_rule = BLOCK_LIMIT_MASK, .has_mask = true,
+					 .mask = 0x03ffffff };
+	(void)state;
+
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_int_equal(b.b_pfn, 0x3fff);
+	assert_int_equal(b.blk_max_low_pfn, 0xffff);
+	assert_true(b.isa);
+	assert_int_equal(b.bounce_pfn, 0x3fff);
+	assert_int_equal(b.bounce_bytes, 256 * MiB); /* every page, through the ISA pool */
+
+	in.mask = 0xc3ffffff;
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_int_equal(b.b_pfn, 0xc3fff);
+	assert_false(b.isa);
+	assert_true(b.early_return); /* 0xc3fff >= blk_max_pfn 0xffff: nothing bounces */
+	assert_int_equal(b.bounce_bytes, 0);
+
+	in.reading = MAX_LOW_PFN_PFN; /* the same mask read against PFNs: the ISA path */
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_true(b.isa);
+	assert_int_equal(b.bounce_bytes, 192 * MiB);
+
+	/* ARM 3.13-3.18: dma_max_pfn adds PHYS_PFN_OFFSET to the mask's PFN */
+	in.limit_rule = BLOCK_LIMIT_PHYS_OFFSET_PFN;
+	in.mask = 0x03ffffff;
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_int_equal(b.b_pfn, 0xc0000 + 0x3fff);
+	assert_int_equal(b.bounce_bytes, 192 * MiB);
+	layout_done(&l);
+}
+
+static void test_legacy_64bit(void **state)
+{
+	/* 64-bit: anything below 4 GiB takes the ISA path; BLK_BOUNCE_HIGH is -1 */
+	struct ram_range r[] = { { 0x1000, 0x63fffffff } };
+	struct layout l = mk_layout(r, 1, 0);
+	struct legacy_block b;
+	struct legacy_block_input in = { .bits = 64, .reading = MAX_LOW_PFN_PFN, .has_mask = false };
+	(void)state;
+
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_true(b.early_return);
+	in.has_mask = true;
+	in.limit_rule = BLOCK_LIMIT_MASK;
+	in.mask = 0xffffffff;
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_false(b.isa);
+	assert_int_equal(b.bounce_pfn, l.end_pfn); /* max(max_low_pfn, b_pfn) */
+	assert_true(b.early_return);
+	in.mask = 0xffffff; /* 24-bit ISA device */
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_true(b.isa);
+	assert_int_equal(b.bounce_bytes, l.ram_bytes - (0x1000000 - 0x1000));
+	layout_done(&l);
+}
+
+/* A chain: device -> bus (dma-ranges) -> root. */
+static struct dt_node node(const char *path, enum dt_prop st, struct dt_range *r, size_t n)
+{
+	return (struct dt_node){ .path = (char *)path, .dma_ranges = st, .ranges = r, .n_ranges = n,
+				 .address_cells = 2, .size_cells = 1 };
+}
+
+static void test_dma_map(void **state)
+{
+	struct dt_range soc = { .child = 0xc0000000, .parent = 0, .size = GiB };
+	struct dt_node chain[3] = {
+		node("soc/mmc@7e340000", DT_PROP_ABSENT, NULL, 0),
+		node("soc", DT_PROP_PRESENT, &soc, 1),
+		node("", DT_PROP_ABSENT, NULL, 0),
+	};
+	struct dt_info dt = { .node = (char *)"soc/mmc@7e340000", .node_is_device = true,
+			      .chain = chain, .n_chain = 3 };
+	struct dma_map m;
+	uint64_t bus;
+	(void)state;
+
+	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_PARENT_BUS, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.n_regions, 1);
+	assert_int_equal(m.regions[0].cpu_start, 0);
+	assert_int_equal(m.regions[0].dma_start, 0xc0000000);
+	assert_int_equal(m.bus_limit, 0xffffffff);
+	assert_true(dma_map_translate(&m, 0x1000, &bus));
+	assert_int_equal(bus, 0xc0001000);
+	assert_false(dma_map_translate(&m, GiB, &bus));
+	assert_int_equal(mask_covering(m.bus_limit), 0xffffffff);
+	dma_map_done(&m);
+
+	/* the device's own missing dma-ranges is fine; a missing one above the first is -ENODEV */
+	struct dt_node chain2[4] = {
+		node("bus/sub/dev", DT_PROP_ABSENT, NULL, 0),
+		node("bus/sub", DT_PROP_EMPTY, NULL, 0),
+		node("bus", DT_PROP_ABSENT, NULL, 0),
+		node("", DT_PROP_PRESENT, &soc, 1),
+	};
+	dt.chain = chain2;
+	dt.n_chain = 4;
+	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_DEVICE_NODE, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_IDENTITY);
+	assert_string_equal(m.node, "bus");
+	dma_map_done(&m);
+
+	/* a parent address translated up through an ancestor's dma-ranges */
+	struct dt_range inner = { .child = 0, .parent = 0x10000000, .size = 256 * MiB };
+	struct dt_range outer = { .child = 0x10000000, .parent = 0x80000000, .size = 256 * MiB };
+	struct dt_node chain3[4] = {
+		node("a/b", DT_PROP_ABSENT, NULL, 0),
+		node("a", DT_PROP_PRESENT, &inner, 1),
+		node("top", DT_PROP_PRESENT, &outer, 1),
+		node("", DT_PROP_ABSENT, NULL, 0),
+	};
+	dt.chain = chain3;
+	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_PARENT_BUS, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.regions[0].cpu_start, 0x80000000);
+	assert_int_equal(m.regions[0].dma_start, 0);
+	assert_int_equal(m.bus_limit, 256 * MiB - 1);
+	dma_map_done(&m);
+
+	/* an entry that does not translate is skipped; none left is an error */
+	outer.child = 0x20000000;
+	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_PARENT_BUS, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_ERROR);
+	dma_map_done(&m);
+
+	/* no node at all */
+	struct dt_info none = { 0 };
+	assert_int_equal(dma_map_from_dt(&none, DT_WALK_PARENT_BUS, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_IDENTITY);
+	dma_map_done(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version_parse),
+		cmocka_unit_test(test_eras),
+		cmocka_unit_test(test_bitmask_count),
+		cmocka_unit_test(test_reach_x86_32bit),
+		cmocka_unit_test(test_reach_offset_and_uncovered),
+		cmocka_unit_test(test_reach_wrap),
+		cmocka_unit_test(test_legacy_2013),
+		cmocka_unit_test(test_legacy_26bit),
+		cmocka_unit_test(test_legacy_64bit),
+		cmocka_unit_test(test_dma_map),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

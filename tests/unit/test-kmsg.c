@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* src/readers/kmsg.c: kmsg_parse on dev/kmsg records, read_kmsg on a fake root. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "readers/readers.h"
+#include "tmp-root.h"
+
+/* An x86_64 guest's boot, as `cat /dev/kmsg` shows it (trimmed). */
+static const char boot[] =
+	"6,0,0,-;Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n"
+	"6,1,0,-;Command line: BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro\n"
+	"6,112,0,-;DMA      [mem 0x0000000000001000-0x0000000000ffffff]\n"
+	"4,300,412003,-;PCI-DMA: Using software bounce buffering for IO (SWIOTLB)\n"
+	"6,301,412010,-;software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe8000] (64MB)\n"
+	"6,302,420011,-,caller=T1;clocksource: tsc: mask: 0xffffffffffffffff\n"
+	"6,540,1520000,-;virtio_blk virtio1: [vda] 41943040 512-byte logical blocks\n"
+	" SUBSYSTEM=virtio\n"
+	" DEVICE=+virtio:virtio1\n";
+
+struct fixture {
+	struct machine m;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	machine_init(&f->m);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	machine_done(&f->m);
+	free(f);
+	return 0;
+}
+
+static int parse(struct machine *m, const char *s)
+{
+	return kmsg_parse(s, strlen(s), m);
+}
+
+static void test_swiotlb_pool(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, boot), 0);
+	assert_true(m->swiotlb.have_pool);
+	assert_int_equal(m->swiotlb.pool_start, 0xbbfe8000);
+	assert_int_equal(m->swiotlb.pool_end, 0xbffe8000); /* exclusive, 64 MiB */
+	assert_false(m->swiotlb.log_no_low_mem);
+	assert_int_equal(m->swiotlb.full_messages, 0);
+	assert_int_equal(m->n_overflows, 0);
+	assert_false(m->coco.sev_guest || m->coco.tdx_guest || m->coco.sme_host || m->coco.cca_realm);
+	assert_null(m->coco.evidence);
+}
+
+static void test_swiotlb_old_forms(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	/* 3.9+: io_tlb_end printed as is: exclusive */
+	assert_int_equal(parse(m, "6,1,2,-;software IO TLB [mem 0xbbfe8000-0xbffe8000] (64MB) "
+				  "mapped at [ffff8800bbfe8000-ffff8800bffe7fff]\n"),
+			 0);
+	assert_int_equal(m->swiotlb.pool_start, 0xbbfe8000);
+	assert_int_equal(m->swiotlb.pool_end, 0xbffe8000);
+	/* 3.x with a virtual io_tlb_start printed pend - 1: inclusive */
+	assert_int_equal(parse(m, "6,1,2,-;software IO TLB [mem 0x7bfe8000-0x7ffe7fff] (64MB) "
+				  "mapped at [ffff88007bfe8000-ffff88007ffe7fff]\n"),
+			 0);
+	assert_int_equal(m->swiotlb.pool_start, 0x7bfe8000);
+	assert_int_equal(m->swiotlb.pool_end, 0x7ffe8000);
+	/* 4.x: "%#010llx" */
+	assert_int_equal(parse(m, "6,1,2,-;software IO TLB: mapped [mem 0x3bfe8000-0x3ffe8000] (64MB)\n"),
+			 0);
+	assert_int_equal(m->swiotlb.pool_start, 0x3bfe8000);
+	assert_int_equal(m->swiotlb.pool_end, 0x3ffe8000);
+}
+
+static void test_swiotlb_messages(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "4,10,100,-;software IO TLB: No low mem\n"
+				  "3,11,200,-;nvme 0000:01:00.0: swiotlb buffer is full (sz: 65536 bytes), "
+				  "total 32768 (slots), used 32700 (slots)\n"
+				  " SUBSYSTEM=pci\n"
+				  " DEVICE=+pci:0000:01:00.0\n"
+				  "3,12,300,-;nvme 0000:01:00.0: swiotlb buffer is full (sz: 4096 bytes)\n"
+				  "4,13,400,-;ahci 0000:00:1f.2: swiotlb addr 0x00000000bbfe8000+512 overflow "
+				  "(mask ffffffff, bus limit 0).\n"),
+			 0);
+	assert_true(m->swiotlb.log_no_low_mem);
+	assert_int_equal(m->swiotlb.full_messages, 2);
+	assert_int_equal(m->swiotlb.pool_overflow_messages, 1);
+	assert_int_equal(m->n_overflows, 0);
+}
+
+static void test_sev(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,200,0,-;Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP\n"
+				  "6,201,0,-;SEV: Status: SEV SEV-ES SEV-SNP\n"),
+			 0);
+	assert_true(m->coco.sev_guest);
+	assert_false(m->coco.sme_host);
+	assert_false(m->coco.tdx_guest);
+	assert_string_equal(m->coco.evidence,
+			    "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
+}
+
+static void test_sev_older_lines(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,200,0,-;AMD Memory Encryption Features active: SEV\n"), 0);
+	assert_true(m->coco.sev_guest);
+	assert_false(m->coco.sme_host);
+	assert_string_equal(m->coco.evidence, "AMD Memory Encryption Features active: SEV");
+
+	machine_done(m);
+	machine_init(m);
+	assert_int_equal(parse(m, "6,200,0,-;AMD Secure Encrypted Virtualization (SEV) active\n"), 0);
+	assert_true(m->coco.sev_guest);
+	assert_false(m->coco.sme_host);
+}
+
+static void test_tdx(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,2,0,-;tdx: Guest detected\n"
+				  "6,300,395218,-;Memory Encryption Features active: Intel TDX\n"),
+			 0);
+	assert_true(m->coco.tdx_guest);
+	assert_false(m->coco.sev_guest);
+	/* the first line that decided */
+	assert_string_equal(m->coco.evidence, "tdx: Guest detected");
+}
+
+static void test_sme_host(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,300,0,-;Memory Encryption Features active: AMD SME\n"), 0);
+	assert_true(m->coco.sme_host);
+	assert_false(m->coco.sev_guest);
+	assert_false(m->coco.tdx_guest);
+
+	machine_done(m);
+	machine_init(m);
+	assert_int_equal(parse(m, "6,300,0,-;AMD Secure Memory Encryption (SME) active\n"), 0);
+	assert_true(m->coco.sme_host);
+	assert_false(m->coco.sev_guest);
+}
+
+/* pr_cont() pieces that came out as records of their own */
+static void test_coco_split(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,300,0,-;Memory Encryption Features active: \n"
+				  "6,301,0,c;AMD\n"
+				  "6,302,0,+; SEV\n"
+				  "6,303,0,+; SEV-ES\n"
+				  "6,304,5,-;random: crng init done\n"),
+			 0);
+	assert_true(m->coco.sev_guest);
+	assert_false(m->coco.sme_host);
+	assert_string_equal(m->coco.evidence, "Memory Encryption Features active: AMD SEV SEV-ES");
+}
+
+static void test_rme(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,0,0,-;RME: Using RSI version 1.0\n"), 0);
+	assert_true(m->coco.cca_realm);
+	assert_string_equal(m->coco.evidence, "RME: Using RSI version 1.0");
+}
+
+static void test_overflow(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(
+		parse(m,
+		      /* dev_WARN_ONCE: no dictionary, the name comes from the text */
+		      "4,900,9000000,-;nvme 0000:01:00.0: DMA addr 0x00000001ffff0000+4096 overflow "
+		      "(mask ffffffff, bus limit 0).\n"
+		      /* a dev_err_once with DEVICE=: preferred */
+		      "3,901,9000001,-;i915 card0: DMA addr 0x0000000123456000+8192 overflow "
+		      "(mask ffffffffff, bus limit 7fffffff).\n"
+		      " SUBSYSTEM=pci\n"
+		      " DEVICE=+pci:0000:00:02.0\n"
+		      /* 5.5-5.6: "overflow ... of DMA mask ... bus limit ..." */
+		      "3,902,9000002,-;sdhci-iproc fe340000.mmc: overflow 0x00000000c4000000+512 of DMA "
+		      "mask 3fffffff bus limit 3fffffff\n"
+		      /* before 5.5: "bus mask" */
+		      "3,903,9000003,-;ahci 0000:00:1f.2: overflow 0x0000000100000000+512 of DMA mask "
+		      "ffffffff bus mask 0\n"),
+		0);
+	assert_int_equal(m->n_overflows, 4);
+	assert_string_equal(m->overflows[0].device, "0000:01:00.0");
+	assert_int_equal(m->overflows[0].addr, 0x1ffff0000);
+	assert_int_equal(m->overflows[0].size, 4096);
+	assert_int_equal(m->overflows[0].mask, 0xffffffff);
+	assert_int_equal(m->overflows[0].bus_limit, 0);
+	assert_string_equal(m->overflows[1].device, "0000:00:02.0");
+	assert_int_equal(m->overflows[1].addr, 0x123456000);
+	assert_int_equal(m->overflows[1].size, 8192);
+	assert_int_equal(m->overflows[1].mask, 0xffffffffff);
+	assert_int_equal(m->overflows[1].bus_limit, 0x7fffffff);
+	assert_string_equal(m->overflows[2].device, "fe340000.mmc");
+	assert_int_equal(m->overflows[2].addr, 0xc4000000);
+	assert_int_equal(m->overflows[2].mask, 0x3fffffff);
+	assert_int_equal(m->overflows[2].bus_limit, 0x3fffffff);
+	assert_string_equal(m->overflows[3].device, "0000:00:1f.2");
+	assert_int_equal(m->overflows[3].addr, 0x100000000);
+}
+
+static void test_escapes(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	/* a message with an embedded newline and a backslash */
+	assert_int_equal(parse(m, "4,5,1,-;first line\\x0asoftware IO TLB: No low mem\n"
+				  "6,6,2,-;path C:\\x5cx0a is not a newline\n"
+				  "6,7,3,-;software IO TLB: mapped [mem\\x200x1000000-0x5000000] (64MB)\n"),
+			 0);
+	assert_true(m->swiotlb.log_no_low_mem);
+	/* "\x20" is a blank: the pool line is whole after unescaping */
+	assert_true(m->swiotlb.have_pool);
+	assert_int_equal(m->swiotlb.pool_start, 0x1000000);
+	assert_int_equal(m->swiotlb.pool_end, 0x5000000);
+}
+
+static void test_garbage(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	/* nothing looks like a record */
+	assert_int_equal(parse(m, "[    0.000000] software IO TLB: mapped [mem 0x0-0x4000000] (64MB)\n"),
+			 -EBADMSG);
+	assert_int_equal(kmsg_parse("\x01\x02\xff\0garbage", 11, m), -EBADMSG);
+	assert_false(m->swiotlb.have_pool);
+
+	/* records around garbage still count; malformed overflow lines are skipped */
+	assert_int_equal(parse(m, "garbage line\n"
+				  " ORPHAN=continuation\n"
+				  "6,1,1,-;software IO TLB: mapped [mem 0x0-0x4000000] (64MB)\n"
+				  "1,2,x,-;not a record\n"
+				  "4,3,3,-;nvme 0000:01:00.0: DMA addr 0xzz+1 overflow (mask 1, bus limit 0).\n"
+				  "4,4,4,-;: DMA addr 0x1000+1 overflow (mask 1, bus limit 0).\n"
+				  "6,5,5,-;software IO TLB: mapped [mem 0x5000-0x1000] (0MB)\n"),
+			 0);
+	assert_true(m->swiotlb.have_pool);
+	assert_int_equal(m->swiotlb.pool_end, 0x4000000);
+	assert_int_equal(m->n_overflows, 0);
+}
+
+static void test_truncated_and_empty(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(kmsg_parse("", 0, m), 0);
+	assert_int_equal(parse(m, "\n\n"), 0);
+	/* the last record was cut short: skipped, the rest used */
+	assert_int_equal(parse(m, "6,1,1,-;software IO TLB: mapped [mem 0x0-0x4000000] (64MB)\n"
+				  "3,2,2,-;nvme 0000:01:00.0: swiotlb buffer is fu"),
+			 0);
+	assert_true(m->swiotlb.have_pool);
+	assert_int_equal(m->swiotlb.full_messages, 0);
+	/* a lone truncated record is still a record */
+	assert_int_equal(parse(m, "3,2,2,-;nvme 0000:01:00.0: swiotlb buffer is fu"), 0);
+	assert_int_equal(m->swiotlb.full_messages, 0);
+}
+
+static void test_huge_line(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	size_t n = 4u << 20;
+	char *buf = malloc(n + 64);
+	assert_non_null(buf);
+
+	strcpy(buf, "4,1,1,-;");
+	memset(buf + 8, 'A', n);
+	strcpy(buf + 8 + n, " swiotlb buffer is full\n");
+	assert_int_equal(kmsg_parse(buf, strlen(buf), m), 0);
+	assert_int_equal(m->swiotlb.full_messages, 1);
+	free(buf);
+}
+
+static void test_read_kmsg(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	char *root = tmp_root_new();
+	struct sysroot *sr;
+
+	tmp_root_write_str(root, "dev/kmsg",
+			   "not a record\n"
+			   "6,301,412010,-;software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe8000] (64MB)\n");
+	assert_int_equal(sysroot_open(root, 0, &sr), 0);
+	assert_int_equal(read_kmsg(sr, m), 0);
+	assert_true(m->kmsg_usable);
+	assert_true(m->swiotlb.have_pool);
+	assert_int_equal(m->n_inputs, 1);
+	assert_string_equal(m->inputs[0].path, "dev/kmsg");
+	assert_int_equal(m->inputs[0].status, INPUT_OK);
+	assert_string_equal(m->inputs[0].detail, "1 malformed record skipped");
+	sysroot_free(sr);
+
+	/* not in the record format at all */
+	tmp_root_write_str(root, "dev/kmsg", "[    0.000000] Linux version 6.8.0\n");
+	machine_done(m);
+	machine_init(m);
+	assert_int_equal(sysroot_open(root, 0, &sr), 0);
+	assert_int_equal(read_kmsg(sr, m), 0);
+	assert_false(m->kmsg_usable);
+	assert_int_equal(m->inputs[0].status, INPUT_INVALID);
+	sysroot_free(sr);
+	tmp_root_free(root);
+
+	/* absent */
+	root = tmp_root_new();
+	machine_done(m);
+	machine_init(m);
+	assert_int_equal(sysroot_open(root, 0, &sr), 0);
+	assert_int_equal(read_kmsg(sr, m), 0);
+	assert_false(m->kmsg_usable);
+	assert_int_equal(m->n_inputs, 1);
+	assert_int_equal(m->inputs[0].status, INPUT_MISSING);
+	sysroot_free(sr);
+	tmp_root_free(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_swiotlb_pool, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_swiotlb_old_forms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_swiotlb_messages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sev, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sev_older_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tdx, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sme_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coco_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rme, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_and_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_huge_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_kmsg, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

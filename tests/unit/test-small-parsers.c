@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "readers/readers.h"
+
+/* ---- meminfo ---- */
+
+/* This machine's /proc/meminfo (x86_64, 6.18: no HighTotal/LowTotal). */
+static const char x86_meminfo[] =
+	"MemTotal:       24683664 kB\n"
+	"MemFree:        24410308 kB\n"
+	"MemAvailable:   24391376 kB\n"
+	"Buffers:            1292 kB\n"
+	"Cached:           153316 kB\n"
+	"SwapCached:            0 kB\n"
+	"Active:            74008 kB\n"
+	"Inactive:          82564 kB\n"
+	"Active(anon):       1508 kB\n"
+	"Inactive(anon):    10340 kB\n"
+	"Active(file):      72500 kB\n"
+	"Inactive(file):    72224 kB\n"
+	"Unevictable:       10308 kB\n"
+	"Mlocked:            8720 kB\n"
+	"SwapTotal:             0 kB\n"
+	"SwapFree:              0 kB\n"
+	"Zswap:                 0 kB\n"
+	"Zswapped:              0 kB\n"
+	"Dirty:                64 kB\n"
+	"Writeback:             0 kB\n"
+	"AnonPages:         12712 kB\n"
+	"Mapped:            15980 kB\n"
+	"Shmem:              9568 kB\n"
+	"KReclaimable:      58284 kB\n"
+	"Slab:              79016 kB\n"
+	"SReclaimable:      58284 kB\n"
+	"SUnreclaim:        20732 kB\n"
+	"KernelStack:        1380 kB\n"
+	"PageTables:         1120 kB\n"
+	"SecPageTables:         0 kB\n"
+	"NFS_Unstable:          0 kB\n"
+	"Bounce:                0 kB\n"
+	"WritebackTmp:          0 kB\n"
+	"CommitLimit:    12341832 kB\n"
+	"Committed_AS:      58116 kB\n"
+	"VmallocTotal:   34359738367 kB\n"
+	"VmallocUsed:        5620 kB\n"
+	"VmallocChunk:          0 kB\n"
+	"Percpu:              720 kB\n"
+	"AnonHugePages:         0 kB\n"
+	"ShmemHugePages:        0 kB\n"
+	"ShmemPmdMapped:        0 kB\n"
+	"FileHugePages:         0 kB\n"
+	"FilePmdMapped:         0 kB\n"
+	"Balloon:               0 kB\n"
+	"HugePages_Total:       0\n"
+	"HugePages_Free:        0\n"
+	"HugePages_Rsvd:        0\n"
+	"HugePages_Surp:        0\n"
+	"Hugepagesize:       2048 kB\n"
+	"Hugetlb:               0 kB\n"
+	"DirectMap4k:       20480 kB\n"
+	"DirectMap2M:     2076672 kB\n"
+	"DirectMap1G:    25165824 kB\n";
+
+/* A 32-bit ARM board with CONFIG_HIGHMEM (3.x): HighTotal/LowTotal present. */
+static const char arm_meminfo[] =
+	"MemTotal:        2070084 kB\n"
+	"MemFree:         1807088 kB\n"
+	"Buffers:           12004 kB\n"
+	"Cached:           151284 kB\n"
+	"SwapCached:            0 kB\n"
+	"HighTotal:       1318912 kB\n"
+	"HighFree:        1201804 kB\n"
+	"LowTotal:         751172 kB\n"
+	"LowFree:          605284 kB\n"
+	"SwapTotal:             0 kB\n"
+	"Bounce:               12 kB\n"
+	"VmallocTotal:     245760 kB\n"
+	"HugePages_Total:       0\n";
+
+static int meminfo(const char *text, struct meminfo *mi, struct parse_error *e)
+{
+	memset(mi, 0xa5, sizeof(*mi));
+	memset(e, 0, sizeof(*e));
+	e->line = 999;
+	return meminfo_parse(text, strlen(text), mi, e);
+}
+
+/* A macro, so that a failure names the line of the case, not of a helper. */
+#define assert_meminfo_bad(text, line_no)                               \
+	do {                                                            \
+		struct meminfo mi_;                                     \
+		struct parse_error e_;                                  \
+		assert_int_equal(meminfo((text), &mi_, &e_), -EBADMSG); \
+		assert_int_equal(e_.line, (line_no));                   \
+		assert_non_null(e_.what);                               \
+	} while (0)
+
+static void test_meminfo_x86(void **state)
+{
+	struct meminfo mi;
+	struct parse_error e;
+
+	assert_int_equal(meminfo(x86_meminfo, &mi, &e), 0);
+	assert_true(mi.have_mem_total);
+	assert_int_equal(mi.mem_total, 24683664ull * 1024);
+	assert_true(mi.have_bounce);
+	assert_int_equal(mi.bounce, 0ull * 1024);
+	assert_false(mi.have_high_total); /* no CONFIG_HIGHMEM on 64-bit */
+	assert_int_equal(mi.high_total, 0);
+	assert_int_equal(mi.low_total, 0);
+}
+
+static void test_meminfo_high_total(void **state)
+{
+	struct meminfo mi;
+	struct parse_error e;
+
+	assert_int_equal(meminfo(arm_meminfo, &mi, &e), 0);
+	assert_true(mi.have_mem_total);
+	assert_int_equal(mi.mem_total, 2070084ull * 1024);
+	assert_true(mi.have_high_total);
+	assert_int_equal(mi.high_total, 1318912ull * 1024);
+	assert_int_equal(mi.low_total, 751172ull * 1024);
+	assert_true(mi.have_bounce);
+	assert_int_equal(mi.bounce, 12 * 1024);
+}
+
+static void test_meminfo_high_total_zero(void **state)
+{
+	/* CONFIG_HIGHMEM but no highmem: HighTotal present and 0. */
+	struct meminfo mi;
+	struct parse_error e;
+
+	assert_int_equal(meminfo("MemTotal:         253952 kB\n"
+				 "HighTotal:             0 kB\n"
+				 "LowTotal:         253952 kB\n",
+				 &mi, &e),
+			 0);
+	assert_true(mi.have_high_total);
+	assert_int_equal(mi.high_total, 0);
+	assert_int_equal(mi.low_total, 253952ull * 1024);
+	assert_false(mi.have_bounce);
+}
+
+static void test_meminfo_minimal(void **state)
+{
+	struct meminfo mi;
+	struct parse_error e;
+
+	assert_int_equal(meminfo("MemTotal: 1 kB\n", &mi, &e), 0);
+	assert_true(mi.have_mem_total);
+	assert_int_equal(mi.mem_total, 1024);
+	assert_false(mi.have_high_total);
+	assert_false(mi.have_bounce);
+}
+
+static void test_meminfo_value_without_kb(void **state)
+{
+	assert_meminfo_bad("MemTotal:        2070084\n", 1);
+	assert_meminfo_bad("MemTotal:        2070084 kB\n"
+			   "HighTotal:       1318912 MB\n",
+			   2);
+	assert_meminfo_bad("MemTotal:        2070084 kB\n"
+			   "Bounce:               12 kB extra\n",
+			   2);
+	assert_meminfo_bad("MemTotal:        2070084 KB\n", 1);
+	/* Lines the tool does not use may have any unit, or none. */
+	struct meminfo mi;
+	struct parse_error e;
+	assert_int_equal(meminfo("HugePages_Total:       0\n"
+				 "MemTotal:        2070084 kB\n"
+				 "Hugepagesize:       2048 kB\n",
+				 &mi, &e),
+			 0);
+}
+
+static void test_meminfo_bad_number(void **state)
+{
+	assert_meminfo_bad("MemTotal:        -1 kB\n", 1);
+	assert_meminfo_bad("MemTotal:        0x10 kB\n", 1);
+	assert_meminfo_bad("MemTotal: kB\n", 1);
+	assert_meminfo_bad("MemTotal:\n", 1);
+	assert_meminfo_bad("MemTotal:        12 kB\n"
+			   "LowTotal:        1.5 kB\n",
+			   2);
+}
+
+static void test_meminfo_missing_mem_total(void **state)
+{
+	assert_meminfo_bad("MemFree:         1807088 kB\n"
+			   "HighTotal:       1318912 kB\n",
+			   0);
+	assert_meminfo_bad("", 0);
+	/* "MemTotalX" is another key. */
+	assert_meminfo_bad("MemTotalX:       1807088 kB\n", 0);
+}
+
+static void test_meminfo_overflow(void **state)
+{
+	struct meminfo mi;
+	struct parse_error e;
+
+	/* (2^64-1)/1024 kB still fits in bytes ... */
+	assert_int_equal(meminfo("MemTotal:        18014398509481983 kB\n", &mi, &e), 0);
+	assert_int_equal(mi.mem_total, 18014398509481983ull * 1024);
+	/* ... one more does not. */
+	assert_meminfo_bad("MemTotal:        18014398509481984 kB\n", 1);
+	assert_meminfo_bad("MemTotal:        1 kB\n"
+			   "HighTotal:       18446744073709551615 kB\n",
+			   2);
+	assert_meminfo_bad("MemTotal:        18446744073709551616 kB\n", 1);
+}
+
+static void test_meminfo_malformed(void **state)
+{
+	struct meminfo mi;
+	struct parse_error e;
+	static const char bin[] = "MemTotal:        2070084 kB\n\0\n";
+
+	assert_meminfo_bad("MemTotal:        2070084 kB\n"
+			   "no colon here\n",
+			   2);
+	assert_meminfo_bad("MemTotal:        2070084 kB", 0); /* truncated */
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(meminfo_parse(bin, sizeof(bin) - 1, &mi, &e), -EBADMSG);
+	assert_non_null(e.what);
+}
+
+/* ---- cmdline ---- */
+
+static int cmdline(const char *buf, size_t len, char **ret, struct parse_error *e)
+{
+	*ret = NULL;
+	memset(e, 0, sizeof(*e));
+	return cmdline_parse(buf, len, ret, e);
+}
+
+static void check_cmdline(const char *text, const char *expected)
+{
+	char *s;
+	struct parse_error e;
+
+	assert_int_equal(cmdline(text, strlen(text), &s, &e), 0);
+	assert_non_null(s);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+static void test_cmdline_trailing_newline(void **state)
+{
+	check_cmdline("console=ttyS0 quiet swiotlb=noforce\n", "console=ttyS0 quiet swiotlb=noforce");
+	/* The kernel (some versions, some bootloaders) leaves a blank before the newline. */
+	check_cmdline("console=ttyAMA0 root=/dev/mmcblk0p2 \n", "console=ttyAMA0 root=/dev/mmcblk0p2");
+	check_cmdline("swiotlb=force", "swiotlb=force");
+	check_cmdline("  leading blanks kept\n", "  leading blanks kept");
+}
+
+static void test_cmdline_empty(void **state)
+{
+	check_cmdline("", "");
+	check_cmdline("\n", "");
+}
+
+static void test_cmdline_nul(void **state)
+{
+	static const char buf[] = "console=ttyS0\0quiet\n";
+	char *s;
+	struct parse_error e;
+
+	assert_int_equal(cmdline(buf, sizeof(buf) - 1, &s, &e), -EBADMSG);
+	assert_null(s);
+	assert_non_null(e.what);
+}
+
+static void test_cmdline_two_lines(void **state)
+{
+	static const char buf[] = "console=ttyS0\nquiet\n";
+	char *s;
+	struct parse_error e;
+
+	assert_int_equal(cmdline(buf, sizeof(buf) - 1, &s, &e), -EBADMSG);
+	assert_null(s);
+	assert_int_equal(e.line, 2);
+	assert_non_null(e.what);
+}
+
+static void test_cmdline_respects_len(void **state)
+{
+	static const char buf[] = "quiet\nnot part of the file";
+	char *s;
+	struct parse_error e;
+
+	assert_int_equal(cmdline(buf, 6, &s, &e), 0);
+	assert_string_equal(s, "quiet");
+	free(s);
+}
+
+/* ---- MANIFEST ---- */
+
+static void manifest_free_entries(struct manifest_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+static int manifest(const char *text, struct manifest_entry **v, size_t *n, struct parse_error *e)
+{
+	*v = NULL;
+	*n = 999;
+	memset(e, 0, sizeof(*e));
+	e->line = 999;
+	return manifest_parse(text, strlen(text), v, n, e);
+}
+
+static void assert_entry(const struct manifest_entry *m, const char *key, const char *value)
+{
+	assert_string_equal(m->key, key);
+	assert_string_equal(m->value, value);
+}
+
+static void test_manifest_basic(void **state)
+{
+	static const char text[] =
+		"# captured by dmamask-audit --capture\n"
+		"arch=armv7l\n"
+		"\n"
+		"page_size=4096\n"
+		"kernel_release=3.3.0-rc7+\n"
+		"#comment=not an entry\n"
+		"captured_at=2013-03-14T10:00:00Z\n"
+		"error.proc/iomem=EACCES\n"
+		"cmdline=console=ttyS0 mem=512M\n" /* the first '=' splits */
+		"empty=\n";
+	struct manifest_entry *v;
+	size_t n;
+	struct parse_error e;
+
+	assert_int_equal(manifest(text, &v, &n, &e), 0);
+	assert_int_equal(n, 7);
+	assert_entry(&v[0], "arch", "armv7l");
+	assert_entry(&v[1], "page_size", "4096");
+	assert_entry(&v[2], "kernel_release", "3.3.0-rc7+");
+	assert_entry(&v[3], "captured_at", "2013-03-14T10:00:00Z");
+	assert_entry(&v[4], "error.proc/iomem", "EACCES");
+	assert_entry(&v[5], "cmdline", "console=ttyS0 mem=512M");
+	assert_entry(&v[6], "empty", "");
+	manifest_free_entries(v, n);
+}
+
+static void test_manifest_no_final_newline(void **state)
+{
+	struct manifest_entry *v;
+	size_t n;
+	struct parse_error e;
+
+	assert_int_equal(manifest("arch=x86_64\npage_size=4096", &v, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_entry(&v[1], "page_size", "4096");
+	manifest_free_entries(v, n);
+}
+
+static void test_manifest_empty(void **state)
+{
+	struct manifest_entry *v;
+	size_t n;
+	struct parse_error e;
+
+	assert_int_equal(manifest("", &v, &n, &e), 0);
+	assert_int_equal(n, 0);
+	manifest_free_entries(v, n);
+	assert_int_equal(manifest("# only a comment\n\n", &v, &n, &e), 0);
+	assert_int_equal(n, 0);
+	manifest_free_entries(v, n);
+}
+
+static void test_manifest_line_without_equals(void **state)
+{
+	struct manifest_entry *v;
+	size_t n;
+	struct parse_error e;
+
+	assert_int_equal(manifest("arch=armv7l\n"
+				  "# fine\n"
+				  "\n"
+				  "page_size 4096\n"
+				  "kernel_release=3.3\n",
+				  &v, &n, &e),
+			 -EBADMSG);
+	assert_int_equal(e.line, 4);
+	assert_non_null(e.what);
+	assert_null(v); /* nothing handed out on failure */
+
+	assert_int_equal(manifest("=value\n", &v, &n, &e), -EBADMSG);
+	assert_int_equal(e.line, 1);
+	assert_null(v);
+}
+
+static void test_manifest_binary(void **state)
+{
+	static const char text[] = "arch=armv7l\n\0page_size=4096\n";
+	struct manifest_entry *v = NULL;
+	size_t n = 0;
+	struct parse_error e = { 0 };
+
+	assert_int_equal(manifest_parse(text, sizeof(text) - 1, &v, &n, &e), -EBADMSG);
+	assert_non_null(e.what);
+	assert_null(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_meminfo_x86),
+		cmocka_unit_test(test_meminfo_high_total),
+		cmocka_unit_test(test_meminfo_high_total_zero),
+		cmocka_unit_test(test_meminfo_minimal),
+		cmocka_unit_test(test_meminfo_value_without_kb),
+		cmocka_unit_test(test_meminfo_bad_number),
+		cmocka_unit_test(test_meminfo_missing_mem_total),
+		cmocka_unit_test(test_meminfo_overflow),
+		cmocka_unit_test(test_meminfo_malformed),
+		cmocka_unit_test(test_cmdline_trailing_newline),
+		cmocka_unit_test(test_cmdline_empty),
+		cmocka_unit_test(test_cmdline_nul),
+		cmocka_unit_test(test_cmdline_two_lines),
+		cmocka_unit_test(test_cmdline_respects_len),
+		cmocka_unit_test(test_manifest_basic),
+		cmocka_unit_test(test_manifest_no_final_newline),
+		cmocka_unit_test(test_manifest_empty),
+		cmocka_unit_test(test_manifest_line_without_equals),
+		cmocka_unit_test(test_manifest_binary),
+	};
+
+	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);
+}

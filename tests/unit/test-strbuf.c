@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* src/shared/strbuf.h: numbers, sizes and hex as the report prints them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shared/strbuf.h"
+
+static void check_size(uint64_t bytes, const char *expected)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_size(&b, bytes);
+	char *s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+static void check_hex(uint64_t v, const char *expected)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_hex(&b, v);
+	char *s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+static void check_u64(uint64_t v, const char *expected)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_u64(&b, v);
+	char *s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+static void test_u64(void **state)
+{
+	check_u64(0, "0");
+	check_u64(7, "7");
+	check_u64(10, "10");
+	check_u64(4096, "4096");
+	check_u64(4294967296ull, "4294967296");
+	check_u64(UINT64_MAX, "18446744073709551615");
+}
+
+static void test_hex(void **state)
+{
+	check_hex(0, "0x0");
+	check_hex(0xf, "0xf");
+	check_hex(0x10, "0x10");
+	check_hex(0xc3ffffff, "0xc3ffffff");
+	check_hex(0xDEADBEEFull, "0xdeadbeef"); /* lower case */
+	check_hex(0x6f800, "0x6f800");          /* no padding */
+	check_hex(1ull << 52, "0x10000000000000");
+	check_hex(UINT64_MAX, "0xffffffffffffffff");
+}
+
+static void test_size_bytes(void **state)
+{
+	check_size(0, "0 B");
+	check_size(1, "1 B");
+	check_size(1023, "1023 B");
+}
+
+static void test_size_exact_multiples(void **state)
+{
+	check_size(1024, "1 KiB");
+	check_size(1ull << 20, "1 MiB");
+	check_size(4ull << 30, "4 GiB");
+	check_size(2ull << 30, "2 GiB");
+	check_size(256ull << 20, "256 MiB");
+	check_size(1ull << 40, "1 TiB");
+	check_size(1ull << 50, "1 PiB");
+	check_size(1ull << 60, "1 EiB");
+	check_size(15ull << 60, "15 EiB");
+	check_size(1023ull << 30, "1023 GiB");
+}
+
+static void test_size_fractions(void **state)
+{
+	check_size(1536, "1.5 KiB");
+	check_size(3ull << 29, "1.5 GiB");
+	check_size(0x50800ull * 4096, "1.2 GiB"); /* highmem of the 2013 board: 1.26 GiB */
+	check_size((1ull << 20) + (1ull << 18), "1.2 MiB"); /* 1.25: rounded down */
+	check_size((1ull << 20) - 1, "1023.9 KiB");       /* never rounded up to "1024.0" */
+	check_size((4ull << 30) - 1, "3.9 GiB");          /* never shown as 4 GiB */
+}
+
+static void test_size_max(void **state)
+{
+	/* 2^64-1 is 15.99.. EiB: one decimal, rounded down. */
+	check_size(UINT64_MAX, "15.9 EiB");
+}
+
+static void test_append_concatenates(void **state)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_append(&b, "mask ");
+	strbuf_append_hex(&b, 0x3ffffff);
+	strbuf_append(&b, " reaches ");
+	strbuf_append_size(&b, 64ull << 20);
+	strbuf_append_n(&b, " of RAM, ignored", 7);
+	strbuf_append(&b, "");
+	strbuf_append_u64(&b, 1);
+	assert_int_equal(b.len, strlen("mask 0x3ffffff reaches 64 MiB of RAM1"));
+	char *s = strbuf_steal(&b);
+	assert_string_equal(s, "mask 0x3ffffff reaches 64 MiB of RAM1");
+	/* Stealing leaves an empty, reusable buffer. */
+	assert_null(b.s);
+	assert_int_equal(b.len, 0);
+	strbuf_append(&b, "again");
+	char *t = strbuf_steal(&b);
+	assert_string_equal(t, "again");
+	free(s);
+	free(t);
+}
+
+static void test_append_grows(void **state)
+{
+	struct strbuf b = { 0 };
+	char expected[5001];
+
+	for (size_t i = 0; i < 5000; i++) {
+		char c = (char)('a' + i % 26);
+		strbuf_append_n(&b, &c, 1);
+		expected[i] = c;
+	}
+	expected[5000] = '\0';
+	assert_int_equal(b.len, 5000);
+	assert_true(b.cap > 5000);
+	char *s = strbuf_steal(&b);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+static void test_steal_empty(void **state)
+{
+	struct strbuf b = { 0 };
+	char *s = strbuf_steal(&b);
+
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void test_oom_is_sticky(void **state)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_append(&b, "before");
+	b.oom = true; /* as if an allocation had failed */
+	strbuf_append(&b, " after");
+	strbuf_append_u64(&b, 5);
+	assert_int_equal(b.len, 6);
+	assert_null(strbuf_steal(&b));
+	strbuf_done(&b); /* nothing leaks (ASan build) */
+}
+
+static void test_done_resets(void **state)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_append(&b, "x");
+	strbuf_done(&b);
+	assert_null(b.s);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.cap, 0);
+	strbuf_done(&b); /* twice is fine */
+}
+
+static void test_hex_string(void **state)
+{
+	static const struct {
+		uint64_t v;
+		const char *s;
+	} cases[] = {
+		{ 0, "0x0" },
+		{ 0x40000000, "0x40000000" },
+		{ 0xbfffffff, "0xbfffffff" },
+		{ 0xc3ffffff, "0xc3ffffff" },
+		{ UINT64_MAX, "0xffffffffffffffff" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = hex_string(cases[i].v);
+		assert_non_null(s);
+		assert_string_equal(s, cases[i].s);
+		free(s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_size_bytes),
+		cmocka_unit_test(test_size_exact_multiples),
+		cmocka_unit_test(test_size_fractions),
+		cmocka_unit_test(test_size_max),
+		cmocka_unit_test(test_append_concatenates),
+		cmocka_unit_test(test_append_grows),
+		cmocka_unit_test(test_steal_empty),
+		cmocka_unit_test(test_oom_is_sticky),
+		cmocka_unit_test(test_done_resets),
+		cmocka_unit_test(test_hex_string),
+	};
+
+	return cmocka_run_group_tests_name("strbuf", tests, NULL, NULL);
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""gen-big-machine.py OUT [--pci N] [--disks M]
+
+Write a synthetic sysroot with N PCI functions (default 10000) and M disks
+(default 4096) for benchmarks: an x86_64 box with RAM above 4 GiB, every
+function with ids, masks, a driver on most, an IOMMU group on some, and each
+disk an NVMe namespace under its own function. The tree mirrors sysfs with
+relative symlinks, so both dmamask-audit --sysroot and
+`lspci -A linux-sysfs -O sysfs.path=OUT/sys` read it.
+"""
+import argparse
+import os
+import shutil
+
+IOMEM = """00000000-00000fff : Reserved
+00001000-0009fbff : System RAM
+00100000-bfffffff : System RAM
+  01000000-02269a87 : Kernel code
+100000000-83fffffff : System RAM
+"""
+ZONEINFO = """Node 0, zone      DMA
+  pages free     3840
+        spanned  4095
+        present  3998
+        managed  3840
+  start_pfn:           1
+Node 0, zone    DMA32
+  pages free     772818
+        spanned  1044480
+        present  782336
+        managed  772818
+  start_pfn:           4096
+Node 0, zone   Normal
+  pages free     7000000
+        spanned  7340032
+        present  7340032
+        managed  7300000
+  start_pfn:           1048576
+"""
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def link(target, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.symlink(target, path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--pci", type=int, default=10000)
+    ap.add_argument("--disks", type=int, default=4096)
+    a = ap.parse_args()
+    if a.disks > a.pci:
+        ap.error("--disks must not exceed --pci")
+    root = a.out
+    if os.path.exists(root):
+        shutil.rmtree(root)
+    write(f"{root}/MANIFEST", "arch=x86_64\npage_size=4096\nkernel_release=6.6.0-bench\n"
+          "endianness=little\nuid=0\ncaptured_by=tools/gen-big-machine.py\n")
+    write(f"{root}/proc/iomem", IOMEM)
+    write(f"{root}/proc/zoneinfo", ZONEINFO)
+    write(f"{root}/proc/meminfo", "MemTotal:       33554432 kB\n")
+    write(f"{root}/proc/cmdline", "root=/dev/nvme0n1p1\n")
+    write(f"{root}/dev/kmsg",
+          "6,1,1000,-;software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe8000] (64MB)\n")
+    for drv in ("nvme", "ahci", "ixgbe"):
+        os.makedirs(f"{root}/sys/bus/pci/drivers/{drv}", exist_ok=True)
+        os.makedirs(f"{root}/sys/module/{drv}", exist_ok=True)
+        link(f"../../../../module/{drv}", f"{root}/sys/bus/pci/drivers/{drv}/module")
+    groups = 0
+    for i in range(a.pci):
+        bus, rest = divmod(i, 256)
+        dev, fn = divmod(rest, 8)
+        addr = f"0000:{bus + 1:02x}:{dev:02x}.{fn}"
+        d = f"{root}/sys/devices/pci0000:00/{addr}"
+        disk = i < a.disks
+        cls, drv, bits = ("0x010802", "nvme", 64) if disk else \
+            (("0x010601", "ahci", 32) if i % 3 == 0 else ("0x020000", "ixgbe", 64))
+        write(f"{d}/vendor", "0x8086\n")
+        write(f"{d}/device", f"0x{0x1000 + i % 4096:04x}\n")
+        write(f"{d}/subsystem_vendor", "0x8086\n")
+        write(f"{d}/subsystem_device", "0x0001\n")
+        write(f"{d}/class", cls + "\n")
+        write(f"{d}/dma_mask_bits", f"{bits}\n")
+        write(f"{d}/consistent_dma_mask_bits", f"{bits}\n")
+        write(f"{d}/numa_node", "-1\n")
+        write(f"{d}/modalias", f"pci:v00008086d0000{0x1000 + i % 4096:04X}sv00008086sd00000001bc01sc08i02\n")
+        # lspci's sysfs backend wants these as well
+        write(f"{d}/irq", "0\n")
+        write(f"{d}/resource", "0x0000000000000000 0x0000000000000000 0x0000000000000000\n")
+        with open(f"{d}/config", "wb") as f:
+            f.write(bytes([0x86, 0x80, i & 0xff, 0x10]) + bytes(60))
+        if i % 10 != 9:  # one in ten unbound
+            link(f"../../../bus/pci/drivers/{drv}", f"{d}/driver")
+        if i % 4 == 0:
+            g = groups
+            groups += 1
+            write(f"{root}/sys/kernel/iommu_groups/{g}/type", "DMA-FQ\n")
+            link(f"../../../kernel/iommu_groups/{g}", f"{d}/iommu_group")
+        link(f"../../../devices/pci0000:00/{addr}", f"{root}/sys/bus/pci/devices/{addr}")
+        if disk:
+            name = f"nvme{i}n1"
+            b = f"{d}/nvme/nvme{i}/{name}"
+            for k, v in (("max_sectors_kb", 1280), ("max_hw_sectors_kb", 2048), ("max_segments", 127),
+                         ("max_segment_size", 4294967295), ("logical_block_size", 512),
+                         ("dma_alignment", 3)):
+                write(f"{b}/queue/{k}", f"{v}\n")
+            link(f"../../devices/pci0000:00/{addr}/nvme/nvme{i}/{name}", f"{root}/sys/class/block/{name}")
+
+
+if __name__ == "__main__":
+    main()
