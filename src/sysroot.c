@@ -44,6 +44,8 @@ struct sysroot {
 	bool use_openat2;
 	struct recorded_error *errors;
 	size_t n_errors;
+	char *dir_path;  /* the directory last resolved for a leaf lookup */
+	int dir_fd;      /* O_PATH on it, -1 when none */
 };
 
 static int openat2_in_root(int root_fd, const char *path, int flags)
@@ -158,8 +160,8 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 				goto out;
 			}
 			memcpy(np, target, tl);
-			np[tl] = '/';
-			memcpy(np + tl + 1, rest, rl + 1);
+			np[tl] = '/'; /* rest starts with '/' or is empty: no trailing slash added */
+			memcpy(np + (rl ? tl + 1 : tl), rest, rl + 1);
 			free(pending);
 			pending = np;
 			rest = pending;
@@ -196,6 +198,44 @@ static int resolve(struct sysroot *sr, const char *path, bool follow_last)
 	if (sr->use_openat2)
 		return openat2_in_root(sr->root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW));
 	return walk_in_root(sr->root_fd, path, follow_last);
+}
+
+/*
+ * Readers read many files of one directory in a row (a device's attributes):
+ * resolve the directory once, keep an O_PATH fd on it, and open plain leaves
+ * relative to it. Returns the directory fd (owned by sr) and the leaf, or
+ * -EAGAIN when the path does not split into a cacheable directory and a
+ * plain name (the caller then takes the full resolver).
+ */
+static int dir_for_leaf(struct sysroot *sr, const char *path, const char **ret_leaf)
+{
+	const char *slash = strrchr(path, '/');
+	const char *leaf = slash ? slash + 1 : path;
+	size_t dlen = slash ? (size_t)(slash - path) : 0;
+
+	if (!*leaf || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0)
+		return -EAGAIN;
+	if (sr->dir_fd >= 0 && sr->dir_path && strlen(sr->dir_path) == dlen &&
+	    memcmp(sr->dir_path, path, dlen) == 0) {
+		*ret_leaf = leaf;
+		return sr->dir_fd;
+	}
+	char *d = strndup(path, dlen);
+	if (!d)
+		return -ENOMEM;
+	int fd = dlen ? resolve(sr, d, true) : fcntl(sr->root_fd, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0) {
+		int r = fd == -1 ? -errno : fd;
+		free(d);
+		return r == -ENOTDIR || r == -ENOENT || r == -EACCES || r == -ELOOP ? r : -EAGAIN;
+	}
+	if (sr->dir_fd >= 0)
+		close(sr->dir_fd);
+	free(sr->dir_path);
+	sr->dir_fd = fd;
+	sr->dir_path = d;
+	*ret_leaf = leaf;
+	return fd;
 }
 
 /* Reopen an O_PATH fd for reading: opens the very inode that was checked. */
@@ -243,6 +283,7 @@ int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
 	sr->live = stat("/", &rootst) == 0 && rootst.st_dev == st.st_dev &&
 		   rootst.st_ino == st.st_ino;
 	sr->root_fd = TAKE_FD(fd);
+	sr->dir_fd = -1;
 	sr->use_openat2 = false;
 	if (!(flags & SYSROOT_NO_OPENAT2)) {
 		int probe = openat2_in_root(sr->root_fd, ".", O_PATH);
@@ -264,6 +305,9 @@ void sysroot_free(struct sysroot *sr)
 	free(sr->errors);
 	if (sr->root_fd >= 0)
 		close(sr->root_fd);
+	if (sr->dir_fd >= 0)
+		close(sr->dir_fd);
+	free(sr->dir_path);
 	free(sr->path);
 	free(sr);
 }
@@ -337,9 +381,41 @@ static int read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
+/*
+ * The fast path: a plain regular file in a cached directory, checked with
+ * fstatat() before it is opened (so no FIFO or device node is ever opened)
+ * and again after (the very inode). -EAGAIN: take the full resolver.
+ */
+static int read_leaf(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+		     size_t *ret_len)
+{
+	const char *leaf;
+	int dfd = dir_for_leaf(sr, path, &leaf);
+	struct stat st, st2;
+
+	if (dfd < 0)
+		return dfd == -EAGAIN ? dfd : recorded_error(sr, path, dfd);
+	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? recorded_error(sr, path, -ENOENT) : -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EAGAIN; /* links, directories, FIFOs, devices: the careful path decides */
+	_cleanup_close_ int fd = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st2) < 0)
+		return -errno;
+	if (st2.st_ino != st.st_ino || st2.st_dev != st.st_dev || !S_ISREG(st2.st_mode))
+		return -EAGAIN; /* swapped under us: let the careful path look again */
+	return read_fd(fd, max, ret_buf, ret_len);
+}
+
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 		      size_t *ret_len)
 {
+	int r = read_leaf(sr, path, max, ret_buf, ret_len);
+	if (r != -EAGAIN)
+		return r;
+
 	_cleanup_close_ int pfd = resolve(sr, path, true);
 	_cleanup_close_ int fd = -1;
 	struct stat st;
@@ -424,8 +500,26 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
 {
-	_cleanup_close_ int pfd = resolve(sr, path, false);
 	char target[PATH_MAX];
+	const char *leaf;
+	int dfd = dir_for_leaf(sr, path, &leaf);
+
+	if (dfd >= 0) {
+		ssize_t n = readlinkat(dfd, leaf, target, sizeof(target) - 1);
+		if (n < 0)
+			return errno == ENOENT ? recorded_error(sr, path, -ENOENT)
+					       : errno == EINVAL ? -EINVAL : -errno;
+		target[n] = '\0';
+		char *s = strdup(target);
+		if (!s)
+			return -ENOMEM;
+		*ret = s;
+		return 0;
+	}
+	if (dfd != -EAGAIN)
+		return recorded_error(sr, path, dfd);
+
+	_cleanup_close_ int pfd = resolve(sr, path, false);
 
 	if (pfd < 0)
 		return recorded_error(sr, path, pfd);
@@ -509,6 +603,21 @@ int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, si
 
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret)
 {
+	const char *leaf;
+	int dfd = dir_for_leaf(sr, path, &leaf);
+
+	if (dfd >= 0) {
+		struct stat st;
+		if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return errno == ENOENT ? recorded_error(sr, path, -ENOENT) : -errno;
+		if (!S_ISLNK(st.st_mode)) {
+			*ret = st;
+			return 0;
+		}
+	} else if (dfd != -EAGAIN) {
+		return recorded_error(sr, path, dfd);
+	}
+
 	_cleanup_close_ int pfd = resolve(sr, path, true);
 
 	if (pfd < 0)

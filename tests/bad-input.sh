@@ -30,6 +30,14 @@ usage "page size not a number" --page-size 4k
 usage "unknown severity" --fail-on fatal
 usage "stray argument" stray
 usage "unknown option" --no-such-option
+usage "assume-mask without =" --assume-mask 0000:00:1f.2
+usage "assume-mask not hex" --assume-mask 0000:00:1f.2=0xzz
+usage "assume-mask of zero" --assume-mask 0000:00:1f.2=0
+usage "assume-mask above 64 bits" --assume-mask 0000:00:1f.2=0x1ffffffffffffffff
+usage "assume-mask of a device that does not exist" --sysroot "$good" --assume-mask nosuch.dev=0xffffffff
+usage "unknown output column" -o DEVICE,NOPE
+usage "empty output list" -o ""
+usage "bad colour" --color=sometimes
 check "missing sysroot: one line" test "$(wc -l < "$tmp/err")" -le 2
 
 # mkroot NAME: a copy of the good x86 fixture to spoil

@@ -18,4 +18,14 @@ check "every option in --help is completed" bash -c '
 	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
 		grep -q -- "$o" "$2" || { echo "# missing $o"; exit 1; }
 	done' _ "$TOOL" "$SRCDIR/completions/bash/dmamask-audit"
+check "-o VERD completes a column" test "$(complete_words dmamask-audit -o VERD)" = "VERDICT"
+check "-o DEVICE,DRI completes the list's last item" test "$(complete_words dmamask-audit -o DEVICE,DRI)" = "DEVICE,DRIVER"
+check "every column of --list-columns is completed" bash -c '
+	for c in $("$1" --list-columns | awk "{print \$1}"); do
+		grep -qw -- "$c" "$2" || { echo "# missing $c"; exit 1; }
+	done' _ "$TOOL" "$SRCDIR/completions/bash/dmamask-audit"
+check "zsh completion names every column" bash -c '
+	for c in $("$1" --list-columns | awk "{print \$1}"); do
+		grep -qw -- "$c" "$2" || { echo "# missing $c"; exit 1; }
+	done' _ "$TOOL" "$SRCDIR/completions/zsh/_dmamask-audit"
 tap_done

@@ -160,7 +160,7 @@ static bool node_name_is(const char *path, const char *name)
 
 /*
  * drivers/of/address.c of_bus_pci_match(): device_type "pci", "pciex",
- * "vci" or "ht", or (with a warning, 5.x+) a node named "pcie" without one.
+ * "vci" or "ht", or (newer kernels, with a warning) a node named "pcie".
  */
 static int read_is_pci(struct sysroot *sr, const char *node, bool *ret)
 {
@@ -171,12 +171,9 @@ static int read_is_pci(struct sysroot *sr, const char *node, bool *ret)
 
 	if (r == -ENOMEM)
 		return r;
-	*ret = false;
-	if (r < 0)
-		*ret = node_name_is(node, "pcie");
-	else
-		for (size_t i = 0; i < ARRAY_SIZE(types) && !*ret; i++)
-			*ret = strlist_has(buf, len, types[i]);
+	*ret = node_name_is(node, "pcie");
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(types) && !*ret; i++)
+		*ret = strlist_has(buf, len, types[i]);
 	return 0;
 }
 
@@ -209,7 +206,7 @@ static void dt_info_clear(struct dt_info *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* "soc/mmc@7e340000" with slashes trimmed; NULL-free checks of every component. */
+/* "soc/mmc@7e340000": no empty, "." or ".." component (none may leave the tree). */
 static bool valid_dt_path(const char *p)
 {
 	if (!*p)

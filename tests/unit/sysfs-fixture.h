@@ -111,12 +111,22 @@ static inline const struct input *fx_input(const struct machine *m, const char *
 	return NULL;
 }
 
+/* The detail of the last input recorded for path, or NULL. */
+static inline const char *fx_detail(const struct machine *m, const char *path)
+{
+	const struct input *in = fx_input(m, path);
+
+	return in ? in->detail : NULL;
+}
+
 static inline void fx_assert_input(const struct machine *m, const char *path, enum input_status s)
 {
 	const struct input *in = fx_input(m, path);
 
-	if (!in)
+	if (!in) {
 		fail_msg("no input recorded for %s", path);
+		return;
+	}
 	assert_string_equal(input_status_to_string(in->status), input_status_to_string(s));
 }
 

@@ -770,8 +770,12 @@ static void test_no_fd_leak(void **state)
 	full_path(f, "fifo", p, sizeof(p));
 	assert_int_equal(mkfifo(p, 0644), 0);
 
-	int before = count_fds();
-	for (int i = 0; i < 3; i++) {
+	/* the layer keeps one O_PATH fd on the last directory it resolved (a cache):
+	 * count after a first round has filled it, then no round may add any */
+	int before = -1;
+	for (int i = 0; i < 4; i++) {
+		if (i == 1)
+			before = count_fds();
 		assert_int_equal(sysroot_read_file(f->sr, "link", 100, &buf, NULL), 0);
 		free(buf);
 		assert_int_equal(sysroot_read_file(f->sr, "big", 5, &buf, NULL), -EFBIG);

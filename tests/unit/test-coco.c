@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* src/readers/confidential.c and hypervisor.c on fake roots. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "readers/readers.h"
+#include "tmp-root.h"
+
+static const char cpuinfo_tdx[] =
+	"processor\t: 0\n"
+	"vendor_id\t: GenuineIntel\n"
+	"model name\t: Intel(R) Xeon(R) Platinum 8480+\n"
+	"flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 "
+	"clflush mmx fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl "
+	"xtopology tsc_reliable nonstop_tsc cpuid tsc_known_freq pni tdx_guest hypervisor\n"
+	"bugs\t\t: spectre_v1 spectre_v2\n"
+	"\n";
+
+static const char cpuinfo_plain[] =
+	"processor\t: 0\n"
+	"flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep hypervisor\n"
+	"vmx flags\t: tdx_guest_is_not_a_flag_here\n"
+	"power management:\n"
+	"\n";
+
+struct env {
+	char *root;
+	struct sysroot *sr;
+	struct machine m;
+};
+
+static void env_open(struct env *e)
+{
+	assert_int_equal(sysroot_open(e->root, 0, &e->sr), 0);
+	machine_init(&e->m);
+}
+
+static void env_close(struct env *e)
+{
+	machine_done(&e->m);
+	sysroot_free(e->sr);
+	tmp_root_free(e->root);
+}
+
+/* The status recorded for path, or -1 when it was not recorded. */
+static int status_of(const struct machine *m, const char *path)
+{
+	for (size_t i = 0; i < m->n_inputs; i++)
+		if (strcmp(m->inputs[i].path, path) == 0)
+			return (int)m->inputs[i].status;
+	return -1;
+}
+
+static void test_tdx_cpuinfo(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_tdx);
+	tmp_root_write(e.root, "dev/tdx_guest", "", 0);
+	env_open(&e);
+	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_true(e.m.coco.cpuinfo_tdx_guest);
+	assert_true(e.m.coco.tdx_guest);
+	assert_true(e.m.coco.dev_tdx_guest);
+	assert_false(e.m.coco.sev_guest);
+	assert_string_equal(e.m.coco.evidence, "proc/cpuinfo flag tdx_guest");
+	assert_int_equal(status_of(&e.m, "proc/cpuinfo"), INPUT_OK);
+	assert_int_equal(status_of(&e.m, "dev/tdx_guest"), INPUT_OK);
+	assert_int_equal(status_of(&e.m, "dev/sev-guest"), -1);
+	env_close(&e);
+}
+
+static void test_sev_device_keeps_log_evidence(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_plain);
+	tmp_root_write(e.root, "dev/sev-guest", "", 0);
+	env_open(&e);
+	e.m.coco.sev_guest = true;
+	e.m.coco.evidence = strdup("Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
+	assert_non_null(e.m.coco.evidence);
+	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_false(e.m.coco.cpuinfo_tdx_guest);
+	assert_false(e.m.coco.tdx_guest);
+	assert_true(e.m.coco.dev_sev_guest);
+	assert_true(e.m.coco.sev_guest);
+	assert_string_equal(e.m.coco.evidence,
+			    "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
+	assert_int_equal(status_of(&e.m, "dev/sev-guest"), INPUT_OK);
+	env_close(&e);
+}
+
+static void test_sev_device_alone(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	tmp_root_write(e.root, "dev/sev-guest", "", 0);
+	env_open(&e);
+	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_true(e.m.coco.sev_guest);
+	assert_string_equal(e.m.coco.evidence, "dev/sev-guest exists");
+	assert_int_equal(status_of(&e.m, "proc/cpuinfo"), INPUT_MISSING);
+	env_close(&e);
+}
+
+static void test_plain_machine(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_plain);
+	env_open(&e);
+	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_false(e.m.coco.tdx_guest || e.m.coco.sev_guest || e.m.coco.dev_sev_guest ||
+		     e.m.coco.dev_tdx_guest || e.m.coco.cpuinfo_tdx_guest);
+	assert_null(e.m.coco.evidence);
+	assert_int_equal(e.m.n_inputs, 1);
+	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
+	assert_null(e.m.hyp.type);
+	assert_false(e.m.hyp.xen_dom0);
+	assert_int_equal(e.m.n_inputs, 1); /* no sys/hypervisor: nothing recorded */
+	env_close(&e);
+}
+
+static void test_xen_pv_dom0(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	tmp_root_write_str(e.root, "sys/hypervisor/type", "xen\n");
+	tmp_root_write_str(e.root, "sys/hypervisor/guest_type", "PV\n");
+	tmp_root_write_str(e.root, "proc/xen/capabilities", "control_d\n");
+	env_open(&e);
+	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
+	assert_string_equal(e.m.hyp.type, "xen");
+	assert_string_equal(e.m.hyp.xen_guest_type, "PV");
+	assert_true(e.m.hyp.xen_dom0);
+	assert_int_equal(status_of(&e.m, "sys/hypervisor/type"), INPUT_OK);
+	assert_int_equal(status_of(&e.m, "proc/xen/capabilities"), INPUT_OK);
+	env_close(&e);
+}
+
+static void test_xen_hvm_domu(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	tmp_root_write_str(e.root, "sys/hypervisor/type", "  xen \n");
+	tmp_root_write_str(e.root, "sys/hypervisor/guest_type", "HVM\n");
+	tmp_root_write(e.root, "proc/xen/capabilities", "", 0);
+	env_open(&e);
+	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
+	assert_string_equal(e.m.hyp.type, "xen");
+	assert_string_equal(e.m.hyp.xen_guest_type, "HVM");
+	assert_false(e.m.hyp.xen_dom0);
+	env_close(&e);
+}
+
+static void test_hypervisor_dir_without_type(void **state)
+{
+	struct env e = { .root = tmp_root_new() };
+	(void)state;
+
+	/* CONFIG_SYS_HYPERVISOR makes the directory even on bare metal */
+	tmp_root_mkdir(e.root, "sys/hypervisor");
+	env_open(&e);
+	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
+	assert_null(e.m.hyp.type);
+	assert_int_equal(e.m.n_inputs, 1);
+	assert_int_equal(e.m.inputs[0].status, INPUT_MISSING);
+	env_close(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tdx_cpuinfo),
+		cmocka_unit_test(test_sev_device_keeps_log_evidence),
+		cmocka_unit_test(test_sev_device_alone),
+		cmocka_unit_test(test_plain_machine),
+		cmocka_unit_test(test_xen_pv_dom0),
+		cmocka_unit_test(test_xen_hvm_domu),
+		cmocka_unit_test(test_hypervisor_dir_without_type),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
