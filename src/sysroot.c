@@ -344,9 +344,14 @@ int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
 	return 0;
 }
 
-static int read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
+/*
+ * Read fd to its end. size_hint is st_size (0 when unknown, as on procfs):
+ * once that many bytes are in, the read that would return 0 is skipped, which
+ * halves the read() calls on snapshots and sysfs binary attributes.
+ */
+static int read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len)
 {
-	size_t cap = 4096, len = 0;
+	size_t cap = size_hint > 0 && (size_t)size_hint <= max ? (size_t)size_hint : 4096, len = 0;
 	_cleanup_free_ char *buf = malloc(cap + 1);
 
 	if (!buf)
@@ -373,6 +378,8 @@ static int read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 		len += (size_t)n;
 		if (len > max)
 			return -EFBIG;
+		if (size_hint > 0 && len == (size_t)size_hint)
+			break;
 	}
 	buf[len] = '\0';
 	*ret_buf = TAKE_PTR(buf);
@@ -406,7 +413,7 @@ static int read_leaf(struct sysroot *sr, const char *path, size_t max, char **re
 		return -errno;
 	if (st2.st_ino != st.st_ino || st2.st_dev != st.st_dev || !S_ISREG(st2.st_mode))
 		return -EAGAIN; /* swapped under us: let the careful path look again */
-	return read_fd(fd, max, ret_buf, ret_len);
+	return read_fd(fd, max, st2.st_size, ret_buf, ret_len);
 }
 
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
@@ -431,7 +438,7 @@ int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **r
 	fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return fd;
-	return read_fd(fd, max, ret_buf, ret_len);
+	return read_fd(fd, max, st.st_size, ret_buf, ret_len);
 }
 
 /* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */
@@ -488,7 +495,7 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 		return -errno;
 	if (S_ISREG(st.st_mode)) {
 		fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
-		return fd < 0 ? fd : read_fd(fd, max, ret_buf, ret_len);
+		return fd < 0 ? fd : read_fd(fd, max, st.st_size, ret_buf, ret_len);
 	}
 	if (!S_ISCHR(st.st_mode) || !sr->live)
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL; /* device nodes only live */

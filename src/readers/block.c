@@ -29,7 +29,8 @@ struct prefix {
 
 static int cmp_index(const void *a, const void *b)
 {
-	return strcmp(((const struct dev_index *)a)->syspath, ((const struct dev_index *)b)->syspath);
+	return strcmp(((const struct dev_index *)a)->syspath,
+		      ((const struct dev_index *)b)->syspath);
 }
 
 /* The same order as cmp_index, for the first len bytes of s as a string. */
@@ -93,8 +94,8 @@ static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_ind
 		     const char *name)
 {
 	static const char *const limit_files[] = {
-		"queue/max_sectors_kb",	    "queue/max_hw_sectors_kb", "queue/max_segments",
-		"queue/max_segment_size",   "queue/logical_block_size", "queue/dma_alignment",
+		"queue/max_sectors_kb",	  "queue/max_hw_sectors_kb",  "queue/max_segments",
+		"queue/max_segment_size", "queue/logical_block_size", "queue/dma_alignment",
 	};
 	_cleanup_free_ char *link = path_join(CLASS_BLOCK, name), *target = NULL;
 	_cleanup_free_ char *partition = NULL, *syspath = NULL;
@@ -128,7 +129,7 @@ static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_ind
 			return -ENOMEM;
 	}
 	int64_t *const limits[] = {
-		&b->max_sectors_kb,	&b->max_hw_sectors_kb,	 &b->max_segments,
+		&b->max_sectors_kb,   &b->max_hw_sectors_kb,  &b->max_segments,
 		&b->max_segment_size, &b->logical_block_size, &b->dma_alignment,
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(limit_files); i++) {

@@ -19,7 +19,7 @@
 
 #define MODULES_DIR "lib/modules"
 
-/* What kmod_module_new_from_lookup() may open (libkmod/libkmod.c index_files, libkmod-builtin.c). */
+/* What kmod_module_new_from_lookup() may open (libkmod.c index_files, libkmod-builtin.c). */
 static const char *const index_files[] = {
 	"modules.dep.bin",	     "modules.alias.bin",   "modules.symbols.bin",
 	"modules.builtin.alias.bin", "modules.builtin.bin", "modules.builtin.modinfo",
@@ -51,8 +51,9 @@ static int check_indexes(struct sysroot *sr, struct machine *m, const char *dir,
 		if (r == -ENOMEM)
 			return r;
 		if (r == 0)
-			return machine_add_input(m, input, INPUT_INVALID, ELOOP,
-						 "an index is a symlink: refused, libkmod would follow it");
+			return machine_add_input(
+				m, input, INPUT_INVALID, ELOOP,
+				"an index is a symlink: refused, libkmod would follow it");
 		r = sysroot_stat(sr, path, &st);
 		if (r == 0 && !S_ISREG(st.st_mode)) /* a FIFO would block libkmod's read */
 			return machine_add_input(m, input, INPUT_INVALID, EINVAL,
@@ -110,7 +111,8 @@ int read_modules(struct sysroot *sr, struct machine *m)
 	if (!wanted)
 		return 0; /* every device bound or without modalias: nothing to look up */
 	if (!release)
-		return machine_add_input(m, MODULES_DIR, INPUT_MISSING, 0, "kernel release unknown");
+		return machine_add_input(m, MODULES_DIR, INPUT_MISSING, 0,
+					 "kernel release unknown");
 	if (!*release || release[0] == '.' || strchr(release, '/'))
 		return machine_add_input(m, MODULES_DIR, INPUT_INVALID, EINVAL,
 					 "kernel release is not a directory name");

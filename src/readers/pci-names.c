@@ -90,8 +90,8 @@ static int lookup(struct pci_access *pacc, const struct device *d, char **ret)
 	const char *s;
 
 	s = pci_lookup_name(pacc, buf, sizeof(buf),
-			    PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, d->vendor,
-			    d->device_id);
+			    PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS,
+			    d->vendor, d->device_id);
 	if (s)
 		return (*ret = strdup(s)) ? 0 : -ENOMEM;
 	s = pci_lookup_name(pacc, buf, sizeof(buf), PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS,
@@ -124,7 +124,7 @@ static int name_devices(struct machine *m, int fd)
 	}
 	pci_set_name_list_path(pacc, p, 1);
 
-	/* the first lookup loads the list; nothing between here and longjmp holds resources */
+	/* a->error comes after the list is read and closed: nothing is left open by the jump */
 	if (setjmp(error_jump) != 0) {
 		pci_cleanup(pacc);
 		return strncmp(error_text, "Out of memory", 13) == 0 ? -ENOMEM : -EBADMSG;
@@ -153,8 +153,9 @@ static int record_list_error(struct machine *m, const char *path, int fd)
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 	at = strstr(error_text, fdpath);
 	if (at && (size_t)(at - error_text) + strlen(fdpath) <= len)
-		snprintf(detail, sizeof(detail), "%.*s%s%.*s", (int)(at - error_text), error_text, path,
-			 (int)(len - (size_t)(at - error_text) - strlen(fdpath)), at + strlen(fdpath));
+		snprintf(detail, sizeof(detail), "%.*s%s%.*s", (int)(at - error_text), error_text,
+			 path, (int)(len - (size_t)(at - error_text) - strlen(fdpath)),
+			 at + strlen(fdpath));
 	else
 		snprintf(detail, sizeof(detail), "%.*s", (int)len, error_text);
 	return machine_add_input(m, path, INPUT_INVALID, EBADMSG, detail);
@@ -175,8 +176,9 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 		return 0; /* nothing to name: the list is not even looked for */
 
 	if (!find_ids(sr, &path)) /* never the host's list for a snapshot: it may not match */
-		return machine_add_input(m, ids_paths[0], INPUT_MISSING, ENOENT,
-					 "no pci.ids in usr/share/misc, usr/share/hwdata or var/lib/pciutils");
+		return machine_add_input(
+			m, ids_paths[0], INPUT_MISSING, ENOENT,
+			"no pci.ids in usr/share/misc, usr/share/hwdata or var/lib/pciutils");
 	r = sysroot_read_file(sr, path, PCI_IDS_MAX, &buf, &len);
 	if (r == -ENOMEM)
 		return r;
@@ -186,14 +188,16 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 	if (fd == -ENOMEM)
 		return fd;
 	if (fd < 0)
-		return machine_add_input(m, path, INPUT_INVALID, -fd, "cannot hand the list to libpci");
+		return machine_add_input(m, path, INPUT_INVALID, -fd,
+					 "cannot hand the list to libpci");
 	r = name_devices(m, fd);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EBADMSG)
 		return record_list_error(m, path, fd);
 	if (r < 0)
-		return machine_add_input(m, path, INPUT_INVALID, -r, "libpci could not open the list");
+		return machine_add_input(m, path, INPUT_INVALID, -r,
+					 "libpci could not open the list");
 	m->pci_ids_source = strdup(path);
 	if (!m->pci_ids_source)
 		return -ENOMEM;

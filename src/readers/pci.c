@@ -22,7 +22,7 @@ struct bridge_cache {
 	char *node; /* NULL: no of_node */
 };
 
-/* "pci%04x:%02x" (drivers/pci/probe.c pci_register_host_bridge); domains above 0xffff print wider. */
+/* "pci%04x:%02x" (drivers/pci/probe.c pci_register_host_bridge); wider domains print wider. */
 static bool is_host_bridge(const char *s, size_t len)
 {
 	const char *colon;
@@ -162,9 +162,13 @@ static int read_function(struct sysroot *sr, struct machine *m, const char *name
 	}
 
 	/* fls64() of a u64 mask: 0..64 */
-	if ((r = read_number(sr, m, link, "dma_mask_bits", 10, 0, 64, &dma, NULL)) < 0 ||
-	    (r = read_number(sr, m, link, "consistent_dma_mask_bits", 10, 0, 64, &coherent, NULL)) < 0 ||
-	    (r = read_number(sr, m, link, "numa_node", 10, -1, 65535, &numa, NULL)) < 0)
+	r = read_number(sr, m, link, "dma_mask_bits", 10, 0, 64, &dma, NULL);
+	if (r >= 0)
+		r = read_number(sr, m, link, "consistent_dma_mask_bits", 10, 0, 64, &coherent,
+				NULL);
+	if (r >= 0)
+		r = read_number(sr, m, link, "numa_node", 10, -1, 65535, &numa, NULL);
+	if (r < 0)
 		return r;
 	d->dma_mask_bits = (int)dma;
 	d->coherent_mask_bits = (int)coherent;

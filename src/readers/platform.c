@@ -159,7 +159,8 @@ int read_platform(struct sysroot *sr, struct machine *m)
 		r = machine_add_input_errno(m, buses[b].dir, r);
 		for (size_t i = 0; r >= 0 && i < n; i++)
 			if (!seen_has(&added, before, names[i]))
-				r = read_device(sr, m, buses[b].dir, buses[b].bus, names[i], &added);
+				r = read_device(sr, m, buses[b].dir, buses[b].bus, names[i],
+						&added);
 		sysroot_free_names(names, n);
 		if (r >= 0 && added.n > before)
 			qsort(added.ids, added.n, sizeof(*added.ids), cmp_str);

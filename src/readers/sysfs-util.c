@@ -303,6 +303,10 @@ int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, s
 		return -ENOMEM;
 	/* drivers/base/dd.c driver_sysfs_add: the "driver" link exists while bound. */
 	r = sysfs_link_basename(sr, driver, &d->driver);
+	/* drivers/iommu/iommu.c iommu_group_add_device: "iommu_group" -> kernel/iommu_groups/N;
+	 * read before leaving the device directory, which the sysroot layer keeps open */
+	if (r >= 0)
+		r = sysfs_link_basename(sr, group, &group_name);
 	if (r < 0)
 		return r;
 	/* drivers/base/module.c module_add_driver: "module" under the driver, when it has one. */
@@ -314,10 +318,8 @@ int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, s
 			d->module_source = "sysfs";
 	}
 
-	/* drivers/iommu/iommu.c iommu_group_add_device: "iommu_group" -> ../../kernel/iommu_groups/N */
-	r = sysfs_link_basename(sr, group, &group_name);
-	if (r <= 0)
-		return r;
+	if (!group_name)
+		return 0;
 	if (sysfs_parse_int(group_name, strlen(group_name), 10, 0, INT_MAX, &n) < 0)
 		return machine_add_input(m, group, INPUT_INVALID, EBADMSG,
 					 "iommu_group does not name a group number");

@@ -48,9 +48,11 @@ static int copy_by_path(struct udev_device *dev, char **field)
 	struct udev_list_entry *e;
 	const char *best = NULL;
 
-	udev_list_entry_foreach(e, udev_device_get_devlinks_list_entry(dev)) {
+	udev_list_entry_foreach(e, udev_device_get_devlinks_list_entry(dev))
+	{
 		const char *name = udev_list_entry_get_name(e);
-		if (strncmp(name, BY_PATH, sizeof(BY_PATH) - 1) == 0 && (!best || strcmp(name, best) < 0))
+		if (strncmp(name, BY_PATH, sizeof(BY_PATH) - 1) == 0 &&
+		    (!best || strcmp(name, best) < 0))
 			best = name;
 	}
 	if (!best)
@@ -120,7 +122,8 @@ int read_udev_blocks(struct sysroot *sr, struct machine *m)
 		return -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < m->n_blocks; i++) {
 		struct block_queue *b = &m->blocks[i];
-		struct udev_device *dev = udev_device_new_from_subsystem_sysname(udev, "block", b->disk);
+		struct udev_device *dev =
+			udev_device_new_from_subsystem_sysname(udev, "block", b->disk);
 
 		if (!dev) {
 			r = errno == ENOMEM ? -ENOMEM : 0;

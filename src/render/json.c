@@ -405,45 +405,101 @@ static struct json_object *block_json(const struct block_report *b)
 	return o;
 }
 
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* Print v pretty, every line after the first indented by indent spaces; v is put. */
+static int emit(FILE *out, struct json_object *v, unsigned indent)
+{
+	const char *s = v ? json_object_to_json_string_ext(v, JSON_FLAGS) : "null";
+	int e = 0;
+
+	if (!s) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	for (; *s && e == 0; s++) {
+		if (fputc(*s, out) == EOF)
+			e = -EIO;
+		else if (*s == '\n' && fprintf(out, "%*s", (int)indent, "") < 0)
+			e = -EIO;
+	}
+	json_object_put(v);
+	return e;
+}
+
+static int emit_member(FILE *out, const char *key, struct json_object *v, bool *first)
+{
+	if (fprintf(out, "%s\n  \"%s\": ", *first ? "{" : ",", key) < 0) {
+		json_object_put(v);
+		return -EIO;
+	}
+	*first = false;
+	return emit(out, v, 2);
+}
+
+/*
+ * The document is streamed member by member, and devices[] and block[] one
+ * element at a time, so memory stays flat however many devices there are.
+ */
 int render_json(FILE *out, const struct machine *m, const struct report *r)
 {
-	struct json_object *root = json_object_new_object();
 	struct json_object *tool = json_object_new_object();
+	struct json_object *iommu = json_object_new_object();
+	bool first = true;
+	int e;
 
-	if (!root || !tool) {
-		json_object_put(root);
+	if (!tool || !iommu) {
 		json_object_put(tool);
+		json_object_put(iommu);
 		return -ENOMEM;
 	}
 	add(tool, "name", jstr(PACKAGE_NAME));
 	add(tool, "version", jstr(PACKAGE_VERSION));
-	add(root, "schema_version", json_object_new_int(SCHEMA_VERSION));
-	add(root, "tool", tool);
-	add(root, "host", host_json(m));
-	add(root, "inputs", inputs_json(m));
-	add(root, "kernel", kernel_json(m, r));
-	add(root, "memory", memory_json(&r->layout));
-	add(root, "swiotlb", swiotlb_json(m, &r->swiotlb));
-	struct json_object *iommu = json_object_new_object();
 	add(iommu, "groups_present", json_object_new_boolean(m->iommu_groups_present));
-	add(root, "iommu", iommu);
-	struct json_object *devs = json_object_new_array(), *blocks = json_object_new_array();
-	for (size_t i = 0; i < r->devices.n_devices; i++)
-		json_object_array_add(devs, device_json(&r->devices.devices[i]));
-	for (size_t i = 0; i < r->devices.n_blocks; i++)
-		json_object_array_add(blocks, block_json(&r->devices.blocks[i]));
-	add(root, "devices", devs);
-	add(root, "block", blocks);
-	add(root, "findings", findings_json(&r->findings));
-	add(root, "exit_status", json_object_new_int(r->exit_status));
 
-	const char *s = json_object_to_json_string_ext(
-		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int e = 0;
-	if (!s)
-		e = -ENOMEM;
-	else if (fputs(s, out) < 0 || fputc('\n', out) < 0)
+	e = emit_member(out, "schema_version", json_object_new_int(SCHEMA_VERSION), &first);
+	if (e == 0)
+		e = emit_member(out, "tool", tool, &first);
+	else
+		json_object_put(tool);
+	if (e == 0)
+		e = emit_member(out, "host", host_json(m), &first);
+	if (e == 0)
+		e = emit_member(out, "inputs", inputs_json(m), &first);
+	if (e == 0)
+		e = emit_member(out, "kernel", kernel_json(m, r), &first);
+	if (e == 0)
+		e = emit_member(out, "memory", memory_json(&r->layout), &first);
+	if (e == 0)
+		e = emit_member(out, "swiotlb", swiotlb_json(m, &r->swiotlb), &first);
+	if (e == 0)
+		e = emit_member(out, "iommu", iommu, &first);
+	else
+		json_object_put(iommu);
+
+	if (e == 0 && fputs(",\n  \"devices\": [", out) < 0)
 		e = -EIO;
-	json_object_put(root);
+	for (size_t i = 0; e == 0 && i < r->devices.n_devices; i++) {
+		if (fputs(i ? ",\n    " : "\n    ", out) < 0)
+			e = -EIO;
+		else
+			e = emit(out, device_json(&r->devices.devices[i]), 4);
+	}
+	if (e == 0 && fputs(r->devices.n_devices ? "\n  ],\n  \"block\": [" : "],\n  \"block\": [", out) < 0)
+		e = -EIO;
+	for (size_t i = 0; e == 0 && i < r->devices.n_blocks; i++) {
+		if (fputs(i ? ",\n    " : "\n    ", out) < 0)
+			e = -EIO;
+		else
+			e = emit(out, block_json(&r->devices.blocks[i]), 4);
+	}
+	if (e == 0 && fputs(r->devices.n_blocks ? "\n  ]" : "]", out) < 0)
+		e = -EIO;
+	if (e == 0)
+		e = emit_member(out, "findings", findings_json(&r->findings), &first);
+	if (e == 0)
+		e = emit_member(out, "exit_status", json_object_new_int(r->exit_status), &first);
+	if (e == 0 && fputs("\n}\n", out) < 0)
+		e = -EIO;
 	return e;
 }

@@ -60,24 +60,29 @@ static void build(struct fixture *f)
 	pci_function(f, NVME_PORT);
 	pci_function(f, NVME);
 	fx_dir(f, EMMC);
-	fx_link(f, "sys/bus/platform/devices/fe340000.mmc", "../../../devices/platform/emmc2bus/fe340000.mmc");
+	fx_link(f, "sys/bus/platform/devices/fe340000.mmc",
+		"../../../devices/platform/emmc2bus/fe340000.mmc");
 	fx_link(f, EMMC "/of_node", "../../../../firmware/devicetree/base/emmc2bus/mmc@7e340000");
 	fx_dir(f, "sys/firmware/devicetree/base/emmc2bus/mmc@7e340000");
 
 	/* virtio disk with a partition */
 	queue(f, VDA, "1280\n", "254\n");
-	fx_link(f, "sys/class/block/vda", "../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda");
+	fx_link(f, "sys/class/block/vda",
+		"../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda");
 	fx_file(f, VDA "/vda1/partition", "1\n");
-	fx_link(f, "sys/class/block/vda1", "../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda/vda1");
+	fx_link(f, "sys/class/block/vda1",
+		"../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda/vda1");
 
 	/* NVMe behind a root port: the nearest device is the controller, not the port */
 	queue(f, NVME0N1, "128\n", "33\n");
-	fx_link(f, "sys/class/block/nvme0n1", "../../devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1");
+	fx_link(f, "sys/class/block/nvme0n1",
+		"../../devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1");
 
 	/* eMMC on a platform device */
 	queue(f, MMCBLK0, "1024\n", "128\n");
 	fx_link(f, "sys/class/block/mmcblk0",
-		"../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0");
+		"../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/"
+		"mmcblk0");
 
 	/* virtual disks: no DMA device; loop0 with a malformed limit */
 	queue(f, "sys/devices/virtual/block/loop0", "128\n", "abc\n");

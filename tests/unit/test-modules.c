@@ -170,7 +170,8 @@ static void test_symlinked_index(void **state)
 
 	build(&f);
 	write_alias_index(&f, "elsewhere/modules.alias.bin", "pci:*", "nvme");
-	fx_link(&f, "lib/modules/" RELEASE "/modules.alias.bin", "../../../elsewhere/modules.alias.bin");
+	fx_link(&f, "lib/modules/" RELEASE "/modules.alias.bin",
+		"../../../elsewhere/modules.alias.bin");
 	read_all(&f, &m, &sr, RELEASE);
 	fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_INVALID);
 	assert_null(m.devices[0].module);
@@ -237,8 +238,10 @@ static void test_udev(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lookup),		cmocka_unit_test(test_no_modules),
-		cmocka_unit_test(test_symlinked_index), cmocka_unit_test(test_nothing_to_do),
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_no_modules),
+		cmocka_unit_test(test_symlinked_index),
+		cmocka_unit_test(test_nothing_to_do),
 		cmocka_unit_test(test_udev),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,14 +15,13 @@
 #include "readers/readers.h"
 #include "sysfs-fixture.h"
 
-static const char ids[] =
-	"# test list\n"
-	"144d  Samsung Electronics Co Ltd\n"
-	"\ta808  NVMe SSD Controller SM981/PM981/PM983\n"
-	"8086  Intel Corporation\n"
-	"\t1237  440FX - 82441FX PMC [Natoma]\n"
-	"C 01  Mass storage controller\n"
-	"\t08  Non-Volatile memory controller\n";
+static const char ids[] = "# test list\n"
+			  "144d  Samsung Electronics Co Ltd\n"
+			  "\ta808  NVMe SSD Controller SM981/PM981/PM983\n"
+			  "8086  Intel Corporation\n"
+			  "\t1237  440FX - 82441FX PMC [Natoma]\n"
+			  "C 01  Mass storage controller\n"
+			  "\t08  Non-Volatile memory controller\n";
 
 static void add_function(const struct fixture *f, const char *name, const char *vendor,
 			 const char *device)
@@ -50,7 +49,7 @@ static void build(struct fixture *f)
 	add_function(f, "0000:00:00.0", "0x8086\n", "0x1237\n");
 	add_function(f, "0000:00:01.0", "0x8086\n", "0xbeef\n"); /* vendor known, device not */
 	add_function(f, "0000:00:02.0", "0x144d\n", "0xa808\n");
-	add_function(f, "0000:00:03.0", "0x1d0f\n", "0x0001\n"); /* vendor unknown */
+	add_function(f, "0000:00:03.0", "0x1d0f\n", "0x0001\n");	  /* vendor unknown */
 	fx_file(f, "sys/devices/pci0000:00/0000:00:04.0/class", "bad\n"); /* no ids: not named */
 	fx_link(f, "sys/bus/pci/devices/0000:00:04.0", "../../../devices/pci0000:00/0000:00:04.0");
 }
@@ -170,8 +169,8 @@ static void test_no_devices(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),	  cmocka_unit_test(test_search_order),
-		cmocka_unit_test(test_missing),	  cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_names),	   cmocka_unit_test(test_search_order),
+		cmocka_unit_test(test_missing),	   cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_no_devices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

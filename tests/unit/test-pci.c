@@ -32,9 +32,11 @@ static void assert_resolves(const char *link, const char *target, const char *wa
 
 static void test_resolve_link(void **state)
 {
-	assert_resolves("sys/bus/pci/devices/0000:00:02.0", "../../../devices/pci0000:00/0000:00:02.0",
+	assert_resolves("sys/bus/pci/devices/0000:00:02.0",
+			"../../../devices/pci0000:00/0000:00:02.0",
 			"sys/devices/pci0000:00/0000:00:02.0");
-	assert_resolves("sys/class/block/vda", "../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda",
+	assert_resolves("sys/class/block/vda",
+			"../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda",
 			"sys/devices/pci0000:00/0000:00:02.0/virtio1/block/vda");
 	assert_resolves("sys/devices/platform/soc/fe340000.mmc/of_node",
 			"../../../../firmware/devicetree/base/soc/mmc@fe340000",
@@ -187,7 +189,8 @@ static void build_x86(struct fixture *f)
 	fx_link(f, BAD "/iommu_group", "../../../kernel/iommu_groups/x");
 
 	add_function(f, "sys/devices/pci0000:00/0000:00:1c.0", bridge, "32\n", "0\n");
-	fx_link(f, "sys/devices/pci0000:00/0000:00:1c.0/driver", "../../../bus/pci/drivers/pcieport");
+	fx_link(f, "sys/devices/pci0000:00/0000:00:1c.0/driver",
+		"../../../bus/pci/drivers/pcieport");
 	fx_dir(f, "sys/bus/pci/drivers/pcieport");
 
 	add_function(f, BEHIND, behind, "32\n", "0\n");
@@ -304,16 +307,18 @@ static void test_read_pci_dt_bridge(void **state)
 	struct sysroot *sr;
 
 	fx_init(&f);
-	add_function(&f, "sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0", rp, "32\n",
-		     "-1\n");
-	add_function(&f, "sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0",
+	add_function(&f, "sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0", rp,
+		     "32\n", "-1\n");
+	add_function(&f,
+		     "sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0",
 		     usb, "32\n", "-1\n");
 	fx_link(&f, "sys/devices/platform/scb/fd500000.pcie/of_node",
 		"../../../../firmware/devicetree/base/scb/pcie@7d500000");
 	/* the root port has its own node: the kernel does not use it for DMA */
 	fx_link(&f, "sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/of_node",
 		"../../../../../../firmware/devicetree/base/scb/pcie@7d500000/pci@0,0");
-	fx_file(&f, "sys/firmware/devicetree/base/scb/pcie@7d500000/compatible", "brcm,bcm2711-pcie");
+	fx_file(&f, "sys/firmware/devicetree/base/scb/pcie@7d500000/compatible",
+		"brcm,bcm2711-pcie");
 	fx_dir(&f, "sys/firmware/devicetree/base/scb/pcie@7d500000/pci@0,0");
 	sr = fx_open(&f);
 	machine_init(&m);
@@ -324,8 +329,9 @@ static void test_read_pci_dt_bridge(void **state)
 		assert_string_equal(m.devices[i].dt.node, "scb/pcie@7d500000");
 		assert_false(m.devices[i].dt.node_is_device);
 	}
-	assert_string_equal(m.devices[1].syspath,
-			    "sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0");
+	assert_string_equal(
+		m.devices[1].syspath,
+		"sys/devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0");
 	machine_done(&m);
 	sysroot_free(sr);
 	fx_done(&f);
@@ -367,9 +373,9 @@ static void test_read_iommu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_resolve_link),	 cmocka_unit_test(test_path_join),
-		cmocka_unit_test(test_parse_int),	 cmocka_unit_test(test_resolve_in_root),
-		cmocka_unit_test(test_read_pci),	 cmocka_unit_test(test_read_pci_missing),
+		cmocka_unit_test(test_resolve_link),	   cmocka_unit_test(test_path_join),
+		cmocka_unit_test(test_parse_int),	   cmocka_unit_test(test_resolve_in_root),
+		cmocka_unit_test(test_read_pci),	   cmocka_unit_test(test_read_pci_missing),
 		cmocka_unit_test(test_read_pci_dt_bridge), cmocka_unit_test(test_read_iommu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

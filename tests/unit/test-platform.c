@@ -29,7 +29,8 @@ static void build_rpi(struct fixture *f)
 	fx_init(f);
 	/* a platform device with a node, a driver in a module and an IOMMU group */
 	fx_dir(f, EMMC);
-	fx_link(f, "sys/bus/platform/devices/fe340000.mmc", "../../../devices/platform/emmc2bus/fe340000.mmc");
+	fx_link(f, "sys/bus/platform/devices/fe340000.mmc",
+		"../../../devices/platform/emmc2bus/fe340000.mmc");
 	fx_link(f, EMMC "/of_node", "../../../../firmware/devicetree/base/emmc2bus/mmc@7e340000");
 	fx_file_n(f, DT "/emmc2bus/mmc@7e340000/compatible", emmc_compat, sizeof(emmc_compat) - 1);
 	fx_file(f, EMMC "/modalias", "of:NmmcT(null)Cbrcm,bcm2711-emmc2\n");
@@ -41,14 +42,17 @@ static void build_rpi(struct fixture *f)
 
 	/* an AMBA device, listed on both buses: kept once */
 	fx_dir(f, UART);
-	fx_link(f, "sys/bus/amba/devices/fe201000.serial", "../../../devices/platform/soc/fe201000.serial");
-	fx_link(f, "sys/bus/platform/devices/fe201000.serial", "../../../devices/platform/soc/fe201000.serial");
+	fx_link(f, "sys/bus/amba/devices/fe201000.serial",
+		"../../../devices/platform/soc/fe201000.serial");
+	fx_link(f, "sys/bus/platform/devices/fe201000.serial",
+		"../../../devices/platform/soc/fe201000.serial");
 	fx_link(f, UART "/of_node", "../../../../firmware/devicetree/base/soc/serial@7e201000");
 	fx_file_n(f, DT "/soc/serial@7e201000/compatible", uart_compat, sizeof(uart_compat) - 1);
 
 	/* an AMBA-only device whose compatible is not text */
 	fx_dir(f, "sys/devices/platform/soc/fe204000.spi");
-	fx_link(f, "sys/bus/amba/devices/fe204000.spi", "../../../devices/platform/soc/fe204000.spi");
+	fx_link(f, "sys/bus/amba/devices/fe204000.spi",
+		"../../../devices/platform/soc/fe204000.spi");
 	fx_link(f, "sys/devices/platform/soc/fe204000.spi/of_node",
 		"../../../../firmware/devicetree/base/soc/spi@7e204000");
 	fx_file_n(f, DT "/soc/spi@7e204000/compatible", bad_compat, sizeof(bad_compat) - 1);
