@@ -32,6 +32,9 @@ struct open_how {
 /* Linux's own limit on symlinks followed in one lookup (MAXSYMLINKS). */
 #define MAX_SYMLINKS 40
 
+/* Directories kept open for leaf lookups (least recently used goes first). */
+#define DIR_CACHE 4
+
 struct recorded_error {
 	char *path;
 	int err;
@@ -44,8 +47,12 @@ struct sysroot {
 	bool use_openat2;
 	struct recorded_error *errors;
 	size_t n_errors;
-	char *dir_path;  /* the directory last resolved for a leaf lookup */
-	int dir_fd;      /* O_PATH on it, -1 when none */
+	struct {
+		char *path; /* a directory resolved for leaf lookups */
+		int fd;     /* O_PATH on it, -1 when the slot is free */
+		unsigned long used;
+	} dirs[DIR_CACHE]; /* a device's own directory, its bus list, its driver, its group */
+	unsigned long clock;
 };
 
 static int openat2_in_root(int root_fd, const char *path, int flags)
@@ -212,13 +219,21 @@ static int dir_for_leaf(struct sysroot *sr, const char *path, const char **ret_l
 	const char *slash = strrchr(path, '/');
 	const char *leaf = slash ? slash + 1 : path;
 	size_t dlen = slash ? (size_t)(slash - path) : 0;
+	size_t victim = 0;
 
 	if (!*leaf || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0)
 		return -EAGAIN;
-	if (sr->dir_fd >= 0 && sr->dir_path && strlen(sr->dir_path) == dlen &&
-	    memcmp(sr->dir_path, path, dlen) == 0) {
-		*ret_leaf = leaf;
-		return sr->dir_fd;
+	for (size_t i = 0; i < DIR_CACHE; i++) {
+		if (sr->dirs[i].fd >= 0 && strlen(sr->dirs[i].path) == dlen &&
+		    memcmp(sr->dirs[i].path, path, dlen) == 0) {
+			sr->dirs[i].used = ++sr->clock;
+			*ret_leaf = leaf;
+			return sr->dirs[i].fd;
+		}
+		/* a free slot first, else the least recently used */
+		if (sr->dirs[victim].fd >= 0 &&
+		    (sr->dirs[i].fd < 0 || sr->dirs[i].used < sr->dirs[victim].used))
+			victim = i;
 	}
 	char *d = strndup(path, dlen);
 	if (!d)
@@ -229,11 +244,12 @@ static int dir_for_leaf(struct sysroot *sr, const char *path, const char **ret_l
 		free(d);
 		return r == -ENOTDIR || r == -ENOENT || r == -EACCES || r == -ELOOP ? r : -EAGAIN;
 	}
-	if (sr->dir_fd >= 0)
-		close(sr->dir_fd);
-	free(sr->dir_path);
-	sr->dir_fd = fd;
-	sr->dir_path = d;
+	if (sr->dirs[victim].fd >= 0)
+		close(sr->dirs[victim].fd);
+	free(sr->dirs[victim].path);
+	sr->dirs[victim].fd = fd;
+	sr->dirs[victim].path = d;
+	sr->dirs[victim].used = ++sr->clock;
 	*ret_leaf = leaf;
 	return fd;
 }
@@ -283,7 +299,8 @@ int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
 	sr->live = stat("/", &rootst) == 0 && rootst.st_dev == st.st_dev &&
 		   rootst.st_ino == st.st_ino;
 	sr->root_fd = TAKE_FD(fd);
-	sr->dir_fd = -1;
+	for (size_t i = 0; i < DIR_CACHE; i++)
+		sr->dirs[i].fd = -1;
 	sr->use_openat2 = false;
 	if (!(flags & SYSROOT_NO_OPENAT2)) {
 		int probe = openat2_in_root(sr->root_fd, ".", O_PATH);
@@ -305,9 +322,11 @@ void sysroot_free(struct sysroot *sr)
 	free(sr->errors);
 	if (sr->root_fd >= 0)
 		close(sr->root_fd);
-	if (sr->dir_fd >= 0)
-		close(sr->dir_fd);
-	free(sr->dir_path);
+	for (size_t i = 0; i < DIR_CACHE; i++) {
+		if (sr->dirs[i].fd >= 0)
+			close(sr->dirs[i].fd);
+		free(sr->dirs[i].path);
+	}
 	free(sr->path);
 	free(sr);
 }

@@ -91,6 +91,10 @@ def main():
         write(f"{d}/consistent_dma_mask_bits", f"{bits}\n")
         write(f"{d}/numa_node", "-1\n")
         write(f"{d}/modalias", f"pci:v00008086d0000{0x1000 + i % 4096:04X}sv00008086sd00000001bc01sc08i02\n")
+        write(f"{d}/uevent", (f"DRIVER={drv}\n" if i % 10 != 9 else "") +
+              f"PCI_CLASS={int(cls, 16):X}\nPCI_ID=8086:{0x1000 + i % 4096:04X}\n"
+              f"PCI_SUBSYS_ID=8086:0001\nPCI_SLOT_NAME={addr}\n"
+              f"MODALIAS=pci:v00008086d0000{0x1000 + i % 4096:04X}sv00008086sd00000001bc01sc08i02\n")
         # lspci's sysfs backend wants these as well
         write(f"{d}/irq", "0\n")
         write(f"{d}/resource", "0x0000000000000000 0x0000000000000000 0x0000000000000000\n")

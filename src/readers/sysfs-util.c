@@ -309,8 +309,21 @@ int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, s
 		r = sysfs_link_basename(sr, group, &group_name);
 	if (r < 0)
 		return r;
-	/* drivers/base/module.c module_add_driver: "module" under the driver, when it has one. */
+	/* drivers/base/module.c module_add_driver: "module" under the driver, when it has
+	 * one. Looked up from the driver's own directory, which devices of one driver
+	 * share, so the sysroot layer resolves it once. */
 	if (d->driver) {
+		_cleanup_free_ char *target = NULL, *drvdir = NULL, *drvmod = NULL;
+		r = sysroot_readlink(sr, driver, &target);
+		if (r == -ENOMEM)
+			return r;
+		/* the link text is relative to the device's real directory, not the bus entry */
+		_cleanup_free_ char *base = d->syspath ? path_join(d->syspath, "driver") : NULL;
+		if (r == 0 && base && path_resolve_link(base, target, &drvdir) == 0 &&
+		    (drvmod = path_join(drvdir, "module"))) {
+			free(module);
+			module = TAKE_PTR(drvmod);
+		}
 		r = sysfs_link_basename(sr, module, &d->module);
 		if (r < 0)
 			return r;

@@ -410,6 +410,7 @@ static struct json_object *block_json(const struct block_report *b)
 /* Print v pretty, every line after the first indented by indent spaces; v is put. */
 static int emit(FILE *out, struct json_object *v, unsigned indent)
 {
+	static const char spaces[] = "        ";
 	const char *s = v ? json_object_to_json_string_ext(v, JSON_FLAGS) : "null";
 	int e = 0;
 
@@ -417,11 +418,15 @@ static int emit(FILE *out, struct json_object *v, unsigned indent)
 		json_object_put(v);
 		return -ENOMEM;
 	}
-	for (; *s && e == 0; s++) {
-		if (fputc(*s, out) == EOF)
+	if (indent > sizeof(spaces) - 1)
+		indent = sizeof(spaces) - 1;
+	/* whole lines at a time: the output of 10,000 devices is ~40 MB */
+	while (*s && e == 0) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
+		if (fwrite(s, 1, n, out) != n || (nl && fwrite(spaces, 1, indent, out) != indent))
 			e = -EIO;
-		else if (*s == '\n' && fprintf(out, "%*s", (int)indent, "") < 0)
-			e = -EIO;
+		s += n;
 	}
 	json_object_put(v);
 	return e;
