@@ -4,12 +4,18 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/report.h"
+#include "capture.h"
 #include "readers/readers.h"
+#include "readers/udev.h"
 #include "render/columns.h"
 #include "render/render.h"
 #include "shared/macro.h"
@@ -19,6 +25,7 @@
 enum format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_PROMETHEUS,
 };
 
 #define MAX_ASSUMED_MASKS 64
@@ -41,6 +48,8 @@ struct options {
 	size_t n_columns;
 	bool have_columns;
 	bool list_columns;
+	const char *output_file;
+	const char *capture;
 	struct render_options render;
 };
 
@@ -51,6 +60,8 @@ enum {
 	OPT_ASSUME_MASK,
 	OPT_LIST_COLUMNS,
 	OPT_COLOR,
+	OPT_OUTPUT_FILE,
+	OPT_CAPTURE,
 };
 
 const char *argp_program_version = PACKAGE_NAME " " PACKAGE_VERSION;
@@ -63,7 +74,11 @@ static const char doc[] =
 
 static const struct argp_option argp_options[] = {
 	{ "sysroot", 's', "DIR", 0, "Audit the snapshot or tree in DIR instead of /", 0 },
-	{ "format", 'f', "FORMAT", 0, "Output format: text (default) or json", 0 },
+	{ "format", 'f', "FORMAT", 0, "Output format: text (default), json or prometheus", 0 },
+	{ "capture", OPT_CAPTURE, "DIR", 0,
+	  "Copy every file, link and listing read into DIR: a snapshot --sysroot replays", 0 },
+	{ "output-file", OPT_OUTPUT_FILE, "FILE", 0,
+	  "Write the report to FILE atomically (a temporary file, then rename)", 0 },
 	{ "json", 'J', NULL, 0, "Same as --format json", 0 },
 	{ "page-size", OPT_PAGE_SIZE, "BYTES", 0,
 	  "Page size of the audited kernel (default: live, MANIFEST, else 4096)", 0 },
@@ -97,8 +112,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->format = FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "prometheus") == 0)
+			o->format = FORMAT_PROMETHEUS;
 		else
-			argp_error(state, "unknown format '%s' (text or json)", arg);
+			argp_error(state, "unknown format '%s' (text, json or prometheus)", arg);
 		break;
 	case 'J':
 		o->format = FORMAT_JSON;
@@ -146,6 +163,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->have_columns = true;
 		break;
 	}
+	case OPT_OUTPUT_FILE:
+		if (!*arg)
+			argp_error(state, "--output-file: empty file name");
+		o->output_file = arg;
+		break;
+	case OPT_CAPTURE:
+		if (!*arg)
+			argp_error(state, "--capture: empty directory name");
+		o->capture = arg;
+		break;
 	case OPT_LIST_COLUMNS:
 		o->list_columns = true;
 		break;
@@ -208,6 +235,110 @@ static void free_options(struct options *o)
 		free((char *)o->masks[i].device);
 }
 
+static int render(FILE *out, const struct options *o, const struct machine *m,
+		  const struct report *rep)
+{
+	switch (o->format) {
+	case FORMAT_JSON:
+		return render_json(out, m, rep);
+	case FORMAT_PROMETHEUS:
+		return render_prometheus(out, m, rep);
+	default:
+		return render_text(out, m, rep, &o->render);
+	}
+}
+
+/*
+ * The report goes to stdout, or with --output-file to a temporary file in the
+ * target's directory that is renamed over it only once complete, so a
+ * node_exporter scrape never sees half a file.
+ */
+static int write_report(const struct options *o, const struct machine *m, const struct report *rep)
+{
+	const char *me = program_invocation_short_name;
+	int r;
+
+	if (!o->output_file) {
+		r = render(stdout, o, m, rep);
+		if (r < 0 || fflush(stdout) != 0) {
+			fprintf(stderr, "%s: writing the report: %s\n", me, strerror(r < 0 ? -r : errno));
+			return -EIO;
+		}
+		return 0;
+	}
+	_cleanup_free_ char *tmp = NULL;
+	if (asprintf(&tmp, "%s.XXXXXX", o->output_file) < 0)
+		return -ENOMEM;
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(errno));
+		return -errno;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
+	r = render(f, o, m, rep);
+	if (r == 0 && (fflush(f) != 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0))
+		r = -errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, o->output_file) < 0)
+		r = -errno;
+	if (r < 0) {
+		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(-r));
+		unlink(tmp);
+	}
+	return r;
+}
+
+/* The udev properties a snapshot cannot get from libudev, as plain files. */
+static void capture_udev(struct capture *cap, const struct machine *m)
+{
+	for (size_t i = 0; i < m->n_devices + m->n_blocks; i++) {
+		bool dev = i < m->n_devices;
+		const struct udev_props *u = dev ? &m->devices[i].udev : &m->blocks[i - m->n_devices].udev;
+		const char *name = dev ? m->devices[i].id : m->blocks[i - m->n_devices].disk;
+		_cleanup_free_ char *text = NULL, *path = NULL;
+		if (udev_props_format(u, &text) < 0 || !*text)
+			continue;
+		if (asprintf(&path, UDEV_SNAPSHOT "%s/%s", dev ? "" : "/block", name) < 0)
+			continue;
+		capture_file(cap, path, text, strlen(text));
+	}
+}
+
+/* MANIFEST of a capture (DESIGN.md: the snapshot layout). */
+static int finish_capture(struct capture *cap, const struct machine *m)
+{
+	char page[32], uid[32], when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	snprintf(page, sizeof(page), "%u", m->page_size);
+	snprintf(uid, sizeof(uid), "%u", (unsigned)getuid());
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	const struct manifest_entry kv[] = {
+		{ (char *)"arch", m->arch.value ? m->arch.value : (char *)"unknown" },
+		{ (char *)"page_size", page },
+		{ (char *)"kernel_release", m->release.value ? m->release.value : (char *)"unknown" },
+		{ (char *)"endianness", __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? (char *)"big" : (char *)"little" },
+		{ (char *)"uid", uid },
+		{ (char *)"captured_by", (char *)PACKAGE_NAME " " PACKAGE_VERSION },
+		{ (char *)"captured_at", when },
+	};
+	capture_udev(cap, m);
+	return capture_finish(cap, kv, ARRAY_SIZE(kv));
+}
+
+static void capture_freep(struct capture **c)
+{
+	capture_free(*c);
+}
+
 static void machine_donep(struct machine *m)
 {
 	machine_done(m);
@@ -225,6 +356,7 @@ int main(int argc, char **argv)
 		.render = { .color = -1 },
 	};
 	const struct argp argp = { argp_options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
 	_cleanup_(machine_donep) struct machine m;
 	struct report rep;
@@ -252,12 +384,29 @@ int main(int argc, char **argv)
 			strerror(-r));
 		return EXIT_FATAL;
 	}
+	if (o.capture) {
+		r = capture_new(o.capture, &cap);
+		if (r < 0) {
+			fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o.capture,
+				r == -ENOTEMPTY ? "exists and is not empty" : strerror(-r));
+			return EXIT_FATAL;
+		}
+		sysroot_set_capture(sr, cap);
+	}
 	m.sysroot = strdup(o.sysroot);
 	if (!m.sysroot)
 		goto oom;
 	r = read_machine(sr, &m, o.page_size);
 	if (r < 0)
 		goto oom;
+	if (cap) {
+		r = finish_capture(cap, &m);
+		if (r < 0) {
+			fprintf(stderr, "%s: --capture %s: incomplete: %s\n", program_invocation_short_name,
+				o.capture, strerror(-r));
+			return EXIT_FATAL;
+		}
+	}
 	if (apply_assumed_masks(&m, &o) < 0)
 		return EXIT_FATAL;
 	r = report_build(&m, o.fail_on, &rep);
@@ -266,15 +415,10 @@ int main(int argc, char **argv)
 			strerror(-r));
 		return EXIT_FATAL;
 	}
-	r = o.format == FORMAT_JSON ? render_json(stdout, &m, &rep) : render_text(stdout, &m, &rep, &o.render);
 	int status = rep.exit_status;
+	r = write_report(&o, &m, &rep);
 	report_done(&rep);
-	if (r < 0 || fflush(stdout) != 0) {
-		fprintf(stderr, "%s: writing the report: %s\n", program_invocation_short_name,
-			strerror(r < 0 ? -r : errno));
-		return EXIT_FATAL;
-	}
-	return status;
+	return r < 0 ? EXIT_FATAL : status;
 oom:
 	fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
 	return EXIT_FATAL;

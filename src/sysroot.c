@@ -13,6 +13,7 @@
 #include <linux/openat2.h>
 #endif
 
+#include "capture.h"
 #include "shared/macro.h"
 #include "sysroot.h"
 
@@ -53,6 +54,7 @@ struct sysroot {
 		unsigned long used;
 	} dirs[DIR_CACHE]; /* a device's own directory, its bus list, its driver, its group */
 	unsigned long clock;
+	struct capture *cap; /* --capture: copy what is read; NULL otherwise */
 };
 
 static int openat2_in_root(int root_fd, const char *path, int flags)
@@ -100,9 +102,12 @@ static bool next_component(const char **rest, char *buf, size_t bufsz, int *err)
  * restart at the root, ".." never climbs above it. Returns an O_PATH fd.
  * follow_last=false leaves a final symlink unresolved (for readlink).
  */
-static int walk_in_root(int root_fd, const char *path, bool follow_last)
+static int walk_in_root(int root_fd, const char *path, bool follow_last, struct capture *cap,
+			char **ret_canon)
 {
 	int stack[PATH_MAX / 2]; /* fds of the directories walked, [0] = root copy */
+	size_t canon_at[PATH_MAX / 2]; /* length of canon at each depth */
+	char canon[PATH_MAX] = "";     /* the path walked so far, every link resolved */
 	size_t depth = 0;
 	unsigned links = 0;
 	int r = 0;
@@ -115,6 +120,7 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 	stack[0] = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
 	if (stack[0] < 0)
 		return -errno;
+	canon_at[0] = 0;
 
 	const char *rest = pending;
 	char comp[NAME_MAX + 1];
@@ -124,8 +130,18 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 		if (strcmp(comp, "..") == 0) {
 			if (depth > 0)
 				close(stack[depth--]);
+			canon[canon_at[depth]] = '\0';
 			continue;
 		}
+		size_t here = canon_at[depth], clen = strlen(comp);
+		if (here + 1 + clen + 1 > sizeof(canon)) {
+			r = -ENAMETOOLONG;
+			goto out;
+		}
+		/* canon becomes the path of this component */
+		if (here)
+			canon[here++] = '/';
+		memcpy(canon + here, comp, clen + 1);
 		int fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
 			r = -errno;
@@ -153,13 +169,18 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 				goto out;
 			}
 			target[n] = '\0';
+			if (cap)
+				capture_link(cap, canon, target);
+			canon[canon_at[depth]] = '\0';
 			if (++links > MAX_SYMLINKS) {
 				r = -ELOOP;
 				goto out;
 			}
-			if (target[0] == '/')
+			if (target[0] == '/') {
 				while (depth > 0)
 					close(stack[depth--]);
+				canon[0] = '\0';
+			}
 			size_t tl = strlen(target), rl = strlen(rest);
 			char *np = malloc(tl + 1 + rl + 1);
 			if (!np) {
@@ -185,9 +206,14 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last)
 			goto out;
 		}
 		stack[++depth] = fd;
+		canon_at[depth] = strlen(canon);
 	}
 	if (err < 0) {
 		r = err;
+		goto out;
+	}
+	if (ret_canon && !(*ret_canon = strdup(canon))) {
+		r = -ENOMEM;
 		goto out;
 	}
 	r = stack[depth];
@@ -199,12 +225,36 @@ out:
 	return r;
 }
 
-/* An O_PATH fd for path inside the root. */
-static int resolve(struct sysroot *sr, const char *path, bool follow_last)
+/* An O_PATH fd for path inside the root; when capturing, its canonical path too. */
+static int resolve_canon(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon)
 {
 	if (sr->use_openat2)
 		return openat2_in_root(sr->root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW));
-	return walk_in_root(sr->root_fd, path, follow_last);
+	return walk_in_root(sr->root_fd, path, follow_last, sr->cap, sr->cap ? ret_canon : NULL);
+}
+
+static int resolve(struct sysroot *sr, const char *path, bool follow_last)
+{
+	return resolve_canon(sr, path, follow_last, NULL);
+}
+
+/* "dir/leaf" for the capture, or NULL (capture off, or no memory: the capture notes it). */
+static char *canon_join(const struct sysroot *sr, const char *dir, const char *leaf)
+{
+	char *p = NULL;
+	if (!sr->cap || !dir)
+		return NULL;
+	if (asprintf(&p, "%s%s%s", dir, *dir ? "/" : "", leaf) < 0)
+		return NULL;
+	return p;
+}
+
+/* What a failed read leaves in a capture: MANIFEST error.<path>=ERRNO. */
+static int noted(struct sysroot *sr, const char *path, int r)
+{
+	if (sr->cap && r < 0 && r != -ENOMEM && r != -EAGAIN)
+		capture_error(sr->cap, path, r);
+	return r;
 }
 
 /*
@@ -221,8 +271,8 @@ static int dir_for_leaf(struct sysroot *sr, const char *path, const char **ret_l
 	size_t dlen = slash ? (size_t)(slash - path) : 0;
 	size_t victim = 0;
 
-	if (!*leaf || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0)
-		return -EAGAIN;
+	if (sr->cap || !*leaf || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0)
+		return -EAGAIN; /* a capture takes the walk, which sees every link */
 	for (size_t i = 0; i < DIR_CACHE; i++) {
 		if (sr->dirs[i].fd >= 0 && strlen(sr->dirs[i].path) == dlen &&
 		    memcmp(sr->dirs[i].path, path, dlen) == 0) {
@@ -435,14 +485,14 @@ static int read_leaf(struct sysroot *sr, const char *path, size_t max, char **re
 	return read_fd(fd, max, st2.st_size, ret_buf, ret_len);
 }
 
-int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-		      size_t *ret_len)
+static int read_file_canon(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			   size_t *ret_len, char **ret_canon)
 {
 	int r = read_leaf(sr, path, max, ret_buf, ret_len);
 	if (r != -EAGAIN)
 		return r;
 
-	_cleanup_close_ int pfd = resolve(sr, path, true);
+	_cleanup_close_ int pfd = resolve_canon(sr, path, true, ret_canon);
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 
@@ -458,6 +508,20 @@ int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **r
 	if (fd < 0)
 		return fd;
 	return read_fd(fd, max, st.st_size, ret_buf, ret_len);
+}
+
+int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+		      size_t *ret_len)
+{
+	_cleanup_free_ char *canon = NULL;
+	size_t len = 0;
+	int r = read_file_canon(sr, path, max, ret_buf, &len, &canon);
+
+	if (r == 0 && canon)
+		capture_file(sr->cap, canon, *ret_buf, len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return noted(sr, path, r);
 }
 
 /* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */
@@ -501,10 +565,10 @@ static int read_records_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
-int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			 size_t *ret_len)
+static int read_records_canon(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			      size_t *ret_len, char **ret_canon)
 {
-	_cleanup_close_ int pfd = resolve(sr, path, true);
+	_cleanup_close_ int pfd = resolve_canon(sr, path, true, ret_canon);
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 
@@ -524,7 +588,22 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 	return read_records_fd(fd, max, ret_buf, ret_len);
 }
 
-int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
+/* The kernel log is captured as a regular file in its record format. */
+int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len)
+{
+	_cleanup_free_ char *canon = NULL;
+	size_t len = 0;
+	int r = read_records_canon(sr, path, max, ret_buf, &len, &canon);
+
+	if (r == 0 && canon)
+		capture_file(sr->cap, canon, *ret_buf, len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return noted(sr, path, r);
+}
+
+static int readlink_canon(struct sysroot *sr, const char *path, char **ret, char **ret_canon)
 {
 	char target[PATH_MAX];
 	const char *leaf;
@@ -545,7 +624,7 @@ int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
 	if (dfd != -EAGAIN)
 		return recorded_error(sr, path, dfd);
 
-	_cleanup_close_ int pfd = resolve(sr, path, false);
+	_cleanup_close_ int pfd = resolve_canon(sr, path, false, ret_canon);
 
 	if (pfd < 0)
 		return recorded_error(sr, path, pfd);
@@ -558,6 +637,16 @@ int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
 		return -ENOMEM;
 	*ret = s;
 	return 0;
+}
+
+int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r = readlink_canon(sr, path, ret, &canon);
+
+	if (r == 0 && canon)
+		capture_link(sr->cap, canon, *ret);
+	return r == -EINVAL ? r : noted(sr, path, r); /* "not a link" is an answer, not a failure */
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -574,9 +663,40 @@ void sysroot_free_names(char **names, size_t n)
 	free(names);
 }
 
+/* A listing in a capture: the directory, and each entry that is a link or a directory. */
+static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char **names, size_t n)
+{
+	capture_dir(sr->cap, canon);
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		char target[PATH_MAX];
+		_cleanup_free_ char *c = canon_join(sr, canon, names[i]);
+		if (!c || fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t k = readlinkat(dfd, names[i], target, sizeof(target) - 1);
+			if (k >= 0) {
+				target[k] = '\0';
+				capture_link(sr->cap, c, target);
+			}
+		} else if (S_ISDIR(st.st_mode)) {
+			capture_dir(sr->cap, c);
+		}
+		/* regular files are copied when read, not listed: a replay reads what live read */
+	}
+}
+
+static int list_dir_canon(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n);
+
 int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
 {
-	_cleanup_close_ int pfd = resolve(sr, path, true);
+	return noted(sr, path, list_dir_canon(sr, path, ret_names, ret_n));
+}
+
+static int list_dir_canon(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
+{
+	_cleanup_free_ char *canon = NULL;
+	_cleanup_close_ int pfd = resolve_canon(sr, path, true, &canon);
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	int r = 0;
@@ -622,12 +742,31 @@ int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, si
 	}
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_names);
+	if (canon)
+		capture_listing(sr, pfd, canon, names, n);
 	*ret_names = names;
 	*ret_n = n;
 	return 0;
 }
 
+static int stat_canon(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon);
+
+/* A capture keeps what existed: a directory, or an empty file for a file or device node. */
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r = stat_canon(sr, path, ret, &canon);
+
+	if (r == 0 && canon) {
+		if (S_ISDIR(ret->st_mode))
+			capture_dir(sr->cap, canon);
+		else
+			capture_placeholder(sr->cap, canon);
+	}
+	return noted(sr, path, r);
+}
+
+static int stat_canon(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon)
 {
 	const char *leaf;
 	int dfd = dir_for_leaf(sr, path, &leaf);
@@ -644,9 +783,23 @@ int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret)
 		return recorded_error(sr, path, dfd);
 	}
 
-	_cleanup_close_ int pfd = resolve(sr, path, true);
+	_cleanup_close_ int pfd = resolve_canon(sr, path, true, ret_canon);
 
 	if (pfd < 0)
 		return recorded_error(sr, path, pfd);
 	return fstat(pfd, ret) < 0 ? -errno : 0;
+}
+
+int sysroot_set_capture(struct sysroot *sr, struct capture *cap)
+{
+	sr->cap = cap;
+	sr->use_openat2 = false; /* the walk sees (and copies) every link on the way */
+	for (size_t i = 0; i < DIR_CACHE; i++) {
+		if (sr->dirs[i].fd >= 0)
+			close(sr->dirs[i].fd);
+		sr->dirs[i].fd = -1;
+		free(sr->dirs[i].path);
+		sr->dirs[i].path = NULL;
+	}
+	return 0;
 }

@@ -61,6 +61,13 @@ void sysroot_free_names(char **names, size_t n);
 /* stat() of path, following symlinks inside the root. */
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret);
 
+struct capture;
+/*
+ * Copy everything read from now on into cap (see capture.h). Switches to the
+ * hand-written resolver, which sees every symlink it crosses.
+ */
+int sysroot_set_capture(struct sysroot *sr, struct capture *cap);
+
 /*
  * A snapshot's MANIFEST may record that a read failed at capture time
  * (error.<path>=EACCES). Reads of such a path that find nothing then report

@@ -7,6 +7,8 @@
  * never gets the host's database. None of it changes a verdict.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +67,107 @@ static int copy_by_path(struct udev_device *dev, char **field)
 	return 0;
 }
 
+static const struct {
+	const char *key;
+	size_t offset;
+} props[] = {
+	{ "ID_PATH", offsetof(struct udev_props, id_path) },
+	{ "ID_VENDOR_FROM_DATABASE", offsetof(struct udev_props, vendor_db) },
+	{ "ID_MODEL_FROM_DATABASE", offsetof(struct udev_props, model_db) },
+	{ "ID_SERIAL", offsetof(struct udev_props, serial) },
+	{ "DEVLINK_BY_PATH", offsetof(struct udev_props, by_path) },
+};
+
+static char **prop_field(struct udev_props *u, size_t i)
+{
+	return (char **)((char *)u + props[i].offset);
+}
+
+int udev_props_format(const struct udev_props *u, char **ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+		const char *v = *prop_field((struct udev_props *)u, i);
+		if (v && !strchr(v, '\n'))
+			fprintf(f, "%s=%s\n", props[i].key, v);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
+	return 0;
+}
+
+/* A snapshot's udev properties: KEY=value lines, as udev_props_format() wrote them. */
+static int read_props_file(struct sysroot *sr, struct machine *m, const char *path,
+			   struct udev_props *u)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = sysroot_read_file(sr, path, 65536, &buf, &len);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0 || memchr(buf, '\0', len))
+		return r < 0 ? machine_add_input_errno(m, path, r)
+			     : machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content");
+	for (char *line = buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+			char **field = prop_field(u, i);
+			if (strcmp(line, props[i].key) != 0 || !eq[1])
+				continue;
+			char *v = strdup(eq + 1);
+			if (!v)
+				return -ENOMEM;
+			free(*field);
+			*field = v;
+		}
+	}
+	return 0;
+}
+
+static int read_udev_snapshot(struct sysroot *sr, struct machine *m)
+{
+	struct stat st;
+	int r = sysroot_stat(sr, UDEV_SNAPSHOT, &st);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !S_ISDIR(st.st_mode))
+		return 0; /* captured without udev, or not a capture: nothing to add */
+	for (size_t i = 0; i < m->n_devices; i++) {
+		_cleanup_free_ char *path = NULL;
+		if (asprintf(&path, UDEV_SNAPSHOT "/%s", m->devices[i].id) < 0)
+			return -ENOMEM;
+		r = read_props_file(sr, m, path, &m->devices[i].udev);
+		if (r < 0)
+			return r;
+	}
+	return machine_add_input(m, UDEV_SNAPSHOT, INPUT_OK, 0, NULL);
+}
+
 int read_udev(struct sysroot *sr, struct machine *m)
 {
 	struct udev *udev;
 	int r;
 
 	if (!sysroot_is_live(sr))
-		return 0;
+		return read_udev_snapshot(sr, m);
 	r = udev_db_status(sr);
 	if (r == -ENOMEM)
 		return r;
@@ -107,13 +203,35 @@ int read_udev(struct sysroot *sr, struct machine *m)
 	return machine_add_input(m, UDEV_DB, INPUT_OK, 0, NULL);
 }
 
+static int read_udev_blocks_snapshot(struct sysroot *sr, struct machine *m)
+{
+	struct stat st;
+	int r = sysroot_stat(sr, UDEV_SNAPSHOT "/block", &st);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		_cleanup_free_ char *path = NULL;
+		if (asprintf(&path, UDEV_SNAPSHOT "/block/%s", m->blocks[i].disk) < 0)
+			return -ENOMEM;
+		r = read_props_file(sr, m, path, &m->blocks[i].udev);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int read_udev_blocks(struct sysroot *sr, struct machine *m)
 {
 	struct udev *udev;
 	int r;
 
-	if (!sysroot_is_live(sr) || m->n_blocks == 0)
+	if (m->n_blocks == 0)
 		return 0;
+	if (!sysroot_is_live(sr))
+		return read_udev_blocks_snapshot(sr, m);
 	r = udev_db_status(sr);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;

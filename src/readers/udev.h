@@ -12,3 +12,12 @@
  * exists; records no input (read_udev did). Returns 0 or -ENOMEM.
  */
 int read_udev_blocks(struct sysroot *sr, struct machine *m);
+
+/*
+ * A capture stores what libudev gave as plain files, read back by read_udev()
+ * on a snapshot: UDEV_SNAPSHOT/<device id> and UDEV_SNAPSHOT/block/<disk>.
+ */
+#define UDEV_SNAPSHOT "run/dmamask-audit/udev"
+
+/* KEY=value lines for u (malloc'd, possibly empty). 0 or -ENOMEM. */
+int udev_props_format(const struct udev_props *u, char **ret);

@@ -21,3 +21,5 @@ struct render_options {
 int render_text(FILE *out, const struct machine *m, const struct report *r,
 		const struct render_options *o);
 int render_json(FILE *out, const struct machine *m, const struct report *r);
+/* Prometheus text exposition format (node_exporter textfile collector). */
+int render_prometheus(FILE *out, const struct machine *m, const struct report *r);
