@@ -250,6 +250,11 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = "no driver bound: no DMA";
 		return;
 	}
+	if (r->bridge) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "bridge or host controller: forwards DMA, does none of its own";
+		return;
+	}
 	if (sw->xen_pv) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
@@ -290,7 +295,16 @@ static void decide(const struct devices_input *in, struct device_report *r)
 			r->reason = "highmem not bounced by the block layer; no DMA mask to judge it";
 			return;
 		}
-		needs_pool(sw, r);
+		/* 32-bit ARM's arm_dma_ops map without checking the mask (no swiotlb
+		 * without LPAE/Xen): what the block layer misses reaches the device */
+		if (in->arch_family && strcmp(in->arch_family, "arm") == 0 && sw->active != TRI_YES) {
+			r->verdict = VERDICT_FAILS;
+			r->missed_corrupts = true;
+			r->reason = "RAM out of reach that the block layer does not bounce, and no mask "
+				    "check below it: DMA hits the wrong memory";
+			return;
+		}
+		needs_pool(sw, r); /* dma-direct/swiotlb below the block layer catches the rest */
 		return;
 	}
 	if (!r->mask_known) {
@@ -312,6 +326,10 @@ static void decide(const struct devices_input *in, struct device_report *r)
 
 static void add_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
 {
+	if (!r->mask_known) {
+		finding_add_str(f, x, "mask_source", "none (BLK_BOUNCE_HIGH)");
+		return;
+	}
 	finding_add_hex(f, x, "dma_mask", r->dma_mask);
 	finding_add_str(f, x, "mask_source", mask_source_to_string(r->mask_source));
 	if (r->bus_limit)
@@ -342,33 +360,38 @@ static void device_findings(const struct devices_input *in, const struct device_
 	struct finding *x;
 
 	if (r->verdict == VERDICT_PARTIAL) {
-		uint64_t bytes = strcmp(r->kernel_model, "legacy-block") == 0
-					 ? r->legacy.by_reading[r->legacy.kernel_reading].bounce_bytes
-					 : r->direct.unreachable_bytes;
-		_cleanup_free_ char *msg = sized_message("", bytes, " of RAM is out of this device's "
-							      "reach: buffers there are copied through a "
-							      "bounce buffer on every I/O");
+		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		bool block = strcmp(r->kernel_model, "legacy-block") == 0 && k->bounce_bytes;
+		_cleanup_free_ char *msg =
+			block ? sized_message("the block layer bounces ", k->bounce_bytes,
+					      " of RAM for this device's queue (pages above bounce_pfn): "
+					      "a copy on every I/O")
+			      : sized_message("", r->direct.unreachable_bytes,
+					      " of RAM is out of this device's reach: buffers there are "
+					      "copied through a bounce buffer on every I/O");
 		x = findings_add(f, "bounce-needed", SEVERITY_WARNING, d->id, msg,
 				 "widen the driver's DMA mask if the hardware allows, enable an IOMMU, "
 				 "or keep its buffers in low memory");
 		add_reach_evidence(f, x, r);
-		if (strcmp(r->kernel_model, "legacy-block") == 0)
-			finding_add_u64(f, x, "block_bounce_bytes", bytes);
+		if (block)
+			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
 	}
-	if (r->verdict == VERDICT_FAILS) {
+	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
 		_cleanup_free_ char *msg = sized_message("", r->unreachable_bytes,
 							 " of RAM is out of this device's reach and "
 							 "there is no usable bounce buffer: DMA to it "
 							 "fails (\"DMA addr ... overflow\")");
 		x = findings_add(f, "bounce-impossible", SEVERITY_ERROR, d->id, msg,
-				 sw->active == TRI_NO
+				 in->m->swiotlb.cmd_noforce
 					 ? "drop swiotlb=noforce (or boot with swiotlb=<slabs>), or enable an IOMMU"
+				 : sw->active == TRI_NO
+					 ? "give the kernel a bounce pool (swiotlb), or enable an IOMMU"
 					 : "place the swiotlb pool within the device's reach (swiotlb= "
 					   "and memory layout), or enable an IOMMU");
 		add_reach_evidence(f, x, r);
 		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
 	}
-	if (strcmp(r->kernel_model, "legacy-block") == 0 && r->mask_known && r->legacy.missed_bytes) {
+	if (r->missed_corrupts) {
 		_cleanup_free_ char *msg = sized_message(
 			"the block layer does not bounce ", r->legacy.missed_bytes,
 			" of RAM this device cannot reach: without a mask check further down, "
@@ -392,14 +415,18 @@ static void device_findings(const struct devices_input *in, const struct device_
 		finding_add_hex(f, x, "limit", r->limit);
 	}
 	if (r->mask_known && !mask_is_contiguous(r->dma_mask)) {
-		_cleanup_free_ char *msg = sized_message(
-			"DMA mask is not of the form 2^n-1: read as a limit (what dma-direct does) "
-			"and as a bitmask (the DMA-API definition) it reaches different RAM; they differ by ",
-			r->direct.reachable_bytes > r->bitmask.reachable_bytes
-				? r->direct.reachable_bytes - r->bitmask.reachable_bytes
-				: r->bitmask.reachable_bytes - r->direct.reachable_bytes,
-			"");
-		x = findings_add(f, "mask-not-contiguous", SEVERITY_WARNING, d->id, msg,
+		uint64_t diff = r->direct.reachable_bytes > r->bitmask.reachable_bytes
+					? r->direct.reachable_bytes - r->bitmask.reachable_bytes
+					: r->bitmask.reachable_bytes - r->direct.reachable_bytes;
+		_cleanup_free_ char *msg =
+			diff ? sized_message("DMA mask is not of the form 2^n-1: read as a limit (what "
+					     "dma-direct does) and as a bitmask (the DMA-API definition) "
+					     "it reaches different RAM; they differ by ",
+					     diff, "")
+			     : strdup("DMA mask is not of the form 2^n-1: the limit and bitmask "
+				      "readings agree on this machine's RAM, but not on every layout");
+		x = findings_add(f, "mask-not-contiguous", diff ? SEVERITY_WARNING : SEVERITY_INFO,
+				 d->id, msg,
 				 "express the reach as dma-ranges (a bus limit and offset) and keep the "
 				 "mask 2^n-1");
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
@@ -416,7 +443,8 @@ static void device_findings(const struct devices_input *in, const struct device_
 		if (r->map.node)
 			finding_add_str(f, x, "dma_ranges_node", r->map.node);
 	}
-	if (r->legacy.known && r->has_block && legacy_decisions_differ(&r->legacy)) {
+	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
+	if (r->legacy.known && r->has_block && r->mask_known && legacy_decisions_differ(&r->legacy)) {
 		const struct legacy_block *c = &r->legacy.by_reading[MAX_LOW_PFN_COUNT];
 		const struct legacy_block *p = &r->legacy.by_reading[MAX_LOW_PFN_PFN];
 		bool used_count = r->legacy.kernel_reading == MAX_LOW_PFN_COUNT;
@@ -472,6 +500,9 @@ static int analyse_one(const struct devices_input *in, const struct device *d, b
 	if (r->map.state != DMA_MAP_RANGES)
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
+	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */
+	r->bridge = (d->have_pci_ids && (d->class_code >> 16) == 0x06) ||
+		    (d->bus != DEV_BUS_PCI && d->dt.n_chain && d->dt.chain[0].is_pci);
 	r->bus_limit = era_bus_limit(in, &r->map);
 	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
 	if (r->mask_known && in->l->source != LAYOUT_SOURCE_NONE) {

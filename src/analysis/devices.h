@@ -76,6 +76,8 @@ struct device_report {
 	enum tristate pool_reachable;
 	bool forced;
 	const char *forced_why;              /* static */
+	bool bridge;                         /* a PCI bridge or host controller: no DMA of its own */
+	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
 };
 
 struct block_report {

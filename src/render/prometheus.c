@@ -1,11 +1,327 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: being written */
+/*
+ * The Prometheus text exposition format 0.0.4, for node_exporter's textfile
+ * collector. Every metric is a gauge named dmamask_*, in base units, with
+ * HELP and TYPE, its samples together and all with the same label names.
+ * A value the report does not know is left out, never printed as 0. Label
+ * values are escaped and made valid UTF-8: device names can hold any byte.
+ * No timestamp metric: the collector exports the file's mtime.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "render/render.h"
+#include "shared/macro.h"
+
+struct prom {
+	FILE *out;
+	const char *name;    /* the current family */
+	const char *help;
+	bool header_done;    /* HELP and TYPE printed: only before its first sample */
+	int err;             /* -EIO, sticky */
+};
+
+struct label {
+	const char *name;
+	const char *value;   /* NULL prints as "" */
+};
+
+static void put(struct prom *p, const char *s, size_t n)
+{
+	if (p->err == 0 && n && fwrite(s, 1, n, p->out) != n)
+		p->err = -EIO;
+}
+
+static void put_str(struct prom *p, const char *s)
+{
+	put(p, s, strlen(s));
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629), 0 when invalid: as json.c. */
+static size_t utf8_seq_len(const unsigned char *s, size_t left)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* A label value: \ " and newline escaped, each invalid byte replaced by U+FFFD. */
+static void put_label_value(struct prom *p, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)u), run = 0;
+
+	/* plain bytes are written in runs, not one by one */
+	while (left > run) {
+		const unsigned char *c = u + run;
+		const char *esc = *c == '\\' ? "\\\\" : *c == '"' ? "\\\"" : *c == '\n' ? "\\n" : NULL;
+		size_t n = esc ? 0 : utf8_seq_len(c, left - run);
+
+		if (n) {
+			run += n;
+			continue;
+		}
+		put(p, (const char *)u, run);
+		put_str(p, esc ? esc : "\xef\xbf\xbd");
+		u = c + 1;
+		left -= run + 1;
+		run = 0;
+	}
+	put(p, (const char *)u, run);
+}
+
+/* Start a family; its HELP and TYPE wait for its first sample. */
+static void family(struct prom *p, const char *name, const char *help)
+{
+	p->name = name;
+	p->help = help;
+	p->header_done = false;
+}
+
+static void sample_labels(struct prom *p, const struct label *l, size_t n, uint64_t v)
+{
+	char num[32];
+
+	if (!p->header_done) {
+		/* help texts are constants without \ or newline: nothing to escape */
+		put_str(p, "# HELP ");
+		put_str(p, p->name);
+		put_str(p, " ");
+		put_str(p, p->help);
+		put_str(p, "\n# TYPE ");
+		put_str(p, p->name);
+		put_str(p, " gauge\n");
+		p->header_done = true;
+	}
+	put_str(p, p->name);
+	for (size_t i = 0; i < n; i++) {
+		put_str(p, i ? "," : "{");
+		put_str(p, l[i].name);
+		put_str(p, "=\"");
+		put_label_value(p, l[i].value);
+		put_str(p, "\"");
+	}
+	snprintf(num, sizeof(num), "%s%" PRIu64 "\n", n ? "} " : " ", v);
+	put_str(p, num);
+}
+
+static void sample(struct prom *p, uint64_t v)
+{
+	sample_labels(p, NULL, 0, v);
+}
+
+static void sample_if(struct prom *p, bool known, uint64_t v)
+{
+	if (known)
+		sample(p, v);
+}
+
+static void memory_metrics(struct prom *p, const struct layout *l)
+{
+	bool have = l->source != LAYOUT_SOURCE_NONE;
+	bool low = have && l->lowmem_known;
+
+	family(p, "dmamask_ram_bytes", "System RAM in bytes (proc/iomem, else proc/zoneinfo spans).");
+	sample_if(p, have, l->ram_bytes);
+	family(p, "dmamask_highmem_bytes", "RAM above the end of lowmem (ZONE_HIGHMEM) in bytes.");
+	sample_if(p, low, l->highmem_bytes);
+	family(p, "dmamask_memory_base_pfn", "First page frame number of RAM (min_low_pfn).");
+	sample_if(p, have, l->base_pfn);
+	family(p, "dmamask_memory_end_pfn", "Page frame number after the end of RAM (max_pfn).");
+	sample_if(p, have, l->end_pfn);
+	family(p, "dmamask_lowmem_end_pfn", "Page frame number where lowmem ends.");
+	sample_if(p, low, l->lowmem_end_pfn);
+	family(p, "dmamask_max_low_pfn",
+	       "max_low_pfn read as a page count (32-bit ARM before v3.13) and as a page frame number.");
+	if (low) {
+		sample_labels(p, (const struct label[]){ { "reading", "count" } }, 1, l->max_low_pfn_as_count);
+		sample_labels(p, (const struct label[]){ { "reading", "pfn" } }, 1, l->max_low_pfn_as_pfn);
+	}
+}
+
+static void swiotlb_metrics(struct prom *p, const struct swiotlb_state *s)
+{
+	family(p, "dmamask_swiotlb_active", "1 when a swiotlb bounce buffer pool exists, 0 when not.");
+	sample_if(p, s->active != TRI_UNKNOWN, s->active == TRI_YES);
+	family(p, "dmamask_swiotlb_size_bytes", "Size of the swiotlb pool in bytes.");
+	sample_if(p, s->size_known, s->size_bytes);
+	family(p, "dmamask_swiotlb_used_bytes", "Bytes of the swiotlb pool in use (debugfs).");
+	sample_if(p, s->used_known, s->used_bytes);
+	family(p, "dmamask_swiotlb_hiwater_bytes", "Most bytes of the swiotlb pool ever in use (debugfs).");
+	sample_if(p, s->hiwater_known, s->hiwater_bytes);
+	family(p, "dmamask_swiotlb_forced", "1 when every dma-direct mapping bounces whatever the mask.");
+	sample(p, s->forced);
+}
+
+static void device_sample(struct prom *p, const struct device_report *r, uint64_t v)
+{
+	const struct label l[] = {
+		{ "device", r->dev->id },
+		{ "driver", r->dev->driver },
+		{ "verdict", verdict_to_string(r->verdict) },
+	};
+	sample_labels(p, l, ARRAY_SIZE(l), v);
+}
+
+static int fls64(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+/* The same number as the JSON report's dma_mask_bits; -1 when unknown. */
+static int mask_bits(const struct device_report *r)
+{
+	if (r->dev->dma_mask_bits >= 0)
+		return r->dev->dma_mask_bits;
+	return r->mask_known ? fls64(r->dma_mask) : -1;
+}
+
+static void device_metrics(struct prom *p, const struct devices_result *d)
+{
+	size_t count[_VERDICT_MAX] = { 0 };
+
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].verdict >= 0 && d->devices[i].verdict < _VERDICT_MAX)
+			count[d->devices[i].verdict]++;
+	family(p, "dmamask_devices", "DMA devices by verdict.");
+	for (int v = 0; v < _VERDICT_MAX; v++)
+		sample_labels(p, (const struct label[]){ { "verdict", verdict_to_string(v) } }, 1, count[v]);
+
+	family(p, "dmamask_device_info", "A DMA device, its bus, where its mask came from and its IOMMU domain.");
+	for (size_t i = 0; i < d->n_devices; i++) {
+		const struct device_report *r = &d->devices[i];
+		const struct label l[] = {
+			{ "device", r->dev->id },
+			{ "driver", r->dev->driver },
+			{ "verdict", verdict_to_string(r->verdict) },
+			{ "bus", dev_bus_to_string(r->dev->bus) },
+			{ "mask_source", mask_source_to_string(r->mask_source) },
+			{ "iommu_domain", r->dev->iommu_type },
+		};
+		sample_labels(p, l, ARRAY_SIZE(l), 1);
+	}
+	/* "bits" is not a base unit to promtool's lint: the width is a plain number */
+	family(p, "dmamask_device_dma_mask_width", "Width of the device's streaming DMA mask in address bits.");
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (mask_bits(&d->devices[i]) >= 0)
+			device_sample(p, &d->devices[i], (uint64_t)mask_bits(&d->devices[i]));
+	family(p, "dmamask_device_unreachable_ram_bytes",
+	       "RAM in bytes out of the device's DMA reach under the kernel's model: buffers there bounce or fail.");
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].mask_known)
+			device_sample(p, &d->devices[i], d->devices[i].unreachable_bytes);
+	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA reach.");
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].mask_known)
+			device_sample(p, &d->devices[i], d->devices[i].reachable_bytes);
+}
+
+struct id_severity {
+	const char *id;
+	enum severity severity;
+};
+
+static int id_severity_cmp(const void *a, const void *b)
+{
+	const struct id_severity *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (int)x->severity - (int)y->severity;
+}
+
+static int findings_metrics(struct prom *p, const struct findings *f)
+{
+	size_t by_severity[_SEVERITY_MAX] = { 0 };
+	_cleanup_free_ struct id_severity *v = NULL;
+
+	if (f->n) {
+		v = malloc(f->n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		v[i].id = f->v[i].id ? f->v[i].id : "";
+		v[i].severity = f->v[i].severity;
+		if (f->v[i].severity >= 0 && f->v[i].severity < _SEVERITY_MAX)
+			by_severity[f->v[i].severity]++;
+	}
+	if (f->n)
+		qsort(v, f->n, sizeof(*v), id_severity_cmp);
+
+	family(p, "dmamask_findings", "Findings by id and severity.");
+	for (size_t i = 0, n; i < f->n; i += n) {
+		for (n = 1; i + n < f->n && id_severity_cmp(&v[i], &v[i + n]) == 0; n++)
+			;
+		const struct label l[] = {
+			{ "id", v[i].id },
+			{ "severity", severity_to_string(v[i].severity) },
+		};
+		sample_labels(p, l, ARRAY_SIZE(l), n);
+	}
+	/* not dmamask_findings_total: promtool's lint keeps _total for counters */
+	family(p, "dmamask_findings_by_severity", "Findings by severity.");
+	for (int s = 0; s < _SEVERITY_MAX; s++)
+		sample_labels(p, (const struct label[]){ { "severity", severity_to_string(s) } }, 1,
+			      by_severity[s]);
+	return 0;
+}
+
+static void inputs_metrics(struct prom *p, const struct machine *m)
+{
+	size_t count[_INPUT_STATUS_MAX] = { 0 };
+
+	for (size_t i = 0; i < m->n_inputs; i++)
+		if (m->inputs[i].status >= 0 && m->inputs[i].status < _INPUT_STATUS_MAX)
+			count[m->inputs[i].status]++;
+	family(p, "dmamask_inputs", "Kernel interfaces the audit tried to read, by outcome.");
+	for (int s = 0; s < _INPUT_STATUS_MAX; s++)
+		sample_labels(p, (const struct label[]){ { "status", input_status_to_string(s) } }, 1,
+			      count[s]);
+}
 
 int render_prometheus(FILE *out, const struct machine *m, const struct report *r)
 {
-	(void)out;
-	(void)m;
-	(void)r;
-	return -EOPNOTSUPP;
+	struct prom p = { .out = out };
+	const struct label info[] = {
+		{ "version", PACKAGE_VERSION },
+		{ "kernel_release", m->release.value },
+		{ "arch", m->arch.value },
+	};
+	int e;
+
+	family(&p, "dmamask_info", "dmamask-audit version and the audited kernel; always 1.");
+	sample_labels(&p, info, ARRAY_SIZE(info), 1);
+	memory_metrics(&p, &r->layout);
+	swiotlb_metrics(&p, &r->swiotlb);
+	device_metrics(&p, &r->devices);
+	e = findings_metrics(&p, &r->findings);
+	if (e < 0)
+		return e;
+	inputs_metrics(&p, m);
+	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
+	sample_if(&p, r->exit_status >= 0, (uint64_t)r->exit_status);
+	return p.err;
 }

@@ -1,0 +1,1102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Build the sysroot trees of the generated fixture machines.
+
+    tests/machines/gen-fixtures.py [NAME...]
+
+Each fixture this script owns is listed in FIXTURES. For each one it deletes
+tests/machines/NAME/root and recreates it, and rewrites NAME/args and
+NAME/checks; expected.json is left alone (make it with
+`tests/machines.sh --regen NAME`, then review it). Python 3 standard library
+only; the output depends on nothing but this file, so running it twice gives
+the same trees.
+
+The trees mirror what the tool reads on a live system:
+- sysfs directories with RELATIVE symlinks, as the kernel makes them
+  (sys/bus/pci/devices/X -> ../../../devices/..., driver, module,
+  iommu_group, of_node, sys/class/block/X);
+- devicetree properties as raw big-endian u32 cells;
+- dev/kmsg as a regular file in the /dev/kmsg record format
+  ("PRI,SEQ,USEC,FLAGS;message", continuation lines start with a space);
+- device nodes (dev/sev-guest) as empty regular files;
+- MANIFEST key=value lines.
+Only files the tool reads (and what keeps the directories non-empty for git)
+are written. Directory names follow the kernel of each fixture's era
+(sys/devices/soc.0 on 3.x, sys/devices/platform/soc later).
+"""
+
+import os
+import shutil
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DT = "sys/firmware/devicetree/base"
+
+
+# ---------------------------------------------------------------- the tree
+
+class Tree:
+    def __init__(self, root):
+        self.root = root
+        self.links = []
+
+    def _abs(self, path):
+        assert not path.startswith("/") and ".." not in path.split("/"), path
+        return os.path.join(self.root, path)
+
+    def file(self, path, content=""):
+        p = self._abs(path)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        data = content.encode() if isinstance(content, str) else content
+        with open(p, "wb") as f:
+            f.write(data)
+
+    def link(self, path, target):
+        """A relative symlink at path to the root-relative target, as sysfs makes them."""
+        p = self._abs(path)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        rel = os.path.relpath(target, os.path.dirname(path) or ".")
+        if os.path.lexists(p):
+            assert os.readlink(p) == rel, (path, rel)
+            return
+        os.symlink(rel, p)
+        self.links.append(path)
+
+    def check_links(self):
+        for path in self.links:
+            p = self._abs(path)
+            assert os.path.exists(p), "dangling link %s -> %s" % (path, os.readlink(p))
+
+
+# ---------------------------------------------------------------- devicetree
+
+def cells(*values):
+    return struct.pack(">%dI" % len(values), *values)
+
+
+def strings(*values):
+    return b"".join(v.encode() + b"\0" for v in values)
+
+
+def dt_node(t, node, **props):
+    """props: python names with '_' for '-' and 'n_' for '#' (n_address_cells)."""
+    for key, value in props.items():
+        name = key.replace("n_", "#", 1) if key.startswith("n_") else key
+        name = name.replace("_", "-")
+        if name == "device-type":
+            name = "device_type"  # the property really is spelt with an underscore
+        if isinstance(value, str):
+            value = strings(value)
+        elif isinstance(value, (list, tuple)):
+            value = cells(*value)
+        t.file("%s/%s/%s" % (DT, node, name) if node else "%s/%s" % (DT, name), value)
+
+
+# ---------------------------------------------------------------- sysfs devices
+
+def module_dir(t, module):
+    # every module kobject has a uevent attribute; it keeps the directory in git
+    t.file("sys/module/%s/uevent" % module, "")
+
+
+def bind(t, bus, devpath, name, driver, module):
+    """driver link of a device, its driver directory, the driver's module link."""
+    drv = "sys/bus/%s/drivers/%s" % (bus, driver)
+    t.link("%s/driver" % devpath, drv)
+    t.link("%s/%s" % (drv, name), devpath)
+    if module:
+        module_dir(t, module)
+        t.link("%s/module" % drv, "sys/module/%s" % module)
+
+
+def iommu_group(t, devpath, name, group, kind):
+    g = "sys/kernel/iommu_groups/%d" % group
+    t.file("%s/type" % g, kind + "\n")
+    t.link("%s/devices/%s" % (g, name), devpath)
+    t.link("%s/iommu_group" % devpath, g)
+
+
+def pci_modalias(v, d, sv, sd, cls):
+    return "pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X" % (
+        v, d, sv, sd, cls >> 16, (cls >> 8) & 0xff, cls & 0xff)
+
+
+def pci(t, parent, bdf, vendor, device, cls, mask_bits, driver=None, module=None,
+        subsys=(0x1af4, 0x1100), group=None, modalias=True, numa=-1):
+    """A PCI function at parent/bdf (parent: its bridge's directory)."""
+    path = "%s/%s" % (parent, bdf)
+    sv, sd = subsys
+    alias = pci_modalias(vendor, device, sv, sd, cls)
+    t.file(path + "/vendor", "0x%04x\n" % vendor)
+    t.file(path + "/device", "0x%04x\n" % device)
+    t.file(path + "/subsystem_vendor", "0x%04x\n" % sv)
+    t.file(path + "/subsystem_device", "0x%04x\n" % sd)
+    t.file(path + "/class", "0x%06x\n" % cls)
+    t.file(path + "/dma_mask_bits", "%d\n" % mask_bits)
+    t.file(path + "/consistent_dma_mask_bits", "%d\n" % mask_bits)
+    t.file(path + "/numa_node", "%d\n" % numa)
+    # drivers/pci/pci-driver.c pci_uevent, after the DRIVER= line of dev_uevent
+    uevent = "DRIVER=%s\n" % driver if driver else ""
+    uevent += "PCI_CLASS=%X\nPCI_ID=%04X:%04X\nPCI_SUBSYS_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n" % (
+        cls, vendor, device, sv, sd, bdf)
+    if modalias:
+        uevent += "MODALIAS=%s\n" % alias
+        t.file(path + "/modalias", alias + "\n")
+    t.file(path + "/uevent", uevent)
+    t.link("sys/bus/pci/devices/%s" % bdf, path)
+    if driver:
+        bind(t, "pci", path, bdf, driver, module)
+    if group is not None:
+        iommu_group(t, path, bdf, group[0], group[1])
+    return path
+
+
+def platform(t, path, of_node, compatible, driver=None, module=None, bus="platform",
+             old_modalias=False):
+    """A devicetree platform (or AMBA) device at sys/devices/... with its of_node."""
+    name = path.rsplit("/", 1)[1]
+    nodename = of_node.rsplit("/", 1)[-1].split("@")[0]
+    alias = "of:N%sT%sC%s" % (nodename, "<NULL>" if old_modalias else "(null)", compatible)
+    t.link(path + "/of_node", "%s/%s" % (DT, of_node))
+    t.file(path + "/modalias", alias + "\n")
+    uevent = "DRIVER=%s\n" % driver if driver else ""
+    uevent += "OF_NAME=%s\nOF_FULLNAME=/%s\nOF_COMPATIBLE_0=%s\nOF_COMPATIBLE_N=1\nMODALIAS=%s\n" % (
+        nodename, of_node, compatible, alias)
+    t.file(path + "/uevent", uevent)
+    t.link("sys/bus/%s/devices/%s" % (bus, name), path)
+    if driver:
+        bind(t, bus, path, name, driver, module)
+    return path
+
+
+def disk(t, parent, name, partitions=(), major_minor=(8, 0), sectors=2097152,
+         max_sectors_kb=1280, max_hw_sectors_kb=32767, max_segments=168,
+         max_segment_size=65536, logical_block_size=512, dma_alignment=511, glue=True):
+    """A whole disk at parent/block/name with its queue, and its partitions.
+
+    glue=False when the parent is a class device (nvme0): the driver core puts
+    a class device straight under another class device, and under a "block"
+    glue directory when the parent is a bus device (a SCSI device, an MMC card).
+    """
+    path = "%s/block/%s" % (parent, name) if glue else "%s/%s" % (parent, name)
+    major, minor = major_minor
+    t.file(path + "/dev", "%d:%d\n" % (major, minor))
+    t.file(path + "/size", "%d\n" % sectors)
+    q = path + "/queue/"
+    t.file(q + "max_sectors_kb", "%d\n" % max_sectors_kb)
+    t.file(q + "max_hw_sectors_kb", "%d\n" % max_hw_sectors_kb)
+    t.file(q + "max_segments", "%d\n" % max_segments)
+    t.file(q + "max_segment_size", "%d\n" % max_segment_size)
+    t.file(q + "logical_block_size", "%d\n" % logical_block_size)
+    if dma_alignment is not None:  # queue/dma_alignment appeared in 6.0
+        t.file(q + "dma_alignment", "%d\n" % dma_alignment)
+    t.link("sys/class/block/%s" % name, path)
+    for i, part in enumerate(partitions, 1):
+        p = "%s/%s" % (path, part)
+        t.file(p + "/partition", "%d\n" % i)
+        t.file(p + "/dev", "%d:%d\n" % (major, minor + i))
+        t.file(p + "/start", "2048\n")
+        t.file(p + "/size", "%d\n" % (sectors - 2048))
+        t.link("sys/class/block/%s" % part, p)
+    return path
+
+
+def loop0(t):
+    p = "sys/devices/virtual/block/loop0"
+    t.file(p + "/dev", "7:0\n")
+    t.file(p + "/size", "0\n")
+    for f, v in (("max_sectors_kb", 1280), ("max_hw_sectors_kb", 32767),
+                 ("max_segments", 128), ("max_segment_size", 65536),
+                 ("logical_block_size", 512), ("dma_alignment", 511)):
+        t.file("%s/queue/%s" % (p, f), "%d\n" % v)
+    t.link("sys/class/block/loop0", p)
+
+
+# ---------------------------------------------------------------- kernel log
+
+def kmsg(t, lines):
+    """lines: message strings, or (message, [continuation, ...]) pairs."""
+    out = []
+    usec = 0
+    for seq, item in enumerate(lines):
+        msg, cont = (item, []) if isinstance(item, str) else item
+        pri = 4 if msg.startswith("!") else 6
+        msg = msg.lstrip("!")
+        usec += 1234 + 977 * seq
+        out.append("%d,%d,%d,-;%s\n" % (pri, seq, usec, msg))
+        out.extend(" %s\n" % c for c in cont)
+    t.file("dev/kmsg", "".join(out))
+
+
+def dev_line(dev, msg, subsystem="pci"):
+    return ("%s %s: %s" % (subsystem, dev, msg), ["SUBSYSTEM=" + subsystem, "DEVICE=+%s:%s" % (subsystem, dev)])
+
+
+def manifest(t, arch, release, captured_at, by="tests/machines/gen-fixtures.py (synthetic)",
+             page_size=4096):
+    t.file("MANIFEST", "arch=%s\npage_size=%d\nkernel_release=%s\nendianness=little\nuid=0\n"
+           "captured_by=%s\ncaptured_at=%s\n" % (arch, page_size, release, by, captured_at))
+
+
+# ---------------------------------------------------------------- proc files
+
+# x86-pc-4g: kept byte for byte from the hand-written fixture (cmdline aside)
+X86_IOMEM = """\
+00000000-00000fff : Reserved
+00001000-0009fbff : System RAM
+0009fc00-000fffff : Reserved
+  000de000-000defff : AMZNC10C:00
+  000f0000-000fffff : System ROM
+00100000-bfffffff : System RAM
+  01000000-02269a87 : Kernel code
+  02400000-02e06fff : Kernel rodata
+  03000000-0327c03f : Kernel data
+  03b30000-03c60fff : Kernel bss
+c0001000-eebfffff : PCI Bus 0000:00
+eec00000-febfffff : Reserved
+  eec00000-eecfffff : PCI ECAM 0000 [bus 00-00]
+    eec00000-eecfffff : PCI Bus 0000:00
+fec00000-fec003ff : IOAPIC 0
+100000000-63fffffff : System RAM
+4000000000-7fffffffff : PCI Bus 0000:00
+  4000000000-400007ffff : 0000:00:01.0
+    4000000000-400007ffff : virtio-pci-modern
+  4000080000-40000fffff : 0000:00:02.0
+    4000080000-40000fffff : virtio-pci-modern
+  4000100000-400017ffff : 0000:00:03.0
+    4000100000-400017ffff : virtio-pci-modern
+  4000180000-40001fffff : 0000:00:04.0
+    4000180000-40001fffff : virtio-pci-modern
+  4000200000-400027ffff : 0000:00:05.0
+    4000200000-400027ffff : virtio-pci-modern
+"""
+
+X86_ZONEINFO = """\
+Node 0, zone      DMA
+  pages free     3840
+        spanned  4095
+        present  3998
+        managed  3840
+  start_pfn:           1
+Node 0, zone    DMA32
+  pages free     772818
+        spanned  1044480
+        present  782336
+        managed  772818
+  start_pfn:           4096
+Node 0, zone   Normal
+  pages free     185179
+        spanned  5505024
+        present  5505024
+        managed  262144
+  start_pfn:           1048576
+Node 0, zone  Movable
+  pages free     0
+        spanned  0
+        present  0
+        managed  0
+Node 0, zone   Device
+  pages free     0
+        spanned  0
+        present  0
+        managed  0
+"""
+
+X86_MEMINFO = """\
+MemTotal:       24683664 kB
+MemFree:        24374996 kB
+Bounce:                0 kB
+"""
+
+# the 2013 report's board (DOMAIN.md section 2), kept byte for byte
+ARM2013_IOMEM = """\
+10000000-10000fff : /soc/chipid
+12c00000-12c000ff : serial
+40000000-bfffffff : System RAM
+  40008000-40574fff : Kernel code
+  405a8000-4060fb87 : Kernel data
+"""
+
+ARM2013_ZONEINFO = """\
+Node 0, zone   Normal
+  pages free     190000
+        min      1024
+        low      1280
+        high     1536
+        scanned  0
+        spanned  194560
+        present  194560
+        managed  190000
+  all_unreclaimable: 0
+  start_pfn:         262144
+  inactive_ratio:    1
+Node 0, zone  HighMem
+  pages free     329728
+        min      1024
+        low      1280
+        high     1536
+        scanned  0
+        spanned  329728
+        present  329728
+        managed  329728
+  all_unreclaimable: 0
+  start_pfn:         456704
+  inactive_ratio:    1
+Node 0, zone  Movable
+  pages free     0
+        min      1024
+        low      1280
+        high     1536
+        scanned  0
+        spanned  0
+        present  0
+        managed  0
+"""
+
+ARM2013_MEMINFO = """\
+MemTotal:        2075648 kB
+MemFree:         1900000 kB
+HighTotal:       1318912 kB
+HighFree:        1300000 kB
+LowTotal:         756736 kB
+LowFree:          600000 kB
+Bounce:             1024 kB
+"""
+
+# the 26-bit device board: copied from arm-256m-c0000000
+ARM256_IOMEM = """\
+10009000-10009fff : uart-pl011
+c0000000-cfffffff : System RAM
+  c0008000-c03fffff : Kernel code
+  c0420000-c0480fff : Kernel data
+"""
+
+ARM256_ZONEINFO = """\
+Node 0, zone   Normal
+  pages free     63000
+        min      1024
+        low      1280
+        high     1536
+        scanned  0
+        spanned  65536
+        present  65536
+        managed  63000
+  all_unreclaimable: 0
+  start_pfn:         786432
+  inactive_ratio:    1
+Node 0, zone  Movable
+  pages free     0
+        min      1024
+        low      1280
+        high     1536
+        scanned  0
+        spanned  0
+        present  0
+        managed  0
+"""
+
+ARM256_MEMINFO = """\
+MemTotal:         252000 kB
+MemFree:          200000 kB
+HighTotal:             0 kB
+HighFree:              0 kB
+LowTotal:         252000 kB
+LowFree:          200000 kB
+Bounce:                0 kB
+"""
+
+
+def zoneinfo(zones):
+    """zones: (name, start_pfn or None, spanned, present) of node 0, kernel 4.x+ layout."""
+    out = []
+    for name, start, spanned, present in zones:
+        managed = present - present // 64 if present else 0
+        out.append("Node 0, zone %8s\n" % name)
+        out.append("  pages free     %d\n" % (managed * 9 // 10))
+        out.append("        spanned  %d\n        present  %d\n        managed  %d\n"
+                   % (spanned, present, managed))
+        if present:
+            out.append("  start_pfn:           %d\n" % start)
+    return "".join(out)
+
+
+def proc(t, iomem, zoneinfo_text, meminfo, cmdline):
+    t.file("proc/iomem", iomem)
+    t.file("proc/zoneinfo", zoneinfo_text)
+    t.file("proc/meminfo", meminfo)
+    t.file("proc/cmdline", cmdline + "\n")
+
+
+def x86_proc(t, cmdline):
+    proc(t, X86_IOMEM, X86_ZONEINFO, X86_MEMINFO, cmdline)
+
+
+X86_BOOT = [
+    "Linux version 6.1.0-27-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT_DYNAMIC Debian 6.1.115-1 (2024-11-01)",
+    "BIOS-provided physical RAM map:",
+    "Zone ranges:",
+    "  DMA      [mem 0x0000000000001000-0x0000000000ffffff]",
+    "  DMA32    [mem 0x0000000001000000-0x00000000ffffffff]",
+    "  Normal   [mem 0x0000000100000000-0x000000063fffffff]",
+]
+SWIOTLB_X86 = "software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe8000] (64MB)"
+
+
+# ---------------------------------------------------------------- x86 PC devices
+
+def x86_pc_devices(t, groups=False, nvme_partition=True):
+    """Host bridge (unbound), AHCI (32-bit) with sda, a root port, NVMe (64-bit) with nvme0n1."""
+    bus = "sys/devices/pci0000:00"
+    g = (lambda n: (n, "DMA-FQ")) if groups else (lambda n: None)
+    pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32, group=g(0))
+    ahci = pci(t, bus, "0000:00:1f.2", 0x8086, 0x2922, 0x010601, 32, "ahci", "ahci", group=g(1))
+    scsi = ahci + "/ata1/host0/target0:0:0/0:0:0:0"
+    disk(t, scsi, "sda", ["sda1"], (8, 0), sectors=41943040)
+    port = pci(t, bus, "0000:00:1c.0", 0x8086, 0x29b8, 0x060400, 32, "pcieport", None,
+               subsys=(0x8086, 0x0000), group=g(2))
+    nvme = pci(t, port, "0000:01:00.0", 0x144d, 0xa808, 0x010802, 64, "nvme", "nvme",
+               subsys=(0x144d, 0xa801), group=g(2))
+    disk(t, nvme + "/nvme/nvme0", "nvme0n1", ["nvme0n1p1"] if nvme_partition else [],
+         (259, 0), sectors=1000215216, max_sectors_kb=128, max_hw_sectors_kb=128,
+         max_segments=33, max_segment_size=4294967295, dma_alignment=3, glue=False)
+    loop0(t)
+
+
+def dev(id_):
+    return '(.devices[] | select(.id == "%s"))' % id_
+
+
+def finding(id_, device=None):
+    if device is None:
+        return '[.findings[] | select(.id == "%s" and .device == null)]' % id_
+    return '[.findings[] | select(.id == "%s" and .device == "%s")]' % (id_, device)
+
+
+GIB = 1 << 30
+X86_ABOVE_4G = 0x540000000  # 0x100000000-0x63fffffff
+
+
+# ---------------------------------------------------------------- fixtures
+
+def x86_pc_4g(t):
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z", by="dmamask-audit 0.1.0")
+    x86_proc(t, "console=ttyS0 root=/dev/nvme0n1p1")
+    x86_pc_devices(t)
+    kmsg(t, X86_BOOT + [
+        "Command line: console=ttyS0 root=/dev/nvme0n1p1",
+        "PCI-DMA: Using software bounce buffering for IO (SWIOTLB)",
+        SWIOTLB_X86,
+        dev_line("0000:00:1f.2", "[8086:2922] type 00 class 0x010601"),
+        ("ahci 0000:00:1f.2: AHCI 0001.0000 32 slots 6 ports 1.5 Gbps 0x3f impl SATA mode",
+         ["SUBSYSTEM=pci", "DEVICE=+pci:0000:00:1f.2"]),
+        ("nvme nvme0: 4/0/0 default/read/poll queues", ["SUBSYSTEM=nvme", "DEVICE=c242:0"]),
+    ])
+    return [
+        "# x86_64 with RAM above 4 GiB: count and PFN readings differ only by the base PFN (1)",
+        ".memory.source == \"iomem\"",
+        ".memory.base_pfn == 1",
+        ".memory.end_pfn == 6553600",
+        ".memory.highmem_bytes == 0",
+        "([.memory.ram_ranges[] | select((.end | ltrimstr(\"0x\") | length) > 8)] | length) >= 1",
+        ".memory.ram_bytes == ([.memory.ram_ranges[].bytes] | add)",
+        "# devices (generated by gen-fixtures.py): the 32-bit AHCI bounces RAM above 4 GiB (a warning)",
+        "[.findings[] | select(.severity == \"warning\" or .severity == \"error\")] | length > 0",
+        ".exit_status == 1",
+        ".swiotlb.active == \"yes\" and .swiotlb.pool_start == \"0xbbfe8000\" and .swiotlb.pool_end == \"0xbffe7fff\"",
+        ".swiotlb.size_bytes == 67108864",
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        "%s | .driver == null" % dev("0000:00:00.0"),
+        "%s | .verdict == \"partial\"" % dev("0000:00:1f.2"),
+        "%s | .driver == \"ahci\" and .module == \"ahci\" and .module_source == \"sysfs\"" % dev("0000:00:1f.2"),
+        "%s | .dma_mask == \"0xffffffff\" and .dma_mask_bits == 32" % dev("0000:00:1f.2"),
+        "# 0x540000000 bytes: RAM 0x100000000-0x63fffffff",
+        "%s | .unreachable_ram_bytes == %d" % (dev("0000:00:1f.2"), X86_ABOVE_4G),
+        "%s | .swiotlb_pool_reachable == true" % dev("0000:00:1f.2"),
+        "%s | .kernel_model == \"dma-direct\"" % dev("0000:00:1f.2"),
+        "%s | length == 1" % finding("bounce-needed", "0000:00:1f.2"),
+        "%s | .[0].severity == \"warning\"" % finding("bounce-needed", "0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        "%s | .unreachable_ram_bytes == 0" % dev("0000:01:00.0"),
+        "%s | length == 0" % finding("bounce-needed", "0000:01:00.0"),
+        "[.findings[] | select(.id == \"bounce-impossible\")] | length == 0",
+        "[.block[] | select(.disk == \"sda\")][0].dma_device == \"0000:00:1f.2\"",
+        "[.block[] | select(.disk == \"sda\")][0].verdict == \"partial\"",
+        "[.block[] | select(.disk == \"nvme0n1\")][0].dma_device == \"0000:01:00.0\"",
+        "[.block[] | select(.disk == \"sda1\" or .disk == \"nvme0n1p1\")] | length == 0",
+        "[.block[] | select(.disk == \"loop0\")][0].dma_device == null",
+        ".iommu.groups_present == false",
+        "[.devices[] | select(.iommu_group != null)] | length == 0",
+    ]
+
+
+def x86_iommu_dmafq(t):
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "console=ttyS0 root=/dev/nvme0n1p1 intel_iommu=on"
+    x86_proc(t, cmd)
+    x86_pc_devices(t, groups=True)
+    kmsg(t, X86_BOOT + [
+        "Command line: " + cmd,
+        "DMAR: IOMMU enabled",
+        "DMAR: Intel(R) Virtualization Technology for Directed I/O",
+        "iommu: Default domain type: Translated ",
+        "iommu: DMA domain TLB invalidation policy: lazy mode ",
+        SWIOTLB_X86,
+        dev_line("0000:00:00.0", "Adding to iommu group 0"),
+        dev_line("0000:00:1f.2", "Adding to iommu group 1"),
+        dev_line("0000:00:1c.0", "Adding to iommu group 2"),
+        dev_line("0000:01:00.0", "Adding to iommu group 2"),
+    ])
+    return [
+        "# x86-pc-4g with every device in a translated (DMA-FQ) IOMMU domain",
+        ".iommu.groups_present == true",
+        "%s | .iommu_group == 1 and .iommu_domain == \"DMA-FQ\"" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"iommu\"" % dev("0000:01:00.0"),
+        "%s | .iommu_group == 2" % dev("0000:01:00.0"),
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        "[.findings[] | select(.id == \"bounce-impossible\")] | length == 0",
+        "[.devices[] | select(.driver != null and (.pci_ids.class | startswith(\"0x6\") | not)) | .verdict] | all(. == \"iommu\")",
+        "[.devices[] | select(.pci_ids.class | startswith(\"0x6\")) | .verdict] | all(. == \"idle\")",
+        ".exit_status == 0",
+    ]
+
+
+def x86_noforce(t):
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "console=ttyS0 root=/dev/nvme0n1p1 swiotlb=noforce"
+    x86_proc(t, cmd)
+    x86_pc_devices(t)
+    # swiotlb=noforce on 5.18+: swiotlb_init_remap() returns early, no pool, no log line
+    kmsg(t, X86_BOOT + [
+        "Command line: " + cmd,
+        dev_line("0000:00:1f.2", "[8086:2922] type 00 class 0x010601"),
+    ])
+    return [
+        "# x86-pc-4g booted with swiotlb=noforce: no pool, the 32-bit AHCI cannot reach RAM above 4 GiB",
+        ".swiotlb.active == \"no\"",
+        ".swiotlb.cmdline_noforce == true",
+        ".swiotlb.pool_start == null",
+        "%s | .verdict == \"fails\"" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == %d" % (dev("0000:00:1f.2"), X86_ABOVE_4G),
+        "%s | length == 1" % finding("bounce-impossible", "0000:00:1f.2"),
+        "%s | .[0].severity == \"error\"" % finding("bounce-impossible", "0000:00:1f.2"),
+        "%s | .[0].evidence.swiotlb == \"absent\"" % finding("bounce-impossible", "0000:00:1f.2"),
+        "%s | length == 0" % finding("bounce-needed", "0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        ".exit_status == 1",
+    ]
+
+
+def x86_guest_proc(t, cmd):
+    # a QEMU q35 guest with 8 GiB: 2 GiB below 4 GiB, 6 GiB above
+    iomem = """\
+00000000-00000fff : Reserved
+00001000-0009fbff : System RAM
+0009fc00-0009ffff : Reserved
+000f0000-000fffff : Reserved
+  000f0000-000fffff : System ROM
+00100000-7ffdbfff : System RAM
+  2e000000-2f002fff : Kernel code
+  2f200000-2fc2cfff : Kernel rodata
+  2fe00000-30150cff : Kernel data
+7ffdc000-7fffffff : Reserved
+80000000-afffffff : PCI Bus 0000:00
+b0000000-bfffffff : PCI ECAM 0000 [bus 00-ff]
+fec00000-fec003ff : IOAPIC 0
+fed00000-fed003ff : HPET 0
+fee00000-fee00fff : Local APIC
+fffc0000-ffffffff : Reserved
+100000000-27fffffff : System RAM
+280000000-a7fffffff : PCI Bus 0000:00
+"""
+    zi = zoneinfo([("DMA", 1, 4095, 3998), ("DMA32", 4096, 1044480, 520156),
+                   ("Normal", 1048576, 1572864, 1572864), ("Movable", None, 0, 0),
+                   ("Device", None, 0, 0)])
+    mi = "MemTotal:        8141136 kB\nMemFree:         7702120 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, cmd)
+
+
+def guest_devices(t):
+    """QEMU: host bridge (unbound), virtio-blk (64-bit, virtio-pci) with vda."""
+    bus = "sys/devices/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32)
+    blk = pci(t, bus, "0000:00:02.0", 0x1af4, 0x1042, 0x010000, 64, "virtio-pci", "virtio_pci")
+    disk(t, blk + "/virtio1", "vda", ["vda1"], (254, 0), sectors=41943040,
+         max_segments=254, max_segment_size=4294967295, dma_alignment=511)
+
+
+def x86_sev_guest(t):
+    manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=ttyS0"
+    x86_guest_proc(t, cmd)
+    guest_devices(t)
+    t.file("dev/sev-guest", "")
+    kmsg(t, [
+        "Linux version 6.8.0-51-generic (buildd@lcy02-amd64-091) (x86_64-linux-gnu-gcc-13 (Ubuntu 13.2.0-23ubuntu4) 13.2.0) #52-Ubuntu SMP PREEMPT_DYNAMIC",
+        "Command line: " + cmd,
+        "SEV: Status: SEV SEV-ES SEV-SNP ",
+        "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP",
+        "software IO TLB: mapped [mem 0x0000000060000000-0x0000000080000000] (512MB)",
+        dev_line("0000:00:02.0", "[1af4:1042] type 00 class 0x010000"),
+        ("virtio_blk virtio1: [vda] 41943040 512-byte logical blocks (21.5 GB/20.0 GiB)",
+         ["SUBSYSTEM=virtio", "DEVICE=+virtio:virtio1"]),
+    ])
+    return [
+        "# AMD SEV-SNP guest: every streaming DMA mapping bounces through swiotlb",
+        ".swiotlb.forced == true",
+        ".swiotlb.forced_why | test(\"SEV\")",
+        ".swiotlb.active == \"yes\"",
+        ".swiotlb.size_bytes == 536870912",
+        "%s | .verdict == \"forced\"" % dev("0000:00:02.0"),
+        "%s | .dma_mask_bits == 64 and .driver == \"virtio-pci\"" % dev("0000:00:02.0"),
+        "%s | .forced_why | test(\"SEV\")" % dev("0000:00:02.0"),
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        "%s | length == 1" % finding("forced-bounce"),
+        "%s | .[0].severity == \"info\"" % finding("forced-bounce"),
+        "[.block[] | select(.disk == \"vda\")][0].verdict == \"forced\"",
+        "[.findings[] | select(.id == \"bounce-needed\" or .id == \"bounce-impossible\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
+def x86_tdx_guest(t):
+    manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=hvc0"
+    x86_guest_proc(t, cmd)
+    guest_devices(t)
+    t.file("proc/cpuinfo",
+           "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
+           "model name\t: Intel(R) Xeon(R) Platinum 8480+\n"
+           "flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 "
+           "clflush mmx fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl "
+           "xtopology tsc_reliable nonstop_tsc cpuid tsc_known_freq pni pclmulqdq ssse3 fma cx16 "
+           "pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand "
+           "hypervisor lahf_lm abm 3dnowprefetch fsgsbase bmi1 avx2 smep bmi2 erms invpcid avx512f "
+           "avx512dq rdseed adx smap clflushopt clwb avx512cd sha_ni avx512bw avx512vl xsaveopt "
+           "xsavec xgetbv1 xsaves avx_vnni avx512_bf16 wbnoinvd avx512vbmi umip pku ospke waitpkg "
+           "avx512_vbmi2 gfni vaes vpclmulqdq avx512_vnni avx512_bitalg avx512_vpopcntdq rdpid "
+           "bus_lock_detect cldemote movdiri movdir64b fsrm md_clear serialize tsxldtrk amx_bf16 "
+           "avx512_fp16 amx_tile amx_int8 flush_l1d arch_capabilities tdx_guest\n\n")
+    kmsg(t, [
+        "Linux version 6.8.0-51-generic (buildd@lcy02-amd64-091) (x86_64-linux-gnu-gcc-13 (Ubuntu 13.2.0-23ubuntu4) 13.2.0) #52-Ubuntu SMP PREEMPT_DYNAMIC",
+        "Command line: " + cmd,
+        "tdx: Guest detected",
+        "Memory Encryption Features active: Intel TDX",
+        "software IO TLB: mapped [mem 0x0000000060000000-0x0000000080000000] (512MB)",
+        dev_line("0000:00:02.0", "[1af4:1042] type 00 class 0x010000"),
+    ])
+    return [
+        "# Intel TDX guest: every streaming DMA mapping bounces through swiotlb",
+        ".swiotlb.forced == true",
+        ".swiotlb.forced_why | test(\"TDX\")",
+        "%s | .verdict == \"forced\"" % dev("0000:00:02.0"),
+        "%s | .forced_why | test(\"TDX\")" % dev("0000:00:02.0"),
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        "%s | length == 1" % finding("forced-bounce"),
+        "[.inputs[] | select(.path == \"proc/cpuinfo\")][0].status == \"ok\"",
+        ".exit_status == 0",
+    ]
+
+
+def xen_dom0(t):
+    manifest(t, "x86_64", "5.10.0-33-amd64", "2026-12-03T08:00:00Z")
+    cmd = "placeholder root=/dev/sda1 ro console=hvc0"
+    x86_proc(t, cmd)
+    bus = "sys/devices/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32)
+    ahci = pci(t, bus, "0000:00:1f.2", 0x8086, 0x2922, 0x010601, 32, "ahci", "ahci")
+    disk(t, ahci + "/ata1/host0/target0:0:0/0:0:0:0", "sda", ["sda1"], (8, 0),
+         sectors=41943040, dma_alignment=None)
+    t.file("sys/hypervisor/type", "xen\n")
+    t.file("sys/hypervisor/guest_type", "PV\n")
+    t.file("proc/xen/capabilities", "control_d\n")
+    kmsg(t, [
+        "Linux version 5.10.0-33-amd64 (debian-kernel@lists.debian.org) (gcc-10 (Debian 10.2.1-6) 10.2.1 20210110) #1 SMP Debian 5.10.226-1 (2024-10-03)",
+        "Command line: " + cmd,
+        "Xen: [mem 0x0000000000000000-0x000000000009ffff] usable",
+        "Hypervisor detected: Xen PV",
+        "Booting paravirtualized kernel on Xen",
+        "Xen version: 4.17.4 (preserve-AD)",
+        "software IO TLB: mapped [mem 0x00000000b3fe8000-0x00000000b7fe8000] (64MB)",
+        dev_line("0000:00:1f.2", "[8086:2922] type 00 class 0x010601"),
+    ])
+    return [
+        "# Xen PV dom0: xen-swiotlb decides by machine addresses the guest cannot see",
+        ".swiotlb.xen_pv == true",
+        "%s | .verdict == \"unknown\"" % dev("0000:00:1f.2"),
+        "%s | .reason | test(\"Xen\")" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        "%s | length == 1" % finding("xen-pv-undecidable"),
+        "%s | .[0].severity == \"info\"" % finding("xen-pv-undecidable"),
+        "# undecidable means no claim either way: no bounce or corruption finding for the device",
+        "[.findings[] | select(.id == \"bounce-needed\" or .id == \"bounce-impossible\")] | length == 0",
+        "[.findings[] | select(.id == \"bounce-missed\")] | length == 0",
+    ]
+
+
+RPI4_RAM = 0x3b400000 + (0xfc000000 - 0x40000000) + 0x100000000  # 8443133952
+
+
+def arm64_rpi4(t):
+    manifest(t, "aarch64", "6.6.51+rpt-rpi-v8", "2026-12-03T08:00:00Z")
+    cmd = ("coherent_pool=1M 8250.nr_uarts=1 snd_bcm2835.enable_headphones=0 "
+           "console=ttyS0,115200 console=tty1 root=PARTUUID=6c586e13-02 rootfstype=ext4 "
+           "fsck.repair=yes rootwait")
+    iomem = """\
+00000000-3b3fffff : System RAM
+  00210000-0125ffff : Kernel code
+  01260000-0158ffff : reserved
+  01590000-0183ffff : Kernel data
+  37400000-3b3fffff : reserved
+40000000-fbffffff : System RAM
+fd500000-fd50930f : fd500000.pcie pcie@7d500000
+fe340000-fe3400ff : fe340000.mmc mmc@7e340000
+100000000-1ffffffff : System RAM
+600000000-63fffffff : pcie@7d500000
+  600000000-6000fffff : PCI Bus 0000:01
+    600000000-600000fff : 0000:01:00.0
+      600000000-600000fff : xhci-hcd
+"""
+    # ZONE_DMA ends at 1 GiB (zone_dma_bits 30 from the emmc2/soc dma-ranges), DMA32 at 4 GiB
+    zi = zoneinfo([("DMA", 0, 0x40000, 0x3b400), ("DMA32", 0x40000, 0xc0000, 0xbc000),
+                   ("Normal", 0x100000, 0x100000, 0x100000), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        8142112 kB\nMemFree:         7612344 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, cmd)
+
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[1],
+            compatible=strings("raspberrypi,4-model-b", "brcm,bcm2711"))
+    # soc: child bus 0xc0000000 (1 cell) -> CPU 0x0 (2 cells), 1 GiB (1 cell)
+    dt_node(t, "soc", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus",
+            dma_ranges=[0xc0000000, 0x0, 0x00000000, 0x40000000])
+    dt_node(t, "soc/mmc@7e340000", compatible="brcm,bcm2711-emmc2",
+            reg=[0x7e340000, 0x100])
+    # scb: empty dma-ranges (1:1)
+    dt_node(t, "scb", n_address_cells=[2], n_size_cells=[1], compatible="simple-bus",
+            dma_ranges=b"")
+    # PCI bus 0xc0000000 (3 cells) -> CPU 0x0 (2 cells), 3 GiB (2 cells)
+    dt_node(t, "scb/pcie@7d500000", device_type="pci", n_address_cells=[3], n_size_cells=[2],
+            compatible="brcm,bcm2711-pcie", reg=[0x0, 0x7d500000, 0x9310],
+            dma_ranges=[0x02000000, 0x0, 0xc0000000, 0x0, 0x0, 0x0, 0xc0000000])
+
+    platform(t, "sys/devices/platform/soc", "soc", "simple-bus")
+    mmc = platform(t, "sys/devices/platform/soc/fe340000.mmc", "soc/mmc@7e340000",
+                   "brcm,bcm2711-emmc2", "sdhci-iproc", "sdhci_iproc")
+    disk(t, mmc + "/mmc_host/mmc0/mmc0:0001", "mmcblk0", ["mmcblk0p1", "mmcblk0p2"], (179, 0),
+         sectors=62333952, max_sectors_kb=1024, max_hw_sectors_kb=65535, max_segments=1,
+         max_segment_size=65536, dma_alignment=3)
+    platform(t, "sys/devices/platform/scb", "scb", "simple-bus")
+    pcie = platform(t, "sys/devices/platform/scb/fd500000.pcie", "scb/pcie@7d500000",
+                    "brcm,bcm2711-pcie", "brcm-pcie", "pcie_brcmstb")
+    port = pci(t, pcie + "/pci0000:00", "0000:00:00.0", 0x14e4, 0x2711, 0x060400, 32,
+               "pcieport", None, subsys=(0x0000, 0x0000))
+    pci(t, port, "0000:01:00.0", 0x1106, 0x3483, 0x0c0330, 64, "xhci_hcd", "xhci_pci",
+        subsys=(0x1106, 0x3483))
+    loop0(t)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd083]",
+        "Linux version 6.6.51+rpt-rpi-v8 (serge@raspberrypi.com) (aarch64-linux-gnu-gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT Debian 1:6.6.51-1+rpt3 (2024-10-08)",
+        "Machine model: Raspberry Pi 4 Model B Rev 1.4",
+        "Zone ranges:",
+        "  DMA      [mem 0x0000000000000000-0x000000003fffffff]",
+        "  DMA32    [mem 0x0000000040000000-0x00000000ffffffff]",
+        "  Normal   [mem 0x0000000100000000-0x00000001ffffffff]",
+        "software IO TLB: area num 4.",
+        "software IO TLB: mapped [mem 0x0000000037400000-0x000000003b400000] (64MB)",
+        ("brcm-pcie fd500000.pcie: link up, 5.0 GT/s PCIe x1 (SSC)",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:fd500000.pcie"]),
+        dev_line("0000:01:00.0", "[1106:3483] type 00 class 0x0c0330"),
+        ("mmc0: SDHCI controller on fe340000.mmc [fe340000.mmc] using ADMA", []),
+    ])
+    unreach_mmc = RPI4_RAM - 0x3b400000
+    unreach_xhci = (0xfc000000 - 0xc0000000) + 0x100000000
+    return [
+        "# Raspberry Pi 4 (8 GiB), devicetree dma-ranges limit the reach of the emmc2 and the VL805",
+        ".host.arch == \"aarch64\"",
+        ".memory.ram_bytes == %d" % RPI4_RAM,
+        ".swiotlb.active == \"yes\" and .swiotlb.pool_start == \"0x37400000\" and .swiotlb.pool_end == \"0x3b3fffff\"",
+        "# emmc2: no mask in sysfs, the platform default 32 bits, clamped by soc's dma-ranges",
+        "%s | .bus == \"platform\" and .driver == \"sdhci-iproc\"" % dev("fe340000.mmc"),
+        "%s | .of_node == \"soc/mmc@7e340000\"" % dev("fe340000.mmc"),
+        "%s | .mask_source == \"assumed\" and .dma_mask == \"0xffffffff\"" % dev("fe340000.mmc"),
+        "%s | .bus_limit == \"0xffffffff\"" % dev("fe340000.mmc"),
+        "%s | .dma_ranges.state == \"ranges\" and .dma_ranges.node == \"soc\"" % dev("fe340000.mmc"),
+        "%s | .dma_ranges.regions == [{\"cpu_start\": \"0x0\", \"dma_start\": \"0xc0000000\", \"size\": 1073741824}]" % dev("fe340000.mmc"),
+        "# only CPU 0x0-0x3fffffff is reachable: RAM 0x0-0x3b3fffff (0x3b400000 bytes)",
+        "%s | .reachable_ram_bytes == %d" % (dev("fe340000.mmc"), 0x3b400000),
+        "%s | .unreachable_ram_bytes == %d" % (dev("fe340000.mmc"), unreach_mmc),
+        ".memory.ram_bytes as $ram | %s | .unreachable_ram_bytes == $ram - %d" % (dev("fe340000.mmc"), 0x3b400000),
+        "%s | .swiotlb_pool_reachable == true" % dev("fe340000.mmc"),
+        "%s | .verdict == \"partial\"" % dev("fe340000.mmc"),
+        "%s | length == 1" % finding("bounce-needed", "fe340000.mmc"),
+        "[.block[] | select(.disk == \"mmcblk0\")][0].dma_device == \"fe340000.mmc\"",
+        "# VL805 xHCI behind the PCIe host bridge: 64-bit mask, bus limit 0xc0000000 + 3 GiB - 1",
+        "%s | .dma_mask_bits == 64 and .driver == \"xhci_hcd\"" % dev("0000:01:00.0"),
+        "%s | .of_node == \"scb/pcie@7d500000\"" % dev("0000:01:00.0"),
+        "%s | .bus_limit == \"0x17fffffff\"" % dev("0000:01:00.0"),
+        "%s | .dma_ranges.regions == [{\"cpu_start\": \"0x0\", \"dma_start\": \"0xc0000000\", \"size\": 3221225472}]" % dev("0000:01:00.0"),
+        "# reachable: CPU 0x0-0xbfffffff; unreachable: 0xc0000000-0xfbffffff and 0x100000000-0x1ffffffff",
+        "%s | .unreachable_ram_bytes == %d" % (dev("0000:01:00.0"), unreach_xhci),
+        "%s | .verdict == \"partial\"" % dev("0000:01:00.0"),
+        "%s | length == 1" % finding("mask-limited-by-bus", "0000:01:00.0"),
+        "%s | .[0].evidence.bus_limit == \"0x17fffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
+        "%s | length == 1" % finding("bounce-needed", "0000:01:00.0"),
+        ".exit_status == 1",
+    ]
+
+
+def arm64_restricted_pool(t):
+    manifest(t, "aarch64", "6.1.0-27-arm64", "2026-12-03T08:00:00Z")
+    cmd = "console=ttyS0,115200n8 root=/dev/mmcblk0p1 rootwait"
+    iomem = """\
+11230000-11230fff : 11230000.mmc mmc@11230000
+18000000-180fffff : 18000000.wifi wifi@18000000
+40000000-bfffffff : System RAM
+  40210000-4150ffff : Kernel code
+  41510000-4180ffff : reserved
+  41810000-41b3ffff : Kernel data
+  50000000-503fffff : reserved
+"""
+    # no dma-ranges limit: zone_dma_bits 32, ZONE_DMA spans all of RAM
+    zi = zoneinfo([("DMA", 0x40000, 0x80000, 0x80000), ("DMA32", None, 0, 0),
+                   ("Normal", None, 0, 0), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        2010532 kB\nMemFree:         1835120 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, cmd)
+
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[2], compatible=strings("mediatek,mt7622"))
+    dt_node(t, "reserved-memory", n_address_cells=[2], n_size_cells=[2], ranges=b"")
+    dt_node(t, "reserved-memory/restricted@50000000", compatible="restricted-dma-pool",
+            reg=[0x0, 0x50000000, 0x0, 0x400000], phandle=[0x5])
+    dt_node(t, "soc", n_address_cells=[2], n_size_cells=[2], compatible="simple-bus", ranges=b"")
+    dt_node(t, "soc/wifi@18000000", compatible="mediatek,mt7622-wmac",
+            reg=[0x0, 0x18000000, 0x0, 0x100000], memory_region=[0x5])
+    dt_node(t, "soc/mmc@11230000", compatible="mediatek,mt7622-mmc",
+            reg=[0x0, 0x11230000, 0x0, 0x1000])
+
+    platform(t, "sys/devices/platform/soc", "soc", "simple-bus")
+    platform(t, "sys/devices/platform/soc/18000000.wifi", "soc/wifi@18000000",
+             "mediatek,mt7622-wmac", "mt7622-wmac", "mt7615e")
+    mmc = platform(t, "sys/devices/platform/soc/11230000.mmc", "soc/mmc@11230000",
+                   "mediatek,mt7622-mmc", "mtk-msdc", "mtk_sd")
+    disk(t, mmc + "/mmc_host/mmc0/mmc0:0001", "mmcblk0", ["mmcblk0p1"], (179, 0),
+         sectors=30535680, max_sectors_kb=256, max_hw_sectors_kb=256, max_segments=64,
+         max_segment_size=65535, dma_alignment=3)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd034]",
+        "Linux version 6.1.0-27-arm64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP Debian 6.1.115-1 (2024-11-01)",
+        "Reserved memory: created restricted DMA pool at 0x0000000050000000, size 4 MiB",
+        "OF: reserved mem: initialized node restricted@50000000, compatible id restricted-dma-pool",
+    ])
+    return [
+        "# a devicetree restricted-dma-pool (memory-region) forces the wifi MAC alone to bounce",
+        "%s | .verdict == \"forced\"" % dev("18000000.wifi"),
+        "%s | .forced_why | test(\"restricted-dma-pool\")" % dev("18000000.wifi"),
+        "%s | .verdict != \"forced\"" % dev("11230000.mmc"),
+        "%s | .verdict == \"direct\"" % dev("11230000.mmc"),
+        "%s | .forced_why == null" % dev("11230000.mmc"),
+        ".swiotlb.forced == false",
+        "[.findings[] | select(.id == \"forced-bounce\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
+def arm_2013_highmem(t):
+    manifest(t, "armv7l", "3.3.0", "2013-05-01T00:00:00Z",
+             by="hand-written from the 2013 report (DOMAIN.md section 2)")
+    proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO, ARM2013_MEMINFO,
+         "console=ttySAC2,115200 root=/dev/mmcblk0p2 rootwait")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1],
+            compatible=strings("samsung,exynos4412"))
+    dt_node(t, "soc", compatible="simple-bus", n_address_cells=[1], n_size_cells=[1],
+            ranges=b"")
+    dt_node(t, "soc/mmc@12200000", compatible="samsung,exynos4412-dw-mshc",
+            reg=[0x12200000, 0x1000])
+    mmc = platform(t, "sys/devices/soc.0/12200000.mmc", "soc/mmc@12200000",
+                   "samsung,exynos4412-dw-mshc", "dw_mmc", None, old_modalias=True)
+    disk(t, mmc + "/mmc_host/mmc0/mmc0:0001", "mmcblk0", ["mmcblk0p1", "mmcblk0p2"], (179, 0),
+         sectors=15269888, max_sectors_kb=512, max_hw_sectors_kb=512, max_segments=128,
+         max_segment_size=65536, dma_alignment=None)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0",
+        "Linux version 3.3.0 (build@host) (gcc version 4.6.3) #1 SMP PREEMPT",
+        "Memory: 2048MB = 2048MB total",
+        "dwmmc_exynos 12200000.mmc: num-slots property not found, assuming 1 slot is available",
+    ])
+    lb = '(%s | .models["legacy-block"])' % dev("12200000.mmc")
+    conf = finding("pfn-count-confusion")
+    return [
+        "# DOMAIN.md section 2: 32-bit ARM, RAM 0x40000000-0xbfffffff, lowmem ends at PFN 0x6f800",
+        ".memory.source == \"iomem\"",
+        ".memory.base_pfn == 262144",
+        ".memory.end_pfn == 786432",
+        ".memory.lowmem_end_pfn == 456704",
+        ".memory.low_page_count == 194560",
+        ".memory.max_low_pfn_as_count == 194560",
+        ".memory.max_low_pfn_as_pfn == 456704",
+        ".memory.highmem_bytes == 329728 * 4096",
+        ".memory.ram_bytes == 2147483648",
+        ".memory.ram_ranges == [{\"start\": \"0x40000000\", \"end\": \"0xbfffffff\", \"bytes\": 2147483648}]",
+        ".host.arch == \"armv7l\" and .host.kernel_release == \"3.3.0\"",
+        "# devices (generated by gen-fixtures.py): the dw_mmc host has no DMA mask on 3.3: BLK_BOUNCE_HIGH",
+        "%s | .bus == \"platform\" and .driver == \"dw_mmc\"" % dev("12200000.mmc"),
+        "%s | .kernel_model == \"legacy-block\"" % dev("12200000.mmc"),
+        "%s | .verdict == \"partial\"" % dev("12200000.mmc"),
+        "# bounce_pfn = blk_max_low_pfn = 0x2f800 - 1 = 0x2f7ff: every page (PFN >= 0x40000) bounces",
+        "%s | .as_count.bounce_pfn == 194559" % lb,
+        "%s | .as_count.bounce_bytes == 2147483648" % lb,
+        "%s | .as_pfn.bounce_bytes == 329728 * 4096" % lb,
+        "%s | .kernel_reading == \"count\"" % lb,
+        "[.block[] | select(.disk == \"mmcblk0\")][0].dma_device == \"12200000.mmc\"",
+        "[.block[] | select(.disk == \"mmcblk0p1\")] | length == 0",
+        "%s | length == 1" % conf,
+        "%s | .[0].severity == \"warning\"" % conf,
+        "%s | .[0].evidence.unnecessary_bounce_bytes == 194560 * 4096" % conf,
+        "%s | .[0].evidence.base_pfn == 262144" % conf,
+        "%s | .[0].evidence.max_low_pfn_as_count == 194560" % conf,
+        "%s | .[0].evidence.max_low_pfn_as_pfn == 456704" % conf,
+    ]
+
+
+def arm256_board(t, dma_ranges):
+    manifest(t, "armv7l", "3.10.0", "2013-05-01T00:00:00Z",
+             by="hand-written (DOMAIN.md section 2, 26-bit device board)")
+    proc(t, ARM256_IOMEM, ARM256_ZONEINFO, ARM256_MEMINFO, "console=ttyAMA0 root=/dev/mmcblk0p1")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1], compatible=strings("arm,vexpress"))
+    soc = dict(n_address_cells=[1], n_size_cells=[1], compatible="simple-bus", ranges=b"")
+    if dma_ranges:
+        # bus 0x0 -> CPU 0xc0000000, 64 MiB: the device has 26 address lines
+        soc["dma_ranges"] = [0x0, 0xc0000000, 0x04000000]
+    dt_node(t, "soc", **soc)
+    dt_node(t, "soc/mmc@c8000000", compatible="arm,pl18x", reg=[0xc8000000, 0x1000])
+    mmc = platform(t, "sys/devices/soc.0/c8000000.mmc", "soc/mmc@c8000000", "arm,pl18x",
+                   "mmci-pl18x", None, old_modalias=True)
+    disk(t, mmc + "/mmc_host/mmc0/mmc0:0001", "mmcblk0", ["mmcblk0p1"], (179, 0),
+         sectors=3842048, max_sectors_kb=127, max_hw_sectors_kb=127, max_segments=128,
+         max_segment_size=65535, dma_alignment=None)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0",
+        "Linux version 3.10.0 (build@host) (gcc version 4.7.3) #1 SMP",
+        "Memory: 256MB = 256MB total",
+        "mmci-pl18x c8000000.mmc: mmc0: PL180 manf 41 rev0 at 0xc8000000 irq 41,42 (pio)",
+    ])
+
+
+def arm_256m_26bit(t):
+    arm256_board(t, dma_ranges=True)
+    t_args = "--assume-mask c8000000.mmc=0x03ffffff"
+    lb = '(%s | .models["legacy-block"])' % dev("c8000000.mmc")
+    return t_args, [
+        "# DOMAIN.md section 2: 26-bit device, 256 MiB at 0xc0000000, count-era kernel (3.10)",
+        "%s | .mask_source == \"user\" and .dma_mask == \"0x3ffffff\"" % dev("c8000000.mmc"),
+        "%s | .kernel_model == \"legacy-block\"" % dev("c8000000.mmc"),
+        "# b_pfn 0x3fff < blk_max_low_pfn 0xffff: the ISA path, every page bounces",
+        "%s | .as_count.isa == true" % lb,
+        "%s | .as_count.b_pfn == 16383" % lb,
+        "%s | .as_count.bounce_bytes == 268435456" % lb,
+        "%s | .verdict == \"partial\"" % dev("c8000000.mmc"),
+        "%s | .dma_ranges.state == \"ranges\"" % dev("c8000000.mmc"),
+        "[.block[] | select(.disk == \"mmcblk0\")][0].dma_device == \"c8000000.mmc\"",
+        "[.findings[] | select(.id == \"bounce-missed\")] | length == 0",
+    ]
+
+
+def arm_256m_c3ffffff(t):
+    arm256_board(t, dma_ranges=False)
+    t_args = "--assume-mask c8000000.mmc=0xc3ffffff"
+    d = dev("c8000000.mmc")
+    lb = '(%s | .models["legacy-block"])' % d
+    return t_args, [
+        "# DOMAIN.md section 2: mask 0xc3ffffff on the 256 MiB board at 0xc0000000, count-era kernel",
+        "%s | .mask_source == \"user\" and .dma_mask == \"0xc3ffffff\"" % d,
+        "# b_pfn 0xc3fff >= blk_max_pfn 0xffff (a count): the early return, nothing bounces",
+        "%s | .as_count.early_return == true" % lb,
+        "%s | .as_count.bounce_bytes == 0" % lb,
+        "# read as PFNs: b_pfn 0xc3fff < blk_max_low_pfn 0xcffff, the ISA path bounces 0xc4000000-0xcfffffff",
+        "%s | .as_pfn.isa == true" % lb,
+        "%s | .as_pfn.bounce_bytes == 201326592" % lb,
+        "# dma-direct: RAM above 0xc3ffffff (192 MiB) is out of reach",
+        "%s | .models[\"dma-direct\"].unreachable_ram_bytes == 201326592" % d,
+        "%s | .unreachable_ram_bytes == 201326592" % d,
+        "%s | length == 1" % finding("pfn-count-confusion", "c8000000.mmc"),
+        "%s | length == 1" % finding("bounce-missed", "c8000000.mmc"),
+        "%s | .[0].severity == \"error\"" % finding("bounce-missed", "c8000000.mmc"),
+        "%s | .[0].evidence.missed_bytes == 201326592" % finding("bounce-missed", "c8000000.mmc"),
+        "%s | length == 1" % finding("mask-not-contiguous", "c8000000.mmc"),
+        "%s | .verdict == \"fails\"" % d,
+        ".exit_status == 1",
+    ]
+
+
+def x86_unbound(t):
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    x86_proc(t, "console=ttyS0 root=/dev/vda1")
+    bus = "sys/devices/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x8086, 0x1237, 0x060000, 32, subsys=(0x1af4, 0x1100),
+        modalias=False)
+    pci(t, bus, "0000:00:03.0", 0x8086, 0x100e, 0x020000, 32, subsys=(0x1af4, 0x1100))
+    pci(t, bus, "0000:00:04.0", 0x1b36, 0x000d, 0x0c0330, 32, subsys=(0x1af4, 0x1100),
+        modalias=False)
+    kmsg(t, X86_BOOT + [SWIOTLB_X86])
+    return [
+        "# three PCI functions, no driver bound to any: no DMA, nothing to warn about",
+        "[.devices[] | select(.bus == \"pci\")] | length == 3",
+        "[.devices[].verdict] | all(. == \"idle\")",
+        "[.devices[].driver] | all(. == null)",
+        "%s | .pci_ids.class == \"0x20000\" and .modalias == null" % dev("0000:00:03.0"),
+        "[.findings[] | select(.device != null)] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
+FIXTURES = {
+    "x86-pc-4g": x86_pc_4g,
+    "x86-iommu-dmafq": x86_iommu_dmafq,
+    "x86-noforce": x86_noforce,
+    "x86-sev-guest": x86_sev_guest,
+    "x86-tdx-guest": x86_tdx_guest,
+    "xen-dom0": xen_dom0,
+    "arm64-rpi4": arm64_rpi4,
+    "arm64-restricted-pool": arm64_restricted_pool,
+    "arm-2013-highmem": arm_2013_highmem,
+    "arm-256m-26bit": arm_256m_26bit,
+    "arm-256m-c3ffffff": arm_256m_c3ffffff,
+    "x86-unbound": x86_unbound,
+}
+
+HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"
+
+
+def build(name):
+    d = os.path.join(HERE, name)
+    root = os.path.join(d, "root")
+    if os.path.lexists(root):
+        shutil.rmtree(root)
+    os.makedirs(root)
+    t = Tree(root)
+    res = FIXTURES[name](t)
+    args, checks = res if isinstance(res, tuple) else (None, res)
+    t.check_links()
+    with open(os.path.join(d, "checks"), "w") as f:
+        f.write(HEADER + "\n".join(checks) + "\n")
+    args_path = os.path.join(d, "args")
+    if args:
+        with open(args_path, "w") as f:
+            f.write(args + "\n")
+    elif os.path.exists(args_path):
+        os.unlink(args_path)
+
+
+def main(argv):
+    names = argv or sorted(FIXTURES)
+    for n in names:
+        if n not in FIXTURES:
+            sys.exit("gen-fixtures.py: unknown fixture %s (known: %s)" % (n, " ".join(sorted(FIXTURES))))
+    for n in names:
+        build(n)
+        print("# built %s" % n)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * src/render/prometheus.c on hand-made reports: the exact text of a report
+ * that knows nothing, label escaping and UTF-8 repair, findings counted and
+ * sorted, unknown values left out, write errors returned.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render/render.h"
+
+/* Everything render_prometheus() printed, NUL-terminated; free() it. */
+static char *render(const struct machine *m, const struct report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(render_prometheus(f, m, r), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* A report that knows nothing: layout and swiotlb unknown, no device. */
+static void empty_report(struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->layout.source = LAYOUT_SOURCE_NONE;
+	r->swiotlb.active = TRI_UNKNOWN;
+	r->exit_status = EXIT_CLEAN;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+	return false;
+}
+
+static void test_nothing_known(void **state)
+{
+	struct machine m = { 0 };
+	struct report r;
+	(void)state;
+
+	empty_report(&r);
+	char *out = render(&m, &r);
+	assert_string_equal(out,
+		"# HELP dmamask_info dmamask-audit version and the audited kernel; always 1.\n"
+		"# TYPE dmamask_info gauge\n"
+		"dmamask_info{version=\"" PACKAGE_VERSION "\",kernel_release=\"\",arch=\"\"} 1\n"
+		"# HELP dmamask_swiotlb_forced 1 when every dma-direct mapping bounces whatever the mask.\n"
+		"# TYPE dmamask_swiotlb_forced gauge\n"
+		"dmamask_swiotlb_forced 0\n"
+		"# HELP dmamask_devices DMA devices by verdict.\n"
+		"# TYPE dmamask_devices gauge\n"
+		"dmamask_devices{verdict=\"direct\"} 0\n"
+		"dmamask_devices{verdict=\"iommu\"} 0\n"
+		"dmamask_devices{verdict=\"partial\"} 0\n"
+		"dmamask_devices{verdict=\"forced\"} 0\n"
+		"dmamask_devices{verdict=\"fails\"} 0\n"
+		"dmamask_devices{verdict=\"idle\"} 0\n"
+		"dmamask_devices{verdict=\"unknown\"} 0\n"
+		"# HELP dmamask_findings_by_severity Findings by severity.\n"
+		"# TYPE dmamask_findings_by_severity gauge\n"
+		"dmamask_findings_by_severity{severity=\"info\"} 0\n"
+		"dmamask_findings_by_severity{severity=\"warning\"} 0\n"
+		"dmamask_findings_by_severity{severity=\"error\"} 0\n"
+		"# HELP dmamask_inputs Kernel interfaces the audit tried to read, by outcome.\n"
+		"# TYPE dmamask_inputs gauge\n"
+		"dmamask_inputs{status=\"ok\"} 0\n"
+		"dmamask_inputs{status=\"missing\"} 0\n"
+		"dmamask_inputs{status=\"denied\"} 0\n"
+		"dmamask_inputs{status=\"invalid\"} 0\n"
+		"# HELP dmamask_exit_status Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.\n"
+		"# TYPE dmamask_exit_status gauge\n"
+		"dmamask_exit_status 0\n");
+	free(out);
+}
+
+static void test_layout_known(void **state)
+{
+	struct machine m = { 0 };
+	struct report r;
+	(void)state;
+
+	empty_report(&r);
+	r.layout.source = LAYOUT_SOURCE_IOMEM;
+	r.layout.ram_bytes = 1ull << 36;
+	r.layout.base_pfn = 0xc0000;
+	r.layout.end_pfn = 0x10c0000;
+	/* lowmem unknown: no highmem, lowmem end or max_low_pfn, rather than zeros */
+	char *out = render(&m, &r);
+	assert_true(has_line(out, "dmamask_ram_bytes 68719476736"));
+	assert_true(has_line(out, "dmamask_memory_base_pfn 786432"));
+	assert_null(strstr(out, "dmamask_highmem_bytes"));
+	assert_null(strstr(out, "dmamask_lowmem_end_pfn"));
+	assert_null(strstr(out, "dmamask_max_low_pfn"));
+	free(out);
+
+	r.layout.lowmem_known = true;
+	r.layout.lowmem_end_pfn = 0xf0000;
+	r.layout.max_low_pfn_as_count = 0x30000;
+	r.layout.max_low_pfn_as_pfn = 0xf0000;
+	r.swiotlb.active = TRI_YES;
+	r.swiotlb.size_known = true;
+	r.swiotlb.size_bytes = 64ull << 20;
+	out = render(&m, &r);
+	assert_true(has_line(out, "dmamask_highmem_bytes 0"));
+	assert_true(has_line(out, "dmamask_max_low_pfn{reading=\"count\"} 196608\n"
+				  "dmamask_max_low_pfn{reading=\"pfn\"} 983040"));
+	assert_true(has_line(out, "dmamask_swiotlb_active 1"));
+	assert_true(has_line(out, "dmamask_swiotlb_size_bytes 67108864"));
+	assert_null(strstr(out, "dmamask_swiotlb_used_bytes"));
+	free(out);
+}
+
+static void test_label_escaping(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "plain.dev", "plain.dev" },
+		{ "q\"b\\s\nn", "q\\\"b\\\\s\\nn" },
+		{ "tab\tcr\r", "tab\tcr\r" },                           /* legal as they are */
+		{ "smile\xf0\x9f\x98\x80", "smile\xf0\x9f\x98\x80" },    /* valid 4-byte */
+		{ "lone\xff", "lone\xef\xbf\xbd" },
+		{ "overlong\xc0\xaf", "overlong\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "surrogate\xed\xa0\x80", "surrogate\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "above\xf4\x90\x80\x80", "above\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "cut\xe2\x82", "cut\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "cut\xe2\x82\"", "cut\xef\xbf\xbd\xef\xbf\xbd\\\"" },
+	};
+	struct machine m = { 0 };
+	struct report r;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct device d = { .id = (char *)cases[i].in, .driver = (char *)"drv\"", .dma_mask_bits = 40 };
+		struct device_report dr = { .dev = &d, .verdict = VERDICT_DIRECT, .mask_known = true,
+					    .mask_source = MASK_SOURCE_SYSFS };
+		char want[256];
+
+		empty_report(&r);
+		r.devices.devices = &dr;
+		r.devices.n_devices = 1;
+		char *out = render(&m, &r);
+		snprintf(want, sizeof(want),
+			 "dmamask_device_dma_mask_width{device=\"%s\",driver=\"drv\\\"\",verdict=\"direct\"} 40",
+			 cases[i].want);
+		if (!has_line(out, want))
+			fail_msg("case %zu: no line\n%s\nin\n%s", i, want, out);
+		free(out);
+	}
+}
+
+static void test_devices(void **state)
+{
+	struct device d[3] = {
+		{ .id = (char *)"0000:00:02.0", .driver = (char *)"nvme", .dma_mask_bits = 64,
+		  .iommu_type = (char *)"DMA-FQ" },
+		{ .id = (char *)"c8000000.mmc", .bus = DEV_BUS_PLATFORM, .dma_mask_bits = -1 },
+		{ .id = (char *)"fe000000.dma", .bus = DEV_BUS_AMBA, .dma_mask_bits = -1 },
+	};
+	struct device_report dr[3] = {
+		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .mask_known = true, .dma_mask = UINT64_MAX,
+		  .reachable_bytes = 100, .mask_source = MASK_SOURCE_SYSFS },
+		{ .dev = &d[1], .verdict = VERDICT_PARTIAL, .mask_known = true, .dma_mask = 0x3fffffff,
+		  .reachable_bytes = 60, .unreachable_bytes = 40, .mask_source = MASK_SOURCE_USER },
+		{ .dev = &d[2], .verdict = VERDICT_UNKNOWN, .mask_source = MASK_SOURCE_NONE },
+	};
+	struct machine m = { 0 };
+	struct report r;
+	(void)state;
+
+	empty_report(&r);
+	r.devices.devices = dr;
+	r.devices.n_devices = 3;
+	char *out = render(&m, &r);
+	assert_true(has_line(out, "dmamask_devices{verdict=\"iommu\"} 1"));
+	assert_true(has_line(out, "dmamask_devices{verdict=\"partial\"} 1"));
+	assert_true(has_line(out, "dmamask_devices{verdict=\"unknown\"} 1"));
+	assert_true(has_line(out, "dmamask_devices{verdict=\"direct\"} 0"));
+	assert_true(has_line(out, "dmamask_device_info{device=\"0000:00:02.0\",driver=\"nvme\",verdict=\"iommu\","
+				  "bus=\"pci\",mask_source=\"sysfs\",iommu_domain=\"DMA-FQ\"} 1"));
+	assert_true(has_line(out, "dmamask_device_info{device=\"fe000000.dma\",driver=\"\",verdict=\"unknown\","
+				  "bus=\"amba\",mask_source=\"none\",iommu_domain=\"\"} 1"));
+	/* a user mask without sysfs bits: its width, as the JSON report gives it */
+	assert_true(has_line(out, "dmamask_device_dma_mask_width{device=\"c8000000.mmc\",driver=\"\","
+				  "verdict=\"partial\"} 30"));
+	assert_true(has_line(out, "dmamask_device_unreachable_ram_bytes{device=\"0000:00:02.0\",driver=\"nvme\","
+				  "verdict=\"iommu\"} 0"));
+	assert_true(has_line(out, "dmamask_device_reachable_ram_bytes{device=\"c8000000.mmc\",driver=\"\","
+				  "verdict=\"partial\"} 60"));
+	/* the mask unknown: no reach and no width, rather than zeros */
+	assert_null(strstr(out, "_width{device=\"fe000000.dma\""));
+	assert_null(strstr(out, "_ram_bytes{device=\"fe000000.dma\""));
+	free(out);
+}
+
+static void test_findings_counted(void **state)
+{
+	static const struct {
+		const char *id;
+		enum severity s;
+	} add[] = {
+		{ "swiotlb-pressure", SEVERITY_WARNING }, { "bounce-needed", SEVERITY_WARNING },
+		{ "pfn-count-confusion", SEVERITY_INFO }, { "bounce-needed", SEVERITY_WARNING },
+		{ "bounce-impossible", SEVERITY_ERROR },  { "pfn-count-confusion", SEVERITY_WARNING },
+	};
+	struct machine m = { 0 };
+	struct report r;
+	(void)state;
+
+	empty_report(&r);
+	for (size_t i = 0; i < sizeof(add) / sizeof(add[0]); i++)
+		assert_non_null(findings_add(&r.findings, add[i].id, add[i].s, NULL, "m", "r"));
+	r.exit_status = EXIT_FINDINGS;
+	char *out = render(&m, &r);
+	assert_non_null(strstr(out,
+		"# TYPE dmamask_findings gauge\n"
+		"dmamask_findings{id=\"bounce-impossible\",severity=\"error\"} 1\n"
+		"dmamask_findings{id=\"bounce-needed\",severity=\"warning\"} 2\n"
+		"dmamask_findings{id=\"pfn-count-confusion\",severity=\"info\"} 1\n"
+		"dmamask_findings{id=\"pfn-count-confusion\",severity=\"warning\"} 1\n"
+		"dmamask_findings{id=\"swiotlb-pressure\",severity=\"warning\"} 1\n"
+		"# HELP dmamask_findings_by_severity Findings by severity.\n"
+		"# TYPE dmamask_findings_by_severity gauge\n"
+		"dmamask_findings_by_severity{severity=\"info\"} 1\n"
+		"dmamask_findings_by_severity{severity=\"warning\"} 4\n"
+		"dmamask_findings_by_severity{severity=\"error\"} 1\n"));
+	assert_true(has_line(out, "dmamask_exit_status 1"));
+	free(out);
+	findings_done(&r.findings);
+}
+
+static void test_inputs_and_info(void **state)
+{
+	struct input in[] = {
+		{ .path = (char *)"proc/iomem", .status = INPUT_OK },
+		{ .path = (char *)"dev/kmsg", .status = INPUT_DENIED, .err = EACCES },
+		{ .path = (char *)"proc/zoneinfo", .status = INPUT_OK },
+		{ .path = (char *)"sys/kernel/debug/swiotlb", .status = INPUT_MISSING, .err = ENOENT },
+	};
+	struct machine m = { .inputs = in, .n_inputs = 4 };
+	struct report r;
+	(void)state;
+
+	m.release.value = (char *)"6.1.0-27-amd64";
+	m.arch.value = (char *)"x86_64";
+	empty_report(&r);
+	char *out = render(&m, &r);
+	assert_true(has_line(out, "dmamask_info{version=\"" PACKAGE_VERSION
+				  "\",kernel_release=\"6.1.0-27-amd64\",arch=\"x86_64\"} 1"));
+	assert_true(has_line(out, "dmamask_inputs{status=\"ok\"} 2"));
+	assert_true(has_line(out, "dmamask_inputs{status=\"missing\"} 1"));
+	assert_true(has_line(out, "dmamask_inputs{status=\"denied\"} 1"));
+	assert_true(has_line(out, "dmamask_inputs{status=\"invalid\"} 0"));
+	free(out);
+}
+
+static void test_write_error(void **state)
+{
+	struct machine m = { 0 };
+	struct report r;
+	FILE *f = fopen("/dev/full", "w");
+	(void)state;
+
+	if (!f)
+		skip();
+	setvbuf(f, NULL, _IONBF, 0);
+	empty_report(&r);
+	assert_int_equal(render_prometheus(f, &m, &r), -EIO);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nothing_known),
+		cmocka_unit_test(test_layout_known),
+		cmocka_unit_test(test_label_escaping),
+		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_findings_counted),
+		cmocka_unit_test(test_inputs_and_info),
+		cmocka_unit_test(test_write_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
