@@ -12,7 +12,7 @@ complete_words() {
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$SRCDIR/completions/bash/dmamask-audit" "$@"
 }
 check "--form completes to --format" test "$(complete_words dmamask-audit --form)" = "--format"
-check "--format offers text and json" test "$(complete_words dmamask-audit --format '' | sort | tr '\n' ' ')" = "json text "
+check "--format offers text, json and prometheus" test "$(complete_words dmamask-audit --format '' | sort | tr '\n' ' ')" = "json prometheus text "
 check "--fail-on w completes to warning" test "$(complete_words dmamask-audit --fail-on w)" = "warning"
 check "every option in --help is completed" bash -c '
 	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
