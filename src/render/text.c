@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/eras.h"
 #include "render/columns.h"
 #include "render/render.h"
 #include "shared/macro.h"
@@ -217,7 +218,9 @@ static void print_devices(FILE *out, const struct report *r, const struct render
 
 static void print_blocks(FILE *out, const struct report *r, const struct render_options *o)
 {
-	static const char *const cols[] = { "DISK", "DMA_DEVICE", "VERDICT", "MAX_SECTORS_KB", "BOUNCE_PRE_5.13" };
+	static const char *const cols[] = { "DISK", "DMA_DEVICE", "VERDICT", "MAX_SECTORS_KB", "BLOCK_BOUNCE" };
+	/* the block layer bounces by PFN only before 5.13: the column means nothing after */
+	bool legacy = r->block_bounce == BLOCK_BOUNCE_PFN;
 	size_t shown = 0;
 
 	for (size_t i = 0; i < r->devices.n_blocks; i++)
@@ -225,7 +228,7 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 	if (shown == 0)
 		return;
 	fputs("\nDisks\n", out);
-	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols));
+	struct libscols_table *t = new_table(out, cols, legacy ? ARRAY_SIZE(cols) : ARRAY_SIZE(cols) - 1);
 	if (!t)
 		return;
 	table_setup(t, o);
@@ -241,7 +244,7 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 		scols_line_set_data(ln, 2, verdict_to_string(b->dr->verdict));
 		if (b->q->max_sectors_kb >= 0)
 			set_u64(ln, 3, (uint64_t)b->q->max_sectors_kb);
-		if (b->legacy.known)
+		if (legacy && b->legacy.known)
 			set_size(ln, 4, b->legacy.by_reading[b->legacy.kernel_reading].bounce_bytes);
 	}
 	scols_print_table(t);
