@@ -271,8 +271,9 @@ static int write_report(const struct options *o, const struct machine *m, const 
 		return -ENOMEM;
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(errno));
-		return -errno;
+		r = -errno;
+		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(-r));
+		return r;
 	}
 	FILE *f = fdopen(fd, "w");
 	if (!f) {

@@ -7,7 +7,8 @@ set -u
 
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-good="$SRCDIR/tests/machines/x86-pc-4g/root"
+FIXTURE_TMP=$tmp/fixtures
+good=$(fixture_root x86-pc-4g) || exit 99
 
 # usage ERRDESC ARGS...: exit 2, one line of stderr naming the problem, nothing on stdout
 usage() {

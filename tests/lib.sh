@@ -36,3 +36,31 @@ jqe() {
 	local f="$1" e="$2"; shift 2
 	jq -e "$@" "$e" "$f" > /dev/null 2>&1
 }
+
+# fixtures: the names of every fixture machine (a tests/machines/NAME/checks file)
+fixtures() {
+	local d
+	for d in "$SRCDIR"/tests/machines/*/; do
+		[ -f "$d/checks" ] && basename "$d"
+	done
+}
+
+# fixture_root NAME: the sysroot of a fixture. Generated ones (gen-fixtures.py
+# --list) are built once per test script under $FIXTURE_TMP; hand-written
+# ones are read from the source tree.
+fixture_root() {
+	local name=$1
+	if [ -z "${GENERATED_FIXTURES+x}" ]; then
+		GENERATED_FIXTURES=" $("$PYTHON" "$SRCDIR/tests/machines/gen-fixtures.py" --list | tr '\n' ' ') "
+	fi
+	case "$GENERATED_FIXTURES" in
+	*" $name "*)
+		: "${FIXTURE_TMP:?fixture_root needs FIXTURE_TMP}"
+		if [ ! -d "$FIXTURE_TMP/$name/root" ]; then
+			"$PYTHON" "$SRCDIR/tests/machines/gen-fixtures.py" --out "$FIXTURE_TMP" "$name" >&2 || return 1
+		fi
+		echo "$FIXTURE_TMP/$name/root" ;;
+	*)
+		echo "$SRCDIR/tests/machines/$name/root" ;;
+	esac
+}

@@ -11,10 +11,11 @@ regen=false
 if [ "${1:-}" = --regen ]; then regen=true; shift; fi
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
+FIXTURE_TMP=$tmp/fixtures
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
-	for d in "$SRCDIR"/tests/machines/*/; do names+=("$(basename "$d")"); done
+	mapfile -t names < <(fixtures)
 fi
 
 for name in "${names[@]}"; do
@@ -22,7 +23,8 @@ for name in "${names[@]}"; do
 	args=()
 	[ -f "$dir/args" ] && read -r -a args < "$dir/args"
 	out="$tmp/$name.json"
-	"$TOOL" --sysroot "$dir/root" --json "${args[@]}" > "$out" 2> "$tmp/$name.err"
+	root=$(fixture_root "$name") || { not_ok "$name: fixture builds"; continue; }
+	"$TOOL" --sysroot "$root" --json "${args[@]}" > "$out" 2> "$tmp/$name.err"
 	rc=$?
 	if $regen; then
 		normalise "$out" > "$dir/expected.json" && echo "# regenerated $name"
@@ -44,7 +46,7 @@ for name in "${names[@]}"; do
 			check "$name: $expr" jqe "$out" "$expr"
 		done < "$dir/checks"
 	fi
-	"$TOOL" --sysroot "$dir/root" "${args[@]}" > "$tmp/$name.txt" 2>&1
+	"$TOOL" --sysroot "$root" "${args[@]}" > "$tmp/$name.txt" 2>&1
 	check "$name: text output exits like JSON" test $? -eq "$rc"
 	check "$name: text output is not empty" test -s "$tmp/$name.txt"
 done

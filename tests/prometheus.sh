@@ -152,15 +152,16 @@ check_output() {
 }
 
 # ---- (a) every fixture machine ----
+FIXTURE_TMP=$tmp/fixtures
 first_fixture=
-for d in "$SRCDIR"/tests/machines/*/; do
-	name=$(basename "$d")
-	[ -d "$d/root" ] || continue
-	[ -n "$first_fixture" ] || first_fixture=$name
+for name in $(fixtures); do
+	d="$SRCDIR/tests/machines/$name"
+	root=$(fixture_root "$name") || { not_ok "$name: fixture builds"; continue; }
+	[ -n "$first_fixture" ] || first_fixture=$root
 	args=()
 	[ -f "$d/args" ] && read -r -a args < "$d/args"
 	# --format last: it wins over any in args
-	"$TOOL" --sysroot "$d/root" "${args[@]}" --format prometheus \
+	"$TOOL" --sysroot "$root" "${args[@]}" --format prometheus \
 		> "$tmp/$name.prom" 2> "$tmp/$name.err"
 	check_output "$name" "$tmp/$name.prom" $?
 done
@@ -222,7 +223,7 @@ check "odd: no fake 0 for the unknown swiotlb use" \
 	absent '^dmamask_swiotlb_used_bytes' "$tmp/odd.prom"
 
 # ---- (b) --output-file ----
-fx="$SRCDIR/tests/machines/$first_fixture/root"
+fx=$first_fixture
 "$TOOL" --sysroot "$fx" --format prometheus > "$tmp/stdout.prom" 2> /dev/null
 rc0=$?
 od="$tmp/out"

@@ -230,11 +230,11 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 		if (mask_bits(&d->devices[i]) >= 0)
 			device_sample(p, &d->devices[i], (uint64_t)mask_bits(&d->devices[i]));
 	family(p, "dmamask_device_unreachable_ram_bytes",
-	       "RAM in bytes out of the device's DMA reach under the kernel's model: buffers there bounce or fail.");
+	       "RAM in bytes beyond the device's DMA mask and bus limit: buffers there bounce or fail.");
 	for (size_t i = 0; i < d->n_devices; i++)
 		if (d->devices[i].mask_known)
 			device_sample(p, &d->devices[i], d->devices[i].unreachable_bytes);
-	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA reach.");
+	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA mask and bus limit.");
 	for (size_t i = 0; i < d->n_devices; i++)
 		if (d->devices[i].mask_known)
 			device_sample(p, &d->devices[i], d->devices[i].reachable_bytes);
