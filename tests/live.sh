@@ -45,6 +45,27 @@ else
 	skip "live as root: ram_bytes equals /proc/iomem (not root)"
 fi
 
+# Every PCI function of this machine is judged.
+npci=$(ls /sys/bus/pci/devices 2>/dev/null | wc -l)
+check "live: all $npci PCI functions are in devices[]" \
+	test "$(jq '[.devices[] | select(.bus == "pci")] | length' "$tmp/live.json")" -eq "$npci"
+for dev in $(ls /sys/bus/pci/devices 2>/dev/null); do
+	check "live: $dev has a verdict and a reason" jqe "$tmp/live.json" \
+		'[.devices[] | select(.id == $d)][0] | (.verdict | type == "string") and (.reason | length > 0)' \
+		--arg d "$dev"
+	if [ -e "/sys/bus/pci/devices/$dev/driver" ]; then
+		drv=$(basename "$(readlink "/sys/bus/pci/devices/$dev/driver")")
+		check "live: $dev driver is $drv" jqe "$tmp/live.json" \
+			'[.devices[] | select(.id == $d)][0].driver == $v' --arg d "$dev" --arg v "$drv"
+	else
+		check "live: unbound $dev is idle" jqe "$tmp/live.json" \
+			'[.devices[] | select(.id == $d)][0].verdict == "idle"' --arg d "$dev"
+	fi
+	bits=$(cat "/sys/bus/pci/devices/$dev/dma_mask_bits" 2>/dev/null)
+	[ -n "$bits" ] && check "live: $dev dma_mask_bits is $bits" jqe "$tmp/live.json" \
+		'[.devices[] | select(.id == $d)][0].dma_mask_bits == ($b | tonumber)' --arg d "$dev" --arg b "$bits"
+done
+
 # The fallback resolver must see exactly what openat2 sees.
 timeout 30 "$TOOL" --json --resolver walk > "$tmp/walk.json" 2>&1
 check "live: the walk resolver gives the same report" cmp -s <(normalise "$tmp/live.json") <(normalise "$tmp/walk.json")
