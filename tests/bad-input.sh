@@ -108,6 +108,45 @@ expect_input "garbage MANIFEST" "$r" MANIFEST invalid EBADMSG
 r=$(mkroot huge); sed -i '0,/System RAM/s/^[0-9a-f]*-/ffffffffffffffffff-/' "$r/proc/iomem"
 expect_input "iomem address above 2^64" "$r" proc/iomem invalid EBADMSG
 
+r=$(mkroot whole-space); printf '00000000-ffffffffffffffff : System RAM\n' > "$r/proc/iomem"
+expect_input "iomem range covering 2^64" "$r" proc/iomem invalid EBADMSG
+
+# A crafted libkmod index makes libkmod loop and allocate: the lookup runs
+# sandboxed, the run ends, the input is invalid.
+r=$(mkroot kmod-index); rm -rf "$r/sys/bus/pci/devices"/*/driver
+mkdir -p "$r/lib/modules/6.1.0-27-amd64"
+"$PYTHON" -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack(">III",0xB007F457,0x00020001,0xfffffff0))' \
+	"$r/lib/modules/6.1.0-27-amd64/modules.alias.bin"
+expect_input "crafted modules.alias.bin" "$r" lib/modules/6.1.0-27-amd64 invalid EBADMSG
+
+# libpci would gunzip a compressed list without bound: refused.
+r=$(mkroot gz-ids); mkdir -p "$r/usr/share/misc"
+printf '8086  Intel\n' | gzip > "$r/usr/share/misc/pci.ids"
+expect_input "gzip-compressed pci.ids" "$r" usr/share/misc/pci.ids invalid EBADMSG
+
+# Unusable devicetree cells: the device's verdict is unknown, never a guess
+# made as if there were no dma-ranges.
+rpi=$(fixture_root arm64-rpi4) || exit 99
+for bad in "zero #address-cells:printf '\\0\\0\\0\\0'" "five #address-cells:printf '\\0\\0\\0\\5'"; do
+	d=${bad%%:*}; gen=${bad#*:}
+	rm -rf "$tmp/dt"; cp -r "$rpi" "$tmp/dt"
+	eval "$gen" > "$tmp/dt/sys/firmware/devicetree/base/soc/#address-cells"
+	timeout 10 "$TOOL" --sysroot "$tmp/dt" --json > "$tmp/j" 2>&1
+	check "dt $d: no crash (exit $?)" test $? -le 1
+	check "dt $d: valid JSON" valid_json "$tmp/j"
+	check "dt $d: the mmc's verdict is unknown" jqe "$tmp/j" \
+		'[.devices[] | select(.id == "fe340000.mmc")][0].verdict == "unknown"'
+done
+
+# Escape sequences in snapshot names never reach the terminal raw.
+r=$(mkroot escapes)
+sed -i 's/^kernel_release=.*/kernel_release=6.1\x1b[31mRED\x07/' "$r/MANIFEST"
+timeout 10 "$TOOL" --sysroot "$r" > "$tmp/esc.txt" 2>&1
+check "escape bytes in MANIFEST: text exits 0 or 1" test $? -le 1
+check "escape bytes in MANIFEST: no raw ESC or BEL in the text output" \
+	bash -c '! grep -q "$(printf "[\033\007]")" "$1"' _ "$tmp/esc.txt"
+check "escape bytes in MANIFEST: shown as \\x1b" grep -qF '\x1b[31mRED' "$tmp/esc.txt"
+
 # Symlinks that point outside the root must not be followed out. The file
 # outside holds a RAM range no fixture has (0x777000000): seeing it is a leak.
 mkdir -p "$tmp/outside/proc"

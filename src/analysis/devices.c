@@ -282,6 +282,12 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = r->forced_why;
 		return;
 	}
+	if (r->map.state == DMA_MAP_ERROR) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "devicetree dma-ranges unusable: the kernel's translation and bus limit "
+			    "cannot be known";
+		return;
+	}
 	if (legacy_decides) {
 		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
 		if (r->legacy.missed_bytes == 0) {

@@ -39,6 +39,12 @@ static bool is_highmem_zone(const struct zone *z)
 	return strcmp(z->name, "HighMem") == 0;
 }
 
+/* Sizes are summed saturating: 2^64 bytes of RAM cannot be told from 0 otherwise. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr)
 {
 	uint64_t sum = 0;
@@ -47,7 +53,7 @@ uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr)
 		if (r->end < addr)
 			continue;
 		uint64_t from = r->start > addr ? r->start : addr;
-		sum += r->end - from + 1;
+		sum = sat_add(sum, r->end - from == UINT64_MAX ? UINT64_MAX : r->end - from + 1);
 	}
 	return sum;
 }
@@ -60,7 +66,7 @@ static int ranges_from_iomem(const struct machine *m, struct layout *l)
 	memcpy(l->ranges, m->ram, m->n_ram * sizeof(*l->ranges));
 	l->n_ranges = m->n_ram;
 	for (size_t i = 0; i < m->n_ram; i++)
-		l->ram_bytes += m->ram[i].end - m->ram[i].start + 1;
+		l->ram_bytes = sat_add(l->ram_bytes, m->ram[i].end - m->ram[i].start + 1);
 	uint64_t low = m->ram[0].start, high = m->ram[m->n_ram - 1].end;
 	l->base_pfn = (low >> l->page_shift) + ((low & (l->page_size - 1)) != 0);
 	l->end_pfn = pfn_after(high, l->page_shift);
@@ -92,7 +98,12 @@ static int ranges_from_zoneinfo(const struct machine *m, struct layout *l)
 		}
 		l->ranges[n].start = z->start_pfn << l->page_shift;
 		l->ranges[n].end = ((z->start_pfn + z->spanned) << l->page_shift) - 1;
-		l->ram_bytes += z->present << l->page_shift;
+		if (z->present > (UINT64_MAX >> l->page_shift)) {
+			free(l->ranges);
+			l->ranges = NULL;
+			return -ERANGE;
+		}
+		l->ram_bytes = sat_add(l->ram_bytes, z->present << l->page_shift);
 		n++;
 	}
 	if (n == 0) {

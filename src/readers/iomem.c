@@ -85,6 +85,8 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 			all_zero = false;
 		if (stop < start)
 			return fail(ret_err, l.no, "end below start");
+		if (stop - start >= (1ull << 62))
+			return fail(ret_err, l.no, "range of 4 EiB or more: no machine has it");
 		any = true;
 
 		bool parent_ram = false;

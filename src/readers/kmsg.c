@@ -156,6 +156,9 @@ static bool match_swiotlb_pool(struct kmsg_ctx *ctx, const char *s, size_t len)
 	} else {
 		return false;
 	}
+	/* swiotlb pools are at most a few GiB (IO_TLB_DEFAULT_SIZE 64 MiB): past 1 TiB is junk */
+	if (b - a > (1ull << 40))
+		return false;
 	/* Printed again by a late init: the last one describes the pool in use. */
 	sw->have_pool = true;
 	sw->pool_start = a;

@@ -7,9 +7,17 @@
  * (every symlink on the way followed there) and each index it may open is
  * checked to be a regular file, not a link that could lead elsewhere.
  */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <libkmod.h>
 
@@ -63,8 +71,12 @@ static int check_indexes(struct sysroot *sr, struct machine *m, const char *dir,
 	return 0;
 }
 
-/* Look up every unbound device's modalias. */
-static int lookup_all(struct machine *m, const char *host_dir)
+/* Limits of the lookup child: libkmod trusts its index files, a snapshot's may be crafted. */
+#define LOOKUP_SECONDS 3
+#define LOOKUP_MEMORY (512ull << 20)
+
+/* Look up every unbound device's modalias; in the child, results go to out. */
+static int lookup_all(struct machine *m, const char *host_dir, FILE *out)
 {
 	static const char *const no_config[] = { NULL };
 	struct kmod_ctx *ctx;
@@ -86,16 +98,120 @@ static int lookup_all(struct machine *m, const char *host_dir)
 			r = 0; /* not found, or an index absent (-ENOSYS): no module */
 		if (r == 0 && list) {
 			struct kmod_module *mod = kmod_module_get_module(list);
-			d->module = strdup(kmod_module_get_name(mod));
+			const char *name = kmod_module_get_name(mod);
+			if (name && !strpbrk(name, "\t\n"))
+				fprintf(out, "%zu\t%s\n", i, name);
 			kmod_module_unref(mod);
-			if (!d->module)
-				r = -ENOMEM;
-			d->module_source = d->module ? "modalias" : NULL;
 		}
 		kmod_module_unref_list(list);
 	}
 	kmod_unref(ctx);
 	return r;
+}
+
+/* Apply "index\tmodule" lines from the child. */
+static int apply_results(struct machine *m, char *buf)
+{
+	for (char *line = buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next)
+			break; /* a cut line: the child died writing it */
+		*next++ = '\0';
+		char *tab = strchr(line, '\t'), *end;
+		if (!tab)
+			continue;
+		*tab = '\0';
+		unsigned long i = strtoul(line, &end, 10);
+		if (*end || i >= m->n_devices || m->devices[i].module)
+			continue;
+		m->devices[i].module = strdup(tab + 1);
+		if (!m->devices[i].module)
+			return -ENOMEM;
+		m->devices[i].module_source = "modalias";
+	}
+	return 0;
+}
+
+/*
+ * libkmod follows the offsets in its index files without checking them: a
+ * crafted modules.alias.bin makes it loop and allocate forever. So the
+ * lookups run in a child with CPU, memory and wall-clock limits; a child
+ * that does not finish cleanly leaves the input invalid. 1 on success,
+ * 0 when the child failed, -errno.
+ */
+static int lookup_sandboxed(struct machine *m, const char *host_dir)
+{
+	int fds[2];
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return r;
+	}
+	if (pid == 0) {
+		struct rlimit cpu = { LOOKUP_SECONDS, LOOKUP_SECONDS };
+		setrlimit(RLIMIT_CPU, &cpu);
+#ifndef __SANITIZE_ADDRESS__ /* ASan reserves terabytes of address space */
+		struct rlimit as = { LOOKUP_MEMORY, LOOKUP_MEMORY };
+		setrlimit(RLIMIT_AS, &as);
+#endif
+		close(fds[0]);
+		FILE *out = fdopen(fds[1], "w");
+		int r = out ? lookup_all(m, host_dir, out) : -ENOMEM;
+		if (out && fclose(out) != 0)
+			r = -EIO;
+		_exit(r < 0 ? 1 : 0);
+	}
+	close(fds[1]);
+	time_t deadline = time(NULL) + LOOKUP_SECONDS;
+	bool timed_out = false;
+	for (;;) {
+		struct pollfd p = { .fd = fds[0], .events = POLLIN };
+		int left = (int)(deadline - time(NULL));
+		if (left <= 0 || poll(&p, 1, left * 1000) == 0) {
+			timed_out = true;
+			break;
+		}
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 8192);
+			if (!nb) {
+				kill(pid, SIGKILL);
+				waitpid(pid, NULL, 0);
+				close(fds[0]);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		ssize_t n = read(fds[0], buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return 0;
+	if (buf) {
+		buf[len] = '\0';
+		int r = apply_results(m, buf);
+		if (r < 0)
+			return r;
+	}
+	return 1;
 }
 
 int read_modules(struct sysroot *sr, struct machine *m)
@@ -139,8 +255,12 @@ int read_modules(struct sysroot *sr, struct machine *m)
 	bool slash = rlen > 0 && root[rlen - 1] == '/';
 	if (asprintf(&host_dir, "%.*s%s%s", (int)rlen, root, slash ? "" : "/", dir) < 0)
 		return -ENOMEM;
-	r = lookup_all(m, host_dir);
+	r = lookup_sandboxed(m, host_dir);
 	if (r < 0)
 		return r;
+	if (r == 0)
+		return machine_add_input(m, input, INPUT_INVALID, EBADMSG,
+					 "libkmod could not look the modaliases up (a malformed "
+					 "index?): no module names");
 	return machine_add_input(m, input, INPUT_OK, 0, NULL);
 }

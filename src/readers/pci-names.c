@@ -184,6 +184,10 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 		return r;
 	if (r < 0)
 		return machine_add_input_errno(m, path, r);
+	/* libpci gunzips what it is given, without a bound: only the plain text list */
+	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
+					 "compressed pci.ids: refused, it could expand without bound");
 	fd = ids_memfd(buf, len);
 	if (fd == -ENOMEM)
 		return fd;

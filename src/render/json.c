@@ -16,37 +16,9 @@
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
+#include "shared/utf8.h"
 
 #define SCHEMA_VERSION 1
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629), 0 when invalid. */
-static size_t utf8_seq_len(const unsigned char *s, size_t left)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 /* A json string of s with each invalid byte replaced by U+FFFD. */
 static struct json_object *jstr(const char *s)
@@ -300,9 +272,9 @@ static struct json_object *udev_json(const struct udev_props *u)
 	return o;
 }
 
-static struct json_object *dma_ranges_json(const struct dma_map *map)
+static struct json_object *dma_ranges_json(const struct dma_map *map, const char *dt_error)
 {
-	if (map->state == DMA_MAP_IDENTITY && !map->node)
+	if (map->state == DMA_MAP_IDENTITY && !map->node && !dt_error)
 		return NULL;
 	static const char *const states[] = {
 		[DMA_MAP_IDENTITY] = "identity", [DMA_MAP_RANGES] = "ranges", [DMA_MAP_ERROR] = "error",
@@ -312,6 +284,7 @@ static struct json_object *dma_ranges_json(const struct dma_map *map)
 	add(o, "state", jstr(states[map->state]));
 	add(o, "node", jstr(map->node));
 	add(o, "why", jstr(map->why));
+	add(o, "error", jstr(dt_error));
 	for (size_t i = 0; i < map->n_regions; i++) {
 		struct json_object *g = json_object_new_object();
 		add(g, "cpu_start", jhex(map->regions[i].cpu_start));
@@ -360,7 +333,7 @@ static struct json_object *device_json(const struct device_report *r)
 	add(o, "coherent_dma_mask", r->coherent_known ? jhex(r->coherent_mask) : NULL);
 	add(o, "mask_source", jstr(mask_source_to_string(r->mask_source)));
 	add(o, "bus_limit", r->bus_limit ? jhex(r->bus_limit) : NULL);
-	add(o, "dma_ranges", dma_ranges_json(&r->map));
+	add(o, "dma_ranges", dma_ranges_json(&r->map, d->dt.error));
 	add(o, "of_node", jstr(d->dt.node));
 	add(o, "iommu_group", d->iommu_group >= 0 ? json_object_new_int(d->iommu_group) : NULL);
 	add(o, "iommu_domain", jstr(d->iommu_type));

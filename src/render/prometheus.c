@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "shared/utf8.h"
 #include "shared/macro.h"
 
 struct prom {
@@ -38,35 +39,6 @@ static void put(struct prom *p, const char *s, size_t n)
 static void put_str(struct prom *p, const char *s)
 {
 	put(p, s, strlen(s));
-}
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629), 0 when invalid: as json.c. */
-static size_t utf8_seq_len(const unsigned char *s, size_t left)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
 }
 
 /* A label value: \ " and newline escaped, each invalid byte replaced by U+FFFD. */

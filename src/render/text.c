@@ -12,6 +12,31 @@
 #include "render/render.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
+#include "shared/utf8.h"
+
+/*
+ * Snapshot text on a terminal: control bytes (escape sequences, newlines),
+ * C1 controls and invalid UTF-8 are shown as \xNN, never sent raw.
+ */
+static void put_safe(FILE *out, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)u);
+
+	while (left) {
+		size_t n = u[0] < 0x20 || u[0] == 0x7f ? 0 : utf8_seq_len(u, left);
+		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
+			n = 0; /* U+0080..U+009F: C1 controls */
+		if (n == 0) {
+			fprintf(out, "\\x%02x", u[0]);
+			n = 1;
+		} else {
+			fwrite(u, 1, n, out);
+		}
+		u += n;
+		left -= n;
+	}
+}
 
 static void print_size(FILE *out, uint64_t bytes)
 {
@@ -260,22 +285,29 @@ static void print_findings(FILE *out, const struct findings *f)
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct finding *x = &f->v[i];
-		fprintf(out, "  %-7s %s%s%s: %s\n", severity_to_string(x->severity), x->id,
-			x->device ? " " : "", x->device ? x->device : "", x->message);
+		fprintf(out, "  %-7s %s%s", severity_to_string(x->severity), x->id, x->device ? " " : "");
+		put_safe(out, x->device);
+		fputs(": ", out);
+		put_safe(out, x->message);
+		fputc('\n', out);
 		if (x->n_evidence) {
 			fputs("          evidence:", out);
 			for (size_t j = 0; j < x->n_evidence; j++) {
 				const struct evidence *e = &x->evidence[j];
-				if (e->type == EVIDENCE_STR)
-					fprintf(out, " %s=%s", e->key, e->s ? e->s : "");
-				else
+				if (e->type == EVIDENCE_STR) {
+					fprintf(out, " %s=", e->key);
+					put_safe(out, e->s);
+				} else
 					fprintf(out, e->type == EVIDENCE_HEX ? " %s=0x%llx" : " %s=%llu",
 						e->key, (unsigned long long)e->u);
 			}
 			fputc('\n', out);
 		}
-		if (x->remedy && *x->remedy)
-			fprintf(out, "          remedy: %s\n", x->remedy);
+		if (x->remedy && *x->remedy) {
+			fputs("          remedy: ", out);
+			put_safe(out, x->remedy);
+			fputc('\n', out);
+		}
 	}
 }
 
@@ -287,20 +319,27 @@ static void print_inputs(FILE *out, const struct machine *m)
 	fprintf(out, "\nInputs: %zu read, %zu not usable\n", m->n_inputs - bad, bad);
 	for (size_t i = 0; i < m->n_inputs; i++) {
 		const struct input *in = &m->inputs[i];
-		if (in->status != INPUT_OK)
-			fprintf(out, "  %-8s %s: %s\n", input_status_to_string(in->status), in->path,
-				in->detail ? in->detail : "");
+		if (in->status != INPUT_OK) {
+			fprintf(out, "  %-8s ", input_status_to_string(in->status));
+			put_safe(out, in->path);
+			fputs(": ", out);
+			put_safe(out, in->detail);
+			fputc('\n', out);
+		}
 	}
 }
 
 int render_text(FILE *out, const struct machine *m, const struct report *r,
 		const struct render_options *o)
 {
-	fprintf(out, "%s %s: %s, Linux %s, page size %u (%s)\n", PACKAGE_NAME, PACKAGE_VERSION,
-		m->arch.value ? m->arch.value : "unknown arch",
-		m->release.value ? m->release.value : "(release unknown)", m->page_size,
+	fprintf(out, "%s %s: ", PACKAGE_NAME, PACKAGE_VERSION);
+	put_safe(out, m->arch.value ? m->arch.value : "unknown arch");
+	fputs(", Linux ", out);
+	put_safe(out, m->release.value ? m->release.value : "(release unknown)");
+	fprintf(out, ", page size %u (%s)\nsysroot ", m->page_size,
 		m->page_size_source ? m->page_size_source : "?");
-	fprintf(out, "sysroot %s%s\n\n", m->sysroot ? m->sysroot : "/", m->live ? " (live)" : "");
+	put_safe(out, m->sysroot ? m->sysroot : "/");
+	fprintf(out, "%s\n\n", m->live ? " (live)" : "");
 	print_memory(out, &r->layout);
 	print_swiotlb(out, &r->swiotlb);
 	print_devices(out, r, o);
