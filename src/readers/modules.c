@@ -73,7 +73,6 @@ static int check_indexes(struct sysroot *sr, struct machine *m, const char *dir,
 
 /* Limits of the lookup child: libkmod trusts its index files, a snapshot's may be crafted. */
 #define LOOKUP_SECONDS 3
-#define LOOKUP_MEMORY (512ull << 20)
 
 /* Look up every unbound device's modalias; in the child, results go to out. */
 static int lookup_all(struct machine *m, const char *host_dir, FILE *out)
@@ -159,7 +158,7 @@ static int lookup_sandboxed(struct machine *m, const char *host_dir)
 		struct rlimit cpu = { LOOKUP_SECONDS, LOOKUP_SECONDS };
 		setrlimit(RLIMIT_CPU, &cpu);
 #ifndef __SANITIZE_ADDRESS__ /* ASan reserves terabytes of address space */
-		struct rlimit as = { LOOKUP_MEMORY, LOOKUP_MEMORY };
+		struct rlimit as = { 512ull << 20, 512ull << 20 };
 		setrlimit(RLIMIT_AS, &as);
 #endif
 		close(fds[0]);
