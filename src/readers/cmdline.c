@@ -11,18 +11,12 @@
 
 int cmdline_parse(const char *buf, size_t len, char **ret, struct parse_error *ret_err)
 {
-	if (text_has_nul(buf, len)) {
-		ret_err->line = 0;
-		ret_err->what = "binary content (NUL byte)";
-		return -EBADMSG;
-	}
+	if (text_has_nul(buf, len))
+		return parse_fail(ret_err, 0, "binary content (NUL byte)");
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		len--;
-	if (memchr(buf, '\n', len)) {
-		ret_err->line = 2;
-		ret_err->what = "more than one line";
-		return -EBADMSG;
-	}
+	if (memchr(buf, '\n', len))
+		return parse_fail(ret_err, 2, "more than one line");
 	char *s = strndup(buf, len);
 	if (!s)
 		return -ENOMEM;

@@ -4,6 +4,13 @@
 
 #include "readers/readers.h"
 
+int parse_fail(struct parse_error *e, unsigned line, const char *what)
+{
+	e->line = line;
+	e->what = what;
+	return -EBADMSG;
+}
+
 int record_parse_error(struct machine *m, const char *path, const struct parse_error *e)
 {
 	char detail[128];

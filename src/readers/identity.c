@@ -17,13 +17,6 @@
 #define SMALL_FILE_MAX 4096
 #define MANIFEST_MAX (1u << 20)
 
-static int fail(struct parse_error *e, unsigned line, const char *what)
-{
-	e->line = line;
-	e->what = what;
-	return -EBADMSG;
-}
-
 static void manifest_free(struct manifest_entry *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -43,14 +36,14 @@ int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, siz
 	int r = 0;
 
 	if (text_has_nul(buf, len))
-		return fail(ret_err, 0, "binary content (NUL byte)");
+		return parse_fail(ret_err, 0, "binary content (NUL byte)");
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
 		if (l.len == 0 || l.s[0] == '#')
 			continue;
 		const char *eq = memchr(l.s, '=', l.len);
 		if (!eq || eq == l.s) {
-			r = fail(ret_err, l.no, "expected key=value");
+			r = parse_fail(ret_err, l.no, "expected key=value");
 			break;
 		}
 		struct manifest_entry *nv = realloc(v, (n + 1) * sizeof(*nv));

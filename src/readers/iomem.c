@@ -29,13 +29,6 @@ static int cmp_range(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int fail(struct parse_error *e, unsigned line, const char *what)
-{
-	e->line = line;
-	e->what = what;
-	return -EBADMSG;
-}
-
 int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t *ret_n,
 		bool *ret_hidden, struct parse_error *ret_err)
 {
@@ -47,9 +40,9 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 	struct line l;
 
 	if (text_has_nul(buf, len))
-		return fail(ret_err, 0, "binary content (NUL byte)");
+		return parse_fail(ret_err, 0, "binary content (NUL byte)");
 	if (len > 0 && buf[len - 1] != '\n')
-		return fail(ret_err, 0, "truncated (no final newline)");
+		return parse_fail(ret_err, 0, "truncated (no final newline)");
 
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
@@ -60,33 +53,33 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 			indent++;
 		}
 		if (indent % 2)
-			return fail(ret_err, l.no, "odd indentation");
+			return parse_fail(ret_err, l.no, "odd indentation");
 		size_t depth = indent / 2;
 		if (depth >= IOMEM_MAX_DEPTH)
-			return fail(ret_err, l.no, "nesting too deep");
+			return parse_fail(ret_err, l.no, "nesting too deep");
 		if (depth > 0 && !any)
-			return fail(ret_err, l.no, "nested resource without a parent");
+			return parse_fail(ret_err, l.no, "nested resource without a parent");
 
 		const char *dash = memchr(p, '-', (size_t)(end - p));
 		if (!dash)
-			return fail(ret_err, l.no, "expected START-END : NAME");
+			return parse_fail(ret_err, l.no, "expected START-END : NAME");
 		const char *sep = dash + 1;
 		while (sep < end && *sep != ' ')
 			sep++;
 		if (end - sep < 3 || memcmp(sep, " : ", 3) != 0)
-			return fail(ret_err, l.no, "expected START-END : NAME");
+			return parse_fail(ret_err, l.no, "expected START-END : NAME");
 		uint64_t start, stop;
 		if (parse_u64(p, (size_t)(dash - p), 16, &start) < 0 ||
 		    parse_u64(dash + 1, (size_t)(sep - dash - 1), 16, &stop) < 0)
-			return fail(ret_err, l.no, "bad hex address");
+			return parse_fail(ret_err, l.no, "bad hex address");
 		const char *name = sep + 3;
 		size_t name_len = (size_t)(end - name);
 		if (start || stop)
 			all_zero = false;
 		if (stop < start)
-			return fail(ret_err, l.no, "end below start");
+			return parse_fail(ret_err, l.no, "end below start");
 		if (stop - start >= (1ull << 62))
-			return fail(ret_err, l.no, "range of 4 EiB or more: no machine has it");
+			return parse_fail(ret_err, l.no, "range of 4 EiB or more: no machine has it");
 		any = true;
 
 		bool parent_ram = false;
@@ -113,7 +106,7 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 		qsort(ram, n, sizeof(*ram), cmp_range);
 	for (size_t i = 1; i < n && !all_zero; i++)
 		if (ram[i].start <= ram[i - 1].end)
-			return fail(ret_err, 0, "overlapping System RAM ranges");
+			return parse_fail(ret_err, 0, "overlapping System RAM ranges");
 
 	*ret_hidden = any && all_zero;
 	*ret_n = n;

@@ -6,13 +6,6 @@
 #include "shared/macro.h"
 #include "shared/text.h"
 
-static int fail(struct parse_error *e, unsigned line, const char *what)
-{
-	e->line = line;
-	e->what = what;
-	return -EBADMSG;
-}
-
 int meminfo_parse(const char *buf, size_t len, struct meminfo *ret, struct parse_error *ret_err)
 {
 	struct meminfo mi = { 0 };
@@ -20,16 +13,16 @@ int meminfo_parse(const char *buf, size_t len, struct meminfo *ret, struct parse
 	struct line l;
 
 	if (text_has_nul(buf, len))
-		return fail(ret_err, 0, "binary content (NUL byte)");
+		return parse_fail(ret_err, 0, "binary content (NUL byte)");
 	if (len > 0 && buf[len - 1] != '\n')
-		return fail(ret_err, 0, "truncated (no final newline)");
+		return parse_fail(ret_err, 0, "truncated (no final newline)");
 
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
 		const char *end = l.s + l.len;
 		const char *colon = memchr(l.s, ':', l.len);
 		if (!colon)
-			return fail(ret_err, l.no, "expected \"Key: value\"");
+			return parse_fail(ret_err, l.no, "expected \"Key: value\"");
 		size_t klen = (size_t)(colon - l.s);
 		const char *val = skip_blanks(colon + 1, end);
 		size_t vlen = token_len(val, end);
@@ -49,17 +42,17 @@ int meminfo_parse(const char *buf, size_t len, struct meminfo *ret, struct parse
 		if (!dst)
 			continue;
 		if (parse_u64(val, vlen, 10, &v) < 0)
-			return fail(ret_err, l.no, "bad number");
+			return parse_fail(ret_err, l.no, "bad number");
 		if ((size_t)(end - unit) != 2 || memcmp(unit, "kB", 2) != 0)
-			return fail(ret_err, l.no, "expected a value in kB");
+			return parse_fail(ret_err, l.no, "expected a value in kB");
 		if (v > UINT64_MAX / 1024)
-			return fail(ret_err, l.no, "value out of range");
+			return parse_fail(ret_err, l.no, "value out of range");
 		*dst = v * 1024;
 		if (have)
 			*have = true;
 	}
 	if (!mi.have_mem_total)
-		return fail(ret_err, 0, "no MemTotal line");
+		return parse_fail(ret_err, 0, "no MemTotal line");
 	*ret = mi;
 	return 0;
 }

@@ -21,6 +21,9 @@ struct parse_error {
 	const char *what; /* static text */
 };
 
+/* Fill e and return -EBADMSG: the one way a parser reports malformed input. */
+int parse_fail(struct parse_error *e, unsigned line, const char *what);
+
 /* proc/iomem: outermost "System RAM" resources, sorted by start. */
 int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t *ret_n,
 		bool *ret_hidden, struct parse_error *ret_err);

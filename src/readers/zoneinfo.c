@@ -20,13 +20,6 @@ enum {
 	SEEN_ALL = SEEN_SPANNED | SEEN_PRESENT, /* required */
 };
 
-static int fail(struct parse_error *e, unsigned line, const char *what)
-{
-	e->line = line;
-	e->what = what;
-	return -EBADMSG;
-}
-
 /* "Node 0, zone   Normal" */
 static int parse_header(const struct line *l, struct zone *z)
 {
@@ -62,9 +55,9 @@ int zoneinfo_parse(const char *buf, size_t len, struct zone **ret_zones, size_t 
 	struct line l;
 
 	if (text_has_nul(buf, len))
-		return fail(ret_err, 0, "binary content (NUL byte)");
+		return parse_fail(ret_err, 0, "binary content (NUL byte)");
 	if (len > 0 && buf[len - 1] != '\n')
-		return fail(ret_err, 0, "truncated (no final newline)");
+		return parse_fail(ret_err, 0, "truncated (no final newline)");
 
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
@@ -72,7 +65,7 @@ int zoneinfo_parse(const char *buf, size_t len, struct zone **ret_zones, size_t 
 			continue;
 		if (l.s[0] != ' ' && l.s[0] != '\t') {
 			if ((seen & SEEN_ALL) != SEEN_ALL)
-				return fail(ret_err, header_line, "zone without spanned/present");
+				return parse_fail(ret_err, header_line, "zone without spanned/present");
 			if (n == cap) {
 				size_t ncap = cap ? cap * 2 : 8;
 				struct zone *nz = realloc(zones, ncap * sizeof(*nz));
@@ -82,14 +75,14 @@ int zoneinfo_parse(const char *buf, size_t len, struct zone **ret_zones, size_t 
 				cap = ncap;
 			}
 			if (parse_header(&l, &zones[n]) < 0)
-				return fail(ret_err, l.no, "expected \"Node N, zone NAME\"");
+				return parse_fail(ret_err, l.no, "expected \"Node N, zone NAME\"");
 			n++;
 			seen = 0;
 			header_line = l.no;
 			continue;
 		}
 		if (n == 0)
-			return fail(ret_err, l.no, "field before the first zone header");
+			return parse_fail(ret_err, l.no, "field before the first zone header");
 
 		struct zone *z = &zones[n - 1];
 		const char *end = l.s + l.len;
@@ -112,24 +105,24 @@ int zoneinfo_parse(const char *buf, size_t len, struct zone **ret_zones, size_t 
 		if (!dst)
 			continue;
 		if (seen & bit)
-			return fail(ret_err, l.no, "field repeated in one zone");
+			return parse_fail(ret_err, l.no, "field repeated in one zone");
 		if (vlen == 0 || skip_blanks(val + vlen, end) != end ||
 		    parse_u64(val, vlen, 10, dst) < 0)
-			return fail(ret_err, l.no, "bad number");
+			return parse_fail(ret_err, l.no, "bad number");
 		seen |= bit;
 	}
 	if ((seen & SEEN_ALL) != SEEN_ALL)
-		return fail(ret_err, header_line, "zone without spanned/present");
+		return parse_fail(ret_err, header_line, "zone without spanned/present");
 	if (n == 0)
-		return fail(ret_err, 0, "no zone");
+		return parse_fail(ret_err, 0, "no zone");
 	for (size_t i = 0; i < n; i++) {
 		/* 2^52 pages is 16 EiB with 4 KiB pages: beyond any address space. */
 		if (zones[i].spanned > (1ull << 52) || zones[i].start_pfn > (1ull << 52) ||
 		    zones[i].present > zones[i].spanned)
-			return fail(ret_err, 0, "zone sizes out of range");
+			return parse_fail(ret_err, 0, "zone sizes out of range");
 		/* A zone with pages but no start_pfn line: the file was cut short. */
 		if (zones[i].present && !zones[i].populated)
-			return fail(ret_err, 0, "populated zone without start_pfn");
+			return parse_fail(ret_err, 0, "populated zone without start_pfn");
 	}
 	*ret_n = n;
 	*ret_zones = TAKE_PTR(zones);
