@@ -15,6 +15,7 @@ struct render_options {
 	bool raw;               /* tables without alignment, for scripts */
 	bool noheadings;
 	int color;              /* -1 auto (a terminal), 0 never, 1 always */
+	unsigned width;         /* set by render_text: columns to fit, 0 for none (a pipe) */
 };
 
 /* Each returns 0, or -errno when the output could not be written. */

@@ -5,6 +5,7 @@
 #include <libsmartcols.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "analysis/eras.h"
@@ -12,13 +13,14 @@
 #include "render/render.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
+#include "shared/text.h"
 #include "shared/utf8.h"
 
 /*
  * Snapshot text on a terminal: control bytes (escape sequences, newlines),
  * C1 controls and invalid UTF-8 are shown as \xNN, never sent raw.
  */
-static void put_safe(FILE *out, const char *s)
+static void append_safe(struct strbuf *b, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)(s ? s : "");
 	size_t left = strlen((const char *)u);
@@ -28,14 +30,68 @@ static void put_safe(FILE *out, const char *s)
 		if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0)
 			n = 0; /* U+0080..U+009F: C1 controls */
 		if (n == 0) {
-			fprintf(out, "\\x%02x", u[0]);
+			char hex[5] = { '\\', 'x', "0123456789abcdef"[u[0] >> 4], "0123456789abcdef"[u[0] & 15], 0 };
+			strbuf_append(b, hex);
 			n = 1;
 		} else {
-			fwrite(u, 1, n, out);
+			strbuf_append_n(b, (const char *)u, n);
 		}
 		u += n;
 		left -= n;
 	}
+}
+
+static void put_safe(FILE *out, const char *s)
+{
+	struct strbuf b = { 0 };
+	append_safe(&b, s);
+	_cleanup_free_ char *t = strbuf_steal(&b);
+	fputs(t ? t : "", out);
+}
+
+/* Columns to wrap prose at: COLUMNS, else the terminal's, else none (a pipe). */
+static unsigned text_width(FILE *out)
+{
+	const char *c = getenv("COLUMNS");
+	uint64_t v;
+	struct winsize ws;
+
+	if (c && parse_u64(c, strlen(c), 10, &v) == 0 && v >= 40 && v <= 1000)
+		return (unsigned)v;
+	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 0;
+}
+
+/*
+ * Print text (already made safe) starting at column col, breaking at spaces so
+ * no line passes width (0: never), continuation lines indented by indent.
+ */
+static void print_wrapped(FILE *out, const char *text, unsigned col, unsigned indent, unsigned width)
+{
+	const char *p = text ? text : "";
+
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (width && col > indent && col + word > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		fwrite(p, 1, word, out);
+		col += (unsigned)word;
+		p += word;
+		if (*p == ' ') {
+			p++;
+			if (*p && !(width && col + 1 + strcspn(p, " ") > width)) {
+				fputc(' ', out);
+				col++;
+			} else if (*p) {
+				fprintf(out, "\n%*s", (int)indent, "");
+				col = indent;
+			}
+		}
+	}
+	fputc('\n', out);
 }
 
 static void print_size(FILE *out, uint64_t bytes)
@@ -148,10 +204,9 @@ static void print_memory(FILE *out, const struct layout *l)
 		fprintf(out, "  lowmem end PFN   0x%llx  (%s)\n", (unsigned long long)l->lowmem_end_pfn,
 			l->lowmem_source);
 		fprintf(out, "  low page count   0x%llx\n", (unsigned long long)l->low_page_count);
-		fprintf(out, "  max_low_pfn      as a count 0x%llx, as a PFN 0x%llx%s\n",
+		fprintf(out, "  max_low_pfn      0x%llx as a count, 0x%llx as a PFN\n",
 			(unsigned long long)l->max_low_pfn_as_count,
-			(unsigned long long)l->max_low_pfn_as_pfn,
-			l->base_pfn ? "  (differ: RAM does not start at 0)" : "");
+			(unsigned long long)l->max_low_pfn_as_pfn);
 		fputs("  highmem          ", out);
 		print_size(out, l->highmem_bytes);
 		fputc('\n', out);
@@ -164,33 +219,47 @@ static void print_memory(FILE *out, const struct layout *l)
 	}
 }
 
-static void print_swiotlb(FILE *out, const struct swiotlb_state *s)
+static void print_swiotlb(FILE *out, const struct swiotlb_state *s, unsigned width)
 {
 	static const char *const tri[] = { [TRI_NO] = "no", [TRI_YES] = "yes", [TRI_UNKNOWN] = "unknown" };
+	struct strbuf b = { 0 };
 
-	fprintf(out, "\nswiotlb          active: %s (%s%s)", tri[s->active],
-		s->active_why ? s->active_why : "?",
-		s->active_prov == PROV_ASSUMED ? "" : "");
+	strbuf_append(&b, "active: ");
+	strbuf_append(&b, tri[s->active]);
+	strbuf_append(&b, " (");
+	strbuf_append(&b, s->active_why ? s->active_why : "?");
+	strbuf_append(&b, ")");
 	if (s->size_known) {
-		fputs(", size ", out);
-		print_size(out, s->size_bytes);
+		strbuf_append(&b, ", size ");
+		strbuf_append_size(&b, s->size_bytes);
 		if (s->size_prov == PROV_ASSUMED)
-			fputs(" (assumed)", out);
+			strbuf_append(&b, " (assumed)");
 	}
-	if (s->pool_known)
-		fprintf(out, ", pool 0x%llx-0x%llx", (unsigned long long)s->pool_start,
-			(unsigned long long)(s->pool_end - 1));
+	if (s->pool_known) {
+		strbuf_append(&b, ", pool ");
+		strbuf_append_hex(&b, s->pool_start);
+		strbuf_append(&b, "-");
+		strbuf_append_hex(&b, s->pool_end - 1);
+	}
 	if (s->used_known) {
-		fputs(", used ", out);
-		print_size(out, s->used_bytes);
+		strbuf_append(&b, ", used ");
+		strbuf_append_size(&b, s->used_bytes);
 	}
-	fputc('\n', out);
-	if (s->forced)
-		fprintf(out, "                 forced: %s\n", s->forced_why);
+	if (s->forced) {
+		strbuf_append(&b, "; forced: ");
+		strbuf_append(&b, s->forced_why);
+	}
+	_cleanup_free_ char *t = strbuf_steal(&b);
+	fputs("\nswiotlb          ", out);
+	print_wrapped(out, t, 17, 17, width);
 }
 
 static void table_setup(struct libscols_table *t, const struct render_options *o)
 {
+	if (o->width) { /* a terminal, or COLUMNS: fit it, truncating the truncatable columns */
+		scols_table_set_termforce(t, SCOLS_TERMFORCE_ALWAYS);
+		scols_table_set_termwidth(t, o->width);
+	}
 	scols_table_enable_raw(t, o->raw);
 	scols_table_enable_noheadings(t, o->noheadings);
 	scols_table_enable_colors(t, o->color == 1 || (o->color < 0 && isatty(fileno(stdout))));
@@ -276,7 +345,7 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 	scols_unref_table(t);
 }
 
-static void print_findings(FILE *out, const struct findings *f)
+static void print_findings(FILE *out, const struct findings *f, unsigned width)
 {
 	fprintf(out, "\nFindings\n");
 	if (f->n == 0) {
@@ -285,33 +354,48 @@ static void print_findings(FILE *out, const struct findings *f)
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct finding *x = &f->v[i];
-		fprintf(out, "  %-7s %s%s", severity_to_string(x->severity), x->id, x->device ? " " : "");
-		put_safe(out, x->device);
-		fputs(": ", out);
-		put_safe(out, x->message);
-		fputc('\n', out);
+		struct strbuf b = { 0 };
+		char head[64];
+
+		snprintf(head, sizeof(head), "  %-7s ", severity_to_string(x->severity));
+		strbuf_append(&b, x->id);
+		if (x->device) {
+			strbuf_append(&b, " ");
+			append_safe(&b, x->device);
+		}
+		strbuf_append(&b, ": ");
+		append_safe(&b, x->message);
+		_cleanup_free_ char *msg = strbuf_steal(&b);
+		fputs(head, out);
+		print_wrapped(out, msg, (unsigned)strlen(head), 10, width);
+
 		if (x->n_evidence) {
-			fputs("          evidence:", out);
 			for (size_t j = 0; j < x->n_evidence; j++) {
 				const struct evidence *e = &x->evidence[j];
-				if (e->type == EVIDENCE_STR) {
-					fprintf(out, " %s=", e->key);
-					put_safe(out, e->s);
-				} else
-					fprintf(out, e->type == EVIDENCE_HEX ? " %s=0x%llx" : " %s=%llu",
-						e->key, (unsigned long long)e->u);
+				strbuf_append(&b, j ? " " : "");
+				strbuf_append(&b, e->key);
+				strbuf_append(&b, "=");
+				if (e->type == EVIDENCE_STR)
+					append_safe(&b, e->s);
+				else if (e->type == EVIDENCE_HEX)
+					strbuf_append_hex(&b, e->u);
+				else
+					strbuf_append_u64(&b, e->u);
 			}
-			fputc('\n', out);
+			_cleanup_free_ char *ev = strbuf_steal(&b);
+			fputs("          evidence: ", out);
+			print_wrapped(out, ev, 20, 20, width);
 		}
 		if (x->remedy && *x->remedy) {
+			append_safe(&b, x->remedy);
+			_cleanup_free_ char *rem = strbuf_steal(&b);
 			fputs("          remedy: ", out);
-			put_safe(out, x->remedy);
-			fputc('\n', out);
+			print_wrapped(out, rem, 18, 18, width);
 		}
 	}
 }
 
-static void print_inputs(FILE *out, const struct machine *m)
+static void print_inputs(FILE *out, const struct machine *m, unsigned width)
 {
 	size_t bad = 0;
 	for (size_t i = 0; i < m->n_inputs; i++)
@@ -319,13 +403,15 @@ static void print_inputs(FILE *out, const struct machine *m)
 	fprintf(out, "\nInputs: %zu read, %zu not usable\n", m->n_inputs - bad, bad);
 	for (size_t i = 0; i < m->n_inputs; i++) {
 		const struct input *in = &m->inputs[i];
-		if (in->status != INPUT_OK) {
-			fprintf(out, "  %-8s ", input_status_to_string(in->status));
-			put_safe(out, in->path);
-			fputs(": ", out);
-			put_safe(out, in->detail);
-			fputc('\n', out);
-		}
+		if (in->status == INPUT_OK)
+			continue;
+		struct strbuf b = { 0 };
+		append_safe(&b, in->path);
+		strbuf_append(&b, ": ");
+		append_safe(&b, in->detail);
+		_cleanup_free_ char *t = strbuf_steal(&b);
+		fprintf(out, "  %-8s ", input_status_to_string(in->status));
+		print_wrapped(out, t, 11, 13, width);
 	}
 }
 
@@ -340,11 +426,14 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 		m->page_size_source ? m->page_size_source : "?");
 	put_safe(out, m->sysroot ? m->sysroot : "/");
 	fprintf(out, "%s\n\n", m->live ? " (live)" : "");
+	unsigned width = text_width(out);
+	struct render_options oo = *o;
+	oo.width = width;
 	print_memory(out, &r->layout);
-	print_swiotlb(out, &r->swiotlb);
-	print_devices(out, r, o);
-	print_blocks(out, r, o);
-	print_findings(out, &r->findings);
-	print_inputs(out, m);
+	print_swiotlb(out, &r->swiotlb, width);
+	print_devices(out, r, &oo);
+	print_blocks(out, r, &oo);
+	print_findings(out, &r->findings, width);
+	print_inputs(out, m, width);
 	return ferror(out) ? -EIO : 0;
 }
