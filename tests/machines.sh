@@ -50,7 +50,8 @@ for name in "${names[@]}"; do
 	check "$name: text output exits like JSON" test $? -eq "$rc"
 	check "$name: text output is not empty" test -s "$tmp/$name.txt"
 	COLUMNS=80 "$TOOL" --sysroot "$root" "${args[@]}" > "$tmp/$name.80" 2>&1
+	# (the "sysroot PATH" line holds one unbreakable path, as long as the tree's)
 	check "$name: text fits an 80-column terminal" \
-		test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/$name.80")" -le 80
+		test "$(awk '!/^sysroot / { if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/$name.80")" -le 80
 done
 $regen || tap_done
