@@ -62,6 +62,7 @@ enum {
 	OPT_COLOR,
 	OPT_OUTPUT_FILE,
 	OPT_CAPTURE,
+	OPT_USAGE,
 };
 
 const char *argp_program_version = PACKAGE_NAME " " PACKAGE_VERSION;
@@ -95,6 +96,8 @@ static const struct argp_option argp_options[] = {
 	{ "resolver", OPT_RESOLVER, "openat2|walk", OPTION_HIDDEN,
 	  "Path resolver (tests exercise the fallback)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
+	{ "version", 'V', NULL, 0, "Print the program version", -1 },
 	{ 0 },
 };
 
@@ -195,6 +198,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
+	case OPT_USAGE:
+		argp_state_help(state, stdout, ARGP_HELP_USAGE | ARGP_HELP_EXIT_OK);
+		break;
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(EXIT_CLEAN);
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;

@@ -21,6 +21,15 @@ usage() {
 	check "$d: first line names the tool" grep -q '^dmamask-audit: ' "$tmp/err"
 }
 
+# The basics first: version, help and usage go to stdout and exit 0.
+v=$(timeout 10 "$TOOL" -V); rc=$?
+check "-V exits 0 ($rc)" test "$rc" -eq 0
+check "-V prints the name and version ($v)" bash -c '[[ "$1" =~ ^dmamask-audit\ [0-9]+\.[0-9]+\.[0-9]+$ ]]' _ "$v"
+check "--version is -V" test "$(timeout 10 "$TOOL" --version)" = "$v"
+check "-h lists the options" bash -c '"$1" -h | grep -q -- "--sysroot"' _ "$TOOL"
+check "--help is -h" bash -c 'cmp -s <("$1" -h) <("$1" --help)' _ "$TOOL"
+check "--usage exits 0" bash -c '"$1" --usage | grep -q "^Usage: dmamask-audit"' _ "$TOOL"
+
 usage "missing sysroot" --sysroot "$tmp/does-not-exist"
 touch "$tmp/plain-file"
 usage "sysroot is a file" --sysroot "$tmp/plain-file"
