@@ -185,7 +185,7 @@ struct device *machine_add_device(struct machine *m)
 	struct device *d = &n[m->n_devices++];
 	memset(d, 0, sizeof(*d));
 	d->dma_mask_bits = d->coherent_mask_bits = -1;
-	d->iommu_group = d->numa_node = -1;
+	d->iommu_group = d->numa_node = d->virtio_access_platform = -1;
 	return d;
 }
 

@@ -167,6 +167,7 @@ struct device {
 	int iommu_group;         /* the iommu_group link's number; -1 none */
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type: DMA, DMA-FQ, identity, ... */
 	int numa_node;           /* -1 when absent or -1 */
+	int virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device: -1 unknown, 0, 1 */
 	struct dt_info dt;
 	struct udev_props udev;
 };

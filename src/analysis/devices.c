@@ -282,6 +282,14 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = r->forced_why;
 		return;
 	}
+	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
+	 * virtio passes guest-physical addresses: no mask, no bounce */
+	if (d->virtio_access_platform == 0 && !(in->m->hyp.type && strcmp(in->m->hyp.type, "xen") == 0)) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
+			    "no DMA API";
+		return;
+	}
 	if (r->map.state == DMA_MAP_ERROR) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "devicetree dma-ranges unusable: the kernel's translation and bus limit "

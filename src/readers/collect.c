@@ -28,7 +28,7 @@ int read_machine(struct sysroot *sr, struct machine *m, unsigned page_size_optio
 	int (*const readers[])(struct sysroot *, struct machine *) = {
 		read_iomem,	   read_zoneinfo, read_meminfo,	 read_cmdline, read_kmsg,
 		read_swiotlb,	   read_confidential, read_hypervisor, read_iommu, read_pci,
-		read_platform,	   read_pci_names, read_modules, read_udev,	 read_block,
+		read_platform,	   read_virtio, read_pci_names, read_modules, read_udev, read_block,
 	};
 	int r = read_identity(sr, m, page_size_option);
 

@@ -74,6 +74,11 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 int dt_parse_dma_ranges(const uint8_t *prop, size_t len, unsigned child_cells, bool child_is_pci,
 			unsigned parent_cells, unsigned size_cells, struct dt_range **ret, size_t *ret_n);
 
+/* VIRTIO_F_ACCESS_PLATFORM of each virtio-pci function's virtio device. After read_pci. */
+int read_virtio(struct sysroot *sr, struct machine *m);
+/* Bit 33 of a virtio features file: 0 or 1, -1 when malformed. */
+int virtio_parse_access_platform(const char *buf, size_t len);
+
 /* sys/kernel/iommu_groups presence; per-device types are read by read_pci/read_platform. */
 int read_iommu(struct sysroot *sr, struct machine *m);
 

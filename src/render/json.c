@@ -327,6 +327,9 @@ static struct json_object *device_json(const struct device_report *r)
 		add(ids, "class", jhex(d->class_code));
 	}
 	add(o, "numa_node", d->numa_node >= 0 ? json_object_new_int(d->numa_node) : NULL);
+	add(o, "virtio_access_platform", d->virtio_access_platform >= 0
+						 ? json_object_new_boolean(d->virtio_access_platform)
+						 : NULL);
 	add(o, "dma_mask_bits", bits >= 0 ? json_object_new_int(bits) : NULL);
 	add(o, "coherent_dma_mask_bits", cbits >= 0 ? json_object_new_int(cbits) : NULL);
 	add(o, "dma_mask", r->mask_known ? jhex(r->dma_mask) : NULL);

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * virtio devices only use the DMA API when they offer VIRTIO_F_ACCESS_PLATFORM
+ * (bit 33) or under Xen (drivers/virtio/virtio_ring.c vring_use_dma_api);
+ * otherwise the rings carry guest-physical addresses and no mask applies.
+ * sys/bus/virtio/devices/virtioN/features (drivers/virtio/virtio.c
+ * features_show): one '0' or '1' per feature bit, bit 0 first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/readers.h"
+#include "readers/sysfs-util.h"
+#include "shared/macro.h"
+
+#define VIRTIO_F_ACCESS_PLATFORM 33
+
+/* Feature bit 33 of a features file: 0 or 1, -1 when malformed. */
+int virtio_parse_access_platform(const char *buf, size_t len)
+{
+	while (len && (buf[len - 1] == '\n'))
+		len--;
+	if (len <= VIRTIO_F_ACCESS_PLATFORM)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != '0' && buf[i] != '1')
+			return -1;
+	return buf[VIRTIO_F_ACCESS_PLATFORM] == '1';
+}
+
+static int read_one(struct sysroot *sr, struct machine *m, struct device *d)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r = sysroot_list_dir(sr, d->syspath, &names, &n);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		if (strncmp(names[i], "virtio", 6) != 0 || !names[i][6])
+			continue;
+		_cleanup_free_ char *dir = path_join(d->syspath, names[i]);
+		_cleanup_free_ char *path = dir ? path_join(dir, "features") : NULL;
+		_cleanup_free_ char *buf = NULL;
+		size_t len;
+		if (!path) {
+			r = -ENOMEM;
+			break;
+		}
+		r = sysroot_read_file(sr, path, 4096, &buf, &len);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			r = 0;
+			continue;
+		}
+		d->virtio_access_platform = virtio_parse_access_platform(buf, len);
+		if (d->virtio_access_platform < 0)
+			r = machine_add_input(m, path, INPUT_INVALID, EBADMSG,
+					      "expected a string of 0 and 1, one per feature bit");
+		break;
+	}
+	sysroot_free_names(names, n);
+	return r;
+}
+
+int read_virtio(struct sysroot *sr, struct machine *m)
+{
+	for (size_t i = 0; i < m->n_devices; i++) {
+		struct device *d = &m->devices[i];
+		/* only virtio-pci functions: listing every device directory costs at 10,000 */
+		if (!d->driver || strcmp(d->driver, "virtio-pci") != 0 || !d->syspath)
+			continue;
+		int r = read_one(sr, m, d);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
