@@ -206,10 +206,22 @@ static enum tristate pool_reachable(const struct swiotlb_state *sw, const struct
 
 static bool legacy_decisions_differ(const struct legacy_result *lr)
 {
-	const struct legacy_block *c = &lr->by_reading[MAX_LOW_PFN_COUNT];
-	const struct legacy_block *p = &lr->by_reading[MAX_LOW_PFN_PFN];
-	return c->early_return != p->early_return || c->isa != p->isa ||
-	       c->bounce_bytes != p->bounce_bytes;
+	return legacy_block_differ(&lr->by_reading[MAX_LOW_PFN_COUNT],
+				   &lr->by_reading[MAX_LOW_PFN_PFN]);
+}
+
+void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
+			const struct legacy_block *c, const struct legacy_block *p)
+{
+	finding_add_u64(f, x, "base_pfn", l->base_pfn);
+	finding_add_u64(f, x, "max_low_pfn_as_count", l->max_low_pfn_as_count);
+	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->max_low_pfn_as_pfn);
+	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
+	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
+	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
+	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
+	finding_add_u64(f, x, "unnecessary_bounce_bytes",
+			c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
 }
 
 /* The verdict when some RAM must bounce through swiotlb. */
@@ -471,16 +483,8 @@ static void device_findings(const struct devices_input *in, const struct device_
 					      "limit from dma_max_pfn()"
 					    : "none on this kernel; the count reading is what 32-bit ARM "
 					      "before v3.13 used");
-		finding_add_u64(f, x, "base_pfn", in->l->base_pfn);
-		finding_add_u64(f, x, "max_low_pfn_as_count", in->l->max_low_pfn_as_count);
-		finding_add_u64(f, x, "max_low_pfn_as_pfn", in->l->max_low_pfn_as_pfn);
+		confusion_evidence(f, x, in->l, c, p);
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
-		finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
-		finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
-		finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
-		finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
-		finding_add_u64(f, x, "unnecessary_bounce_bytes",
-				c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
 		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
 	}
 	for (size_t i = 0; i < in->m->n_overflows; i++) {

@@ -102,6 +102,10 @@ struct devices_input {
 	unsigned bits;                       /* BITS_PER_LONG; 0 unknown */
 };
 
+/* The numbers of a pfn-count-confusion finding: the layout and both readings. */
+void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
+			const struct legacy_block *as_count, const struct legacy_block *as_pfn);
+
 /* 0 or -ENOMEM. Findings go to f. */
 int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f);
 void devices_result_done(struct devices_result *r);

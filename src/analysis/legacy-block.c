@@ -72,3 +72,9 @@ int legacy_block_compute(const struct layout *l, const struct legacy_block_input
 	*ret = b;
 	return 0;
 }
+
+bool legacy_block_differ(const struct legacy_block *a, const struct legacy_block *b)
+{
+	return a->early_return != b->early_return || a->isa != b->isa ||
+	       a->bounce_bytes != b->bounce_bytes;
+}

@@ -39,5 +39,8 @@ struct legacy_block_input {
 int legacy_block_compute(const struct layout *l, const struct legacy_block_input *in,
 			 struct legacy_block *ret);
 
+/* Whether two readings lead to different bounce decisions. */
+bool legacy_block_differ(const struct legacy_block *a, const struct legacy_block *b);
+
 /* RAM bytes with PFN strictly above pfn. */
 uint64_t ram_bytes_above_pfn(const struct layout *l, uint64_t pfn);

@@ -58,7 +58,7 @@ static void confusion_finding(const struct report *r, struct findings *f)
 			return;
 	}
 	const struct legacy_block *c = &b[MAX_LOW_PFN_COUNT], *p = &b[MAX_LOW_PFN_PFN];
-	if (c->early_return == p->early_return && c->isa == p->isa && c->bounce_bytes == p->bounce_bytes)
+	if (!legacy_block_differ(c, p))
 		return;
 	bool used_count = r->max_low_pfn_reading == MAX_LOW_PFN_COUNT;
 	struct finding *x = findings_add(
@@ -71,15 +71,7 @@ static void confusion_finding(const struct report *r, struct findings *f)
 			     "lowmem pages too",
 		used_count ? "use a v3.13+ kernel (26ba47b18318, ARM: 7805/1 makes max*pfn absolute)"
 			   : "none on this kernel; shown because code written on x86 mixes the readings");
-	finding_add_u64(f, x, "base_pfn", l->base_pfn);
-	finding_add_u64(f, x, "max_low_pfn_as_count", l->max_low_pfn_as_count);
-	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->max_low_pfn_as_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
-	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
-	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
-	finding_add_u64(f, x, "unnecessary_bounce_bytes",
-			c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
+	confusion_evidence(f, x, l, c, p);
 }
 
 static void swiotlb_findings(const struct report *r, struct findings *f)

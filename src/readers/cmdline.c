@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "shared/macro.h"
 #include "shared/text.h"
 
 /* The kernel caps it at COMMAND_LINE_SIZE (at most 4096 on most arches). */
@@ -27,19 +28,14 @@ int cmdline_parse(const char *buf, size_t len, char **ret, struct parse_error *r
 int read_cmdline(struct sysroot *sr, struct machine *m)
 {
 	static const char path[] = "proc/cmdline";
-	char *buf = NULL;
+	_cleanup_free_ char *buf = NULL;
 	struct parse_error e = { 0 };
 	size_t len;
 	int r;
 
-	r = sysroot_read_file(sr, path, CMDLINE_MAX, &buf, &len);
-	if (r < 0)
-		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
-	r = cmdline_parse(buf, len, &m->cmdline, &e);
-	free(buf);
-	if (r == -ENOMEM)
+	r = read_input(sr, m, path, CMDLINE_MAX, &buf, &len);
+	if (r <= 0)
 		return r;
-	if (r < 0)
-		return record_parse_error(m, path, &e);
-	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+	r = cmdline_parse(buf, len, &m->cmdline, &e);
+	return record_parse_result(m, path, r, &e);
 }

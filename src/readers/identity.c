@@ -94,14 +94,12 @@ static int read_manifest(struct sysroot *sr, struct machine *m)
 	size_t len;
 	int r;
 
-	r = sysroot_read_file(sr, path, MANIFEST_MAX, &buf, &len);
-	if (r < 0)
-		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
-	r = manifest_parse(buf, len, &m->manifest, &m->n_manifest, &e);
-	if (r == -ENOMEM)
+	r = read_input(sr, m, path, MANIFEST_MAX, &buf, &len);
+	if (r <= 0)
 		return r;
+	r = manifest_parse(buf, len, &m->manifest, &m->n_manifest, &e);
 	if (r < 0)
-		return record_parse_error(m, path, &e);
+		return record_parse_result(m, path, r, &e);
 	for (size_t i = 0; i < m->n_manifest; i++) {
 		const char *k = m->manifest[i].key;
 		if (strncmp(k, "error.", 6) != 0)

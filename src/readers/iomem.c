@@ -123,15 +123,12 @@ int read_iomem(struct sysroot *sr, struct machine *m)
 	bool hidden = false;
 	int r;
 
-	r = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &buf, &len);
-	if (r < 0)
-		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
-
-	r = iomem_parse(buf, len, &m->ram, &m->n_ram, &hidden, &e);
-	if (r == -ENOMEM)
+	r = read_input(sr, m, path, SYSROOT_READ_MAX, &buf, &len);
+	if (r <= 0)
 		return r;
+	r = iomem_parse(buf, len, &m->ram, &m->n_ram, &hidden, &e);
 	if (r < 0)
-		return record_parse_error(m, path, &e);
+		return record_parse_result(m, path, r, &e);
 	if (m->n_ram == 0 && !hidden) {
 		m->ram = NULL;
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "no System RAM resource");

@@ -48,17 +48,6 @@ static bool starts_with(const char *s, size_t len, const char *prefix)
 	return len >= n && memcmp(s, prefix, n) == 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Undo devkmsg's \xNN escaping into ctx->scratch; returns the length or -ENOMEM. */
 static ssize_t unescape(struct kmsg_ctx *ctx, const char *s, size_t len)
 {
@@ -73,7 +62,7 @@ static ssize_t unescape(struct kmsg_ctx *ctx, const char *s, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		int hi, lo;
 		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
-		    (hi = hexval(s[i + 2])) >= 0 && (lo = hexval(s[i + 3])) >= 0) {
+		    (hi = hex_digit(s[i + 2])) >= 0 && (lo = hex_digit(s[i + 3])) >= 0) {
 			ctx->scratch[o++] = (char)(hi << 4 | lo);
 			i += 3;
 		} else {

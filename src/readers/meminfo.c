@@ -65,12 +65,10 @@ int read_meminfo(struct sysroot *sr, struct machine *m)
 	size_t len;
 	int r;
 
-	r = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &buf, &len);
-	if (r < 0)
-		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
+	r = read_input(sr, m, path, SYSROOT_READ_MAX, &buf, &len);
+	if (r <= 0)
+		return r;
 	r = meminfo_parse(buf, len, &m->meminfo, &e);
-	if (r < 0)
-		return record_parse_error(m, path, &e);
-	m->meminfo_usable = true;
-	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+	m->meminfo_usable = r == 0;
+	return record_parse_result(m, path, r, &e);
 }

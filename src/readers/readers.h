@@ -110,3 +110,12 @@ int read_machine(struct sysroot *sr, struct machine *m, unsigned page_size_optio
 
 /* Shared by the read_* functions: record a parse failure as an input. */
 int record_parse_error(struct machine *m, const char *path, const struct parse_error *e);
+
+/*
+ * Fetch a text input for a parser: 1 with the buffer, 0 when it could not be
+ * read (recorded as missing/denied/invalid), -ENOMEM.
+ */
+int read_input(struct sysroot *sr, struct machine *m, const char *path, size_t max,
+	       char **ret_buf, size_t *ret_len);
+/* Record a parser's outcome r: ok, or invalid with e's line and reason. 0 or -ENOMEM. */
+int record_parse_result(struct machine *m, const char *path, int r, const struct parse_error *e);

@@ -137,14 +137,10 @@ int read_zoneinfo(struct sysroot *sr, struct machine *m)
 	size_t len;
 	int r;
 
-	r = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &buf, &len);
-	if (r < 0)
-		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
-	r = zoneinfo_parse(buf, len, &m->zones, &m->n_zones, &e);
-	if (r == -ENOMEM)
+	r = read_input(sr, m, path, SYSROOT_READ_MAX, &buf, &len);
+	if (r <= 0)
 		return r;
-	if (r < 0)
-		return record_parse_error(m, path, &e);
-	m->zoneinfo_usable = true;
-	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+	r = zoneinfo_parse(buf, len, &m->zones, &m->n_zones, &e);
+	m->zoneinfo_usable = r == 0;
+	return record_parse_result(m, path, r, &e);
 }

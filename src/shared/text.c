@@ -29,7 +29,7 @@ bool text_has_nul(const char *buf, size_t len)
 	return memchr(buf, '\0', len) != NULL;
 }
 
-static int digit_value(char c)
+int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -37,7 +37,7 @@ static int digit_value(char c)
 		return c - 'a' + 10;
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
-	return 99;
+	return -1;
 }
 
 int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret)
@@ -51,8 +51,8 @@ int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret)
 	if (len == 0)
 		return -EINVAL;
 	for (size_t i = 0; i < len; i++) {
-		int d = digit_value(s[i]);
-		if (d >= (int)base)
+		int d = hex_digit(s[i]);
+		if (d < 0 || d >= (int)base)
 			return -EINVAL;
 		if (v > (UINT64_MAX - (uint64_t)d) / base)
 			return -ERANGE;

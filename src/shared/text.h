@@ -31,6 +31,9 @@ bool text_has_nul(const char *buf, size_t len);
  */
 int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret);
 
+/* The value of a hex digit, -1 for anything else. */
+int hex_digit(char c);
+
 /* Skip blanks (space, tab) from *s up to end. */
 const char *skip_blanks(const char *s, const char *end);
 /* Length of the token at s (up to a blank or end). */
