@@ -90,8 +90,71 @@ static int cmp_block(const void *a, const void *b)
 	return strcmp(((const struct block_queue *)a)->disk, ((const struct block_queue *)b)->disk);
 }
 
+/* Platform devices found only as disks' parents (no of_node: board files, pre-DT kernels). */
+struct pending {
+	char **paths;
+	size_t n;
+};
+
+/*
+ * The nearest ancestor whose subsystem link is bus/platform or bus/amba: on
+ * kernels and boards without a devicetree, the device an MMC host's disks
+ * hang under (drivers/base/core.c device_add_class_symlinks: "subsystem").
+ * 1 with *ret_path and *ret_bus, 0 when there is none, -ENOMEM.
+ */
+static int find_bus_ancestor(struct sysroot *sr, const char *syspath, char **ret_path,
+			     enum dev_bus *ret_bus)
+{
+	size_t len = strlen(syspath);
+
+	while (len > 0) {
+		while (len > 0 && syspath[len - 1] != '/')
+			len--;
+		if (len <= 1)
+			return 0;
+		len--;
+		_cleanup_free_ char *dir = strndup(syspath, len);
+		_cleanup_free_ char *link = dir ? path_join(dir, "subsystem") : NULL;
+		_cleanup_free_ char *target = NULL, *bus = NULL;
+		if (!link)
+			return -ENOMEM;
+		int r = sysroot_readlink(sr, link, &target);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		if (path_resolve_link(link, target, &bus) == -ENOMEM)
+			return -ENOMEM;
+		if (!bus)
+			continue;
+		bool platform = strcmp(bus, "sys/bus/platform") == 0;
+		if (platform || strcmp(bus, "sys/bus/amba") == 0) {
+			*ret_bus = platform ? DEV_BUS_PLATFORM : DEV_BUS_AMBA;
+			*ret_path = TAKE_PTR(dir);
+			return 1;
+		}
+		/* an mmc card, a SCSI target, a USB interface: keep climbing */
+	}
+	return 0;
+}
+
+static int add_pending(struct pending *p, const char *path)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->paths[i], path) == 0)
+			return 0;
+	char **n = realloc(p->paths, (p->n + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->paths = n;
+	if (!(p->paths[p->n] = strdup(path)))
+		return -ENOMEM;
+	p->n++;
+	return 0;
+}
+
 static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_index *idx, size_t n,
-		     const char *name)
+		     const char *name, struct pending *pending)
 {
 	static const char *const limit_files[] = {
 		"queue/max_sectors_kb",	  "queue/max_hw_sectors_kb",  "queue/max_segments",
@@ -127,6 +190,18 @@ static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_ind
 		b->dma_device = strdup(m->devices[hit->index].id);
 		if (!b->dma_device)
 			return -ENOMEM;
+	} else if (syspath && strncmp(syspath, "sys/devices/virtual/", 20) != 0) {
+		_cleanup_free_ char *dev = NULL;
+		enum dev_bus bus;
+		r = find_bus_ancestor(sr, syspath, &dev, &bus);
+		if (r < 0)
+			return r;
+		if (r > 0) {
+			const char *base = strrchr(dev, '/');
+			b->dma_device = strdup(base ? base + 1 : dev);
+			if (!b->dma_device || add_pending(pending, dev) < 0)
+				return -ENOMEM;
+		}
 	}
 	int64_t *const limits[] = {
 		&b->max_sectors_kb,   &b->max_hw_sectors_kb,  &b->max_segments,
@@ -143,9 +218,45 @@ static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_ind
 	return 0;
 }
 
+/*
+ * Add the platform/AMBA devices only their disks revealed, then point every
+ * disk at its device again (sorting the devices moved them).
+ */
+static int add_disk_parents(struct sysroot *sr, struct machine *m, const struct pending *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const char *base = strrchr(p->paths[i], '/');
+		const char *id = base ? base + 1 : p->paths[i];
+		if (machine_find_device(m, id))
+			continue;
+		_cleanup_free_ char *link = path_join(p->paths[i], "subsystem"), *t = NULL;
+		struct device *d = machine_add_device(m);
+		if (!d || !link)
+			return -ENOMEM;
+		d->bus = DEV_BUS_PLATFORM;
+		if (sysroot_readlink(sr, link, &t) == 0 && strstr(t, "bus/amba"))
+			d->bus = DEV_BUS_AMBA;
+		d->id = strdup(id);
+		d->syspath = strdup(p->paths[i]);
+		if (!d->id || !d->syspath)
+			return -ENOMEM;
+		int r = sysfs_read_binding(sr, m, p->paths[i], d);
+		if (r < 0)
+			return r;
+		machine_sort_devices(m); /* machine_find_device() needs the order */
+	}
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		struct block_queue *b = &m->blocks[i];
+		const struct device *d = b->dma_device ? machine_find_device(m, b->dma_device) : NULL;
+		b->dev_index = d ? (size_t)(d - m->devices) : SIZE_MAX;
+	}
+	return 0;
+}
+
 int read_block(struct sysroot *sr, struct machine *m)
 {
 	_cleanup_free_ struct dev_index *idx = NULL;
+	struct pending pending = { 0 };
 	char **names = NULL;
 	size_t n = 0, n_idx = 0;
 	int r;
@@ -159,8 +270,11 @@ int read_block(struct sysroot *sr, struct machine *m)
 	if (r >= 0)
 		r = build_index(m, &idx, &n_idx);
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = read_disk(sr, m, idx, n_idx, names[i]);
+		r = read_disk(sr, m, idx, n_idx, names[i], &pending);
 	sysroot_free_names(names, n);
+	if (r >= 0 && pending.n)
+		r = add_disk_parents(sr, m, &pending);
+	sysroot_free_names(pending.paths, pending.n);
 	if (r < 0)
 		return r;
 	if (m->n_blocks)
