@@ -18,6 +18,11 @@ check "every option in --help is completed" bash -c '
 	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
 		grep -q -- "$o" "$2" || { echo "# missing $o"; exit 1; }
 	done' _ "$TOOL" "$SRCDIR/completions/bash/dmamask-audit"
+check "--format=<TAB> (split at '=') offers the formats" \
+	test "$(complete_words dmamask-audit --format = '' | sort | tr '\n' ' ')" = "json prometheus text "
+check "--format=js completes to json" test "$(complete_words dmamask-audit --format = js)" = "json"
+check "--color=al completes to always" test "$(complete_words dmamask-audit --color = al)" = "always"
+check "--color <TAB> offers nothing (the argument needs '=')" test -z "$(complete_words dmamask-audit --color '')"
 check "-o VERD completes a column" test "$(complete_words dmamask-audit -o VERD)" = "VERDICT"
 check "-o DEVICE,DRI completes the list's last item" test "$(complete_words dmamask-audit -o DEVICE,DRI)" = "DEVICE,DRIVER"
 check "every column of --list-columns is completed" bash -c '

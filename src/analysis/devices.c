@@ -336,7 +336,8 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (!r->mask_known) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = d->bus == DEV_BUS_PCI
-				    ? "no dma_mask_bits in sysfs"
+				    ? (d->dma_mask_bits == 0 ? "dma_mask_bits is 0: no DMA mask set"
+							     : "no dma_mask_bits in sysfs")
 				    : "no default DMA mask for this bus and era: give --assume-mask";
 		return;
 	}

@@ -279,5 +279,5 @@ int read_block(struct sysroot *sr, struct machine *m)
 		return r;
 	if (m->n_blocks)
 		qsort(m->blocks, m->n_blocks, sizeof(*m->blocks), cmp_block);
-	return sysroot_is_live(sr) ? read_udev_blocks(sr, m) : 0;
+	return read_udev_blocks(sr, m); /* live: libudev; a snapshot: its captured files */
 }

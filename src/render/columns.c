@@ -94,7 +94,7 @@ static const struct column columns[] = {
 	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name },
 	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex },
 	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent },
-	{ "MASK_SOURCE", "sysfs, assumed or user", false, false, false, get_src },
+	{ "MASK_SOURCE", "sysfs, assumed, user, or none", false, false, false, get_src },
 	{ "GROUP", "IOMMU group number", true, false, false, get_group },
 	{ "NUMA", "NUMA node", true, false, false, get_numa },
 	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model },

@@ -127,6 +127,15 @@ static void test_reach_x86_32bit(void **state)
 	assert_int_equal(x.reachable_bytes, GiB);
 	assert_int_equal(x.unreachable_bytes, GiB);
 	assert_int_equal(x.lowest_unreachable, 0x100000000ull);
+	/* mask 0 with no bus limit: min_not_zero(0, 0) is 0, only bus address 0 passes */
+	assert_int_equal(reach_compute(&lc, NULL, RANGE_MAP_NONE, 0, 0, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 0);
+	assert_int_equal(x.unreachable_bytes, 2 * GiB);
+	/* mask 0 with a bus limit: the limit alone decides (min_not_zero) */
+	assert_int_equal(reach_compute(&lc, NULL, RANGE_MAP_NONE, 0, 0xcfffffff, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 256 * MiB);
+	/* as a bitmask, mask 0 reaches only address 0 */
+	assert_int_equal(bitmask_count(0, UINT64_MAX, 0), 1);
 	/* a bus limit below the mask wins (min_not_zero) */
 	assert_int_equal(reach_compute(&lc, NULL, RANGE_MAP_NONE, UINT64_MAX, 0xcfffffff, REACH_LIMIT, &x), 0);
 	assert_int_equal(x.reachable_bytes, 256 * MiB);
@@ -266,6 +275,23 @@ static void test_legacy_26bit(void **state)
 	layout_done(&l);
 }
 
+static void test_legacy_mask_zero(void **state)
+{
+	/* a mask of 0 passed as the limit: b_pfn 0, the ISA path, every page bounces */
+	struct ram_range r[] = { { 0x40000000, 0x4fffffff } };
+	struct layout l = mk_layout(r, 1, 0);
+	struct legacy_block b;
+	struct legacy_block_input in = { .bits = 32, .reading = MAX_LOW_PFN_PFN,
+					 .limit_rule = BLOCK_LIMIT_MASK, .has_mask = true, .mask = 0 };
+	(void)state;
+
+	assert_int_equal(legacy_block_compute(&l, &in, &b), 0);
+	assert_int_equal(b.b_pfn, 0);
+	assert_true(b.isa);
+	assert_int_equal(b.bounce_bytes, 256 * MiB);
+	layout_done(&l);
+}
+
 static void test_legacy_64bit(void **state)
 {
 	/* 64-bit: anything below 4 GiB takes the ISA path; BLK_BOUNCE_HIGH is -1 */
@@ -379,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_reach_wrap),
 		cmocka_unit_test(test_legacy_2013),
 		cmocka_unit_test(test_legacy_26bit),
+		cmocka_unit_test(test_legacy_mask_zero),
 		cmocka_unit_test(test_legacy_64bit),
 		cmocka_unit_test(test_dma_map),
 	};
