@@ -276,7 +276,9 @@ static int write_report(const struct options *o, const struct machine *m, const 
 		return 0;
 	}
 	_cleanup_free_ char *tmp = NULL;
-	if (asprintf(&tmp, "%s.XXXXXX", o->output_file) < 0)
+	char suffix[8] = "."; /* mkostemp()'s six-letter template */
+	memset(suffix + 1, 'X', 6);
+	if (asprintf(&tmp, "%s%s", o->output_file, suffix) < 0)
 		return -ENOMEM;
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
