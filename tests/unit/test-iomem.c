@@ -48,17 +48,7 @@ static void assert_range(const struct ram_range *r, uint64_t start, uint64_t end
 	assert_int_equal(r->end, end);
 }
 
-/* A macro, so that a failure names the line of the case, not of a helper. */
-#define assert_bad(text, line_no)                                                    \
-	do {                                                                         \
-		struct result res_;                                                  \
-		parse((text), &res_);                                                \
-		result_done(&res_); /* before asserting: nothing leaks on failure */ \
-		assert_int_equal(res_.r, -EBADMSG);                                  \
-		assert_int_equal(res_.err.line, (line_no));                          \
-		assert_non_null(res_.err.what);                                      \
-		assert_true(strlen(res_.err.what) > 0);                              \
-	} while (0)
+#include "parse-assert.h"
 
 /* This machine (x86_64 VM, 24 GiB): RAM below 640 KiB, below 3 GiB and above 4 GiB. */
 static const char x86_iomem[] =

@@ -52,17 +52,7 @@ static void assert_zone(const struct zone *z, int node, const char *name, bool p
 	assert_int_equal(z->managed, managed);
 }
 
-/* A macro, so that a failure names the line of the case, not of a helper. */
-#define assert_bad(text, line_no)                                                    \
-	do {                                                                         \
-		struct result res_;                                                  \
-		parse((text), &res_);                                                \
-		result_done(&res_); /* before asserting: nothing leaks on failure */ \
-		assert_int_equal(res_.r, -EBADMSG);                                  \
-		assert_int_equal(res_.err.line, (line_no));                          \
-		assert_non_null(res_.err.what);                                      \
-		assert_true(strlen(res_.err.what) > 0);                              \
-	} while (0)
+#include "parse-assert.h"
 
 /* This machine's /proc/zoneinfo (x86_64, 6.18, 24 GiB), verbatim. */
 static const char x86_zoneinfo[] =
