@@ -199,6 +199,7 @@ struct swiotlb_info {
 	bool cmd_noforce;
 	bool have_cmd_slabs;
 	uint64_t cmd_slabs;      /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
+	bool cmd_iommu_off;      /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
 	/* dev/kmsg "software IO TLB: mapped [mem A-B] (N MB)" (swiotlb_print_info), B exclusive */
 	bool have_pool;
 	uint64_t pool_start;
@@ -262,6 +263,7 @@ struct machine {
 	size_t n_blocks;
 
 	bool kmsg_usable;            /* dev/kmsg read */
+	bool kmsg_from_boot;         /* its first record has sequence 0: nothing rotated out */
 	struct swiotlb_info swiotlb;
 	struct dma_overflow *overflows;
 	size_t n_overflows;

@@ -267,6 +267,15 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = "bridge or host controller: forwards DMA, does none of its own";
 		return;
 	}
+	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
+	 * virtio passes guest-physical addresses: no DMA API, so neither an IOMMU
+	 * domain nor forced bouncing applies (swiotlb=force on Debian 6.1: no bounce) */
+	if (d->virtio_access_platform == 0 && !(in->m->hyp.type && strcmp(in->m->hyp.type, "xen") == 0)) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
+			    "no DMA API";
+		return;
+	}
 	if (sw->xen_pv) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
@@ -292,14 +301,6 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (r->forced) {
 		r->verdict = VERDICT_FORCED;
 		r->reason = r->forced_why;
-		return;
-	}
-	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
-	 * virtio passes guest-physical addresses: no mask, no bounce */
-	if (d->virtio_access_platform == 0 && !(in->m->hyp.type && strcmp(in->m->hyp.type, "xen") == 0)) {
-		r->verdict = VERDICT_DIRECT;
-		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
-			    "no DMA API";
 		return;
 	}
 	if (r->map.state == DMA_MAP_ERROR) {
