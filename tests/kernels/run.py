@@ -3,7 +3,8 @@
 in the guest, drive DMA through its devices and judge every verdict against
 the bounces and failures the kernel itself recorded. TAP on stdout.
 
-  run.py [--tool ARCH=PATH]... [--out DIR] [--jobs N] [--save-fixtures DIR] [NAME...]
+  run.py [--tool ARCH=PATH]... [--out DIR] [--jobs N] [--log FILE]
+         [--save-fixtures DIR] [NAME...]
 
 A tool not given for an architecture is built with tools/cross ARCH.
 DMAMASK_KERNELS_KVM=1 uses KVM for amd64 guests (it hangs on some hosts).
@@ -33,24 +34,32 @@ DISK_BYTES = 64 << 20
 
 
 class Tap:
-    def __init__(self):
+    """TAP on stdout, and the same lines in a log file when asked."""
+
+    def __init__(self, log=None):
         self.n = 0
         self.failed = 0
+        self.log = open(log, "w") if log else None
+
+    def out(self, line):
+        print(line)
+        sys.stdout.flush()
+        if self.log:
+            self.log.write(line + "\n")
+            self.log.flush()
 
     def ok(self, cond, what, diag=None):
         self.n += 1
         if not cond:
             self.failed += 1
-        print("%s %d - %s" % ("ok" if cond else "not ok", self.n, what))
+        self.out("%s %d - %s" % ("ok" if cond else "not ok", self.n, what))
         if diag and not cond:
             for line in str(diag).splitlines():
-                print("# " + line)
-        sys.stdout.flush()
+                self.out("# " + line)
 
     def note(self, text):
         for line in text.splitlines():
-            print("# " + line)
-        sys.stdout.flush()
+            self.out("# " + line)
 
 
 def qemu_base(m, kernel, initrd, work):
@@ -175,6 +184,7 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--save-fixtures", default=None)
+    ap.add_argument("--log", default=None, help="also write the TAP lines here")
     ap.add_argument("names", nargs="*")
     o = ap.parse_args()
 
@@ -184,7 +194,7 @@ def main():
     tools = dict(t.split("=", 1) for t in o.tool)
     outdir = o.out or tempfile.mkdtemp(prefix="dmamask-kernels-")
     os.makedirs(outdir, exist_ok=True)
-    tap = Tap()
+    tap = Tap(o.log)
     tap.note("guests under %s" % outdir)
 
     arches = sorted({m["arch"] for m in machines})
@@ -229,7 +239,7 @@ def main():
         w = [max(len(str(r[i])) for r in table + [judge.TABLE_HEAD]) for i in range(len(table[0]))]
         for r in [judge.TABLE_HEAD] + table:
             tap.note("  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip())
-    print("1..%d" % tap.n)
+    tap.out("1..%d" % tap.n)
     return 1 if tap.failed else 0
 
 
