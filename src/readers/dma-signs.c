@@ -29,11 +29,13 @@
 static const struct {
 	const char *dir;
 	enum dma_sign sign;
+	bool climb;              /* credit the nearest known ancestor, not only the device itself */
 } class_sources[] = {
-	{ "sys/class/net", DMA_SIGN_NET },
-	{ "sys/class/sound", DMA_SIGN_SOUND },
-	{ "sys/class/drm", DMA_SIGN_DRM },
-	{ "sys/class/dma", DMA_SIGN_DMA_ENGINE },
+	{ "sys/class/net", DMA_SIGN_NET, true },
+	{ "sys/class/sound", DMA_SIGN_SOUND, true },
+	{ "sys/class/drm", DMA_SIGN_DRM, true },
+	/* a channel's device is its controller: nothing above it is credited */
+	{ "sys/class/dma", DMA_SIGN_DMA_ENGINE, false },
 };
 
 /* Properties of the device's own node (Documentation/devicetree/bindings/dma, iommu). */
@@ -63,12 +65,13 @@ static bool has_prefix(const char *s, const char *prefix)
  * One class device: its real directory (the class link resolved; an entry
  * that is not a link is taken as a copied directory), then its "device"
  * link (drivers/base/core.c device_add_class_symlinks), resolved from that
- * directory. The sign goes to the device the target is, or lies under: a
- * USB network adapter's interface under its host controller, an SDIO card's
- * function under its MMC host. 0 or -ENOMEM; anything unusable is recorded.
+ * directory. The sign goes to the device the target is, or (climb) lies
+ * under: a USB network adapter's interface under its host controller, an
+ * SDIO card's function under its MMC host. 0 or -ENOMEM; anything unusable
+ * is recorded.
  */
 static int read_class_device(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
-			     size_t n_idx, const char *link, enum dma_sign sign)
+			     size_t n_idx, const char *link, enum dma_sign sign, bool climb)
 {
 	_cleanup_free_ char *target = NULL, *devpath = NULL, *dlink = NULL, *dtarget = NULL;
 	_cleanup_free_ char *dev = NULL;
@@ -114,24 +117,27 @@ static int read_class_device(struct sysroot *sr, struct machine *m, const struct
 					 "device link does not point into sys/devices");
 
 	const struct dev_index *hit = dev_index_find(idx, n_idx, dev, true);
-	if (!hit)
+	bool exact = hit && strcmp(hit->syspath, dev) == 0;
+	if (!hit || (!exact && !climb))
 		return 0; /* under no device this tool knows (an ACPI or board-file parent) */
-	if (strcmp(hit->syspath, dev) != 0) {
+	if (!exact) {
 		/* an ancestor: make sure the target exists before crediting it */
 		struct stat st;
 		r = sysroot_stat(sr, dev, &st);
 		if (r == -ENOMEM)
 			return r;
-		if (r < 0)
+		if (r == -ENOENT || r == -ENOTDIR)
 			return machine_add_input(m, dlink, INPUT_INVALID, -r,
 						 "device link points to nothing");
+		if (r < 0)
+			return machine_add_input_errno(m, dlink, r);
 	}
 	set_sign(&m->devices[hit->index], sign);
 	return 0;
 }
 
 static int read_class(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
-		      size_t n_idx, const char *dir, enum dma_sign sign)
+		      size_t n_idx, const char *dir, enum dma_sign sign, bool climb)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -142,7 +148,7 @@ static int read_class(struct sysroot *sr, struct machine *m, const struct dev_in
 	r = machine_add_input_errno(m, dir, r);
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		_cleanup_free_ char *link = path_join(dir, names[i]);
-		r = link ? read_class_device(sr, m, idx, n_idx, link, sign) : -ENOMEM;
+		r = link ? read_class_device(sr, m, idx, n_idx, link, sign, climb) : -ENOMEM;
 	}
 	sysroot_free_names(names, n);
 	return r < 0 ? r : 0;
@@ -380,7 +386,8 @@ int read_dma_signs(struct sysroot *sr, struct machine *m)
 
 	r = dev_index_build(m, &idx, &n_idx);
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(class_sources); i++)
-		r = read_class(sr, m, idx, n_idx, class_sources[i].dir, class_sources[i].sign);
+		r = read_class(sr, m, idx, n_idx, class_sources[i].dir, class_sources[i].sign,
+			       class_sources[i].climb);
 	if (r >= 0)
 		r = read_usb_hosts(sr, m, idx, n_idx);
 	for (size_t i = 0; r >= 0 && i < m->n_devices; i++) {

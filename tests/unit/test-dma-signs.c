@@ -102,6 +102,10 @@ static void build_board(struct fixture *f)
 	fx_platform(f, "platform", "e0000.display", "display@e0000", "sun4i-drm");
 	fx_class(f, "drm", "card0", PLAT "/e0000.display/drm/card0", "../../../e0000.display");
 	fx_class(f, "dma", "dma0chan0", PLAT "/9060000.dma/dma/dma0chan0", "../../../9060000.dma");
+	/* a channel of a controller the tool does not know credits nobody above it */
+	fx_platform(f, "platform", "soc", "soc", "simple-pm-bus");
+	fx_dir(f, PLAT "/soc/edma.0");
+	fx_class(f, "dma", "dma1chan0", PLAT "/soc/edma.0/dma/dma1chan0", "../../../edma.0");
 	/* a disk under an MMC host */
 	fx_platform(f, "platform", "f0000.mmc", "mmc@f0000", "sdhci");
 	fx_dir(f, PLAT "/f0000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0");
@@ -159,6 +163,7 @@ static void test_read_dma_signs(void **state)
 	assert_int_equal(signs_of(&m, "e0000.display"), BIT(DMA_SIGN_DRM));
 	assert_int_equal(signs_of(&m, "f0000.mmc"), BIT(DMA_SIGN_DISK));
 	assert_int_equal(signs_of(&m, "9050000.mmci"), BIT(DMA_SIGN_DMA_API_DEBUG));
+	assert_int_equal(signs_of(&m, "soc"), 0);
 
 	fx_assert_input(&m, "sys/class/net", INPUT_OK);
 	fx_assert_input(&m, "sys/class/sound", INPUT_OK);
