@@ -155,6 +155,45 @@ def boot(m, kernel, initrd, outdir):
                 files=files, done="==dmt-done==" in text, work=work)
 
 
+def replay_check(tap, res, tool):
+    """The guest's --capture, replayed here with --sysroot, must give the
+    verdicts the guest's live run gave."""
+    name, work = res["machine"]["name"], res["work"]
+    cap = os.path.join(work, "capture.tgz")
+    if not tool or not os.path.exists(cap):
+        tap.ok(os.path.exists(cap), "%s: the guest captured a snapshot" % name,
+               read_text(os.path.join(work, "capture.log")))
+        return
+    root = os.path.join(work, "replay")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    subprocess.run(["tar", "xzf", cap, "-C", root], check=True)
+    p = subprocess.run([tool, "--sysroot", os.path.join(root, "capture"), "--json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        live = json.loads(read_text(os.path.join(work, "audit.json")))
+        replay = json.loads(p.stdout)
+    except ValueError as e:
+        tap.ok(False, "%s: the snapshot replays" % name, "%s\n%s" % (e, p.stderr))
+        return
+    def verdicts(a):
+        return {d["id"]: (d["verdict"], d["reason"]) for d in a.get("devices", [])}
+    lv, rv = verdicts(live), verdicts(replay)
+    diff = ["%s: live %s, replayed %s" % (k, lv.get(k), rv.get(k))
+            for k in sorted(set(lv) | set(rv)) if lv.get(k) != rv.get(k)]
+    tap.ok(not diff and live.get("exit_status") == replay.get("exit_status"),
+           "%s: the snapshot replays with the live verdicts (%d devices)" % (name, len(lv)),
+           "\n".join(diff) + "\nexit %s vs %s" % (live.get("exit_status"), replay.get("exit_status")))
+
+
+def read_text(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def save_fixture(res, kernel, dest):
     """Commit-ready fixture: the captured tree as root.tar.gz, the judged
     facts as checks, and the tool's output as expected.json (normalised by
@@ -212,6 +251,11 @@ def main():
                                          os.path.join(outdir, "initrd-%s.gz" % arch))
         tap.note("%s: %s, tool %s" % (arch, kern[arch].version, tool))
 
+    native = subprocess.run(["dpkg", "--print-architecture"], stdout=subprocess.PIPE,
+                            text=True).stdout.strip()
+    host_tool = tools.get(native) or (os.path.join(SRCDIR, "build", "dmamask-audit")
+                                      if os.path.exists(os.path.join(SRCDIR, "build",
+                                                                     "dmamask-audit")) else None)
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=o.jobs) as ex:
         futs = [ex.submit(boot, m, kern[m["arch"]], initrd[m["arch"]], outdir) for m in machines]
@@ -227,6 +271,7 @@ def main():
             continue
         tap.ok(not res["files"].get("_errors"), "%s: every exported file decodes" % name,
                "\n".join(res["files"].get("_errors", [])))
+        replay_check(tap, res, host_tool)
         verdicts = judge.judge(res["work"], m)
         for v in verdicts["checks"]:
             tap.ok(v["ok"], "%s: %s" % (name, v["what"]), v.get("diag"))
