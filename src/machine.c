@@ -46,6 +46,27 @@ enum input_status input_status_from_errno(int err)
 	}
 }
 
+static const char *const dma_sign_names[_DMA_SIGN_MAX] = {
+	[DMA_SIGN_DISK] = "disk",
+	[DMA_SIGN_NET] = "net",
+	[DMA_SIGN_USB_HOST] = "usb-host",
+	[DMA_SIGN_SOUND] = "sound",
+	[DMA_SIGN_DRM] = "drm",
+	[DMA_SIGN_DMA_ENGINE] = "dma-engine",
+	[DMA_SIGN_DT_DMAS] = "dmas",
+	[DMA_SIGN_DT_DMA_CELLS] = "#dma-cells",
+	[DMA_SIGN_DT_IOMMUS] = "iommus",
+	[DMA_SIGN_DT_COHERENT] = "dma-coherent",
+	[DMA_SIGN_DT_MEMORY_REGION] = "memory-region",
+	[DMA_SIGN_DMA_API_DEBUG] = "dma-api-debug",
+	[DMA_SIGN_KERNEL_LOG] = "kernel-log",
+};
+
+const char *dma_sign_to_string(enum dma_sign s)
+{
+	return s >= 0 && s < _DMA_SIGN_MAX ? dma_sign_names[s] : NULL;
+}
+
 void machine_init(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));

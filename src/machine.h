@@ -139,6 +139,32 @@ struct dt_info {
 	char *error;             /* why the chain could not be read, NULL when fine */
 };
 
+/*
+ * Signs that a device does DMA (read_dma_signs). Every platform/AMBA device
+ * gets a default mask whether it does DMA or not (a UART, an RTC, psci,
+ * pmu): only one with a sign is judged. One bit per kind of evidence.
+ */
+enum dma_sign {
+	DMA_SIGN_DISK,          /* a disk's DMA device (sys/class/block, read_block) */
+	DMA_SIGN_NET,           /* sys/class/net/X/device lies under it */
+	DMA_SIGN_USB_HOST,      /* a USB root hub (sys/bus/usb/devices/usbN) hangs under it */
+	DMA_SIGN_SOUND,         /* sys/class/sound/X/device lies under it */
+	DMA_SIGN_DRM,           /* sys/class/drm/X/device lies under it */
+	DMA_SIGN_DMA_ENGINE,    /* sys/class/dma/dmaNchanM/device: a DMA-engine controller */
+	DMA_SIGN_DT_DMAS,       /* DT "dmas": a DMA-engine client */
+	DMA_SIGN_DT_DMA_CELLS,  /* DT "#dma-cells": a DMA provider */
+	DMA_SIGN_DT_IOMMUS,     /* DT "iommus": masters DMA through an IOMMU */
+	DMA_SIGN_DT_COHERENT,   /* DT "dma-coherent" */
+	DMA_SIGN_DT_MEMORY_REGION, /* DT "memory-region" */
+	DMA_SIGN_DMA_API_DEBUG, /* live mappings in sys/kernel/debug/dma-api/dump */
+	DMA_SIGN_KERNEL_LOG,    /* dev/kmsg "DMA addr ... overflow" for it: a mapping failed */
+	_DMA_SIGN_MAX,
+	_DMA_SIGN_INVALID = -EINVAL,
+};
+
+/* "disk", "net", ..., "#dma-cells", ...; NULL out of range. */
+const char *dma_sign_to_string(enum dma_sign s);
+
 /* udev properties users recognise; NULL when absent (never changes a verdict). */
 struct udev_props {
 	char *id_path;           /* ID_PATH */
@@ -168,6 +194,7 @@ struct device {
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type: DMA, DMA-FQ, identity, ... */
 	int numa_node;           /* -1 when absent or -1 */
 	int virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device: -1 unknown, 0, 1 */
+	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
 	struct dt_info dt;
 	struct udev_props udev;
 };
@@ -199,6 +226,7 @@ struct swiotlb_info {
 	bool cmd_noforce;
 	bool have_cmd_slabs;
 	uint64_t cmd_slabs;      /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
+	bool cmd_iommu_off;      /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
 	/* dev/kmsg "software IO TLB: mapped [mem A-B] (N MB)" (swiotlb_print_info), B exclusive */
 	bool have_pool;
 	uint64_t pool_start;
@@ -262,6 +290,7 @@ struct machine {
 	size_t n_blocks;
 
 	bool kmsg_usable;            /* dev/kmsg read */
+	bool kmsg_from_boot;         /* its first record has sequence 0: nothing rotated out */
 	struct swiotlb_info swiotlb;
 	struct dma_overflow *overflows;
 	size_t n_overflows;

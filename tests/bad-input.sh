@@ -147,6 +147,39 @@ for bad in "zero #address-cells:printf '\\0\\0\\0\\0'" "five #address-cells:prin
 		'[.devices[] | select(.id == "fe340000.mmc")][0].verdict == "unknown"'
 done
 
+# Spoilt signs of DMA: recorded in inputs, never a sign they do not show.
+virt=$(fixture_root arm64-virt) || exit 99
+mkvirt() {
+	rm -rf "$tmp/$1"
+	cp -a "$virt" "$tmp/$1"
+	echo "$tmp/$1"
+}
+eth=sys/devices/platform/9070000.ethernet
+eth_idle() {
+	check "$1: the MAC without its sign is idle" jqe "$tmp/j" \
+		'[.devices[] | select(.id == "9070000.ethernet")][0].verdict == "idle"'
+}
+r=$(mkvirt net-abs); ln -sfn /etc "$r/$eth/net/eth0/device"
+expect_input "class/net device link to an absolute path outside" "$r" "$eth/net/eth0/device" invalid EBADMSG
+eth_idle "absolute device link"
+r=$(mkvirt net-rel); ln -sfn ../../../../../../../../../../../../../../tmp "$r/$eth/net/eth0/device"
+expect_input "class/net device link ../.. out of the root" "$r" "$eth/net/eth0/device" invalid EBADMSG
+eth_idle "../.. device link"
+r=$(mkvirt net-dangling); ln -sfn ../../no-such-device "$r/$eth/net/eth0/device"
+expect_input "class/net device link to nothing" "$r" "$eth/net/eth0/device" invalid ENOENT
+eth_idle "dangling device link"
+r=$(mkvirt dma-file); rm "$r/sys/class/dma/dma0chan0"; echo 'not a link' > "$r/sys/class/dma/dma0chan0"
+expect_input "class/dma entry that is a file" "$r" sys/class/dma/dma0chan0 invalid ENOTDIR
+check "class/dma file: the other channel still credits the controller" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "9060000.dma")][0].dma_signs | index("dma-engine") != null'
+r=$(mkvirt dt-fifo); p=sys/firmware/devicetree/base/smmuv3@9080000/dma-coherent
+rm "$r/$p"; mkfifo "$r/$p"
+expect_input "devicetree property that is a FIFO" "$r" "$p" invalid EINVAL
+check "FIFO property: the SMMU without its sign is idle" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "9080000.smmuv3")][0].verdict == "idle"'
+r=$(mkvirt dump-binary); head -c 3000 /dev/urandom > "$r/sys/kernel/debug/dma-api/dump"; printf '\0' >> "$r/sys/kernel/debug/dma-api/dump"
+expect_input "binary dma-api/dump" "$r" sys/kernel/debug/dma-api/dump invalid EBADMSG
+
 # Escape sequences in snapshot names never reach the terminal raw.
 r=$(mkroot escapes)
 sed -i 's/^kernel_release=.*/kernel_release=6.1\x1b[31mRED\x07/' "$r/MANIFEST"

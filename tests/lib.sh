@@ -46,12 +46,23 @@ fixtures() {
 }
 
 # fixture_root NAME: the sysroot of a fixture. Generated ones (gen-fixtures.py
-# --list) are built once per test script under $FIXTURE_TMP; hand-written
-# ones are read from the source tree.
+# --list) are built, and captured ones (NAME/root.tar.gz) unpacked, once per
+# test script under $FIXTURE_TMP; hand-written ones are read from the source tree.
 fixture_root() {
 	local name=$1
 	if [ -z "${GENERATED_FIXTURES+x}" ]; then
 		GENERATED_FIXTURES=" $("$PYTHON" "$SRCDIR/tests/machines/gen-fixtures.py" --list | tr '\n' ' ') "
+	fi
+	# snapshots of real kernels travel as tarballs (util-linux keeps its dumps so)
+	if [ -f "$SRCDIR/tests/machines/$name/root.tar.gz" ]; then
+		: "${FIXTURE_TMP:?fixture_root needs FIXTURE_TMP}"
+		if [ ! -d "$FIXTURE_TMP/$name/root" ]; then
+			mkdir -p "$FIXTURE_TMP/$name" &&
+				tar xzf "$SRCDIR/tests/machines/$name/root.tar.gz" -C "$FIXTURE_TMP/$name" >&2 ||
+				return 1
+		fi
+		echo "$FIXTURE_TMP/$name/root"
+		return 0
 	fi
 	case "$GENERATED_FIXTURES" in
 	*" $name "*)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Device verdicts. The order of the checks is the kernel's: no driver, no
- * DMA; an IOMMU translates before reach matters; forced bouncing ignores
+ * DMA (nor for a bridge, nor for a platform/AMBA device with no sign of
+ * DMA); an IOMMU translates before reach matters; forced bouncing ignores
  * reach; then the kernel model of the era compares RAM with the reach.
  */
 #include <stdlib.h>
@@ -248,6 +249,7 @@ static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
 	}
 }
 
+/* Decide r->verdict and r->reason; the first rule that applies wins. */
 static void decide(const struct devices_input *in, struct device_report *r)
 {
 	const struct device *d = r->dev;
@@ -265,6 +267,23 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (r->bridge) {
 		r->verdict = VERDICT_IDLE;
 		r->reason = "bridge or host controller: forwards DMA, does none of its own";
+		return;
+	}
+	/* every platform/AMBA device has a default mask, DMA or not: only evidence
+	 * (a disk, a NIC, a DMA-engine channel, a DT property...) makes it a master.
+	 * PCI functions with a driver are judged: bus mastering is their norm */
+	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "no sign that it does DMA";
+		return;
+	}
+	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
+	 * virtio passes guest-physical addresses: no DMA API, so neither an IOMMU
+	 * domain nor forced bouncing applies (swiotlb=force on Debian 6.1: no bounce) */
+	if (d->virtio_access_platform == 0 && !(in->m->hyp.type && strcmp(in->m->hyp.type, "xen") == 0)) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
+			    "no DMA API";
 		return;
 	}
 	if (sw->xen_pv) {
@@ -292,14 +311,6 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (r->forced) {
 		r->verdict = VERDICT_FORCED;
 		r->reason = r->forced_why;
-		return;
-	}
-	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
-	 * virtio passes guest-physical addresses: no mask, no bounce */
-	if (d->virtio_access_platform == 0 && !(in->m->hyp.type && strcmp(in->m->hyp.type, "xen") == 0)) {
-		r->verdict = VERDICT_DIRECT;
-		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
-			    "no DMA API";
 		return;
 	}
 	if (r->map.state == DMA_MAP_ERROR) {
@@ -379,8 +390,9 @@ static char *sized_message(const char *before, uint64_t bytes, const char *after
 	return strbuf_steal(&b);
 }
 
-static void device_findings(const struct devices_input *in, const struct device_report *r,
-			    struct findings *f)
+/* What the models predict for a device that does DMA. */
+static void predicted_findings(const struct devices_input *in, const struct device_report *r,
+			       struct findings *f)
 {
 	const struct device *d = r->dev;
 	const struct swiotlb_state *sw = in->sw;
@@ -488,6 +500,15 @@ static void device_findings(const struct devices_input *in, const struct device_
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
 		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
 	}
+}
+
+/* What the kernel log proves happened to the device, whatever it does now. */
+static void logged_findings(const struct devices_input *in, const struct device_report *r,
+			    struct findings *f)
+{
+	const struct device *d = r->dev;
+	struct finding *x;
+
 	for (size_t i = 0; i < in->m->n_overflows; i++) {
 		const struct dma_overflow *o = &in->m->overflows[i];
 		if (!o->device || strcmp(o->device, d->id) != 0)
@@ -501,6 +522,16 @@ static void device_findings(const struct devices_input *in, const struct device_
 		finding_add_hex(f, x, "mask", o->mask);
 		finding_add_hex(f, x, "bus_limit", o->bus_limit);
 	}
+}
+
+static void device_findings(const struct devices_input *in, const struct device_report *r,
+			    struct findings *f)
+{
+	/* a device that does no DMA (unbound, a bridge, no sign of it) gets no
+	 * prediction: a mask limited by the bus, or not 2^n-1, costs it nothing */
+	if (r->verdict != VERDICT_IDLE)
+		predicted_findings(in, r, f);
+	logged_findings(in, r, f);
 }
 
 static int analyse_one(const struct devices_input *in, const struct device *d, bool has_block,

@@ -23,7 +23,7 @@ enum verdict {
 	VERDICT_PARTIAL, /* some RAM unreachable; those buffers bounce through a reachable pool */
 	VERDICT_FORCED,  /* every mapping bounces whatever the mask */
 	VERDICT_FAILS,   /* some RAM unreachable and no pool the device can use */
-	VERDICT_IDLE,    /* no driver bound */
+	VERDICT_IDLE,    /* no DMA: no driver, a bridge, or a platform/AMBA device with no sign of DMA */
 	VERDICT_UNKNOWN, /* reason says what is missing */
 	_VERDICT_MAX,
 	_VERDICT_INVALID = -EINVAL,

@@ -82,6 +82,15 @@ static const struct era_row table[] = {
 	  "drivers/of/platform.c of_platform_device_create_pdata: no dma_mask, before 3.13" },
 	{ ERA_PLATFORM_MASK, KV(3, 13, 0), 0, NULL, PLATFORM_MASK_32,
 	  "drivers/of/platform.c, drivers/base/platform.c setup_pdev_dma_masks (cdfee5623290, 5.4): 32 bits" },
+
+	/* swiotlb_print_info() (lib/swiotlb.c, kernel/dma/swiotlb.c from 4.18) logs each
+	 * pool: "software IO TLB [mem A-B] ... mapped at" in 4.x, "software IO TLB:
+	 * mapped [mem A-B]" later; x86 prints it from pci_swiotlb_late_init. So a log
+	 * kept from boot without it has no pool (Debian 6.1 iommu=off: none, no line). */
+	{ ERA_POOL_LOGGED, 0, KV(4, 0, 0), NULL, POOL_LOG_UNPARSED,
+	  "lib/swiotlb.c swiotlb_print_info: older formats, before 4.0" },
+	{ ERA_POOL_LOGGED, KV(4, 0, 0), 0, NULL, POOL_LOG_ALWAYS,
+	  "lib/swiotlb.c, kernel/dma/swiotlb.c swiotlb_print_info (4.0 on)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)

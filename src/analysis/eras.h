@@ -25,6 +25,7 @@ enum era_rule {
 	ERA_DT_WALK_START,       /* where of_dma_get_range starts: DT_WALK_* */
 	ERA_SWIOTLB_NOFORCE,     /* what swiotlb=noforce leaves: NOFORCE_* */
 	ERA_PLATFORM_MASK,       /* default mask of a DT platform device: PLATFORM_MASK_* */
+	ERA_POOL_LOGGED,         /* whether the boot log names every pool: POOL_LOG_* */
 	_ERA_RULE_MAX,
 };
 
@@ -71,6 +72,11 @@ enum {
 enum {
 	PLATFORM_MASK_NONE,      /* dma_mask NULL until a driver or board file sets one */
 	PLATFORM_MASK_32,        /* DMA_BIT_MASK(32) */
+};
+
+enum {
+	POOL_LOG_UNPARSED,       /* "Placing N MB software IO TLB between ...": not read */
+	POOL_LOG_ALWAYS,         /* swiotlb_print_info() in a form kmsg.c reads, for every pool */
 };
 
 struct era_row {

@@ -44,6 +44,14 @@ static void arch_default(const struct machine *m, const struct layout *l, struct
 		s->active_why = "no kernel log or debugfs, and no default known for this architecture";
 		return;
 	}
+	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
+	 * iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1) */
+	if (strcmp(ai->family, "x86") == 0 && m->swiotlb.cmd_iommu_off) {
+		s->active = TRI_NO;
+		s->active_prov = PROV_DERIVED;
+		s->active_why = "iommu=off on the command line: x86 allocates no pool";
+		return;
+	}
 	s->active = l->end_pfn > pfn_4g ? TRI_YES : TRI_NO;
 	s->active_why = s->active == TRI_YES
 				? "assumed: RAM above 4 GiB makes x86/arm64 allocate the default pool"
@@ -75,6 +83,12 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;
 		s.active_why = "kernel log: software IO TLB: No low mem";
+	} else if (m->kmsg_from_boot &&
+		   era_value(ERA_POOL_LOGGED, release, NULL, NULL) == POOL_LOG_ALWAYS) {
+		/* swiotlb_print_info() logs every pool it allocates at boot */
+		s.active = TRI_NO;
+		s.active_prov = PROV_READ;
+		s.active_why = "kernel log from boot has no 'software IO TLB: mapped'";
 	} else if (s.forced) {
 		s.active = TRI_YES;
 		s.active_prov = PROV_DERIVED;

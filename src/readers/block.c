@@ -16,75 +16,6 @@
 
 #define CLASS_BLOCK "sys/class/block"
 
-/* machine.devices sorted by syspath, for ancestor lookups. */
-struct dev_index {
-	const char *syspath;
-	size_t index;
-};
-
-struct prefix {
-	const char *s;
-	size_t len;
-};
-
-static int cmp_index(const void *a, const void *b)
-{
-	return strcmp(((const struct dev_index *)a)->syspath,
-		      ((const struct dev_index *)b)->syspath);
-}
-
-/* The same order as cmp_index, for the first len bytes of s as a string. */
-static int cmp_prefix(const void *key, const void *elem)
-{
-	const struct prefix *k = key;
-	const char *e = ((const struct dev_index *)elem)->syspath;
-	int c = strncmp(k->s, e, k->len);
-
-	if (c)
-		return c;
-	return e[k->len] ? -1 : 0;
-}
-
-static int build_index(const struct machine *m, struct dev_index **ret, size_t *ret_n)
-{
-	struct dev_index *idx = NULL;
-	size_t n = 0;
-
-	if (m->n_devices) {
-		idx = malloc(m->n_devices * sizeof(*idx));
-		if (!idx)
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < m->n_devices; i++)
-		if (m->devices[i].syspath)
-			idx[n++] = (struct dev_index){ m->devices[i].syspath, i };
-	if (n)
-		qsort(idx, n, sizeof(*idx), cmp_index);
-	*ret = idx;
-	*ret_n = n;
-	return 0;
-}
-
-/* The nearest ancestor of syspath that is a device: climb one component at a time. */
-static const struct dev_index *find_dma_device(const struct dev_index *idx, size_t n,
-					       const char *syspath)
-{
-	struct prefix k = { syspath, strlen(syspath) };
-
-	if (n == 0)
-		return NULL;
-	for (;;) {
-		while (k.len > 0 && syspath[k.len - 1] != '/')
-			k.len--;
-		if (k.len == 0)
-			return NULL;
-		k.len--; /* drop the '/' */
-		const struct dev_index *hit = bsearch(&k, idx, n, sizeof(*idx), cmp_prefix);
-		if (hit)
-			return hit;
-	}
-}
-
 static int cmp_block(const void *a, const void *b)
 {
 	return strcmp(((const struct block_queue *)a)->disk, ((const struct block_queue *)b)->disk);
@@ -184,7 +115,7 @@ static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_ind
 	if (!b->disk)
 		return -ENOMEM;
 	/* loop, zram, ram, nbd, dm-*, md* live under sys/devices/virtual: no DMA device */
-	const struct dev_index *hit = syspath ? find_dma_device(idx, n, syspath) : NULL;
+	const struct dev_index *hit = syspath ? dev_index_find(idx, n, syspath, false) : NULL;
 	if (hit) {
 		b->dev_index = hit->index;
 		b->dma_device = strdup(m->devices[hit->index].id);
@@ -268,7 +199,7 @@ int read_block(struct sysroot *sr, struct machine *m)
 		return machine_add_input_errno(m, CLASS_BLOCK, r);
 	r = machine_add_input(m, CLASS_BLOCK, INPUT_OK, 0, NULL);
 	if (r >= 0)
-		r = build_index(m, &idx, &n_idx);
+		r = dev_index_build(m, &idx, &n_idx);
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = read_disk(sr, m, idx, n_idx, names[i], &pending);
 	sysroot_free_names(names, n);

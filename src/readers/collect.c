@@ -45,11 +45,13 @@ int record_parse_result(struct machine *m, const char *path, int r, const struct
 
 int read_machine(struct sysroot *sr, struct machine *m, unsigned page_size_option)
 {
-	/* devices after the machine-wide state; names, modules, udev and disks need devices */
+	/* devices after the machine-wide state; names, modules, udev and disks need devices;
+	 * the DMA signs need the disks and the log */
 	int (*const readers[])(struct sysroot *, struct machine *) = {
 		read_iomem,	   read_zoneinfo, read_meminfo,	 read_cmdline, read_kmsg,
 		read_swiotlb,	   read_confidential, read_hypervisor, read_iommu, read_pci,
 		read_platform,	   read_virtio, read_pci_names, read_modules, read_udev, read_block,
+		read_dma_signs,
 	};
 	int r = read_identity(sr, m, page_size_option);
 

@@ -495,6 +495,10 @@ static int parse_records(const char *buf, size_t len, struct machine *m, unsigne
 		}
 		any = true;
 		in_bad = false;
+		/* "PRI,0,": the record printk numbered first, so the log starts at boot */
+		const char *comma = memchr(l.s, ',', l.len);
+		if (comma && l.s + l.len - comma > 2 && comma[1] == '0' && comma[2] == ',')
+			m->kmsg_from_boot = true;
 		msg = p;
 		msg_len = (size_t)(l.s + l.len - p);
 		dev_len = 0;

@@ -85,6 +85,18 @@ int read_iommu(struct sysroot *sr, struct machine *m);
 /* sys/class/block: whole disks, their queue limits and DMA device. After the device readers. */
 int read_block(struct sysroot *sr, struct machine *m);
 
+/*
+ * Signs that devices do DMA (device.dma_signs): disks' DMA devices, the
+ * devices under sys/class/{net,sound,drm,dma}/X/device and USB root hubs,
+ * devicetree dmas, #dma-cells, iommus, dma-coherent and memory-region of
+ * platform/AMBA nodes, debugfs dma-api/dump, logged DMA overflows. After
+ * read_block and read_kmsg.
+ */
+int read_dma_signs(struct sysroot *sr, struct machine *m);
+/* debugfs dma-api/dump: the names of the devices with live mappings, sorted, each once. */
+int dma_api_dump_parse(const char *buf, size_t len, char ***ret_names, size_t *ret_n,
+		       struct parse_error *ret_err);
+
 /* dev/kmsg (record format, live or captured): swiotlb pool, CoCo lines, DMA overflows. */
 int kmsg_parse(const char *buf, size_t len, struct machine *m);
 int read_kmsg(struct sysroot *sr, struct machine *m);

@@ -148,9 +148,27 @@ static void apply_swiotlb_param(const char *s, size_t len, struct swiotlb_info *
 		ret->cmd_noforce = true;
 }
 
+/*
+ * x86 iommu_setup() (arch/x86/kernel/pci-dma.c, the same since 2.6.24): a
+ * comma-separated list whose words are matched by prefix; "off" sets no_iommu.
+ */
+static bool iommu_param_off(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		if (stop - p >= 3 && memcmp(p, "off", 3) == 0)
+			return true;
+		p = comma ? comma + 1 : end;
+	}
+	return false;
+}
+
 int cmdline_parse_swiotlb(const char *cmdline, struct swiotlb_info *ret)
 {
-	ret->cmd_force = ret->cmd_noforce = ret->have_cmd_slabs = false;
+	ret->cmd_force = ret->cmd_noforce = ret->have_cmd_slabs = ret->cmd_iommu_off = false;
 	ret->cmd_slabs = 0;
 
 	const char *p = cmdline;
@@ -164,6 +182,8 @@ int cmdline_parse_swiotlb(const char *cmdline, struct swiotlb_info *ret)
 			break;
 		if (a.val && span_is(a.param, a.param_len, "swiotlb"))
 			apply_swiotlb_param(a.val, a.val_len, ret);
+		if (a.val && span_is(a.param, a.param_len, "iommu") && iommu_param_off(a.val, a.val_len))
+			ret->cmd_iommu_off = true;
 	}
 	return 0;
 }

@@ -76,3 +76,19 @@ int sysfs_of_node(struct sysroot *sr, struct machine *m, const char *dir, char *
  * the device whose directory is dir. Returns 0 or -ENOMEM.
  */
 int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, struct device *d);
+
+/* machine.devices sorted by syspath, for finding the device a sysfs path lies under. */
+struct dev_index {
+	const char *syspath;     /* borrowed from the device: valid while m->devices is unchanged */
+	size_t index;            /* in m->devices */
+};
+
+/* Index the devices that have a syspath; *ret NULL when there are none. 0 or -ENOMEM. */
+int dev_index_build(const struct machine *m, struct dev_index **ret, size_t *ret_n);
+
+/*
+ * Pure: the device whose syspath is path (when self) or the nearest of its
+ * ancestors, climbing one component at a time; NULL when none.
+ */
+const struct dev_index *dev_index_find(const struct dev_index *idx, size_t n, const char *path,
+				       bool self);

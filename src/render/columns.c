@@ -80,6 +80,24 @@ static char *get_numa(const struct device_report *r)
 	return r->dev->numa_node >= 0 ? u64_str((uint64_t)r->dev->numa_node) : NULL;
 }
 
+/* "disk,dma-coherent": the signs that the device does DMA; NULL when none. */
+static char *get_signs(const struct device_report *r)
+{
+	struct strbuf b = { 0 };
+
+	for (int s = 0; s < _DMA_SIGN_MAX; s++)
+		if (r->dev->dma_signs & (1u << s)) {
+			if (b.len)
+				strbuf_append(&b, ",");
+			strbuf_append(&b, dma_sign_to_string((enum dma_sign)s));
+		}
+	if (!b.len) {
+		strbuf_done(&b);
+		return NULL;
+	}
+	return strbuf_steal(&b);
+}
+
 static const struct column columns[] = {
 	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device },
 	{ "DRIVER", "bound driver", false, true, true, get_driver },
@@ -99,6 +117,7 @@ static const struct column columns[] = {
 	{ "NUMA", "NUMA node", true, false, false, get_numa },
 	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model },
 	{ "REASON", "why this verdict", false, true, false, get_reason },
+	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs },
 	{ "OF_NODE", "devicetree node", false, true, false, get_of_node },
 	{ "SYSPATH", "sysfs path", false, true, false, get_syspath },
 	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path },

@@ -296,6 +296,17 @@ static struct json_object *dma_ranges_json(const struct dma_map *map, const char
 	return o;
 }
 
+/* The names of the signs found, in enum order: [] when none. */
+static struct json_object *dma_signs_json(unsigned signs)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int s = 0; a && s < _DMA_SIGN_MAX; s++)
+		if (signs & (1u << s))
+			json_object_array_add(a, jstr(dma_sign_to_string((enum dma_sign)s)));
+	return a;
+}
+
 static int fls64(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
@@ -340,6 +351,7 @@ static struct json_object *device_json(const struct device_report *r)
 	add(o, "of_node", jstr(d->dt.node));
 	add(o, "iommu_group", d->iommu_group >= 0 ? json_object_new_int(d->iommu_group) : NULL);
 	add(o, "iommu_domain", jstr(d->iommu_type));
+	add(o, "dma_signs", dma_signs_json(d->dma_signs));
 	add(o, "verdict", jstr(verdict_to_string(r->verdict)));
 	add(o, "reason", jstr(r->reason));
 	add(o, "kernel_model", jstr(r->kernel_model));

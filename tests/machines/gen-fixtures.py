@@ -959,6 +959,208 @@ def arm64_restricted_pool(t):
     ]
 
 
+VIRT_RAM_END = 0x23fffffff  # 8 GiB at 0x40000000, QEMU virt's RAM base
+
+
+def arm64_virt(t):
+    """QEMU's arm64 "virt" board (-m 8G) with a Debian 6.1 kernel, plus a few
+    SoC-style devices (virt-like): every platform/AMBA device gets a default
+    DMA mask, but only those with a sign of DMA are judged."""
+    manifest(t, "aarch64", "6.1.0-27-arm64", "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/boot/vmlinuz-6.1.0-27-arm64 root=/dev/mmcblk0p2 ro console=ttyAMA0"
+    iomem = """\
+09000000-09000fff : pl011@9000000
+  09000000-09000fff : 9000000.pl011 pl011@9000000
+09010000-09010fff : pl031@9010000
+  09010000-09010fff : rtc-pl031
+09030000-09030fff : pl061@9030000
+  09030000-09030fff : pl061@9030000
+09050000-09050fff : mmci@9050000
+  09050000-09050fff : mmci-pl18x
+09060000-09060fff : dma-controller@9060000
+  09060000-09060fff : dma-pl330
+09070000-09071fff : ethernet@9070000
+09080000-0909ffff : smmuv3@9080000
+0a000000-0a0001ff : a000000.virtio_mmio virtio_mmio@a000000
+0a000200-0a0003ff : a000200.virtio_mmio virtio_mmio@a000200
+10000000-3efeffff : pcie@10000000
+  10000000-1007ffff : PCI Bus 0000:00
+    10000000-1001ffff : 0000:00:02.0
+    10020000-10023fff : 0000:00:03.0
+      10020000-10023fff : xhci-hcd
+40000000-23fffffff : System RAM
+  40210000-4159ffff : Kernel code
+  415a0000-4198ffff : reserved
+  41990000-41dbffff : Kernel data
+  7bfff000-7fffefff : reserved
+4010000000-401fffffff : PCI ECAM
+"""
+    # the PCIe dma-ranges reach CPU 0x7fffffff: zone_dma_bits 31, ZONE_DMA ends at
+    # 2 GiB and the swiotlb pool (memblock_alloc_low) lies below it
+    zi = zoneinfo([("DMA", 0x40000, 0x40000, 0x40000), ("DMA32", 0x80000, 0x80000, 0x80000),
+                   ("Normal", 0x100000, 0x140000, 0x140000), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        8111448 kB\nMemFree:         7902104 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, cmd)
+
+    # the devicetree as QEMU writes it (hw/arm/virt.c), plus the virt-like additions
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[2], compatible="linux,dummy-virt")
+    dt_node(t, "psci", compatible=strings("arm,psci-1.0", "arm,psci-0.2", "arm,psci"),
+            method="hvc")
+    dt_node(t, "pmu", compatible="arm,armv8-pmuv3", interrupts=[1, 7, 0xf04])
+    dt_node(t, "pl011@9000000", compatible=strings("arm,pl011", "arm,primecell"),
+            reg=[0x0, 0x09000000, 0x0, 0x1000])
+    dt_node(t, "pl031@9010000", compatible=strings("arm,pl031", "arm,primecell"),
+            reg=[0x0, 0x09010000, 0x0, 0x1000])
+    dt_node(t, "pl061@9030000", compatible=strings("arm,pl061", "arm,primecell"),
+            reg=[0x0, 0x09030000, 0x0, 0x1000], n_gpio_cells=[2], gpio_controller=b"",
+            phandle=[0x8003])
+    dt_node(t, "gpio-keys", compatible="gpio-keys", n_address_cells=[1], n_size_cells=[0])
+    dt_node(t, "gpio-keys/poweroff", label="GPIO Key Poweroff", gpios=[0x8003, 3, 0])
+    # QEMU marks every virtio-mmio transport dma-coherent, backend or not
+    for base in (0x0a000000, 0x0a000200):
+        dt_node(t, "virtio_mmio@%x" % base, compatible="virtio,mmio",
+                reg=[0x0, base, 0x0, 0x200], dma_coherent=b"")
+    # virt-like: an MMC host, a PL330 DMA controller, a MAC, an SMMU (virt,iommu=smmuv3)
+    dt_node(t, "mmci@9050000", compatible=strings("arm,pl18x", "arm,primecell"),
+            reg=[0x0, 0x09050000, 0x0, 0x1000])
+    dt_node(t, "dma-controller@9060000", compatible=strings("arm,pl330", "arm,primecell"),
+            reg=[0x0, 0x09060000, 0x0, 0x1000], n_dma_cells=[1], phandle=[0x8010])
+    dt_node(t, "ethernet@9070000", compatible="snps,dwmac-4.20a",
+            reg=[0x0, 0x09070000, 0x0, 0x2000])
+    dt_node(t, "smmuv3@9080000", compatible="arm,smmu-v3", reg=[0x0, 0x09080000, 0x0, 0x20000],
+            dma_coherent=b"", n_iommu_cells=[1])
+    # virt-like: the PCIe window reaches CPU 0x0-0x7fffffff only
+    dt_node(t, "pcie@10000000", compatible="pci-host-ecam-generic", device_type="pci",
+            n_address_cells=[3], n_size_cells=[2], dma_coherent=b"",
+            reg=[0x40, 0x10000000, 0x0, 0x10000000],
+            dma_ranges=[0x02000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x80000000])
+
+    plat = "sys/devices/platform"
+    # no sign of DMA: the default mask is all they have
+    platform(t, plat + "/9000000.pl011", "pl011@9000000", "arm,pl011", "uart-pl011", None,
+             bus="amba")
+    platform(t, plat + "/9010000.pl031", "pl031@9010000", "arm,pl031", "rtc-pl031",
+             "rtc_pl031", bus="amba")
+    platform(t, plat + "/9030000.pl061", "pl061@9030000", "arm,pl061", "pl061_gpio", None,
+             bus="amba")
+    platform(t, plat + "/psci", "psci", "arm,psci-1.0")  # no platform driver on arm64
+    platform(t, plat + "/pmu", "pmu", "arm,armv8-pmuv3", "armv8-pmu", None)
+    platform(t, plat + "/gpio-keys", "gpio-keys", "gpio-keys", "gpio-keys", "gpio_keys")
+    # transports without a backend: virtio_mmio_probe() fails (device id 0), no driver
+    for base in (0x0a000000, 0x0a000200):
+        platform(t, plat + "/%x.virtio_mmio" % base, "virtio_mmio@%x" % base, "virtio,mmio")
+
+    # signs of DMA
+    mmc = platform(t, plat + "/9050000.mmci", "mmci@9050000", "arm,pl18x", "mmci-pl18x", None,
+                   bus="amba")
+    disk(t, mmc + "/mmc_host/mmc0/mmc0:aaaa", "mmcblk0", ["mmcblk0p1", "mmcblk0p2"], (179, 0),
+         sectors=16777216, max_sectors_kb=127, max_hw_sectors_kb=127, max_segments=128,
+         max_segment_size=65535, dma_alignment=3)
+    dma = platform(t, plat + "/9060000.dma", "dma-controller@9060000", "arm,pl330",
+                   "dma-pl330", None, bus="amba")
+    for ch in ("dma0chan0", "dma0chan1"):
+        t.file("%s/dma/%s/in_use" % (dma, ch), "0\n")
+        t.link("%s/dma/%s/device" % (dma, ch), dma)
+        t.link("sys/class/dma/%s" % ch, "%s/dma/%s" % (dma, ch))
+    eth = platform(t, plat + "/9070000.ethernet", "ethernet@9070000", "snps,dwmac-4.20a",
+                   "stmmaceth", "stmmac_platform")
+    t.file(eth + "/net/eth0/address", "52:54:00:12:34:56\n")
+    t.link(eth + "/net/eth0/device", eth)
+    t.link("sys/class/net/eth0", eth + "/net/eth0")
+    t.file("sys/devices/virtual/net/lo/address", "00:00:00:00:00:00\n")
+    t.link("sys/class/net/lo", "sys/devices/virtual/net/lo")
+    platform(t, plat + "/9080000.smmuv3", "smmuv3@9080000", "arm,smmu-v3", "arm-smmu-v3",
+             "arm_smmu_v3")
+
+    # PCIe: host bridge, an unbound NIC, a bound xHCI with its root hubs
+    pcie = platform(t, plat + "/4010000000.pcie", "pcie@10000000", "pci-host-ecam-generic",
+                    "pci-host-generic", None)
+    bus = pcie + "/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x1b36, 0x0008, 0x060000, 32, subsys=(0x1af4, 0x1100))
+    pci(t, bus, "0000:00:02.0", 0x8086, 0x10d3, 0x020000, 32, subsys=(0x8086, 0x0000))
+    xhci = pci(t, bus, "0000:00:03.0", 0x1b36, 0x000d, 0x0c0330, 64, "xhci_hcd", "xhci_pci",
+               subsys=(0x1af4, 0x1100))
+    for n in (1, 2):
+        hub = "%s/usb%d" % (xhci, n)
+        t.file(hub + "/busnum", "%d\n" % n)
+        t.link("sys/bus/usb/devices/usb%d" % n, hub)
+        t.file("%s/%d-0:1.0/bInterfaceClass" % (hub, n), "09\n")
+        t.link("sys/bus/usb/devices/%d-0:1.0" % n, "%s/%d-0:1.0" % (hub, n))
+
+    # CONFIG_DMA_API_DEBUG: the mmci's live mappings (6.1 format, N= still there)
+    t.file("sys/kernel/debug/dma-api/dump",
+           "mmci-pl18x 9050000.mmci scather-gather idx 217 P=11a2b3000 N=11a2b3 "
+           "D=11a2b3000 L=1000 cln=0x0000000000468ac0 DMA_FROM_DEVICE dma map error checked\n"
+           "xhci_hcd 0000:00:03.0 coherent idx 9 P=4a040000 N=4a040 D=4a040000 L=1000 "
+           "cln=0x0000000001281000 DMA_BIDIRECTIONAL dma map error not applicable\n")
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd083]",
+        "Linux version 6.1.0-27-arm64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP Debian 6.1.115-1 (2024-11-01)",
+        "Machine model: linux,dummy-virt",
+        "Zone ranges:",
+        "  DMA      [mem 0x0000000040000000-0x000000007fffffff]",
+        "  DMA32    [mem 0x0000000080000000-0x00000000ffffffff]",
+        "  Normal   [mem 0x0000000100000000-0x000000023fffffff]",
+        "software IO TLB: mapped [mem 0x000000007bfff000-0x000000007ffff000] (64MB)",
+        ("9000000.pl011: ttyAMA0 at MMIO 0x9000000 (irq = 13, base_baud = 0) is a PL011 rev1",
+         ["SUBSYSTEM=amba", "DEVICE=+amba:9000000.pl011"]),
+        ("rtc-pl031 9010000.pl031: registered as rtc0",
+         ["SUBSYSTEM=amba", "DEVICE=+amba:9010000.pl031"]),
+        ("dma-pl330 9060000.dma: Loaded driver for PL330 DMAC-341330",
+         ["SUBSYSTEM=amba", "DEVICE=+amba:9060000.dma"]),
+    ])
+    idle_no_sign = ["9000000.pl011", "9010000.pl031", "9030000.pl061", "pmu", "gpio-keys"]
+    idle = idle_no_sign + ["psci", "a000000.virtio_mmio", "a000200.virtio_mmio",
+                           "4010000000.pcie", "0000:00:00.0", "0000:00:02.0"]
+    checks = [
+        "# every platform/AMBA device has a default mask: only a sign of DMA gets it judged",
+        ".host.arch == \"aarch64\" and .memory.ram_bytes == 8589934592",
+    ]
+    for d in idle_no_sign:
+        checks += [
+            "%s | .verdict == \"idle\" and .reason == \"no sign that it does DMA\"" % dev(d),
+            "%s | .dma_signs == [] and .driver != null and .of_node != null" % dev(d),
+        ]
+    checks += [
+        "%s | .verdict == \"idle\" and .driver == null" % dev("psci"),
+        "# QEMU's virtio-mmio transports say dma-coherent; without a backend they have no driver",
+        "%s | .dma_signs == [\"dma-coherent\"] and .verdict == \"idle\"" % dev("a000000.virtio_mmio"),
+        "# no finding of any kind for a device that does no DMA",
+        "%s as $idle | [.findings[] | select(.device as $d | $idle | index($d))] | length == 0"
+        % json_list(idle),
+        "[.devices[] | select(.verdict == \"idle\") | .id] | sort == %s" % json_list(sorted(idle)),
+        "# judged: the disk's MMC host (also in the DMA-API debug dump)",
+        "%s | .dma_signs == [\"disk\", \"dma-api-debug\"] and .verdict == \"partial\"" % dev("9050000.mmci"),
+        "[.block[] | select(.disk == \"mmcblk0\")][0].dma_device == \"9050000.mmci\"",
+        "# judged: a DMA-engine controller (sys/class/dma channels, #dma-cells)",
+        "%s | .dma_signs == [\"dma-engine\", \"#dma-cells\"] and .verdict == \"partial\"" % dev("9060000.dma"),
+        "# judged: a network interface's device; lo (virtual) credits nobody",
+        "%s | .dma_signs == [\"net\"] and .verdict == \"partial\"" % dev("9070000.ethernet"),
+        "# judged: dma-coherent in its node",
+        "%s | .dma_signs == [\"dma-coherent\"] and .verdict == \"partial\"" % dev("9080000.smmuv3"),
+        "%s | .mask_source == \"assumed\" and .unreachable_ram_bytes == %d"
+        % (dev("9080000.smmuv3"), VIRT_RAM_END + 1 - (1 << 32)),
+        "# the PCI host bridge forwards DMA: idle whatever its node says",
+        "%s | .dma_signs == [\"dma-coherent\"] and .verdict == \"idle\"" % dev("4010000000.pcie"),
+        "# PCI: an unbound NIC is idle and its bus-limited mask raises nothing",
+        "%s | .verdict == \"idle\" and .driver == null and .bus_limit == \"0x7fffffff\"" % dev("0000:00:02.0"),
+        "%s | length == 0" % finding("mask-limited-by-bus", "0000:00:02.0"),
+        "# the bound xHCI is judged (PCI needs no sign) and keeps its finding",
+        "%s | .dma_signs == [\"usb-host\", \"dma-api-debug\"] and .verdict == \"partial\"" % dev("0000:00:03.0"),
+        "%s | length == 1" % finding("mask-limited-by-bus", "0000:00:03.0"),
+        "[.findings[] | select(.id == \"bounce-needed\") | .device] | sort == %s"
+        % json_list(sorted(["0000:00:03.0", "9050000.mmci", "9060000.dma", "9070000.ethernet",
+                            "9080000.smmuv3"])),
+        "[.inputs[] | select(.path == \"sys/class/net\" or .path == \"sys/class/dma\" or .path == \"sys/bus/usb/devices\" or .path == \"sys/kernel/debug/dma-api/dump\") | .status] == [\"ok\", \"ok\", \"ok\", \"ok\"]",
+        ".exit_status == 1",
+    ]
+    return checks
+
+
+def json_list(items):
+    return "[%s]" % ", ".join('"%s"' % i for i in items)
+
+
 def arm64_pool_high(t):
     """The RPi4-like board with the swiotlb pool placed above the SoC's 1 GiB
     window, a nearly full pool, and the overflow and full messages in the log."""
@@ -1185,6 +1387,7 @@ FIXTURES = {
     "x86-virtio": x86_virtio,
     "arm-2012-boardfile": arm_2012_boardfile,
     "arm64-pool-high": arm64_pool_high,
+    "arm64-virt": arm64_virt,
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"

@@ -52,6 +52,26 @@ static int parse(struct machine *m, const char *s)
 	return kmsg_parse(s, strlen(s), m);
 }
 
+/* A log whose first record is sequence 0 holds the whole boot; a rotated one does not. */
+static void test_from_boot(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,5,100,-;Linux version 6.1.0\n6,6,200,-;x\n"), 0);
+	assert_false(m->kmsg_from_boot);
+	assert_int_equal(parse(m, "6,10,100,-;x\n6,0,0,-;y\n"), 0);
+	assert_true(m->kmsg_from_boot);
+}
+
+static void test_from_boot_not_fooled(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	/* "00", "0x" and a message text of ",0," are not sequence 0 */
+	assert_int_equal(parse(m, "6,00,1,-;a\n6,0x1,1,-;b\n6,7,1,-;,0,\n"), 0);
+	assert_false(m->kmsg_from_boot);
+}
+
 static void test_swiotlb_pool(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -351,6 +371,8 @@ static void test_read_kmsg(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_from_boot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_from_boot_not_fooled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_pool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_old_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_messages, setup, teardown),

@@ -86,6 +86,30 @@ static void test_cmdline_quotes(void **state)
 	check("  \tswiotlb=noforce\n", (struct expect){ .noforce = true });
 }
 
+static bool iommu_off(const char *cmdline)
+{
+	struct swiotlb_info sw;
+
+	memset(&sw, 0xa5, sizeof(sw));
+	assert_int_equal(cmdline_parse_swiotlb(cmdline, &sw), 0);
+	return sw.cmd_iommu_off;
+}
+
+/* x86 iommu_setup(): comma-separated words, each matched by prefix. */
+static void test_cmdline_iommu_off(void **state)
+{
+	(void)state;
+	assert_true(iommu_off("ro iommu=off quiet"));
+	assert_true(iommu_off("iommu=soft,off"));
+	assert_true(iommu_off("iommu=offx"));
+	assert_true(iommu_off("iommu=pt iommu=off"));
+	assert_false(iommu_off("iommu=pt"));
+	assert_false(iommu_off("iommu=nooff intel_iommu=off"));
+	assert_false(iommu_off("iommu.passthrough=1 iommu= iommu"));
+	assert_false(iommu_off("iommu=of"));
+	assert_false(iommu_off("ro -- iommu=off"));
+}
+
 static void test_read_debugfs(void **state)
 {
 	char *root = tmp_root_new();
@@ -170,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_cmdline_not_matched),
 		cmocka_unit_test(test_cmdline_repeated),
 		cmocka_unit_test(test_cmdline_quotes),
+		cmocka_unit_test(test_cmdline_iommu_off),
 		cmocka_unit_test(test_read_debugfs),
 		cmocka_unit_test(test_read_no_debugfs),
 	};

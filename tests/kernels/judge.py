@@ -1,0 +1,235 @@
+"""The judge of the real-kernel suite: what the kernel did, against what
+dmamask-audit said. It shares no code with the tool: it reads the tool's JSON
+only for its claims, and the kernel's own records (the swiotlb_bounced trace,
+the kernel log, the I/O results, the boot lines) for the facts.
+
+Rules, for every device the tool judged:
+  direct, iommu, idle  no bounce event and no mapping failure
+  partial   bounce events only for buffers that lie (at least in part) in RAM
+            the tool reports out of the device's reach; no mapping failure
+  forced    at least one bounce when it had traffic, and every one forced
+  fails     a mapping failure when it had traffic, and no bounce at all
+  unknown   nothing is asserted
+and the memory layout against the kernel's boot lines.
+"""
+import json
+import os
+import re
+
+TABLE_HEAD = ("machine", "boot", "device", "driver", "verdict", "bounces", "forced",
+              "failures", "traffic")
+
+ALL_ONES = (1 << 64) - 1
+
+# include/trace/events/swiotlb.h: "dev_name: %s dma_mask=%llx dev_addr=%llx size=%zu %s"
+# with NORMAL/FORCE/NO_FORCE (an enum before about 5.18, then a bool printed the
+# same way in 6.1) or force=0/1; older kernels wrote dev_name=.
+EVENT = re.compile(r"swiotlb_bounced:\s*dev_name[:=]\s*(\S+)\s+dma_mask=(?:0x)?([0-9a-f]+)\s+"
+                   r"dev_addr=(?:0x)?([0-9a-f]+)\s+size=(\d+)\s*(\S*)")
+
+# kernel/dma/direct.h, kernel/dma/swiotlb.c, drivers/iommu/dma-iommu.c: dev_err
+# and dev_warn put "<driver> <device>: " in front.
+FAILURES = [
+    re.compile(r"\]\s+\S+ (\S+): DMA addr (0x[0-9a-f]+)\+(\d+) overflow"),
+    re.compile(r"\]\s+\S+ (\S+): swiotlb addr (0x[0-9a-f]+)\+(\d+) overflow"),
+    re.compile(r"\]\s+\S+ (\S+): swiotlb buffer is full"),
+    re.compile(r"\]\s+\S+ (\S+): DMA bounce buffers are inactive"),
+]
+IO_ERROR = re.compile(r"I/O error, dev (\w+), sector")
+DISK_FAIL = re.compile(r"dmt-io (\w+) (read|write) \S+ rc=([1-9]\d*)")
+
+
+def read(work, name):
+    try:
+        with open(os.path.join(work, name), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def events(trace):
+    out = []
+    for line in trace.splitlines():
+        mo = EVENT.search(line)
+        if mo:
+            force = mo.group(5) in ("FORCE", "force=1")
+            out.append(dict(dev=mo.group(1), mask=int(mo.group(2), 16),
+                            addr=int(mo.group(3), 16), size=int(mo.group(4)), force=force))
+    return out
+
+
+def lost_events(stats):
+    return sum(int(x) for x in re.findall(r"^overrun: (\d+)", stats, re.M))
+
+
+def hex_range(r):
+    return int(r["start"], 16), int(r["end"], 16)
+
+
+def unreachable_set(dev, audit):
+    """RAM ranges the tool says are out of the device's reach (kernel model),
+    as inclusive (start, end) pairs."""
+    model = (dev.get("models") or {}).get(dev.get("kernel_model") or "") or {}
+    if "unreachable_ranges" in model:
+        return [hex_range(r) for r in model["unreachable_ranges"]]
+    low = model.get("lowest_unreachable")
+    if not low:
+        return []
+    low = int(low, 16)
+    out = []
+    for r in audit["memory"]["ram_ranges"]:
+        s, e = hex_range(r)
+        if e >= low:
+            out.append((max(s, low), e))
+    return out
+
+
+def boot_lines(dmesg):
+    """Facts from the kernel's own boot messages."""
+    f = {}
+    zones = re.findall(r"^\[[^]]*\]\s+(DMA32|DMA|Normal|HighMem)\s+\[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\]",
+                       dmesg, re.M)
+    f["zones"] = {z: (int(a, 16), int(b, 16)) for z, a, b in zones}
+    nodes = re.findall(r"node\s+\d+: \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\]", dmesg)
+    f["ram"] = [(int(a, 16), int(b, 16)) for a, b in nodes]
+    mo = re.search(r"software IO TLB: mapped \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\] \((\d+)MB\)", dmesg)
+    f["pool"] = (int(mo.group(1), 16), int(mo.group(2), 16), int(mo.group(3)) << 20) if mo else None
+    return f
+
+
+def device_of(path, devices):
+    """The judged device a sysfs path lies under (the deepest one)."""
+    best = None
+    for d in devices:
+        sp = "/" + (d.get("syspath") or "")
+        if sp != "/" and (path == sp or path.startswith(sp + "/")):
+            if best is None or len(sp) > len("/" + best["syspath"]):
+                best = d
+    return best
+
+
+def judge(work, m):
+    checks, jq, table = [], [], []
+
+    def check(ok, what, diag=None):
+        checks.append(dict(ok=bool(ok), what=what, diag=diag))
+
+    try:
+        audit = json.loads(read(work, "audit.json"))
+    except ValueError as e:
+        check(False, "the audit is JSON", str(e))
+        return dict(checks=checks, jq=jq, table=table)
+    dmesg, io = read(work, "dmesg"), read(work, "io.log")
+    evs = events(read(work, "trace"))
+    devices = audit.get("devices", [])
+    by_id = {d["id"]: d for d in devices}
+
+    check(read(work, "trace-format").startswith("name: swiotlb_bounced"),
+          "the swiotlb_bounced event exists", read(work, "trace-format")[:500])
+    lost = lost_events(read(work, "trace-stats"))
+    check(lost == 0, "no trace event was lost (%d overrun)" % lost)
+    unknown_devs = sorted({e["dev"] for e in evs} - set(by_id))
+    check(not unknown_devs, "every device that bounced is in the report",
+          "bounced but not reported: %s" % " ".join(unknown_devs))
+
+    # mapping failures and traffic, per device
+    fails = {}
+    for line in dmesg.splitlines():
+        for rx in FAILURES:
+            mo = rx.search(line)
+            if mo:
+                fails.setdefault(mo.group(1), []).append(line.strip())
+    traffic = {}
+    for kind, name, path in re.findall(r"^dmt-(disk|net) (\S+) (\S+)$", io, re.M):
+        d = device_of(path, devices)
+        if d is None:
+            check(False, "%s %s has a judged DMA device" % (kind, name), path)
+            continue
+        traffic.setdefault(d["id"], []).append(name)
+        for mo in DISK_FAIL.finditer(io):
+            if mo.group(1) == name:
+                fails.setdefault(d["id"], []).append(mo.group(0))
+        for mo in IO_ERROR.finditer(dmesg):
+            if mo.group(1) == name:
+                fails.setdefault(d["id"], []).append("I/O error on " + name)
+
+    for d in devices:
+        dev, v = d["id"], d.get("verdict")
+        mine = [e for e in evs if e["dev"] == dev]
+        forced = [e for e in mine if e["force"]]
+        failed = fails.get(dev, [])
+        had = bool(traffic.get(dev)) or bool(mine) or bool(failed)
+        table.append((dev, d.get("driver") or "-", v, len(mine), len(forced),
+                      len(failed), ",".join(traffic.get(dev, [])) or "-"))
+        ev_diag = "\n".join("%s addr=%#x size=%d%s" % (e["dev"], e["addr"], e["size"],
+                                                     " FORCE" if e["force"] else "")
+                            for e in mine[:5])
+        fail_diag = "\n".join(failed[:5])
+        what = "%s is %s" % (dev, v)
+        if v in ("direct", "iommu", "idle"):
+            check(not mine and not failed,
+                  "%s: the kernel neither bounced (%d) nor failed (%d)" % (what, len(mine), len(failed)),
+                  "reason: %s\n%s\n%s" % (d.get("reason"), ev_diag, fail_diag))
+        elif v == "partial":
+            out = unreachable_set(d, audit)
+            bad = [e for e in mine if not (
+                (e["addr"] == ALL_ONES and ((d.get("models") or {}).get(d.get("kernel_model"), {})
+                                            or {}).get("uncovered_ram_bytes"))
+                or any(e["addr"] <= hi and e["addr"] + max(e["size"], 1) - 1 >= lo
+                       for lo, hi in out))]
+            check(not bad and not failed,
+                  "%s: %d bounces, all of buffers the tool says are out of reach; no failure"
+                  % (what, len(mine)),
+                  "unreachable per the tool: %s\nbounced elsewhere:\n%s\nfailures:\n%s" % (
+                      ", ".join("%#x-%#x" % r for r in out),
+                      "\n".join("addr=%#x size=%d" % (e["addr"], e["size"]) for e in bad[:5]),
+                      fail_diag))
+        elif v == "forced":
+            check((mine or not had) and len(forced) == len(mine) and not failed,
+                  "%s: %d bounces, every one forced (%d)" % (what, len(mine), len(forced)),
+                  "traffic: %s\n%s\n%s" % (traffic.get(dev), ev_diag, fail_diag))
+        elif v == "fails":
+            check((failed or not had) and not mine,
+                  "%s: mapping failures (%d) and no bounce (%d)" % (what, len(failed), len(mine)),
+                  "traffic: %s\n%s" % (traffic.get(dev), ev_diag))
+        else:
+            check(True, "%s: not asserted (%s)" % (what, d.get("reason")))
+            continue
+        if had:
+            jq.append('(.devices[] | select(.id == "%s")) | .verdict == "%s"' % (dev, v))
+
+    # the memory layout against the boot lines
+    b = boot_lines(dmesg)
+    mem = audit.get("memory", {})
+    ps = mem.get("page_size") or 4096
+    if b["ram"]:
+        first = min(s for s, _ in b["ram"])
+        check(mem.get("base_pfn") == first // ps,
+              "base PFN %s is the first RAM page the kernel lists (%#x)" % (
+                  mem.get("base_pfn"), first // ps))
+    if b["zones"]:
+        last = max(e for _, e in b["zones"].values())
+        check(mem.get("end_pfn") == (last + 1) // ps,
+              "end PFN %s is where the kernel's last zone ends (%#x)" % (
+                  mem.get("end_pfn"), (last + 1) // ps))
+        if "HighMem" in b["zones"]:
+            hs = b["zones"]["HighMem"][0]
+            check(mem.get("lowmem_end_pfn") == hs // ps,
+                  "lowmem end PFN %s is where the kernel's HighMem zone starts (%#x)" % (
+                      mem.get("lowmem_end_pfn"), hs // ps))
+    sw = audit.get("swiotlb", {})
+    if b["pool"]:
+        s, e, size = b["pool"]
+        check(sw.get("active") == "yes" and sw.get("pool_start") == "%#x" % s
+              and sw.get("pool_end") == "%#x" % (e - 1) and sw.get("size_bytes") == size,
+              "swiotlb pool %#x-%#x (%d MiB) as the kernel mapped it" % (s, e - 1, size >> 20),
+              "tool: %s" % json.dumps(sw))
+        jq.append('.swiotlb.active == "yes" and .swiotlb.pool_start == "%#x"' % s)
+    elif re.search(r"^\[\s*0\.000000\] Linux version", dmesg, re.M):
+        check(sw.get("active") == "no",
+              "no swiotlb pool: the boot log has no 'software IO TLB: mapped' (tool: %s)"
+              % sw.get("active"), "tool: %s" % json.dumps(sw))
+        jq.append('.swiotlb.active == "no"')
+    jq.append(".memory.base_pfn == %d and .memory.end_pfn == %d" % (
+        mem.get("base_pfn"), mem.get("end_pfn")))
+    return dict(checks=checks, jq=jq, table=table)

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""The real-kernel suite: boot Debian's kernels under QEMU, run dmamask-audit
+in the guest, drive DMA through its devices and judge every verdict against
+the bounces and failures the kernel itself recorded. TAP on stdout.
+
+  run.py [--tool ARCH=PATH]... [--out DIR] [--jobs N] [--log FILE]
+         [--save-fixtures DIR] [NAME...]
+
+A tool not given for an architecture is built with tools/cross ARCH.
+DMAMASK_KERNELS_KVM=1 uses KVM for amd64 guests (it hangs on some hosts).
+"""
+import argparse
+import base64
+import concurrent.futures
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import judge  # noqa: E402
+import kernels  # noqa: E402
+from machines import MACHINES  # noqa: E402
+
+SRCDIR = os.path.dirname(os.path.dirname(HERE))
+BOOT_TIMEOUT = int(os.environ.get("DMAMASK_KERNELS_TIMEOUT", "300"))
+DISK_BYTES = 64 << 20
+
+
+class Tap:
+    """TAP on stdout, and the same lines in a log file when asked."""
+
+    def __init__(self, log=None):
+        self.n = 0
+        self.failed = 0
+        self.log = open(log, "w") if log else None
+
+    def out(self, line):
+        print(line)
+        sys.stdout.flush()
+        if self.log:
+            self.log.write(line + "\n")
+            self.log.flush()
+
+    def ok(self, cond, what, diag=None):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        self.out("%s %d - %s" % ("ok" if cond else "not ok", self.n, what))
+        if diag and not cond:
+            for line in str(diag).splitlines():
+                self.out("# " + line)
+
+    def note(self, text):
+        for line in text.splitlines():
+            self.out("# " + line)
+
+
+def qemu_base(m, kernel, initrd, work):
+    a = kernels.ARCHES[m["arch"]]
+    kvm = m["arch"] == "amd64" and os.environ.get("DMAMASK_KERNELS_KVM") == "1"
+    cmd = [a["qemu"], "-machine", m["machine"], "-m", m["mem"], "-smp", "1",
+           "-accel", "kvm" if kvm else "tcg", "-cpu", "host" if kvm else a["cpu"],
+           "-display", "none", "-monitor", "none", "-no-reboot", "-nodefaults",
+           "-kernel", kernel.vmlinuz, "-initrd", initrd]
+    devices = []
+    for d in m["devices"]:
+        def disk(mo):
+            p = os.path.join(work, "disk%s.img" % mo.group(1))
+            with open(p, "wb") as f:
+                f.truncate(DISK_BYTES)
+            return p
+        devices.append(re.sub(r"DISK\((\d+)\)", disk, d))
+    return cmd + devices
+
+
+def edit_dtb(m, base, work):
+    """QEMU's own devicetree for this machine, with an identity dma-ranges
+    window (start, size) in the PCIe host bridge node."""
+    raw = os.path.join(work, "virt.dtb")
+    subprocess.run([x if x != m["machine"] else m["machine"] + ",dumpdtb=" + raw for x in base],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", raw], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    start, size = m["dma_ranges"]
+    cells = "0x2000000 0x%x 0x%x 0x%x 0x%x 0x%x 0x%x" % (
+        start >> 32, start & 0xffffffff, start >> 32, start & 0xffffffff,
+        size >> 32, size & 0xffffffff)
+    dts, n = re.subn(r"(\n(\s*)pcie@[0-9a-f]+ \{\n)",
+                     lambda mo: mo.group(1) + mo.group(2) + "\tdma-ranges = <" + cells + ">;\n",
+                     dts, count=1)
+    if n != 1:
+        raise RuntimeError("no pcie node in QEMU's devicetree")
+    out = os.path.join(work, "virt-dma-ranges.dtb")
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out], input=dts, text=True,
+                   check=True)
+    with open(os.path.join(work, "virt-dma-ranges.dts"), "w") as f:
+        f.write(dts)
+    return out
+
+
+def parse_console(text):
+    """The files the guest emitted between its markers, decoded."""
+    files = {}
+    for mo in re.finditer(r"==dmt-begin (\S+)==\r?\n(.*?)==dmt-end \1==", text, re.S):
+        data = "".join(mo.group(2).split())
+        try:
+            files[mo.group(1)] = gzip.decompress(base64.b64decode(data))
+        except (ValueError, OSError, EOFError) as e:
+            files[mo.group(1)] = None
+            files.setdefault("_errors", []).append("%s: %s" % (mo.group(1), e))
+    return files
+
+
+def boot(m, kernel, initrd, outdir):
+    work = os.path.join(outdir, m["name"])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    base = qemu_base(m, kernel, initrd, work)
+    if m.get("dma_ranges"):
+        base += ["-dtb", edit_dtb(m, base, work)]
+    a = kernels.ARCHES[m["arch"]]
+    append = ["console=" + a["console"], "loglevel=1", "panic=-1", "rdinit=/init",
+              "dmt.modules=" + ",".join(m["modules"]), "dmt.disks=%d" % m["disks"]]
+    append += m.get("append", [])
+    console = os.path.join(work, "console.log")
+    cmd = base + ["-serial", "file:" + console, "-append", " ".join(append)]
+    with open(os.path.join(work, "qemu.cmd"), "w") as f:
+        f.write(" ".join(cmd) + "\n")
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=BOOT_TIMEOUT, text=True)
+        qemu_out, rc = p.stdout, p.returncode
+    except subprocess.TimeoutExpired as e:
+        qemu_out, rc = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout"
+    secs = time.monotonic() - t0
+    try:
+        with open(console, errors="replace") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    files = parse_console(text)
+    for name, data in files.items():
+        if name != "_errors" and data is not None:
+            with open(os.path.join(work, name), "wb") as f:
+                f.write(data)
+    return dict(machine=m, secs=secs, rc=rc, qemu_out=qemu_out, console=text,
+                files=files, done="==dmt-done==" in text, work=work)
+
+
+def save_fixture(res, kernel, dest):
+    """Commit-ready fixture: the captured tree as root.tar.gz, the judged
+    facts as checks, and the tool's output as expected.json (normalised by
+    tests/machines.sh --regen later)."""
+    name = "kernel-" + res["machine"]["name"]
+    d = os.path.join(dest, name)
+    os.makedirs(d, exist_ok=True)
+    with tempfile.TemporaryDirectory() as t:
+        subprocess.run(["tar", "xzf", os.path.join(res["work"], "capture.tgz"), "-C", t],
+                       check=True)
+        os.rename(os.path.join(t, "capture"), os.path.join(t, "root"))
+        subprocess.run(["tar", "czf", os.path.join(d, "root.tar.gz"), "--owner=0", "--group=0",
+                        "--numeric-owner", "--sort=name", "--mtime=@0", "-C", t, "root"],
+                       check=True)
+    with open(os.path.join(d, "checks"), "w") as f:
+        f.write("# written by tests/kernels/run.py --save-fixtures from what %s did\n"
+                % kernel.version)
+        f.write("# under QEMU (%s): %s\n" % (res["machine"]["machine"], res["machine"]["why"]))
+        for line in res["checks"]:
+            f.write(line + "\n")
+    return d
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", action="append", default=[], help="ARCH=PATH")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--save-fixtures", default=None)
+    ap.add_argument("--log", default=None, help="also write the TAP lines here")
+    ap.add_argument("names", nargs="*")
+    o = ap.parse_args()
+
+    machines = [m for m in MACHINES if not o.names or m["name"] in o.names]
+    if o.names and len(machines) != len(o.names):
+        sys.exit("unknown machine in: %s" % " ".join(o.names))
+    tools = dict(t.split("=", 1) for t in o.tool)
+    outdir = o.out or tempfile.mkdtemp(prefix="dmamask-kernels-")
+    os.makedirs(outdir, exist_ok=True)
+    tap = Tap(o.log)
+    tap.note("guests under %s" % outdir)
+
+    arches = sorted({m["arch"] for m in machines})
+    kern, initrd = {}, {}
+    for arch in arches:
+        kern[arch] = kernels.Kernel(arch)
+        tool = tools.get(arch)
+        if not tool:
+            subprocess.run([os.path.join(SRCDIR, "tools", "cross"), arch], check=True,
+                           stdout=sys.stderr)
+            tool = os.path.join(SRCDIR, "build-" + arch, "dmamask-audit")
+        mods = sorted({x for m in machines if m["arch"] == arch for x in m["modules"]})
+        initrd[arch] = kernels.initramfs(kern[arch], mods, tool,
+                                         os.path.join(HERE, "guest-init"),
+                                         os.path.join(outdir, "initrd-%s.gz" % arch))
+        tap.note("%s: %s, tool %s" % (arch, kern[arch].version, tool))
+
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=o.jobs) as ex:
+        futs = [ex.submit(boot, m, kern[m["arch"]], initrd[m["arch"]], outdir) for m in machines]
+        results = [f.result() for f in futs]
+    table = []
+    for res in results:
+        m = res["machine"]
+        name = m["name"]
+        tap.ok(res["done"], "%s: booted, ran and exported (%.1f s)" % (name, res["secs"]),
+               "qemu rc %s\n%s\n--- console tail ---\n%s" % (
+                   res["rc"], res["qemu_out"][-2000:], res["console"][-3000:]))
+        if not res["done"]:
+            continue
+        tap.ok(not res["files"].get("_errors"), "%s: every exported file decodes" % name,
+               "\n".join(res["files"].get("_errors", [])))
+        verdicts = judge.judge(res["work"], m)
+        for v in verdicts["checks"]:
+            tap.ok(v["ok"], "%s: %s" % (name, v["what"]), v.get("diag"))
+        res["checks"] = verdicts["jq"]
+        table += [(name, "%.0f s" % res["secs"]) + row for row in verdicts["table"]]
+        if o.save_fixtures and os.path.exists(os.path.join(res["work"], "capture.tgz")):
+            save_fixture(res, kern[m["arch"]], o.save_fixtures)
+    tap.note("all boots: %.0f s wall" % (time.monotonic() - t0))
+    if table:
+        w = [max(len(str(r[i])) for r in table + [judge.TABLE_HEAD]) for i in range(len(table[0]))]
+        for r in [judge.TABLE_HEAD] + table:
+            tap.note("  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip())
+    tap.out("1..%d" % tap.n)
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

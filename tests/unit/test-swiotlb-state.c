@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* src/analysis/swiotlb-state.c: whether a pool exists, from the best evidence there is. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/eras.h"
+#include "analysis/swiotlb-state.h"
+
+/* x86_64 with 6 GiB: RAM above 4 GiB, so the default would be a pool. */
+static void x86_6g(struct machine *m, struct layout *l)
+{
+	machine_init(m);
+	m->arch.value = (char *)"x86_64";
+	memset(l, 0, sizeof(*l));
+	l->source = LAYOUT_SOURCE_IOMEM;
+	l->page_size = 4096;
+	l->page_shift = 12;
+	l->base_pfn = 1;
+	l->end_pfn = 0x1c0000;
+}
+
+static enum tristate active(const struct machine *m, const struct layout *l, uint32_t release,
+			    const char **why)
+{
+	struct swiotlb_state s;
+
+	swiotlb_state_compute(m, l, release, &s);
+	*why = s.active_why;
+	return s.active;
+}
+
+static void test_default_pool(void **state)
+{
+	struct machine m;
+	struct layout l;
+	const char *why;
+
+	(void)state;
+	x86_6g(&m, &l);
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	assert_non_null(strstr(why, "assumed"));
+}
+
+/* pci_swiotlb_detect(): iommu=off, no pool (Debian 6.1 under QEMU: none was mapped). */
+static void test_iommu_off(void **state)
+{
+	struct machine m;
+	struct layout l;
+	const char *why;
+
+	(void)state;
+	x86_6g(&m, &l);
+	m.swiotlb.cmd_iommu_off = true;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_NO);
+	assert_non_null(strstr(why, "iommu=off"));
+	/* x86 only: arm64 has no such parameter */
+	m.arch.value = (char *)"aarch64";
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	/* the log line wins over the command line */
+	m.arch.value = (char *)"x86_64";
+	m.swiotlb.have_pool = true;
+	m.swiotlb.pool_start = 0xbb936000;
+	m.swiotlb.pool_end = 0xbf936000;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+}
+
+/* A log kept from boot lists every pool; a rotated one proves nothing. */
+static void test_log_from_boot(void **state)
+{
+	struct machine m;
+	struct layout l;
+	const char *why;
+
+	(void)state;
+	x86_6g(&m, &l);
+	m.kmsg_from_boot = true;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_NO);
+	assert_non_null(strstr(why, "from boot"));
+	/* before 4.0 the pool line had forms the reader does not parse */
+	assert_int_equal(active(&m, &l, KV(3, 2, 0), &why), TRI_YES);
+	m.kmsg_from_boot = false;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	/* debugfs counts first */
+	m.kmsg_from_boot = true;
+	m.swiotlb.have_nslabs = true;
+	m.swiotlb.nslabs = 32768;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_pool),
+		cmocka_unit_test(test_iommu_off),
+		cmocka_unit_test(test_log_from_boot),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
