@@ -104,7 +104,7 @@ static const struct argp_option argp_options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
-	uint64_t v;
+	uint64_t v = 0; /* argp_error() is not declared noreturn: clang sees it return */
 
 	switch (key) {
 	case 's':

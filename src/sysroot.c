@@ -420,7 +420,9 @@ int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
  */
 static int read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len)
 {
-	size_t cap = size_hint > 0 && (size_t)size_hint <= max ? (size_t)size_hint : 4096, len = 0;
+	/* compared as uint64_t: a 64-bit off_t truncated to a 32-bit size_t could look small */
+	bool hint = size_hint > 0 && (uint64_t)size_hint <= max;
+	size_t cap = hint ? (size_t)size_hint : 4096, len = 0;
 	_cleanup_free_ char *buf = malloc(cap + 1);
 
 	if (!buf)
@@ -447,7 +449,7 @@ static int read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *
 		len += (size_t)n;
 		if (len > max)
 			return -EFBIG;
-		if (size_hint > 0 && len == (size_t)size_hint)
+		if (hint && len == (size_t)size_hint)
 			break;
 	}
 	buf[len] = '\0';

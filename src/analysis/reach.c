@@ -7,17 +7,32 @@
 #include "analysis/reach.h"
 #include "shared/macro.h"
 
-typedef unsigned __int128 u128;
+/*
+ * 64-bit arithmetic only (no __int128: i386 and armhf have none). A count of
+ * addresses can be 2^64, one more than uint64_t holds, so counts inside this
+ * file travel as "count - 1" beside a flag for "none"; byte totals saturate
+ * at UINT64_MAX, as the layout's do.
+ */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t s;
+	return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
 
 bool mask_is_contiguous(uint64_t mask)
 {
 	return (mask & (mask + 1)) == 0;
 }
 
-/* Addresses a in [0, x] with (a & ~mask) == 0, by walking x's bits from the top. */
-static u128 subset_upto(uint64_t x, uint64_t mask)
+/*
+ * Addresses a in [0, x) with (a & ~mask) == 0, by walking x's bits from the
+ * top. At most x <= 2^64 - 1 of them: no overflow. *ret_x_in says whether
+ * x itself qualifies.
+ */
+static uint64_t subset_below(uint64_t x, uint64_t mask, bool *ret_x_in)
 {
-	u128 count = 0;
+	uint64_t count = 0;
 
 	for (int i = 63; i >= 0; i--) {
 		uint64_t bit = 1ull << i;
@@ -25,85 +40,129 @@ static u128 subset_upto(uint64_t x, uint64_t mask)
 			continue;
 		/* a takes 0 here and is then below x: any choice of the lower mask bits */
 		uint64_t lower = mask & (bit - 1);
-		count += (u128)1 << __builtin_popcountll(lower);
-		if (!(mask & bit))
-			return count; /* a cannot take 1 here: nothing more equals x's prefix */
+		count += 1ull << __builtin_popcountll(lower);
+		if (!(mask & bit)) {
+			*ret_x_in = false; /* a cannot take 1 here: nothing more equals x's prefix */
+			return count;
+		}
 	}
-	return count + 1; /* a == x itself */
+	*ret_x_in = true;
+	return count;
+}
+
+/* Addresses in [lo, hi] under the bitmask: false for none, else *ret_m1 = count - 1. */
+static bool bitmask_count_m1(uint64_t lo, uint64_t hi, uint64_t mask, uint64_t *ret_m1)
+{
+	bool hi_in, lo_in;
+
+	if (hi < lo)
+		return false;
+	/* below(hi) >= below(lo) since lo <= hi; count = below(hi) - below(lo) + [hi qualifies] */
+	uint64_t n = subset_below(hi, mask, &hi_in) - subset_below(lo, mask, &lo_in);
+	if (hi_in) {
+		*ret_m1 = n;
+		return true;
+	}
+	if (n == 0)
+		return false;
+	*ret_m1 = n - 1;
+	return true;
 }
 
 uint64_t bitmask_count(uint64_t lo, uint64_t hi, uint64_t mask)
 {
-	if (hi < lo)
+	uint64_t m1;
+
+	if (!bitmask_count_m1(lo, hi, mask, &m1))
 		return 0;
-	u128 n = subset_upto(hi, mask) - (lo ? subset_upto(lo - 1, mask) : 0);
-	return n > UINT64_MAX ? UINT64_MAX : (uint64_t)n;
+	return m1 == UINT64_MAX ? UINT64_MAX : m1 + 1; /* 2^64 saturates */
 }
 
-/* Reachable bytes of the bus interval [a, b]. */
-static uint64_t reachable_bus(uint64_t a, uint64_t b, uint64_t mask, uint64_t bus_limit,
-			      enum reach_test test)
-{
-	if (test == REACH_BITMASK) {
-		if (bus_limit && b > bus_limit)
-			b = bus_limit;
-		return bitmask_count(a, b, mask);
-	}
-	uint64_t limit = mask == 0 ? bus_limit : bus_limit == 0 ? mask
-					   : (mask < bus_limit ? mask : bus_limit);
-	if (a > limit)
-		return 0;
-	return (b < limit ? b : limit) - a + 1;
-}
-
-static void account(struct reach *r, uint64_t phys_a, uint64_t phys_b, uint64_t reachable,
+/*
+ * CPU range [a, b], of which reach_m1 + 1 bytes are reachable (none when
+ * !any). b - a and reach_m1 <= b - a always fit; only the totals saturate.
+ */
+static void account(struct reach *r, uint64_t a, uint64_t b, bool any, uint64_t reach_m1,
 		    bool uncovered)
 {
-	u128 total = (u128)phys_b - phys_a + 1;
-	uint64_t unreach = (uint64_t)(total - reachable);
+	uint64_t span_m1 = b - a;
+	uint64_t reach = !any ? 0 : reach_m1 == UINT64_MAX ? UINT64_MAX : reach_m1 + 1;
+	uint64_t unreach = any ? span_m1 - reach_m1
+			       : span_m1 == UINT64_MAX ? UINT64_MAX : span_m1 + 1;
 
-	r->reachable_bytes += reachable;
-	r->unreachable_bytes += unreach;
+	r->reachable_bytes = sat_add(r->reachable_bytes, reach);
+	r->unreachable_bytes = sat_add(r->unreachable_bytes, unreach);
 	if (uncovered)
-		r->uncovered_bytes += unreach;
-	if (unreach && (!r->any_unreachable || phys_a < r->lowest_unreachable)) {
+		r->uncovered_bytes = sat_add(r->uncovered_bytes, unreach);
+	if (unreach && (!r->any_unreachable || a < r->lowest_unreachable)) {
 		/* for a limit the unreachable part is the top; a bitmask leaves holes,
 		 * so the segment start is the conservative answer */
-		r->lowest_unreachable = phys_a;
+		r->lowest_unreachable = a;
 		r->any_unreachable = true;
 	}
+}
+
+static void account_none(struct reach *r, uint64_t a, uint64_t b, bool uncovered)
+{
+	account(r, a, b, false, 0, uncovered);
+}
+
+static void account_all(struct reach *r, uint64_t a, uint64_t b)
+{
+	account(r, a, b, true, b - a, false);
 }
 
 /* Segment [a, b] at bus offset (bus = phys - cpu_start + dma_start). */
 static void segment(struct reach *r, uint64_t a, uint64_t b, uint64_t cpu_start, uint64_t dma_start,
 		    uint64_t mask, uint64_t bus_limit, enum reach_test test)
 {
-	__int128 ba = (__int128)a - cpu_start + dma_start, bb = (__int128)b - cpu_start + dma_start;
+	uint64_t ba, hi; /* bus addresses of a and of b, the latter clipped at 2^64 - 1 */
 
-	if (bb < 0 || ba > (__int128)UINT64_MAX) {
-		account(r, a, b, 0, false); /* no bus address at all: never capable */
+	if (dma_start >= cpu_start) {
+		uint64_t d = dma_start - cpu_start;
+		if (__builtin_add_overflow(a, d, &ba)) {
+			account_none(r, a, b, false); /* every bus address above 2^64 - 1: never capable */
+			return;
+		}
+		if (__builtin_add_overflow(b, d, &hi))
+			hi = UINT64_MAX; /* the part above counts as unreachable below */
+	} else {
+		uint64_t d = cpu_start - dma_start; /* the CPU address at bus 0 */
+		if (b < d) {
+			account_none(r, a, b, false); /* every bus address below 0 */
+			return;
+		}
+		if (a < d) {
+			account_none(r, a, d - 1, false);
+			a = d;
+		}
+		ba = a - d;
+		hi = b - d;
+	}
+
+	if (test == REACH_BITMASK) {
+		uint64_t m1;
+		uint64_t top = bus_limit && hi > bus_limit ? bus_limit : hi;
+		bool any = bitmask_count_m1(ba, top, mask, &m1);
+		account(r, a, b, any, m1, false);
 		return;
 	}
-	if (ba < 0) {
-		uint64_t zero = (uint64_t)((__int128)a - ba); /* the CPU address at bus 0 */
-		account(r, a, zero - 1, 0, false);
-		a = zero;
-		ba = 0;
+	uint64_t limit = mask == 0 ? bus_limit : bus_limit == 0 ? mask
+					   : (mask < bus_limit ? mask : bus_limit);
+	if (ba > limit) {
+		account_none(r, a, b, false);
+		return;
 	}
-	uint64_t hi = bb > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)bb;
-	uint64_t reach = reachable_bus((uint64_t)ba, hi, mask, bus_limit, test);
 	/* Under a limit the reachable bytes are the low ones: say where the rest start. */
-	if (reach && test == REACH_LIMIT && reach <= b - a) {
-		account(r, a, a + reach - 1, reach, false);
-		account(r, a + reach, b, 0, false);
-		return;
-	}
-	account(r, a, b, reach, false);
+	uint64_t last = a + ((hi < limit ? hi : limit) - ba); /* <= b: hi - ba <= b - a */
+	account_all(r, a, last);
+	if (last < b)
+		account_none(r, last + 1, b, false);
 }
 
-static int cmp_u128(const void *x, const void *y)
+static int cmp_u64(const void *x, const void *y)
 {
-	u128 a = *(const u128 *)x, b = *(const u128 *)y;
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 	return a < b ? -1 : a > b;
 }
 
@@ -111,25 +170,26 @@ static int cmp_u128(const void *x, const void *y)
 static int regions_range(struct reach *r, const struct dma_map *map, uint64_t a, uint64_t b,
 			 uint64_t mask, uint64_t bus_limit, enum reach_test test)
 {
-	size_t cap = 2 + 2 * map->n_regions, n = 0;
-	_cleanup_free_ u128 *cut = malloc(cap * sizeof(*cut));
+	/* piece starts: a, and each region start or end inside (a, b] */
+	size_t cap = 1 + 2 * map->n_regions, n = 0;
+	_cleanup_free_ uint64_t *cut = calloc(cap, sizeof(*cut));
 
 	if (!cut)
 		return -ENOMEM;
 	cut[n++] = a;
-	cut[n++] = (u128)b + 1;
 	for (size_t k = 0; k < map->n_regions; k++) {
-		u128 s = map->regions[k].cpu_start, e = s + map->regions[k].size;
+		uint64_t s = map->regions[k].cpu_start, e;
 		if (s > a && s <= b)
 			cut[n++] = s;
-		if (e > a && e <= b)
+		/* an end past 2^64 - 1 is past b */
+		if (!__builtin_add_overflow(s, map->regions[k].size, &e) && e > a && e <= b)
 			cut[n++] = e;
 	}
-	qsort(cut, n, sizeof(*cut), cmp_u128);
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (cut[i] == cut[i + 1])
+	qsort(cut, n, sizeof(*cut), cmp_u64);
+	for (size_t i = 0; i < n; i++) {
+		if (i + 1 < n && cut[i] == cut[i + 1])
 			continue;
-		uint64_t pa = (uint64_t)cut[i], pb = (uint64_t)(cut[i + 1] - 1);
+		uint64_t pa = cut[i], pb = i + 1 < n ? cut[i + 1] - 1 : b;
 		const struct dma_region *hit = NULL;
 		for (size_t k = 0; k < map->n_regions && !hit; k++) {
 			const struct dma_region *g = &map->regions[k];
@@ -139,7 +199,7 @@ static int regions_range(struct reach *r, const struct dma_map *map, uint64_t a,
 		if (hit)
 			segment(r, pa, pb, hit->cpu_start, hit->dma_start, mask, bus_limit, test);
 		else
-			account(r, pa, pb, 0, true); /* DMA_MAPPING_ERROR: never capable */
+			account_none(r, pa, pb, true); /* DMA_MAPPING_ERROR: never capable */
 	}
 	return 0;
 }

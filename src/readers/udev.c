@@ -67,20 +67,18 @@ static int copy_by_path(struct udev_device *dev, char **field)
 	return 0;
 }
 
-static const struct {
-	const char *key;
-	size_t offset;
-} props[] = {
-	{ "ID_PATH", offsetof(struct udev_props, id_path) },
-	{ "ID_VENDOR_FROM_DATABASE", offsetof(struct udev_props, vendor_db) },
-	{ "ID_MODEL_FROM_DATABASE", offsetof(struct udev_props, model_db) },
-	{ "ID_SERIAL", offsetof(struct udev_props, serial) },
-	{ "DEVLINK_BY_PATH", offsetof(struct udev_props, by_path) },
+/* The keys, in the order of prop_field()'s members. */
+static const char *const props[] = {
+	"ID_PATH", "ID_VENDOR_FROM_DATABASE", "ID_MODEL_FROM_DATABASE", "ID_SERIAL",
+	"DEVLINK_BY_PATH",
 };
 
+/* Member i of u (member pointers, not offsetof casts: -Wcast-align on arm). */
 static char **prop_field(struct udev_props *u, size_t i)
 {
-	return (char **)((char *)u + props[i].offset);
+	char **f[] = { &u->id_path, &u->vendor_db, &u->model_db, &u->serial, &u->by_path };
+	_Static_assert(ARRAY_SIZE(f) == ARRAY_SIZE(props), "one member per key");
+	return f[i];
 }
 
 int udev_props_format(const struct udev_props *u, char **ret)
@@ -94,7 +92,7 @@ int udev_props_format(const struct udev_props *u, char **ret)
 	for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
 		const char *v = *prop_field((struct udev_props *)u, i);
 		if (v && !strchr(v, '\n'))
-			fprintf(f, "%s=%s\n", props[i].key, v);
+			fprintf(f, "%s=%s\n", props[i], v);
 	}
 	if (fclose(f) != 0) {
 		free(buf);
@@ -129,7 +127,7 @@ static int read_props_file(struct sysroot *sr, struct machine *m, const char *pa
 		*eq = '\0';
 		for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
 			char **field = prop_field(u, i);
-			if (strcmp(line, props[i].key) != 0 || !eq[1])
+			if (strcmp(line, props[i]) != 0 || !eq[1])
 				continue;
 			char *v = strdup(eq + 1);
 			if (!v)

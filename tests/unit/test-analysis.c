@@ -202,6 +202,137 @@ static void test_reach_wrap(void **state)
 	layout_done(&l);
 }
 
+/* A layout of the given ranges for reach_compute(), which reads only the ranges. */
+#define RANGES(...) ((struct layout){ .ranges = (struct ram_range[]){ __VA_ARGS__ }, \
+	.n_ranges = sizeof((struct ram_range[]){ __VA_ARGS__ }) / sizeof(struct ram_range) })
+
+/* reach_compute() under test, map built from one region (NULL region: identity). */
+static struct reach reach_of(struct layout l, const struct dma_region *g, int range_map,
+			     uint64_t mask, uint64_t bus_limit, enum reach_test test)
+{
+	struct dma_map map = { .state = DMA_MAP_RANGES, .regions = (struct dma_region *)g,
+			       .n_regions = 1 };
+	struct reach x;
+	assert_int_equal(reach_compute(&l, g ? &map : NULL, range_map, mask, bus_limit, test, &x), 0);
+	assert_int_equal(x.unreachable_bytes >= x.uncovered_bytes, 1);
+	return x;
+}
+
+/* 64-bit edges: counts of 2^64, ends at 2^64 - 1, bus addresses wrapping either way. */
+static void test_reach_edges_64(void **state)
+{
+	const uint64_t top = UINT64_MAX; /* the last byte of the physical address space */
+	struct reach x;
+	(void)state;
+
+	/* bitmask counts that need all 64 bits, and the one that needs 65 */
+	assert_int_equal(bitmask_count(1, top, top), top);
+	assert_int_equal(bitmask_count(0, top - 1, top), top);
+	assert_int_equal(bitmask_count(0, top, top), top); /* 2^64 saturates */
+	assert_int_equal(bitmask_count(top, top, top), 1);
+	assert_int_equal(bitmask_count(top, top, top - 1), 0);
+	assert_int_equal(bitmask_count(0, top, 1ull << 63), 2);
+	assert_int_equal(bitmask_count(1ull << 63, top, 0x8000000000000001ull), 2);
+	assert_int_equal(bitmask_count(0, top, 0x8000000000000000ull | 0xffffffffull), 1ull << 33);
+	assert_int_equal(bitmask_count(0x100000000ull, top, 0xffffffff), 0);
+
+	/* RAM ending at 2^64 - 1, no translation */
+	x = reach_of(RANGES({ top - 0xfff, top }), NULL, RANGE_MAP_NONE, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	assert_int_equal(x.unreachable_bytes, 0);
+	assert_false(x.any_unreachable);
+	x = reach_of(RANGES({ top - 0xfff, top }), NULL, RANGE_MAP_NONE, top, 0, REACH_BITMASK);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	x = reach_of(RANGES({ top - 0xfff, top }), NULL, RANGE_MAP_NONE, top, top - 1, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0xfff);
+	assert_int_equal(x.unreachable_bytes, 1);
+	assert_int_equal(x.lowest_unreachable, top);
+	x = reach_of(RANGES({ top - 0xfff, top }), NULL, RANGE_MAP_NONE, 0xffffffff, 0, REACH_LIMIT);
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	assert_int_equal(x.lowest_unreachable, top - 0xfff);
+
+	/* an offset that pushes bus addresses past 2^64 - 1: those are never capable */
+	struct dma_region up = { .cpu_start = 0, .dma_start = 0x1000, .size = top };
+	x = reach_of(RANGES({ top - 0x1fff, top }), &up, RANGE_MAP_PFN_OFFSET, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	assert_int_equal(x.lowest_unreachable, top - 0xfff);
+	x = reach_of(RANGES({ top - 0x1fff, top }), &up, RANGE_MAP_PFN_OFFSET, top, 0, REACH_BITMASK);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	x = reach_of(RANGES({ top - 0xfff, top }), &up, RANGE_MAP_PFN_OFFSET, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0); /* the whole range lands above 2^64 - 1 */
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	/* the region covers CPU [0, 2^64 - 2]: under the 5.10+ map the last byte is uncovered */
+	x = reach_of(RANGES({ top - 0x1fff, top }), &up, RANGE_MAP_REGIONS, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	assert_int_equal(x.uncovered_bytes, 1);
+
+	/* an offset that pushes bus addresses below 0 */
+	struct dma_region down = { .cpu_start = 0x2000, .dma_start = 0, .size = 0x1000 };
+	x = reach_of(RANGES({ 0x1000, 0x2fff }), &down, RANGE_MAP_PFN_OFFSET, 0xfff, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	assert_int_equal(x.lowest_unreachable, 0x1000);
+	x = reach_of(RANGES({ 0x1000, 0x2fff }), &down, RANGE_MAP_PFN_OFFSET, 0x7ff, 0, REACH_BITMASK);
+	assert_int_equal(x.reachable_bytes, 0x800);
+	assert_int_equal(x.unreachable_bytes, 0x1800);
+	x = reach_of(RANGES({ 0x1000, 0x1fff }), &down, RANGE_MAP_PFN_OFFSET, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0);
+	assert_int_equal(x.unreachable_bytes, 0x1000);
+	/* bus = phys - 2^64 + 1: only the top byte has a bus address (0) */
+	struct dma_region far = { .cpu_start = top, .dma_start = 0, .size = 1 };
+	x = reach_of(RANGES({ 0, top }), &far, RANGE_MAP_PFN_OFFSET, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 1);
+	assert_int_equal(x.unreachable_bytes, top);
+	assert_int_equal(x.lowest_unreachable, 0);
+
+	/* a region whose end is 2^64 exactly (start + size wraps to 0) */
+	struct dma_region last = { .cpu_start = top - 0xfff, .dma_start = top - 0xfff, .size = 0x1000 };
+	x = reach_of(RANGES({ top - 0x1fff, top }), &last, RANGE_MAP_REGIONS, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0x1000);
+	assert_int_equal(x.uncovered_bytes, 0x1000);
+	assert_int_equal(x.lowest_unreachable, top - 0x1fff);
+
+	/* RAM of 2^64 bytes, [0, 2^64 - 1]: byte totals saturate, the other side stays exact */
+	x = reach_of(RANGES({ 0, top }), NULL, RANGE_MAP_NONE, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, top);
+	assert_int_equal(x.unreachable_bytes, 0);
+	assert_false(x.any_unreachable);
+	x = reach_of(RANGES({ 0, top }), NULL, RANGE_MAP_NONE, top, 0, REACH_BITMASK);
+	assert_int_equal(x.reachable_bytes, top);
+	assert_int_equal(x.unreachable_bytes, 0);
+	x = reach_of(RANGES({ 0, top }), NULL, RANGE_MAP_NONE, 0xffffffff, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 1ull << 32);
+	assert_int_equal(x.unreachable_bytes, top - 0xffffffff);
+	assert_int_equal(x.lowest_unreachable, 1ull << 32);
+	x = reach_of(RANGES({ 0, top }), NULL, RANGE_MAP_NONE, 0xc3ffffff, 0, REACH_BITMASK);
+	assert_int_equal(x.reachable_bytes, 4 * 64 * MiB);
+	assert_int_equal(x.unreachable_bytes, top - (4 * 64 * MiB - 1));
+	x = reach_of(RANGES({ 0, top }), NULL, RANGE_MAP_NONE, 0, 0, REACH_BITMASK);
+	assert_int_equal(x.reachable_bytes, 1); /* address 0 alone */
+	assert_int_equal(x.unreachable_bytes, top);
+	/* the largest region, size 2^64 - 1, one byte up: only CPU 2^64 - 1 is uncovered */
+	struct dma_region all = { .cpu_start = 0, .dma_start = 1, .size = top };
+	x = reach_of(RANGES({ 0, top }), &all, RANGE_MAP_REGIONS, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, top);
+	assert_int_equal(x.unreachable_bytes, 1);
+	assert_int_equal(x.uncovered_bytes, 1);
+	assert_int_equal(x.lowest_unreachable, top);
+	/* ...one offset for all: CPU 2^64 - 1 has bus address 2^64, never capable */
+	x = reach_of(RANGES({ 0, top }), &all, RANGE_MAP_PFN_OFFSET, top, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, top);
+	assert_int_equal(x.unreachable_bytes, 1);
+	assert_int_equal(x.uncovered_bytes, 0);
+	/* nothing reachable: 2^64 unreachable bytes saturate, and are still reported */
+	x = reach_of(RANGES({ 0, top }), &all, RANGE_MAP_PFN_OFFSET, 0, 0, REACH_LIMIT);
+	assert_int_equal(x.reachable_bytes, 0);
+	assert_int_equal(x.unreachable_bytes, top);
+	assert_true(x.any_unreachable);
+	assert_int_equal(x.lowest_unreachable, 0);
+}
+
 /* DOMAIN.md section 2: the 2013 board, every page bounces under the count reading. */
 static void test_legacy_2013(void **state)
 {
@@ -403,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_reach_x86_32bit),
 		cmocka_unit_test(test_reach_offset_and_uncovered),
 		cmocka_unit_test(test_reach_wrap),
+		cmocka_unit_test(test_reach_edges_64),
 		cmocka_unit_test(test_legacy_2013),
 		cmocka_unit_test(test_legacy_26bit),
 		cmocka_unit_test(test_legacy_mask_zero),
