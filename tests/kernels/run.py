@@ -6,7 +6,7 @@ the bounces and failures the kernel itself recorded. TAP on stdout.
   run.py [--tool ARCH=PATH]... [--out DIR] [--jobs N] [--log FILE]
          [--save-fixtures DIR] [NAME...]
 
-A tool not given for an architecture is built with tools/cross ARCH.
+A tool not given for an architecture is built with tools/cross --build-only ARCH.
 DMAMASK_KERNELS_KVM=1 uses KVM for amd64 guests (it hangs on some hosts).
 """
 import argparse
@@ -242,8 +242,8 @@ def main():
         kern[arch] = kernels.Kernel(arch)
         tool = tools.get(arch)
         if not tool:
-            subprocess.run([os.path.join(SRCDIR, "tools", "cross"), arch], check=True,
-                           stdout=sys.stderr)
+            subprocess.run([os.path.join(SRCDIR, "tools", "cross"), "--build-only", arch],
+                           check=True, stdout=sys.stderr)
             tool = os.path.join(SRCDIR, "build-" + arch, "dmamask-audit")
         mods = sorted({x for m in machines if m["arch"] == arch for x in m["modules"]})
         initrd[arch] = kernels.initramfs(kern[arch], mods, tool,
