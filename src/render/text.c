@@ -418,15 +418,23 @@ static void print_inputs(FILE *out, const struct machine *m, unsigned width)
 int render_text(FILE *out, const struct machine *m, const struct report *r,
 		const struct render_options *o)
 {
-	fprintf(out, "%s %s: ", PACKAGE_NAME, PACKAGE_VERSION);
-	put_safe(out, m->arch.value ? m->arch.value : "unknown arch");
-	fputs(", Linux ", out);
-	put_safe(out, m->release.value ? m->release.value : "(release unknown)");
-	fprintf(out, ", page size %u (%s)\nsysroot ", m->page_size,
-		m->page_size_source ? m->page_size_source : "?");
+	unsigned width = text_width(out);
+	/* the first line wraps like prose: a long release name must not pass the width */
+	struct strbuf h = { 0 };
+	strbuf_append(&h, PACKAGE_NAME " " PACKAGE_VERSION ": ");
+	append_safe(&h, m->arch.value ? m->arch.value : "unknown arch");
+	strbuf_append(&h, ", Linux ");
+	append_safe(&h, m->release.value ? m->release.value : "(release unknown)");
+	strbuf_append(&h, ", page size ");
+	strbuf_append_u64(&h, m->page_size);
+	strbuf_append(&h, " (");
+	strbuf_append(&h, m->page_size_source ? m->page_size_source : "?");
+	strbuf_append(&h, ")");
+	_cleanup_free_ char *head = strbuf_steal(&h);
+	print_wrapped(out, head, 0, 2, width);
+	fputs("sysroot ", out);
 	put_safe(out, m->sysroot ? m->sysroot : "/");
 	fprintf(out, "%s\n\n", m->live ? " (live)" : "");
-	unsigned width = text_width(out);
 	struct render_options oo = *o;
 	oo.width = width;
 	print_memory(out, &r->layout);

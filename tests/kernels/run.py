@@ -208,13 +208,22 @@ def save_fixture(res, kernel, dest):
         subprocess.run(["tar", "czf", os.path.join(d, "root.tar.gz"), "--owner=0", "--group=0",
                         "--numeric-owner", "--sort=name", "--mtime=@0", "-C", t, "root"],
                        check=True)
-    with open(os.path.join(d, "checks"), "w") as f:
-        f.write("# written by tests/kernels/run.py --save-fixtures from what %s did\n"
-                % kernel.version)
-        f.write("# under QEMU (%s): %s\n" % (res["machine"]["machine"], res["machine"]["why"]))
-        for line in res["checks"]:
-            f.write(line + "\n")
+    write_checks(os.path.join(d, "checks"), res["machine"], kernel.version, res["verdicts"])
     return d
+
+
+def write_checks(path, m, version, verdicts):
+    """jq checks of what the judge confirmed, and what the kernel did as comments."""
+    with open(path, "w") as f:
+        f.write("# written by tests/kernels/run.py --save-fixtures from what %s did\n" % version)
+        f.write("# under QEMU (%s): %s\n" % (
+            " ".join(["-machine", m["machine"], "-m", m["mem"]] + m.get("append", [])), m["why"]))
+        for dev, driver, v, bounces, forced, failures, traffic in verdicts["table"]:
+            if v != "idle" or bounces or failures:
+                f.write("# kernel: %s (%s, %s): %d bounces, %d forced, %d mapping failures\n"
+                        % (dev, driver, traffic, bounces, forced, failures))
+        for line in verdicts["jq"]:
+            f.write(line + "\n")
 
 
 def prepare(arches, machines, tools, outdir, kern, initrd, tap):
@@ -285,7 +294,7 @@ def main():
         verdicts = judge.judge(res["work"], m)
         for v in verdicts["checks"]:
             tap.ok(v["ok"], "%s: %s" % (name, v["what"]), v.get("diag"))
-        res["checks"] = verdicts["jq"]
+        res["verdicts"] = verdicts
         # the table shows the judged devices; idle ones are counted (the judge checked them all)
         rows = [r for r in verdicts["table"] if r[2] != "idle" or r[3] or r[5]]
         idle = len(verdicts["table"]) - len(rows)
