@@ -18,6 +18,12 @@ Fields:
 # QEMU's PIIX IDE and PCnet do 32-bit DMA; ata_piix and pcnet32 set 32-bit masks.
 PC_32BIT = ["-device", "pcnet,netdev=n0", "-netdev", "user,id=n0"]
 PC_MODULES = ["ata_piix", "sd_mod", "pcnet32"]
+# The 53c810 SCSI host (sym53c8xx: 32-bit DMA) with one disk, on PCI(e) of any machine.
+LSI_DISK = ["-device", "lsi53c810,id=scsi0",
+            "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
+            "-device", "scsi-hd,bus=scsi0.0,drive=sd0"]
+# q35 with VT-d (interrupt remapping needs the split irqchip) and a disk on its AHCI.
+Q35_IOMMU = ["-device", "intel-iommu,intremap=on", "-drive", "file=DISK(1),if=ide,format=raw"]
 
 MACHINES = [
     dict(name="x86-pc-6g", arch="amd64", machine="pc", mem="6G",
@@ -40,20 +46,12 @@ MACHINES = [
          modules=PC_MODULES, disks=1,
          why="all RAM below 4 GiB: nothing bounces, no pool"),
     dict(name="x86-q35-iommu", arch="amd64", machine="q35,kernel-irqchip=split", mem="6G",
-         devices=["-device", "intel-iommu,intremap=on",
-                  "-drive", "file=DISK(1),if=ide,format=raw",
-                  "-device", "lsi53c810,id=scsi0",
-                  "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
-                  "-device", "scsi-hd,bus=scsi0.0,drive=sd0"] + PC_32BIT,
+         devices=Q35_IOMMU + LSI_DISK + PC_32BIT,
          append=["intel_iommu=on"], modules=["ahci", "sym53c8xx", "sd_mod", "pcnet32"], disks=1,
          why="VT-d DMA domains: the 32-bit NIC is translated (the 53c810 fails its own"
              " DMA self-test through VT-d and is left without a driver)"),
     dict(name="x86-q35-iommu-pt", arch="amd64", machine="q35,kernel-irqchip=split", mem="6G",
-         devices=["-device", "intel-iommu,intremap=on",
-                  "-drive", "file=DISK(1),if=ide,format=raw",
-                  "-device", "lsi53c810,id=scsi0",
-                  "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
-                  "-device", "scsi-hd,bus=scsi0.0,drive=sd0"] + PC_32BIT,
+         devices=Q35_IOMMU + LSI_DISK + PC_32BIT,
          append=["intel_iommu=on", "iommu=pt"],
          modules=["ahci", "sym53c8xx", "sd_mod", "pcnet32"], disks=2,
          why="passthrough (identity) domains behave as dma-direct: the 32-bit devices bounce"),
@@ -67,23 +65,17 @@ MACHINES = [
          modules=["ata_piix", "sd_mod", "virtio_pci", "virtio_blk"], disks=3,
          why="swiotlb=force: the legacy virtio-blk bypasses the DMA API, the modern one bounces"),
     dict(name="arm64-virt-6g", arch="arm64", machine="virt", mem="6G",
-         devices=["-device", "lsi53c810,id=scsi0",
-                  "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
-                  "-device", "scsi-hd,bus=scsi0.0,drive=sd0"],
+         devices=LSI_DISK,
          modules=["sym53c8xx", "sd_mod"], disks=1,
          why="RAM at 0x40000000 to 7 GiB: the 32-bit SCSI bounces what lies above 4 GiB"),
     dict(name="arm64-virt-window", arch="arm64", machine="virt", mem="6G",
-         devices=["-device", "lsi53c810,id=scsi0",
-                  "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
-                  "-device", "scsi-hd,bus=scsi0.0,drive=sd0"],
+         devices=LSI_DISK,
          dma_ranges=(0x40000000, 0x20000000),
          modules=["sym53c8xx", "sd_mod"], disks=0,
          why="PCIe dma-ranges window of 512 MiB that leaves out the swiotlb pool: every"
              " bounce fails, the disk never appears"),
     dict(name="armhf-virt-highmem", arch="armhf", machine="virt,highmem=on", mem="3G",
-         devices=["-device", "lsi53c810,id=scsi0",
-                  "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
-                  "-device", "scsi-hd,bus=scsi0.0,drive=sd0"],
+         devices=LSI_DISK,
          dma_ranges=(0x40000000, 0x40000000),
          modules=["sym53c8xx", "sd_mod"], disks=1,
          why="LPAE with highmem, RAM at 0x40000000, a 1 GiB dma-ranges window"),
