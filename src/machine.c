@@ -53,7 +53,6 @@ static const char *const dma_sign_names[_DMA_SIGN_MAX] = {
 	[DMA_SIGN_SOUND] = "sound",
 	[DMA_SIGN_DRM] = "drm",
 	[DMA_SIGN_DMA_ENGINE] = "dma-engine",
-	[DMA_SIGN_DT_DMAS] = "dmas",
 	[DMA_SIGN_DT_DMA_CELLS] = "#dma-cells",
 	[DMA_SIGN_DT_IOMMUS] = "iommus",
 	[DMA_SIGN_DT_COHERENT] = "dma-coherent",

@@ -86,7 +86,10 @@ static const struct era_row table[] = {
 	/* swiotlb_print_info() (lib/swiotlb.c, kernel/dma/swiotlb.c from 4.18) logs each
 	 * pool: "software IO TLB [mem A-B] ... mapped at" in 4.x, "software IO TLB:
 	 * mapped [mem A-B]" later; x86 prints it from pci_swiotlb_late_init. So a log
-	 * kept from boot without it has no pool (Debian 6.1 iommu=off: none, no line). */
+	 * kept from boot without it has no pool (Debian 6.1 under QEMU with iommu=off
+	 * and swiotlb=noforce: no line, no pool). 4.0 is a conservative bound, not a
+	 * commit: 2.6 printed "Placing N MB software IO TLB", which kmsg.c does not
+	 * read, and the release where 3.x switched to "[mem" was not pinned down. */
 	{ ERA_POOL_LOGGED, 0, KV(4, 0, 0), NULL, POOL_LOG_UNPARSED,
 	  "lib/swiotlb.c swiotlb_print_info: older formats, before 4.0" },
 	{ ERA_POOL_LOGGED, KV(4, 0, 0), 0, NULL, POOL_LOG_ALWAYS,

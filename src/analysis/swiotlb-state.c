@@ -45,8 +45,9 @@ static void arch_default(const struct machine *m, const struct layout *l, struct
 		return;
 	}
 	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
-	 * iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1) */
-	if (strcmp(ai->family, "x86") == 0 && m->swiotlb.cmd_iommu_off) {
+	 * iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1),
+	 * except on SME hosts, whose pool CC_ATTR_HOST_MEM_ENCRYPT asks for anyway */
+	if (strcmp(ai->family, "x86") == 0 && m->swiotlb.cmd_iommu_off && !m->coco.sme_host) {
 		s->active = TRI_NO;
 		s->active_prov = PROV_DERIVED;
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";

@@ -8,7 +8,9 @@
  *   DMA-engine channel (whose parent is the DMA controller itself:
  *   drivers/dma/dmaengine.c __dma_async_device_channel_register);
  * - devicetree properties of the device's node that describe a DMA master
- *   or provider: dmas, #dma-cells, iommus, dma-coherent, memory-region;
+ *   or provider: #dma-cells, iommus, dma-coherent, memory-region (not "dmas":
+ *   a DMA-engine client's buffers are mapped for the controller, which its
+ *   channels and #dma-cells already mark);
  * - live mappings in debugfs dma-api/dump (CONFIG_DMA_API_DEBUG, root only);
  * - a "DMA addr ... overflow" line for the device in the kernel log.
  * Each sets a bit in device.dma_signs; the analysis decides what they mean.
@@ -44,7 +46,6 @@ static const struct {
 	enum dma_sign sign;
 	bool cells;              /* must hold u32 cells; else a boolean, presence is enough */
 } dt_sources[] = {
-	{ "dmas", DMA_SIGN_DT_DMAS, true },
 	{ "#dma-cells", DMA_SIGN_DT_DMA_CELLS, true },
 	{ "iommus", DMA_SIGN_DT_IOMMUS, true },
 	{ "dma-coherent", DMA_SIGN_DT_COHERENT, false },

@@ -68,8 +68,11 @@ int read_virtio(struct sysroot *sr, struct machine *m)
 {
 	for (size_t i = 0; i < m->n_devices; i++) {
 		struct device *d = &m->devices[i];
-		/* only virtio-pci functions: listing every device directory costs at 10,000 */
-		if (!d->driver || strcmp(d->driver, "virtio-pci") != 0 || !d->syspath)
+		/* only virtio transports (PCI, MMIO as on QEMU's arm virt, s390 CCW):
+		 * listing every device directory costs at 10,000 */
+		if (!d->driver || !d->syspath ||
+		    (strcmp(d->driver, "virtio-pci") != 0 && strcmp(d->driver, "virtio-mmio") != 0 &&
+		     strcmp(d->driver, "virtio_ccw") != 0))
 			continue;
 		int r = read_one(sr, m, d);
 		if (r < 0)

@@ -29,6 +29,26 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, **kw).stdout
 
 
+def sbin(tool):
+    """A tool from /sbin or /usr/sbin, which a user's PATH may lack (depmod)."""
+    return shutil.which(tool) or shutil.which(tool, path="/usr/sbin:/sbin") or tool
+
+
+def apt_update():
+    """Fresh package lists: the metapackage may point at a kernel the cached lists do not know."""
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run(sudo + ["apt-get", "update", "-q"], check=True, stdout=subprocess.DEVNULL)
+
+
+def apt(fn, *args):
+    """fn(*args), once more after apt-get update when the lists are missing or stale."""
+    try:
+        return fn(*args)
+    except (subprocess.CalledProcessError, RuntimeError, AttributeError):
+        apt_update()
+        return fn(*args)
+
+
 def kernel_package(arch):
     """The linux-image-<release>-<flavour> package the metapackage depends on."""
     out = run(["apt-cache", "depends", "--no-recommends", "--no-suggests",
@@ -71,15 +91,15 @@ def unpack(deb):
 class Kernel:
     def __init__(self, arch):
         self.arch = arch
-        self.package = kernel_package(arch)
-        self.root = unpack(fetch(self.package, arch))
+        self.package = apt(kernel_package, arch)
+        self.root = unpack(apt(fetch, self.package, arch))
         mods = os.path.join(self.root, "lib", "modules")
         self.release = os.listdir(mods)[0]
         self.moddir = os.path.join(mods, self.release)
         self.vmlinuz = os.path.join(self.root, "boot", "vmlinuz-" + self.release)
         self.version = self.package + " " + os.path.basename(self.root).split("_")[1]
         if not os.path.exists(os.path.join(self.moddir, "modules.dep")):
-            subprocess.run(["depmod", "-b", self.root, self.release], check=True)
+            subprocess.run([sbin("depmod"), "-b", self.root, self.release], check=True)
         self.deps = {}
         with open(os.path.join(self.moddir, "modules.dep")) as f:
             for line in f:
@@ -129,7 +149,7 @@ def initramfs(kernel, modules, tool, init, out):
     """Write a gzip'd cpio to OUT: busybox, the modules (depmod'ed), the tool
     with its libraries and loader, and INIT as /init. Returns OUT."""
     arch = kernel.arch
-    bb = unpack(fetch("busybox-static", arch))
+    bb = unpack(apt(fetch, "busybox-static", arch))
     with tempfile.TemporaryDirectory() as stage:
         os.makedirs(os.path.join(stage, "bin"))
         shutil.copy(os.path.join(bb, "bin", "busybox"), os.path.join(stage, "bin", "busybox"))
@@ -142,7 +162,7 @@ def initramfs(kernel, modules, tool, init, out):
             shutil.copy(os.path.join(kernel.moddir, f), dst)
         for f in ("modules.order", "modules.builtin", "modules.builtin.modinfo"):
             shutil.copy(os.path.join(kernel.moddir, f), md)
-        subprocess.run(["depmod", "-b", stage, kernel.release], check=True)
+        subprocess.run([sbin("depmod"), "-b", stage, kernel.release], check=True)
         os.makedirs(os.path.join(stage, "usr", "bin"))
         shutil.copy(tool, os.path.join(stage, "usr", "bin", "dmamask-audit"))
         for lib in shared_libs(tool, ARCHES[arch]["triplet"]):

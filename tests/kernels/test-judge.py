@@ -31,6 +31,7 @@ def dev(id_, verdict, lowest="0x100000000", uncovered=0):
 def audit(devices, active="yes", start="0xbb936000", end="0xbf935fff", size=64 << 20):
     return {"devices": devices,
             "memory": {"page_size": 4096, "base_pfn": 1, "end_pfn": 0x1c0000,
+                       "ram_bytes": 0x9e000 + 0xc0000000,
                        "ram_ranges": [{"start": "0x1000", "end": "0x9efff"},
                                       {"start": "0x100000000", "end": "0x1bfffffff"}]},
             "swiotlb": {"active": active, "pool_start": start, "pool_end": end,
@@ -45,13 +46,16 @@ def event(dev_, addr, force=False, fmt="new"):
             "dev_addr=%x size=4096 %s\n" % (dev_, addr, "FORCE" if force else "NORMAL"))
 
 
-def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS):
+def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=()):
     with tempfile.TemporaryDirectory() as d:
         for name, text in (("audit.json", json.dumps(a)), ("trace", trace), ("dmesg", dmesg),
-                           ("io.log", io), ("trace-format", FORMAT), ("trace-stats", stats)):
+                           ("io.log", io), ("trace-format", FORMAT), ("trace-stats", stats),
+                           ("swiotlb", "io_tlb_nslabs=32768\n")):
+            if name in skip:
+                continue
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
-        return judge.judge(d, {"name": "test"})
+        return judge.judge(d, m or {"name": "test"})
 
 
 def failed(res):
@@ -74,7 +78,9 @@ def case(what, res, expect_ok):
 
 
 A = "0000:00:01.1"
-IO = "dmt-disk sda /sys/devices/pci0000:00/%s/ata1/host0\ndmt-io sda read buffered rc=0\n" % A
+IO = ("dmt-disk sda /sys/devices/pci0000:00/%s/ata1/host0\n" % A
+      + "".join("dmt-io sda %s rc=0\n" % x for x in
+                ("read buffered", "read iflag=direct", "write buffered", "write oflag=direct")))
 
 case("partial: bounces above 4 GiB agree", run(audit([dev(A, "partial")]),
      event(A, 0x13ef22000) + event(A, 0x1bffff000), io=IO), True)
@@ -92,7 +98,7 @@ case("idle: a mapping failure disagrees",
          "[ 21.2] ata_piix %s: DMA addr 0x0000000101e87880+1544 overflow (mask ffffffff, bus limit 0).\n" % A),
      False)
 case("iommu: a failed read on its disk disagrees",
-     run(audit([dev(A, "iommu")]), io=IO.replace("rc=0", "rc=1")), False)
+     run(audit([dev(A, "iommu")]), io=IO.replace("buffered rc=0", "buffered rc=1", 1)), False)
 case("forced: one bounce not forced disagrees",
      run(audit([dev(A, "forced")]), event(A, 0x1000, True) + event(A, 0x2000, False), io=IO), False)
 case("forced: every bounce forced agrees (old event format too)",
@@ -115,6 +121,32 @@ case("the pool: another address than the kernel's disagrees",
 case("no pool line in a boot-long log: the tool must say none",
      run(audit([]), dmesg=BOOT), False)
 case("no pool line and the tool says none: agree", run(audit([], active="no"), dmesg=BOOT), True)
+OVERFLOW = ("[ 9.1] sym53c8xx %s: swiotlb addr 0xffffffffffffffff+36 overflow "
+            "(mask ffffffff, bus limit 5fffffff).\n" % A)
+case("fails: attempted bounces with the pool out of reach agree",
+     run(audit([dev(A, "fails")]), event(A, (1 << 64) - 1), io=IO, dmesg=BOOT + POOL + OVERFLOW), True)
+case("fails: 'swiotlb buffer is full' is a pool that exists, not a failure of reach",
+     run(audit([dev(A, "fails")]), io=IO, dmesg=BOOT + POOL +
+         "[ 9.1] ata_piix %s: swiotlb buffer is full (sz: 524288 bytes)\n" % A), False)
+case("fails: a failed dd alone is not a logged failure",
+     run(audit([dev(A, "fails")], active="no"), io=IO.replace("buffered rc=0", "buffered rc=1", 1),
+         dmesg=BOOT), False)
+case("unknown: a device with traffic disagrees", run(audit([dev(A, "unknown")]), io=IO), False)
+case("unknown: a device without traffic is not asserted", run(audit([dev(A, "unknown")])), True)
+case("a missing export fails", run(audit([]), skip=("trace",)), False)
+case("fewer disks than the machine has fail", run(audit([]), m={"name": "t", "disks": 2}), False)
+case("a disk without its four transfers fails",
+     run(audit([dev(A, "partial")]), io="\n".join(IO.splitlines()[:3]) + "\n"), False)
+case("a log that lost its boot lines fails", run(audit([]), dmesg="[ 6.79] ata1: EH complete\n"),
+     False)
+W = {"name": "w", "dma_ranges": (0x1000, 0x10000000)}
+w = dev(A, "partial")
+w.update(bus="pci", bus_limit="0x10000fff")
+w["models"]["dma-direct"]["uncovered_ram_bytes"] = 0x9e000 + 0xc0000000 - (0x9e000)
+case("window: uncovered RAM and bus limit as the suite wrote them agree",
+     run(audit([w]), m=W), True)
+w["models"]["dma-direct"]["uncovered_ram_bytes"] = 0
+case("window: no uncovered RAM disagrees", run(audit([w]), m=W), False)
 a = audit([])
 a["memory"]["end_pfn"] = 0x1bffff
 case("end PFN off by one page disagrees", run(a), False)

@@ -59,6 +59,10 @@ static void test_iommu_off(void **state)
 	m.swiotlb.cmd_iommu_off = true;
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_NO);
 	assert_non_null(strstr(why, "iommu=off"));
+	/* an SME host keeps its pool for devices below the C-bit */
+	m.coco.sme_host = true;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	m.coco.sme_host = false;
 	/* x86 only: arm64 has no such parameter */
 	m.arch.value = (char *)"aarch64";
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
