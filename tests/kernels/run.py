@@ -221,8 +221,9 @@ def write_checks(path, m, version, verdicts):
             " ".join(["-machine", m["machine"], "-m", m["mem"]] + m.get("append", [])), m["why"]))
         for dev, driver, v, bounces, forced, failures, traffic in verdicts["table"]:
             if v != "idle" or bounces or failures:
-                f.write("# kernel: %s (%s, %s): %d bounces, %d forced, %d mapping failures\n"
-                        % (dev, driver, traffic, bounces, forced, failures))
+                f.write("# kernel: %s (%s, %s): %d bounces%s, %d forced, %d mapping failures\n"
+                        % (dev, driver, traffic, bounces,
+                           " attempted" if v == "fails" and bounces else "", forced, failures))
         for line in verdicts["jq"]:
             f.write(line + "\n")
 

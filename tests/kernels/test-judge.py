@@ -31,7 +31,6 @@ def dev(id_, verdict, lowest="0x100000000", uncovered=0):
 def audit(devices, active="yes", start="0xbb936000", end="0xbf935fff", size=64 << 20):
     return {"devices": devices,
             "memory": {"page_size": 4096, "base_pfn": 1, "end_pfn": 0x1c0000,
-                       "ram_bytes": 0x9e000 + 0xc0000000,
                        "ram_ranges": [{"start": "0x1000", "end": "0x9efff"},
                                       {"start": "0x100000000", "end": "0x1bfffffff"}]},
             "swiotlb": {"active": active, "pool_start": start, "pool_end": end,
@@ -150,6 +149,12 @@ case("window: no uncovered RAM disagrees", run(audit([w]), m=W), False)
 a = audit([])
 a["memory"]["end_pfn"] = 0x1bffff
 case("end PFN off by one page disagrees", run(a), False)
+a = audit([])
+a["memory"]["ram_ranges"][1]["end"] = "0x1bfffefff"
+case("RAM ranges a page short of the kernel's disagree", run(a), False)
+a = audit([])
+a["memory"]["ram_ranges"][0]["end"] = "0x9fbff"
+case("a byte-exact end inside the last page agrees", run(a), True)
 a = audit([])
 a["memory"]["base_pfn"] = 0
 case("base PFN disagrees with the first RAM page", run(a), False)
