@@ -260,6 +260,17 @@ def layout_checks(check, jq, m, audit, dmesg):
     check(kpages == tpages,
           "RAM ranges (in pages) are the kernel's memory nodes: %s" % fmt_pages(kpages),
           "tool: %s" % fmt_pages(tpages))
+    # one node: each populated zone spans what the kernel's "Zone ranges" say
+    zones = [z for z in mem.get("zones") or [] if z.get("start_pfn") is not None and z.get("spanned")]
+    if zones and len({z.get("node") for z in zones}) == 1:
+        for z in zones:
+            k = b["zones"].get(z["name"])
+            if not k:
+                continue
+            check(z["start_pfn"] == k[0] // ps and z["start_pfn"] + z["spanned"] == (k[1] + 1) // ps,
+                  "zone %s spans %#x-%#x as the kernel's Zone ranges line says" % (
+                      z["name"], k[0] // ps, (k[1] + 1) // ps - 1),
+                  "tool: start_pfn %#x spanned %d" % (z["start_pfn"], z["spanned"]))
     if "HighMem" in b["zones"]:
         hs = b["zones"]["HighMem"][0]
         check(mem.get("lowmem_end_pfn") == hs // ps,

@@ -22,15 +22,18 @@ PC_MODULES = ["ata_piix", "sd_mod", "pcnet32"]
 LSI_DISK = ["-device", "lsi53c810,id=scsi0",
             "-drive", "file=DISK(0),if=none,id=sd0,format=raw",
             "-device", "scsi-hd,bus=scsi0.0,drive=sd0"]
-# q35 with VT-d (interrupt remapping needs the split irqchip) and a disk on its AHCI.
-Q35_IOMMU = ["-device", "intel-iommu,intremap=on", "-drive", "file=DISK(1),if=ide,format=raw"]
+# A USB stick on EHCI: the disk's DMA device is the (32-bit) host controller.
+EHCI_DISK = ["-device", "usb-ehci,id=ehci",
+             "-drive", "file=DISK(2),if=none,id=usbdisk,format=raw",
+             "-device", "usb-storage,bus=ehci.0,drive=usbdisk"]
+# q35 with VT-d (interrupt remapping needs the split irqchip), a disk on its
+# AHCI and a 32-bit one on EHCI.
+Q35_IOMMU = (["-device", "intel-iommu,intremap=on", "-drive", "file=DISK(1),if=ide,format=raw"]
+             + EHCI_DISK)
 
 MACHINES = [
     dict(name="x86-pc-6g", arch="amd64", machine="pc", mem="6G",
-         devices=["-drive", "file=DISK(0),if=ide,format=raw",
-                  "-device", "usb-ehci,id=ehci",
-                  "-drive", "file=DISK(1),if=none,id=usbdisk,format=raw",
-                  "-device", "usb-storage,bus=ehci.0,drive=usbdisk"] + PC_32BIT,
+         devices=["-drive", "file=DISK(0),if=ide,format=raw"] + EHCI_DISK + PC_32BIT,
          modules=PC_MODULES + ["ehci_pci", "usb_storage"], disks=2,
          why="RAM above 4 GiB, swiotlb pool: the 32-bit IDE, NIC and EHCI bounce"),
     dict(name="x86-pc-6g-noforce", arch="amd64", machine="pc", mem="6G",
@@ -47,13 +50,14 @@ MACHINES = [
          why="all RAM below 4 GiB: nothing bounces, no pool"),
     dict(name="x86-q35-iommu", arch="amd64", machine="q35,kernel-irqchip=split", mem="6G",
          devices=Q35_IOMMU + LSI_DISK + PC_32BIT,
-         append=["intel_iommu=on"], modules=["ahci", "sym53c8xx", "sd_mod", "pcnet32"], disks=1,
-         why="VT-d DMA domains: the 32-bit NIC is translated (the 53c810 fails its own"
-             " DMA self-test through VT-d and is left without a driver)"),
+         append=["intel_iommu=on"],
+         modules=["ahci", "sym53c8xx", "sd_mod", "pcnet32", "ehci_pci", "usb_storage"], disks=2,
+         why="VT-d DMA domains: the 32-bit EHCI and NIC are translated (the 53c810 fails"
+             " its own DMA self-test through VT-d and is left without a driver)"),
     dict(name="x86-q35-iommu-pt", arch="amd64", machine="q35,kernel-irqchip=split", mem="6G",
          devices=Q35_IOMMU + LSI_DISK + PC_32BIT,
          append=["intel_iommu=on", "iommu=pt"],
-         modules=["ahci", "sym53c8xx", "sd_mod", "pcnet32"], disks=2,
+         modules=["ahci", "sym53c8xx", "sd_mod", "pcnet32", "ehci_pci", "usb_storage"], disks=3,
          why="passthrough (identity) domains behave as dma-direct: the 32-bit devices bounce"),
     dict(name="x86-pc-force-virtio", arch="amd64", machine="pc", mem="6G",
          devices=["-drive", "file=DISK(0),if=ide,format=raw",

@@ -156,6 +156,11 @@ a = audit([])
 a["memory"]["ram_ranges"][0]["end"] = "0x9fbff"
 case("a byte-exact end inside the last page agrees", run(a), True)
 a = audit([])
+a["memory"]["zones"] = [{"name": "DMA32", "node": 0, "start_pfn": 0x1000, "spanned": 0xff000}]
+case("a zone as the kernel's Zone ranges line says agrees", run(a), True)
+a["memory"]["zones"][0]["spanned"] = 0xfe000
+case("a zone that ends elsewhere disagrees", run(a), False)
+a = audit([])
 a["memory"]["base_pfn"] = 0
 case("base PFN disagrees with the first RAM page", run(a), False)
 print("1..%d" % n)
