@@ -400,7 +400,8 @@ static int handle_record(struct kmsg_ctx *ctx, const char *msg, size_t msg_len, 
 		device = strndup(ctx->scratch, (size_t)n);
 		if (!device)
 			return -ENOMEM;
-		dev_len = (size_t)n;
+		/* a raw NUL in the value ends the name: strndup stopped there, so must we */
+		dev_len = strlen(device);
 	}
 	n = unescape(ctx, msg, msg_len);
 	if (n < 0)

@@ -129,6 +129,20 @@ static void test_swiotlb_messages(void **state)
 	assert_int_equal(m->n_overflows, 0);
 }
 
+/* A DEVICE= value with a raw NUL: the name ends there (ASan caught an over-read past it). */
+static void test_device_with_nul(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	static const char rec[] = "3,7,100,-;ahci 0000:00:1f.2: DMA addr 0x0000000100000000+4096 overflow "
+				  "(mask ffffffff, bus limit 0).\n"
+				  " DEVICE=+pci\0:0000:00:09.9\n";
+
+	/* "+pci" names no device: the message's own "ahci 0000:00:1f.2:" does */
+	assert_int_equal(kmsg_parse(rec, sizeof(rec) - 1, m), 0);
+	assert_int_equal(m->n_overflows, 1);
+	assert_string_equal(m->overflows[0].device, "0000:00:1f.2");
+}
+
 static void test_sev(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -372,6 +386,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_from_boot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_with_nul, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_from_boot_not_fooled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_pool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_old_forms, setup, teardown),
