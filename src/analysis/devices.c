@@ -166,9 +166,11 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 	bool bounces = bounce_threshold(l, k, &t);
 	if (!li.has_mask) {
 		/* BLK_BOUNCE_HIGH means "bounce highmem": that is what must bounce */
-		uint64_t low_end = l->lowmem_end_pfn << l->page_shift;
-		uint64_t from = bounces && t > low_end ? t : low_end;
-		uint64_t must_and_bounced = bounces ? layout_ram_bytes_above(l, from) : 0;
+		/* RAM at or above max(t, lowmem end) is the smaller of the two suffixes;
+		 * lowmem_end_pfn << page_shift would wrap for RAM ending at 2^64-1 */
+		uint64_t above_low = layout_ram_bytes_from_pfn(l, l->lowmem_end_pfn);
+		uint64_t above_t = bounces ? layout_ram_bytes_above(l, t) : 0;
+		uint64_t must_and_bounced = above_t < above_low ? above_t : above_low;
 		lr.unreachable_bounced = must_and_bounced;
 		lr.needless_bytes = k->bounce_bytes - must_and_bounced;
 		lr.missed_bytes = l->highmem_bytes - must_and_bounced;

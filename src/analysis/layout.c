@@ -5,6 +5,7 @@
 
 #include "analysis/arch.h"
 #include "analysis/layout.h"
+#include "shared/sat.h"
 
 static const char *const source_names[_LAYOUT_SOURCE_MAX] = {
 	[LAYOUT_SOURCE_NONE] = "none",
@@ -39,10 +40,13 @@ static bool is_highmem_zone(const struct zone *z)
 	return strcmp(z->name, "HighMem") == 0;
 }
 
-/* Sizes are summed saturating: 2^64 bytes of RAM cannot be told from 0 otherwise. */
-static uint64_t sat_add(uint64_t a, uint64_t b)
+
+uint64_t layout_ram_bytes_from_pfn(const struct layout *l, uint64_t pfn)
 {
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+	/* a PFN at or past 2^64 >> page_shift (the end_pfn of RAM ending at 2^64-1) has none */
+	if (pfn > (UINT64_MAX >> l->page_shift))
+		return 0;
+	return layout_ram_bytes_above(l, pfn << l->page_shift);
 }
 
 uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr)
@@ -181,7 +185,7 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 	if (l->source == LAYOUT_SOURCE_ZONEINFO)
 		l->highmem_bytes = high_present << l->page_shift;
 	else
-		l->highmem_bytes = layout_ram_bytes_above(l, l->lowmem_end_pfn << l->page_shift);
+		l->highmem_bytes = layout_ram_bytes_from_pfn(l, l->lowmem_end_pfn);
 }
 
 int layout_compute(const struct machine *m, struct layout *ret)

@@ -59,3 +59,6 @@ int layout_clip_above(const struct layout *l, uint64_t addr, struct layout *ret)
 
 /* Bytes of the RAM ranges at or above physical address addr. */
 uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr);
+
+/* Bytes of RAM in pages at or above PFN pfn (0 for PFNs past the address space). */
+uint64_t layout_ram_bytes_from_pfn(const struct layout *l, uint64_t pfn);

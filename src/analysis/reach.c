@@ -5,6 +5,7 @@
 
 #include "analysis/eras.h"
 #include "analysis/reach.h"
+#include "shared/sat.h"
 #include "shared/macro.h"
 
 /*
@@ -13,12 +14,6 @@
  * file travel as "count - 1" beside a flag for "none"; byte totals saturate
  * at UINT64_MAX, as the layout's do.
  */
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t s;
-	return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
-}
 
 bool mask_is_contiguous(uint64_t mask)
 {

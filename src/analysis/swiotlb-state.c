@@ -9,6 +9,7 @@
 #include "analysis/arch.h"
 #include "analysis/eras.h"
 #include "analysis/swiotlb-state.h"
+#include "shared/sat.h"
 
 static void forced(const struct machine *m, struct swiotlb_state *s)
 {
@@ -106,7 +107,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	if (t->have_nslabs) {
 		s.size_known = true;
 		s.size_prov = PROV_READ;
-		s.size_bytes = t->nslabs << IO_TLB_SHIFT;
+		s.size_bytes = sat_shl(t->nslabs, IO_TLB_SHIFT);
 	} else if (s.pool_known) {
 		s.size_known = true;
 		s.size_prov = PROV_READ;
@@ -114,15 +115,15 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	} else if (s.active == TRI_YES) {
 		s.size_known = true;
 		s.size_prov = PROV_ASSUMED;
-		s.size_bytes = t->have_cmd_slabs ? t->cmd_slabs << IO_TLB_SHIFT : IO_TLB_DEFAULT_BYTES;
+		s.size_bytes = t->have_cmd_slabs ? sat_shl(t->cmd_slabs, IO_TLB_SHIFT) : IO_TLB_DEFAULT_BYTES;
 	}
 	if (t->have_used) {
 		s.used_known = true;
-		s.used_bytes = t->used << IO_TLB_SHIFT;
+		s.used_bytes = sat_shl(t->used, IO_TLB_SHIFT);
 	}
 	if (t->have_hiwater) {
 		s.hiwater_known = true;
-		s.hiwater_bytes = t->hiwater << IO_TLB_SHIFT;
+		s.hiwater_bytes = sat_shl(t->hiwater, IO_TLB_SHIFT);
 	}
 
 	/* Xen PV: /sys/hypervisor/type says xen for HVM and PVH too; guest_type tells (4.12+). */

@@ -607,6 +607,11 @@ static void test_ram_up_to_2_64(void **state)
 	assert_int_equal(l->ram_bytes, 4096);
 	assert_int_equal(l->lowmem_end_pfn, 1ull << 52);
 	assert_int_equal(l->low_page_count, 1);
+	/* lowmem_end_pfn << 12 wrapped to 0 and made all of RAM highmem */
+	assert_int_equal(l->highmem_bytes, 0);
+	assert_int_equal(layout_ram_bytes_from_pfn(l, 1ull << 52), 0);
+	assert_int_equal(layout_ram_bytes_from_pfn(l, UINT64_MAX), 0);
+	assert_int_equal(layout_ram_bytes_from_pfn(l, (1ull << 52) - 1), 4096);
 	layout_done(l);
 	machine_done(m);
 }

@@ -97,12 +97,40 @@ static void test_log_from_boot(void **state)
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 }
 
+/* Slot counts shifted to bytes saturate: io_tlb_nslabs >= 2^53 wrapped the size to 0. */
+static void test_huge_counters(void **state)
+{
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+
+	(void)state;
+	x86_6g(&m, &l);
+	m.swiotlb.have_nslabs = m.swiotlb.have_used = m.swiotlb.have_hiwater = true;
+	m.swiotlb.nslabs = 1ull << 53;
+	m.swiotlb.used = UINT64_MAX;
+	m.swiotlb.hiwater = (1ull << 53) + 1;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.size_bytes, UINT64_MAX);
+	assert_int_equal(s.used_bytes, UINT64_MAX);
+	assert_int_equal(s.hiwater_bytes, UINT64_MAX);
+	m.swiotlb.have_nslabs = false;
+	m.swiotlb.have_cmd_slabs = true;
+	m.swiotlb.cmd_slabs = 1ull << 60;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.size_bytes, UINT64_MAX);
+	m.swiotlb.cmd_slabs = 32768;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.size_bytes, 64ull << 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_pool),
 		cmocka_unit_test(test_iommu_off),
 		cmocka_unit_test(test_log_from_boot),
+		cmocka_unit_test(test_huge_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
