@@ -184,6 +184,7 @@ void device_done(struct device *d)
 	}
 	free(d->dt.chain);
 	free(d->dt.error);
+	free(d->dt.err_path);
 	udev_props_done(&d->udev);
 	memset(d, 0, sizeof(*d));
 }

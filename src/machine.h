@@ -137,6 +137,8 @@ struct dt_info {
 	uint64_t restricted_base; /* that reserved-memory node's reg */
 	uint64_t restricted_size;
 	char *error;             /* why the chain could not be read, NULL when fine */
+	int err;                 /* -errno of a failed read on the chain (a link loop, EACCES): reach unknown */
+	char *err_path;          /* the sysroot path of that read */
 };
 
 /*

@@ -147,6 +147,22 @@ for bad in "zero #address-cells:printf '\\0\\0\\0\\0'" "five #address-cells:prin
 		'[.devices[] | select(.id == "fe340000.mmc")][0].verdict == "unknown"'
 done
 
+# A devicetree read that fails on the way (a link loop) is no "no such node"
+# and no absent property: the device is unknown and the read is in inputs.
+dtb=sys/firmware/devicetree/base
+rm -rf "$tmp/dt"; cp -a "$rpi" "$tmp/dt"
+rm -rf "$tmp/dt/$dtb/soc"; ln -s soc "$tmp/dt/$dtb/soc"
+expect_input "dt link loop above the of_node" "$tmp/dt" "$dtb/soc/mmc@7e340000" invalid ELOOP
+check "dt link loop above the of_node: the mmc is unknown" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "fe340000.mmc")][0].verdict == "unknown"'
+rm -rf "$tmp/dt"; cp -a "$rpi" "$tmp/dt"
+ln -sfn '#address-cells' "$tmp/dt/$dtb/soc/#address-cells"
+expect_input "dt self-looping #address-cells" "$tmp/dt" "$dtb/soc/#address-cells" invalid ELOOP
+check "dt self-looping #address-cells: the mmc is unknown" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "fe340000.mmc")][0].verdict == "unknown"'
+check "dt self-looping #address-cells: the reason says so" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "fe340000.mmc")][0].reason | test("unreadable")'
+
 # Spoilt signs of DMA: recorded in inputs, never a sign they do not show.
 virt=$(fixture_root arm64-virt) || exit 99
 mkvirt() {

@@ -317,8 +317,10 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	}
 	if (r->map.state == DMA_MAP_ERROR) {
 		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "devicetree dma-ranges unusable: the kernel's translation and bus limit "
-			    "cannot be known";
+		r->reason = d->dt.err ? "devicetree unreadable: the kernel's translation and bus limit "
+					"cannot be known"
+				      : "devicetree dma-ranges unusable: the kernel's translation and bus limit "
+					"cannot be known";
 		return;
 	}
 	if (legacy_decides) {

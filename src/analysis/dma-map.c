@@ -49,6 +49,14 @@ int dma_map_from_dt(const struct dt_info *dt, int walk_start, struct dma_map *re
 	size_t i = walk_start == DT_WALK_PARENT_BUS && dt->node_is_device ? 1 : 0;
 	bool found = false;
 
+	if (dt->err) {
+		/* a read on the chain failed: the kernel's range map cannot be known */
+		m.state = DMA_MAP_ERROR;
+		m.node = dt->node;
+		m.why = dt->error ? dt->error : "devicetree unreadable";
+		*ret = m;
+		return 0;
+	}
 	if (!dt->node || dt->n_chain == 0) {
 		m.why = "no devicetree node";
 		*ret = m;

@@ -115,7 +115,8 @@ static int read_prop(struct sysroot *sr, const char *node, const char *name, uin
 
 /*
  * of_property_read_u32(): found when the property holds at least one cell.
- * Returns 0 (*found set) or -ENOMEM.
+ * Returns 0 (*found set), or the read error: a missing property is absent,
+ * an unreadable one (a link loop, EACCES) is not.
  */
 static int read_u32_prop(struct sysroot *sr, const char *node, const char *name, bool *found,
 			 uint32_t *ret)
@@ -125,9 +126,11 @@ static int read_u32_prop(struct sysroot *sr, const char *node, const char *name,
 	int r = read_prop(sr, node, name, &buf, &len);
 
 	*found = false;
-	if (r == -ENOMEM)
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0)
 		return r;
-	if (r < 0 || len < 4)
+	if (len < 4)
 		return 0;
 	*found = true;
 	*ret = be32_at(buf);
@@ -194,6 +197,26 @@ static int set_error(struct dt_info *d, const char *node, const char *what)
 	return 0;
 }
 
+/* A read on the chain failed: the kernel saw something we cannot, so reach is unknown. */
+static int set_read_error(struct dt_info *d, const char *node, const char *prop, int err)
+{
+	char what[128];
+
+	if (d->err)
+		return 0;
+	d->err = err;
+	if (asprintf(&d->err_path, DT_BASE "%s%s%s%s", *node ? "/" : "", node, prop ? "/" : "",
+		     prop ? prop : "") < 0) {
+		d->err_path = NULL;
+		return -ENOMEM;
+	}
+	snprintf(what, sizeof(what), "%s%sunreadable: %s", prop ? prop : "", prop ? " " : "",
+		 errno_describe(err));
+	free(d->error); /* a read error outranks what was concluded before it */
+	d->error = NULL;
+	return set_error(d, node, what);
+}
+
 static void dt_info_clear(struct dt_info *d)
 {
 	free(d->node);
@@ -203,6 +226,7 @@ static void dt_info_clear(struct dt_info *d)
 	}
 	free(d->chain);
 	free(d->error);
+	free(d->err_path);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -228,12 +252,17 @@ struct raw_node {
 };
 
 /* Read one node's own #address-cells, #size-cells, and PCI-ness. */
-static int read_node_cells(struct sysroot *sr, struct dt_node *n, struct raw_node *raw)
+static int read_node_cells(struct sysroot *sr, struct dt_info *d, struct dt_node *n,
+			   struct raw_node *raw)
 {
 	int r = read_u32_prop(sr, n->path, "#address-cells", &raw->has_addr, &raw->addr);
+	if (r < 0 && r != -ENOMEM)
+		return set_read_error(d, n->path, "#address-cells", r);
 	if (r < 0)
 		return r;
 	r = read_u32_prop(sr, n->path, "#size-cells", &raw->has_size, &raw->size);
+	if (r < 0 && r != -ENOMEM)
+		return set_read_error(d, n->path, "#size-cells", r);
 	if (r < 0)
 		return r;
 	return read_is_pci(sr, n->path, &n->is_pci);
@@ -474,9 +503,11 @@ static int build_chain(struct sysroot *sr, const char *path, struct dt_info *d)
 	}
 
 	for (size_t i = 0; i < n; i++) {
-		int r = read_node_cells(sr, &d->chain[i], &raw[i]);
+		int r = read_node_cells(sr, d, &d->chain[i], &raw[i]);
 		if (r < 0)
 			return r;
+		if (d->err)
+			return 0; /* the cells above are unknown: nothing below can be concluded */
 	}
 	/* of_bus_n_{addr,size}_cells: the node's own, else its parents', else the defaults. */
 	for (size_t i = n; i-- > 0;) {
@@ -495,6 +526,18 @@ static int build_chain(struct sysroot *sr, const char *path, struct dt_info *d)
 			return r;
 	}
 	return read_restricted_pool(sr, d);
+}
+
+int dt_record_error(struct machine *m, const struct dt_info *dt)
+{
+	if (!dt->err || !dt->err_path)
+		return 0;
+	/* devices behind one host bridge share its chain: one entry is enough */
+	for (size_t i = m->n_inputs; i-- > 0;)
+		if (strcmp(m->inputs[i].path, dt->err_path) == 0)
+			return 0;
+	return machine_add_input(m, dt->err_path, input_status_from_errno(dt->err), dt->err,
+				 dt->error);
 }
 
 int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, struct dt_info *ret)
@@ -541,7 +584,21 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 		r = sysroot_stat(sr, node_dir, &st);
 		if (r == -ENOMEM)
 			goto fail;
+		if (r < 0 && r != -ENOENT) {
+			/* a link loop or a denied directory on the way: not "no such node" */
+			r = set_read_error(&d, d.node, NULL, r);
+			if (r < 0)
+				goto fail;
+			*ret = d;
+			return 0;
+		}
 		if (r < 0 || !S_ISDIR(st.st_mode)) {
+			d.err = r < 0 ? r : -ENOTDIR;
+			d.err_path = strdup(node_dir);
+			if (!d.err_path) {
+				r = -ENOMEM;
+				goto fail;
+			}
 			r = set_error(&d, d.node, "no such devicetree node");
 			if (r < 0)
 				goto fail;

@@ -95,7 +95,7 @@ static int read_bridge_dt(struct sysroot *sr, struct machine *m, struct bridge_c
 		return r;
 	if (!d->dt.node)
 		d->dt.node = TAKE_PTR(node);
-	return 0;
+	return dt_record_error(m, &d->dt);
 }
 
 /* Read the number file dir/name into *ret when it is well formed. -ENOMEM only. */

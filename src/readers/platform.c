@@ -140,7 +140,7 @@ static int read_device(struct sysroot *sr, struct machine *m, const char *dir, e
 		return r;
 	if (!d->dt.node)
 		d->dt.node = TAKE_PTR(node);
-	return 0;
+	return dt_record_error(m, &d->dt);
 }
 
 int read_platform(struct sysroot *sr, struct machine *m)

@@ -70,6 +70,8 @@ int read_platform(struct sysroot *sr, struct machine *m);
  * their dma-ranges parsed, and a restricted-dma-pool memory-region.
  */
 int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, struct dt_info *ret);
+/* List a failed read of the chain in inputs, once per path. 0 or -ENOMEM. */
+int dt_record_error(struct machine *m, const struct dt_info *dt);
 /* Parse a dma-ranges property (big-endian u32 cells) with the given cell counts. */
 int dt_parse_dma_ranges(const uint8_t *prop, size_t len, unsigned child_cells, bool child_is_pci,
 			unsigned parent_cells, unsigned size_cells, struct dt_range **ret, size_t *ret_n);
