@@ -4,8 +4,6 @@
 
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +12,7 @@
 
 #include "analysis/report.h"
 #include "capture.h"
+#include "output.h"
 #include "readers/readers.h"
 #include "readers/udev.h"
 #include "render/columns.h"
@@ -49,6 +48,7 @@ struct options {
 	bool have_columns;
 	bool list_columns;
 	const char *output_file;
+	unsigned output_flags;
 	const char *capture;
 	struct render_options render;
 };
@@ -62,6 +62,7 @@ enum {
 	OPT_COLOR,
 	OPT_OUTPUT_FILE,
 	OPT_CAPTURE,
+	OPT_TEST_STOP,
 	OPT_USAGE,
 };
 
@@ -79,7 +80,7 @@ static const struct argp_option argp_options[] = {
 	{ "capture", OPT_CAPTURE, "DIR", 0,
 	  "Copy every file, link and listing read into DIR: a snapshot --sysroot replays", 0 },
 	{ "output-file", OPT_OUTPUT_FILE, "FILE", 0,
-	  "Write the report to FILE atomically (a temporary file, then rename)", 0 },
+	  "Write the report to FILE atomically (a temporary file, then rename); - is stdout", 0 },
 	{ "json", 'J', NULL, 0, "Same as --format json", 0 },
 	{ "page-size", OPT_PAGE_SIZE, "BYTES", 0,
 	  "Page size of the audited kernel (default: live, MANIFEST, else 4096)", 0 },
@@ -95,6 +96,8 @@ static const struct argp_option argp_options[] = {
 	  0 },
 	{ "resolver", OPT_RESOLVER, "openat2|walk", OPTION_HIDDEN,
 	  "Path resolver (tests exercise the fallback)", 0 },
+	{ "test-stop-before-rename", OPT_TEST_STOP, NULL, OPTION_HIDDEN,
+	  "SIGSTOP with --output-file's temporary written (tests time a signal)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
 	{ "version", 'V', NULL, 0, "Print the program version", -1 },
@@ -170,6 +173,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			argp_error(state, "--output-file: empty file name");
 		o->output_file = arg;
+		break;
+	case OPT_TEST_STOP:
+		o->output_flags |= OUTPUT_TEST_STOP;
 		break;
 	case OPT_CAPTURE:
 		if (!*arg)
@@ -257,53 +263,35 @@ static int render(FILE *out, const struct options *o, const struct machine *m,
 	}
 }
 
-/*
- * The report goes to stdout, or with --output-file to a temporary file in the
- * target's directory that is renamed over it only once complete, so a
- * node_exporter scrape never sees half a file.
- */
-static int write_report(const struct options *o, const struct machine *m, const struct report *rep)
+static void output_failed(const struct options *o, int r, const char *what)
 {
 	const char *me = program_invocation_short_name;
-	int r;
 
-	if (!o->output_file) {
-		r = render(stdout, o, m, rep);
-		if (r < 0 || fflush(stdout) != 0) {
-			fprintf(stderr, "%s: writing the report: %s\n", me, strerror(r < 0 ? -r : errno));
-			return -EIO;
-		}
-		return 0;
-	}
-	_cleanup_free_ char *tmp = NULL;
-	char suffix[8] = "."; /* mkostemp()'s six-letter template */
-	memset(suffix + 1, 'X', 6);
-	if (asprintf(&tmp, "%s%s", o->output_file, suffix) < 0)
-		return -ENOMEM;
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
+	if (!o->output_file || strcmp(o->output_file, "-") == 0)
+		fprintf(stderr, "%s: writing the report: %s\n", me, strerror(-r));
+	else if (r == -EEXIST && what)
+		fprintf(stderr, "%s: --output-file %s: %s; only a regular file is replaced\n", me,
+			o->output_file, what);
+	else
 		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(-r));
-		return r;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		r = -errno;
-		close(fd);
-		unlink(tmp);
-		return r;
-	}
-	r = render(f, o, m, rep);
-	if (r == 0 && (fflush(f) != 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0))
-		r = -errno;
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, o->output_file) < 0)
-		r = -errno;
+}
+
+/* Every format fails alike: the errno of the write that failed, exit 2; o is freed. */
+static int write_report(struct output *out, struct options *o, const struct machine *m,
+			const struct report *rep)
+{
+	const char *what = NULL;
+	FILE *f;
+	int r = output_start(out, &f, &what);
+
 	if (r < 0) {
-		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(-r));
-		unlink(tmp);
+		output_free(out);
+	} else {
+		o->render.terminal = output_is_terminal(out);
+		r = output_finish(out, render(f, o, m, rep));
 	}
+	if (r < 0)
+		output_failed(o, r, what);
 	return r;
 }
 
@@ -361,6 +349,11 @@ static void sysroot_freep(struct sysroot **sr)
 	sysroot_free(*sr);
 }
 
+static void output_freep(struct output **o)
+{
+	output_free(*o);
+}
+
 int main(int argc, char **argv)
 {
 	_cleanup_(free_options) struct options o = {
@@ -370,6 +363,7 @@ int main(int argc, char **argv)
 	const struct argp argp = { argp_options, parse_opt, NULL, doc, NULL, NULL, NULL };
 	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
+	_cleanup_(output_freep) struct output *out = NULL;
 	_cleanup_(machine_donep) struct machine m;
 	struct report rep;
 	int r;
@@ -390,6 +384,13 @@ int main(int argc, char **argv)
 		o.render.n_columns = o.n_columns;
 	}
 
+	/* a target that will be refused is refused before the audit reads or captures anything */
+	const char *what = NULL;
+	r = output_open(o.output_file, o.output_flags, &out, &what);
+	if (r < 0) {
+		output_failed(&o, r, what);
+		return EXIT_FATAL;
+	}
 	r = sysroot_open(o.sysroot, o.sysroot_flags, &sr);
 	if (r < 0) {
 		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
@@ -428,7 +429,7 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	int status = rep.exit_status;
-	r = write_report(&o, &m, &rep);
+	r = write_report(TAKE_PTR(out), &o, &m, &rep);
 	report_done(&rep);
 	return r < 0 ? EXIT_FATAL : status;
 oom:

@@ -4,7 +4,8 @@
 #    and our own lint (HELP and TYPE, dmamask_ names, samples together, one
 #    label set per metric, no duplicate series, valid UTF-8);
 #  - a made-up machine whose device names need escaping;
-#  - --output-file: atomic, mode 0644, no temporary file left, exit 2 on error;
+#  - --output-file: atomic, mode from the umask, no temporary file left, exit 2
+#    on error (tests/output.sh has the rest: refusals, write errors, signals);
 #  - a real node_exporter on 127.0.0.1 reads the file without a scrape error;
 #  - contrib/: the systemd units pass `systemd-analyze verify`, the Ansible
 #    fact prints JSON whatever happens.
@@ -233,7 +234,7 @@ mkdir "$od" || exit 99
 rc=$?
 check "--output-file: exits like the stdout run ($rc, $rc0)" test "$rc" -eq "$rc0"
 check "--output-file: the file exists" test -f "$od/dmamask.prom"
-check "--output-file: mode 0644 whatever the umask" test "$(stat -c %a "$od/dmamask.prom" 2> /dev/null)" = 644
+check "--output-file: mode 0666 minus the umask (077)" test "$(stat -c %a "$od/dmamask.prom" 2> /dev/null)" = 600
 check "--output-file: nothing on stdout or stderr" test ! -s "$tmp/of.stdout" -a ! -s "$tmp/of.err"
 check "--output-file: no temporary file left" test "$(ls -A "$od")" = dmamask.prom
 check "--output-file: the same bytes as stdout" cmp -s "$tmp/stdout.prom" "$od/dmamask.prom"
@@ -253,7 +254,7 @@ check "--output-file in a missing directory: nothing created" test ! -e "$tmp/no
 check "--output-file in a missing directory: nothing on stdout" test ! -s "$tmp/nodir.out"
 diag < "$tmp/nodir.err"
 
-# a directory as the target: the rename fails after the temporary file was written
+# a directory as the target: refused before any temporary file is written
 mkdir -p "$tmp/isdir/dmamask.prom" || exit 99
 "$TOOL" --sysroot "$fx" --format prometheus --output-file "$tmp/isdir/dmamask.prom" > /dev/null 2>&1
 rc=$?

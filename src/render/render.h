@@ -15,6 +15,7 @@ struct render_options {
 	bool raw;               /* tables without alignment, for scripts */
 	bool noheadings;
 	int color;              /* -1 auto (a terminal), 0 never, 1 always */
+	bool terminal;          /* the report goes to standard output, a terminal */
 	unsigned width;         /* set by render_text: columns to fit, 0 for none (a pipe) */
 };
 

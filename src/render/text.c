@@ -49,8 +49,8 @@ static void put_safe(FILE *out, const char *s)
 	fputs(t ? t : "", out);
 }
 
-/* Columns to wrap prose at: COLUMNS, else the terminal's, else none (a pipe). */
-static unsigned text_width(FILE *out)
+/* Columns to wrap prose at: COLUMNS, else the terminal's, else none (a pipe, a file). */
+static unsigned text_width(bool terminal)
 {
 	const char *c = getenv("COLUMNS");
 	uint64_t v;
@@ -58,7 +58,7 @@ static unsigned text_width(FILE *out)
 
 	if (c && parse_u64(c, strlen(c), 10, &v) == 0 && v >= 40 && v <= 1000)
 		return (unsigned)v;
-	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+	if (terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
 		return ws.ws_col;
 	return 0;
 }
@@ -262,7 +262,7 @@ static void table_setup(struct libscols_table *t, const struct render_options *o
 	}
 	scols_table_enable_raw(t, o->raw);
 	scols_table_enable_noheadings(t, o->noheadings);
-	scols_table_enable_colors(t, o->color == 1 || (o->color < 0 && isatty(fileno(stdout))));
+	scols_table_enable_colors(t, o->color == 1 || (o->color < 0 && o->terminal));
 }
 
 static void print_devices(FILE *out, const struct report *r, const struct render_options *o)
@@ -418,7 +418,7 @@ static void print_inputs(FILE *out, const struct machine *m, unsigned width)
 int render_text(FILE *out, const struct machine *m, const struct report *r,
 		const struct render_options *o)
 {
-	unsigned width = text_width(out);
+	unsigned width = text_width(o->terminal);
 	/* the first line wraps like prose: a long release name must not pass the width */
 	struct strbuf h = { 0 };
 	strbuf_append(&h, PACKAGE_NAME " " PACKAGE_VERSION ": ");
