@@ -252,6 +252,24 @@ static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
 }
 
 /* Decide r->verdict and r->reason; the first rule that applies wins. */
+/* Drivers whose DMA never goes through the DMA API: no mask applies, nothing bounces. */
+static const struct {
+	const char *driver;
+	const char *reason;
+} no_dma_api[] = {
+	/* drivers/firmware/qemu_fw_cfg.c fw_cfg_dma_transfer(): virt_to_phys() of a kmalloc'd
+	 * descriptor written to the DMA register; QEMU's virt gives its node dma-coherent */
+	{ "fw_cfg", "qemu_fw_cfg: DMA by physical address (virt_to_phys), no DMA API" },
+};
+
+static const char *no_dma_api_reason(const char *driver)
+{
+	for (size_t i = 0; driver && i < ARRAY_SIZE(no_dma_api); i++)
+		if (strcmp(driver, no_dma_api[i].driver) == 0)
+			return no_dma_api[i].reason;
+	return NULL;
+}
+
 static void decide(const struct devices_input *in, struct device_report *r)
 {
 	const struct device *d = r->dev;
@@ -277,6 +295,11 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0) {
 		r->verdict = VERDICT_IDLE;
 		r->reason = "no sign that it does DMA";
+		return;
+	}
+	if (no_dma_api_reason(d->driver)) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = no_dma_api_reason(d->driver);
 		return;
 	}
 	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,

@@ -71,9 +71,9 @@ MACHINES = [
     dict(name="arm64-virt-6g", arch="arm64", machine="virt", mem="6G",
          devices=LSI_DISK + ["-drive", "file=DISK(1),if=none,id=vm0,format=raw",
                              "-device", "virtio-blk-device,drive=vm0"],
-         modules=["sym53c8xx", "sd_mod", "virtio_mmio", "virtio_blk"], disks=2,
+         modules=["sym53c8xx", "sd_mod", "virtio_mmio", "virtio_blk", "qemu_fw_cfg"], disks=2,
          why="RAM at 0x40000000 to 7 GiB: the 32-bit SCSI bounces what lies above 4 GiB;"
-             " a legacy virtio-mmio disk bypasses the DMA API"),
+             " a legacy virtio-mmio disk and fw-cfg (dma-coherent) bypass the DMA API"),
     dict(name="arm64-virt-window", arch="arm64", machine="virt", mem="6G",
          devices=LSI_DISK,
          dma_ranges=(0x40000000, 0x20000000),
