@@ -8,7 +8,8 @@ as the host sees it: a path relative to a directory fd (-y shows its path) or
 to the working directory is made absolute, an absolute one taken by a process
 that chroot()ed is put under the directory it chrooted into, and an opened
 file is named by the path of the fd it returned. Calls on an fd alone
-(fstat with AT_EMPTY_PATH) are left out: the fd's opening is listed.
+(fstat with AT_EMPTY_PATH) are left out: the fd's opening is listed. A
+process's own /proc/PID/ is shown as /proc/self/.
 """
 import os
 import re
@@ -29,6 +30,8 @@ def unescape(s):
 
 def trace_file(path, cwd):
     root = None  # where the process chroot()ed, as the host sees it
+    # -ff names each file PREFIX.PID: the process's own /proc/PID is /proc/self
+    own = "/proc/%s/" % path.rsplit(".", 1)[-1]
     for line in open(path, encoding="utf-8", errors="replace"):
         m = LINE.match(line.strip())
         if not m:
@@ -60,6 +63,8 @@ def trace_file(path, cwd):
                 full = os.path.normpath(os.path.join(base, p))
             if ok and ret_path and ret_path.startswith("/"):
                 full = ret_path  # the file opened, links resolved
+            if full.startswith(own):
+                full = "/proc/self/" + full[len(own):]
             yield ("ok" if ok else "fail", call, full)
         if call == "chroot" and ok:
             root = base if strings[0] in (".", "") else os.path.join(base, strings[0])
