@@ -155,6 +155,15 @@ check "inside: modules.softdep's alias names the AHCI's" jqe "$tmp/j" \
 check "inside: pci.ids names the devices" jqe "$tmp/j" \
 	'(.devices[] | select(.id == "0000:00:1f.2")) | .name | startswith("Intel Corporation 82801IR")'
 check "inside: no private directory left" no_leftovers
+# What libkmod reads is now read by the sysroot layer: --capture keeps it.
+timeout 20 "$TOOL" --sysroot "$ok" --capture "$tmp/cap" --json > "$tmp/cap.json" 2> "$tmp/e"
+check "capture: the index copied with its content" cmp -s \
+	"$ok/lib/modules/$release/modules.alias.bin" "$tmp/cap/lib/modules/$release/modules.alias.bin"
+check "capture: modules.softdep copied" cmp -s \
+	"$ok/lib/modules/$release/modules.softdep" "$tmp/cap/lib/modules/$release/modules.softdep"
+run "$tmp/cap" openat2
+check "capture: the replay names the same modules" \
+	test "$(jq -c '[.devices[].module]' "$tmp/j")" = "$(jq -c '[.devices[].module]' "$tmp/cap.json")"
 
 # A SIGTERM while libkmod runs: the crafted index keeps the child busy for its
 # 3 s, the private directory exists meanwhile, and the signal removes it.
