@@ -37,6 +37,9 @@
 #define LANDLOCK_ACCESS_FS_MAKE_SYM (1ULL << 12)
 #endif
 /* the same numbers on every architecture, as openat2's */
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
 #define SYS_landlock_add_rule 445
@@ -248,6 +251,23 @@ unsigned sandbox_confine(struct sandbox *sb, unsigned methods, const char **ret_
 	return applied;
 }
 
+/* Close every fd above 2 but keep_a and keep_b: the child holds nothing else of the parent's. */
+static void close_others(int keep_a, int keep_b)
+{
+	long lo = keep_a < keep_b ? keep_a : keep_b, hi = keep_a < keep_b ? keep_b : keep_a;
+	const long ranges[3][2] = { { 3, lo - 1 }, { lo + 1, hi - 1 }, { hi + 1, INT_MAX } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ranges); i++) {
+		long a = ranges[i][0], b = ranges[i][1];
+		if (a > b)
+			continue;
+		if (syscall(SYS_close_range, (unsigned)a, (unsigned)b, 0) == 0)
+			continue;
+		for (long fd = a; fd <= b && fd < 4096; fd++) /* before 5.9: the usual range */
+			close((int)fd);
+	}
+}
+
 static void __attribute__((noreturn))
 run_child(struct sandbox *sb, const struct sandbox_limits *limits, sandbox_fn fn, void *data,
 	  int fd, pid_t parent)
@@ -262,6 +282,7 @@ run_child(struct sandbox *sb, const struct sandbox_limits *limits, sandbox_fn fn
 			sigaction(cleanup_signals[i], &dfl, NULL);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(1);
+	close_others(fd, sb->dir_fd); /* no fd of the sysroot, the report or the capture */
 	setrlimit(RLIMIT_CPU, &cpu);
 	setrlimit(RLIMIT_CORE, &none);  /* no core file holding a snapshot's data */
 	setrlimit(RLIMIT_FSIZE, &none); /* the pipe is the only output */

@@ -3,7 +3,7 @@
  * src/sandbox.c: the private directory (made, filled, removed, also by a
  * signal), each confinement on its own (a confined process can open the
  * directory's files and nothing of the host, /proc/cmdline above all), and
- * the child's limits.
+ * the child's limits and closed fds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -190,6 +190,14 @@ static int write_file(const char *dir, FILE *out, void *data)
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+/* data: an fd the parent holds; the child must not have it */
+static int check_closed(const char *dir, FILE *out, void *data)
+{
+	int fd = *(int *)data;
+
+	return fcntl(fd, F_GETFD) < 0 && errno == EBADF ? 0 : -EEXIST;
+}
+
 static void test_run(void **state)
 {
 	const struct sandbox_limits limits = { .seconds = 1, .memory = 256u << 20,
@@ -206,6 +214,13 @@ static void test_run(void **state)
 	assert_true(strncmp(out, "hello from ", 11) == 0);
 	free(out);
 	out = NULL;
+
+	int held = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(held > 2);
+	assert_int_equal(sandbox_run(sb, &limits, check_closed, &held, &out, &len), 1);
+	free(out);
+	out = NULL;
+	close(held);
 
 	assert_int_equal(sandbox_run(sb, &limits, fail_io, NULL, &out, &len), 0);
 	assert_null(out);
