@@ -38,8 +38,12 @@
  * names, which no modalias is, nor modules.builtin.modinfo (modinfo only).
  */
 static const char *const kmod_files[] = {
-	"modules.softdep",	     "modules.weakdep",	    "modules.dep.bin",
-	"modules.alias.bin",	     "modules.builtin.alias.bin", "modules.builtin.bin",
+	"modules.softdep",
+	"modules.weakdep",
+	"modules.dep.bin",
+	"modules.alias.bin",
+	"modules.builtin.alias.bin",
+	"modules.builtin.bin",
 };
 
 /* Debian's 6.1 modules.alias.bin is 1.3 MiB; a generous cap per file. */
