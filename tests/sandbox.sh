@@ -205,7 +205,7 @@ never() { # ROOT: the defaults of libkmod, libpci and libudev, tried or not, out
 	awk -v root="$1" -v priv="$TMPDIR/dmamask-audit." '
 	index($3, root "/") == 1 || index($3, priv) == 1 { next }
 	$3 ~ /^\/(etc|run|lib|usr\/lib|usr\/local\/lib)\/modprobe\.d/ || $3 ~ /^\/(lib|usr\/lib)\/modules\// ||
-	     $3 ~ /^\/run\/udev/ || $3 ~ /^\/etc\/udev/ || $3 ~ /^\/sys(\/|$)/ || $3 ~ /^\/proc\/cmdline/ ||
+	     $3 ~ /^\/run\/udev/ || $3 ~ /^\/etc\/udev/ || $3 ~ /^\/(usr\/)?lib\/udev/ || $3 ~ /^\/sys(\/|$)/ || $3 ~ /^\/proc\/cmdline/ ||
 	     $3 ~ /pci\.ids/ && $3 !~ /^\/memfd:/ || $3 ~ /\/\.cache\/pci-ids/ { print }'
 }
 # traced ROOT DESC [PREFIX...]: one run under strace, its paths checked
@@ -224,7 +224,7 @@ traced() {
 		test ! -s "$tmp/outside-paths"
 	never "$root" < "$tmp/paths" > "$tmp/never-paths"
 	diag < "$tmp/never-paths"
-	check "$d: no library default tried (modprobe.d, /proc/cmdline, udev, sysfs, pci.ids)" \
+	check "$d: no library default tried (modprobe.d, /proc/cmdline, udev and its hwdb, sysfs, pci.ids)" \
 		test ! -s "$tmp/never-paths"
 	check "$d: no canary" canary_free "$tmp/j"
 	check "$d: no private directory left" no_leftovers
