@@ -2,36 +2,52 @@
 /*
  * The module that would drive an unbound device: its modalias looked up in
  * lib/modules/<release>/modules.alias.bin (and the built-in indexes) with
- * libkmod, as udev's kmod builtin and modprobe do. libkmod opens the index
- * files itself, so the directory is first resolved inside the sysroot
- * (every symlink on the way followed there) and each index it may open is
- * checked to be a regular file, not a link that could lead elsewhere.
+ * libkmod, as udev's kmod builtin and modprobe do. libkmod opens its files
+ * by path, so it never sees the sysroot: each file it may open is read
+ * through the sysroot layer (symlinks followed inside the root, regular
+ * files only, size-capped) and copied into a private directory, and the
+ * lookups run in a child confined to that directory (src/sandbox.c), with
+ * no modprobe.d at all. libkmod's own absolute paths (/proc/cmdline for
+ * modprobe.blacklist= and module options, /sys/module/compression from
+ * kmod 32) then name nothing in the chroot or are refused by Landlock; where
+ * neither is possible (an unprivileged user without user namespaces on a
+ * kernel before 5.13) they are still opened, and cannot change a result:
+ * blacklists, options and the compression of .ko files play no part in
+ * kmod_module_new_from_lookup().
  */
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <libkmod.h>
 
 #include "readers/readers.h"
 #include "readers/sysfs-util.h"
+#include "sandbox.h"
+#include "shared/errno-util.h"
 #include "shared/macro.h"
 
 #define MODULES_DIR "lib/modules"
 
-/* What kmod_module_new_from_lookup() may open (libkmod.c index_files, libkmod-builtin.c). */
-static const char *const index_files[] = {
-	"modules.dep.bin",	     "modules.alias.bin",   "modules.symbols.bin",
-	"modules.builtin.alias.bin", "modules.builtin.bin", "modules.builtin.modinfo",
+/*
+ * What kmod_new() and kmod_module_new_from_lookup() open in the directory
+ * (kmod 30-34: libkmod-config.c kmod_config_new parses modules.softdep and,
+ * from 33, modules.weakdep as configuration, aliases included; libkmod.c
+ * index_files). Not modules.symbols.bin, consulted only for "symbol:"
+ * names, which no modalias is, nor modules.builtin.modinfo (modinfo only).
+ */
+static const char *const kmod_files[] = {
+	"modules.softdep",
+	"modules.weakdep",
+	"modules.dep.bin",
+	"modules.alias.bin",
+	"modules.builtin.alias.bin",
+	"modules.builtin.bin",
 };
+
+/* Debian's 6.1 modules.alias.bin is 1.3 MiB; a generous cap per file. */
+#define KMOD_FILE_MAX (32u << 20)
 
 static void kmod_quiet(void *data, int priority, const char *file, int line, const char *fn,
 		       const char *format, va_list args)
@@ -43,46 +59,58 @@ static bool wants_module(const struct device *d)
 	return !d->driver && d->modalias && !d->module;
 }
 
-/* 0 when every index present is a regular file reached without a link; else recorded. */
-static int check_indexes(struct sysroot *sr, struct machine *m, const char *dir, const char *input,
-			 bool *ret_ok)
+/*
+ * Copy every file of kmod_files present in dir into sb. 1 when all could
+ * be read (absent ones are fine: libkmod does without), 0 when one could
+ * not (recorded under its path), -ENOMEM.
+ */
+static int copy_files(struct sysroot *sr, struct machine *m, const char *dir, struct sandbox *sb)
 {
-	*ret_ok = false;
-	for (size_t i = 0; i < ARRAY_SIZE(index_files); i++) {
-		_cleanup_free_ char *path = path_join(dir, index_files[i]), *target = NULL;
-		struct stat st;
+	for (size_t i = 0; i < ARRAY_SIZE(kmod_files); i++) {
+		_cleanup_free_ char *path = path_join(dir, kmod_files[i]), *buf = NULL;
+		size_t len;
 		int r;
 
 		if (!path)
 			return -ENOMEM;
-		r = sysroot_readlink(sr, path, &target);
+		r = sysroot_read_file(sr, path, KMOD_FILE_MAX, &buf, &len);
+		if (r == -ENOENT)
+			continue; /* also a link that leads out of the root: it names nothing here */
 		if (r == -ENOMEM)
 			return r;
-		if (r == 0)
-			return machine_add_input(
-				m, input, INPUT_INVALID, ELOOP,
-				"an index is a symlink: refused, libkmod would follow it");
-		r = sysroot_stat(sr, path, &st);
-		if (r == 0 && !S_ISREG(st.st_mode)) /* a FIFO would block libkmod's read */
-			return machine_add_input(m, input, INPUT_INVALID, EINVAL,
-						 "an index is not a regular file: refused");
+		if (r < 0) {
+			char detail[160];
+			snprintf(detail, sizeof(detail), "%s: no module names looked up",
+				 errno_describe(r));
+			r = machine_add_input(m, path, input_status_from_errno(r), r, detail);
+			return r < 0 ? r : 0;
+		}
+		r = sandbox_add_file(sb, kmod_files[i], buf, len);
+		if (r < 0)
+			return r == -ENOMEM ? r : machine_add_input(
+				m, dir, INPUT_INVALID, r,
+				"cannot copy the indexes for libkmod: no module names");
 	}
-	*ret_ok = true;
-	return 0;
+	return 1;
 }
 
 /* Limits of the lookup child: libkmod trusts its index files, a snapshot's may be crafted. */
-#define LOOKUP_SECONDS 3
+static const struct sandbox_limits lookup_limits = {
+	.seconds = 3,
+	.memory = 512u << 20,
+	.max_output = 16u << 20,
+};
 
-/* Look up every unbound device's modalias; in the child, results go to out. */
-static int lookup_all(struct machine *m, const char *host_dir, FILE *out)
+/* In the child: look up every unbound device's modalias, "index\tmodule" lines to out. */
+static int lookup_all(const char *dir, FILE *out, void *data)
 {
-	static const char *const no_config[] = { NULL };
+	static const char *const no_config[] = { NULL }; /* an empty vector: no modprobe.d read */
+	struct machine *m = data;
 	struct kmod_ctx *ctx;
 	int r = 0;
 
-	/* no modprobe.d: the host's says nothing about a snapshot (its aliases are rare anyway) */
-	ctx = kmod_new(host_dir, no_config);
+	unsetenv("KMOD_LOG"); /* kmod_new() logs to stderr before kmod_set_log_fn() can stop it */
+	ctx = kmod_new(dir, no_config);
 	if (!ctx)
 		return -ENOMEM;
 	kmod_set_log_fn(ctx, kmod_quiet, NULL);
@@ -131,93 +159,12 @@ static int apply_results(struct machine *m, char *buf)
 	return 0;
 }
 
-/*
- * libkmod follows the offsets in its index files without checking them: a
- * crafted modules.alias.bin makes it loop and allocate forever. So the
- * lookups run in a child with CPU, memory and wall-clock limits; a child
- * that does not finish cleanly leaves the input invalid. 1 on success,
- * 0 when the child failed, -errno.
- */
-static int lookup_sandboxed(struct machine *m, const char *host_dir)
-{
-	int fds[2];
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int r = -errno;
-		close(fds[0]);
-		close(fds[1]);
-		return r;
-	}
-	if (pid == 0) {
-		struct rlimit cpu = { LOOKUP_SECONDS, LOOKUP_SECONDS };
-		setrlimit(RLIMIT_CPU, &cpu);
-#ifndef __SANITIZE_ADDRESS__ /* ASan reserves terabytes of address space */
-		struct rlimit as = { 512ull << 20, 512ull << 20 };
-		setrlimit(RLIMIT_AS, &as);
-#endif
-		close(fds[0]);
-		FILE *out = fdopen(fds[1], "w");
-		int r = out ? lookup_all(m, host_dir, out) : -ENOMEM;
-		if (out && fclose(out) != 0)
-			r = -EIO;
-		_exit(r < 0 ? 1 : 0);
-	}
-	close(fds[1]);
-	time_t deadline = time(NULL) + LOOKUP_SECONDS;
-	bool timed_out = false;
-	for (;;) {
-		struct pollfd p = { .fd = fds[0], .events = POLLIN };
-		int left = (int)(deadline - time(NULL));
-		if (left <= 0 || poll(&p, 1, left * 1000) == 0) {
-			timed_out = true;
-			break;
-		}
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-			if (!nb) {
-				kill(pid, SIGKILL);
-				waitpid(pid, NULL, 0);
-				close(fds[0]);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		ssize_t n = read(fds[0], buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return 0;
-	if (buf) {
-		buf[len] = '\0';
-		int r = apply_results(m, buf);
-		if (r < 0)
-			return r;
-	}
-	return 1;
-}
-
 int read_modules(struct sysroot *sr, struct machine *m)
 {
-	_cleanup_free_ char *input = NULL, *dir = NULL, *host_dir = NULL;
-	const char *release = m->release.value, *root = sysroot_path(sr);
-	bool wanted = false, ok;
+	_cleanup_free_ char *input = NULL, *out = NULL;
+	_cleanup_(sandbox_freep) struct sandbox *sb = NULL;
+	const char *release = m->release.value;
+	bool wanted = false;
 	struct stat st;
 	int r;
 
@@ -234,32 +181,35 @@ int read_modules(struct sysroot *sr, struct machine *m)
 	input = path_join(MODULES_DIR, release);
 	if (!input)
 		return -ENOMEM;
-	r = path_resolve_in_root(sr, input, &dir);
-	if (r == 0)
-		r = sysroot_stat(sr, dir, &st);
+	r = sysroot_stat(sr, input, &st);
 	if (r == 0 && !S_ISDIR(st.st_mode))
 		r = -ENOTDIR;
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) /* no modules installed (containers, minimal VMs): recorded */
 		return machine_add_input_errno(m, input, r);
-	r = check_indexes(sr, m, dir, input, &ok);
-	if (r < 0 || !ok)
-		return r;
 
-	/* dir holds no link now: the sysroot's path and dir name the same directory */
-	size_t rlen = strlen(root);
-	while (rlen > 1 && root[rlen - 1] == '/')
-		rlen--;
-	bool slash = rlen > 0 && root[rlen - 1] == '/';
-	if (asprintf(&host_dir, "%.*s%s%s", (int)rlen, root, slash ? "" : "/", dir) < 0)
-		return -ENOMEM;
-	r = lookup_sandboxed(m, host_dir);
-	if (r < 0)
+	r = sandbox_new(&sb);
+	if (r == -ENOMEM)
 		return r;
+	if (r < 0)
+		return machine_add_input(m, input, INPUT_INVALID, r,
+					 "no private directory for libkmod in $TMPDIR: no module names");
+	r = copy_files(sr, m, input, sb);
+	if (r <= 0)
+		return r; /* a file could not be read (recorded), or -ENOMEM */
+	r = sandbox_run(sb, &lookup_limits, lookup_all, m, &out, NULL);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return machine_add_input(m, input, INPUT_INVALID, r,
+					 "cannot run libkmod: no module names");
 	if (r == 0)
 		return machine_add_input(m, input, INPUT_INVALID, EBADMSG,
 					 "libkmod could not look the modaliases up (a malformed "
 					 "index?): no module names");
+	r = apply_results(m, out);
+	if (r < 0)
+		return r;
 	return machine_add_input(m, input, INPUT_OK, 0, NULL);
 }

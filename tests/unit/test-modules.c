@@ -2,8 +2,9 @@
 /*
  * src/readers/modules.c: modalias -> module with libkmod on a
  * lib/modules/<release> built here (a modules.alias.bin written by hand in
- * libkmod's index format), and the refusals that keep libkmod's own reads
- * inside the sysroot. Also read_udev, which must leave snapshots alone.
+ * libkmod's index format), and what keeps libkmod's reads inside the
+ * sysroot: links out of it name nothing, unreadable files are recorded, the
+ * private copy is removed. Also read_udev, which must leave snapshots alone.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -161,20 +162,50 @@ static void test_no_modules(void **state)
 	done(&f, &m, sr);
 }
 
-/* libkmod would follow a link out of the sysroot: refused before it runs. */
-static void test_symlinked_index(void **state)
+/*
+ * A file outside the fixture's root, holding what must never be seen: an
+ * index that names every PCI device "canary", or a modules.softdep whose
+ * alias does the same (libkmod parses it as configuration).
+ */
+struct outside {
+	struct fixture f;
+	char index[128], softdep[128];
+};
+
+static void outside_init(struct outside *o)
 {
+	fx_init(&o->f);
+	write_alias_index(&o->f, "modules.alias.bin", "pci:*", "canary");
+	fx_file(&o->f, "modules.softdep", "alias pci:* canary\n");
+	snprintf(o->index, sizeof(o->index), "%s/modules.alias.bin", o->f.root);
+	snprintf(o->softdep, sizeof(o->softdep), "%s/modules.softdep", o->f.root);
+}
+
+static void assert_no_canary(const struct machine *m)
+{
+	for (size_t i = 0; i < m->n_devices; i++)
+		assert_true(!m->devices[i].module || strcmp(m->devices[i].module, "canary") != 0);
+}
+
+/* Links are followed inside the root; one that leads out of it names nothing. */
+static void test_links(void **state)
+{
+	struct outside o;
 	struct fixture f;
 	struct machine m;
 	struct sysroot *sr;
+	char rel[512];
 
+	outside_init(&o);
+
+	/* inside the root: followed, as the sysroot layer follows every link */
 	build(&f);
 	write_alias_index(&f, "elsewhere/modules.alias.bin", "pci:*", "nvme");
 	fx_link(&f, "lib/modules/" RELEASE "/modules.alias.bin",
 		"../../../elsewhere/modules.alias.bin");
 	read_all(&f, &m, &sr, RELEASE);
-	fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_INVALID);
-	assert_null(m.devices[0].module);
+	fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_OK);
+	fx_assert_str(m.devices[0].module, "nvme");
 	done(&f, &m, sr);
 
 	/* the directory itself may be a link that leaves the tree: it is followed inside */
@@ -186,6 +217,104 @@ static void test_symlinked_index(void **state)
 	fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_OK);
 	fx_assert_str(m.devices[0].module, "inside");
 	done(&f, &m, sr);
+
+	/* out of the root, absolute and ../..: each file names nothing, the lookup goes on */
+	snprintf(rel, sizeof(rel), "../../../../../../../../../../..%s", o.index);
+	const char *const targets[] = { o.index, rel };
+	for (size_t i = 0; i < 2; i++) {
+		build(&f);
+		fx_link(&f, "lib/modules/" RELEASE "/modules.alias.bin", targets[i]);
+		fx_link(&f, "lib/modules/" RELEASE "/modules.builtin.alias.bin", targets[i]);
+		fx_link(&f, "lib/modules/" RELEASE "/modules.softdep", o.softdep);
+		read_all(&f, &m, &sr, RELEASE);
+		fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_OK);
+		assert_no_canary(&m);
+		assert_null(m.devices[0].module);
+		done(&f, &m, sr);
+	}
+
+	/* the whole directory a link out of the root */
+	build(&f);
+	fx_dir(&f, "lib/modules");
+	fx_link(&f, "lib/modules/" RELEASE, o.f.root);
+	read_all(&f, &m, &sr, RELEASE);
+	fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_MISSING);
+	assert_no_canary(&m);
+	done(&f, &m, sr);
+
+	fx_done(&o.f);
+}
+
+/* The snapshot's own modules.softdep is libkmod configuration, as modprobe reads it there. */
+static void test_softdep(void **state)
+{
+	struct fixture f;
+	struct machine m;
+	struct sysroot *sr;
+
+	build(&f);
+	write_alias_index(&f, "lib/modules/" RELEASE "/modules.alias.bin", "pci:*", "nvme");
+	fx_file(&f, "lib/modules/" RELEASE "/modules.softdep",
+		"# Soft dependencies extracted from modules themselves.\n"
+		"softdep nvme pre: crc32c\n"
+		"alias pci:v00001234d00001111* from_softdep\n");
+	read_all(&f, &m, &sr, RELEASE);
+	fx_assert_input(&m, "lib/modules/" RELEASE, INPUT_OK);
+	fx_assert_str(m.devices[0].module, "nvme");
+	fx_assert_str(m.devices[2].module, "from_softdep");
+	done(&f, &m, sr);
+}
+
+/* An index that cannot be read is recorded under its path; no lookup runs on the rest. */
+static void test_unreadable_index(void **state)
+{
+	struct fixture f;
+	struct machine m;
+	struct sysroot *sr;
+	char path[512];
+
+	build(&f);
+	write_alias_index(&f, "lib/modules/" RELEASE "/modules.alias.bin", "pci:*", "nvme");
+	snprintf(path, sizeof(path), "%s/lib/modules/" RELEASE "/modules.dep.bin", f.root);
+	assert_int_equal(mkfifo(path, 0600), 0); /* libkmod would block reading it */
+	read_all(&f, &m, &sr, RELEASE);
+	fx_assert_input(&m, "lib/modules/" RELEASE "/modules.dep.bin", INPUT_INVALID);
+	assert_null(fx_input(&m, "lib/modules/" RELEASE));
+	assert_null(m.devices[0].module);
+	done(&f, &m, sr);
+
+	/* a link to the host's own path resolves to itself inside the root: a loop */
+	build(&f);
+	fx_link(&f, "lib/modules/" RELEASE "/modules.alias.bin",
+		"/lib/modules/" RELEASE "/modules.alias.bin");
+	read_all(&f, &m, &sr, RELEASE);
+	fx_assert_input(&m, "lib/modules/" RELEASE "/modules.alias.bin", INPUT_INVALID);
+	const struct input *in = fx_input(&m, "lib/modules/" RELEASE "/modules.alias.bin");
+	assert_int_equal(in ? in->err : 0, ELOOP);
+	done(&f, &m, sr);
+}
+
+/* The private directory goes away: nothing is left in $TMPDIR. */
+static void test_no_leftovers(void **state)
+{
+	struct fixture f, tmp;
+	struct machine m;
+	struct sysroot *sr;
+	char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+
+	fx_init(&tmp);
+	assert_int_equal(setenv("TMPDIR", tmp.root, 1), 0);
+	build(&f);
+	write_alias_index(&f, "lib/modules/" RELEASE "/modules.alias.bin", "pci:*", "nvme");
+	read_all(&f, &m, &sr, RELEASE);
+	fx_assert_str(m.devices[0].module, "nvme");
+	done(&f, &m, sr);
+	assert_int_equal(rmdir(tmp.root), 0); /* fails with ENOTEMPTY if anything is left */
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
 }
 
 /* Every device bound: lib/modules is not even looked at. */
@@ -240,7 +369,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_no_modules),
-		cmocka_unit_test(test_symlinked_index),
+		cmocka_unit_test(test_links),
+		cmocka_unit_test(test_softdep),
+		cmocka_unit_test(test_unreadable_index),
+		cmocka_unit_test(test_no_leftovers),
 		cmocka_unit_test(test_nothing_to_do),
 		cmocka_unit_test(test_udev),
 	};
