@@ -21,9 +21,16 @@
 
 /* Names of the capture's own at its top, never copied from the source tree. */
 #define MANIFEST_NAME "MANIFEST"
-#define MANIFEST_TMP ".MANIFEST.tmp"         /* the final MANIFEST until renamed */
-#define MANIFEST_SIG ".MANIFEST.interrupted" /* capture_interrupt()'s, likewise */
-#define LOCK_NAME ".dmamask-audit.lock"      /* the lock where flock() is missing */
+#define MANIFEST_TMP ".MANIFEST.tmp"    /* the final MANIFEST until renamed */
+#define LOCK_NAME ".dmamask-audit.lock" /* the lock where flock() is missing */
+
+/*
+ * The MANIFEST a capture starts with (complete=0) is this long, padded with
+ * a comment line: rewritten where it is, with the reason a capture failed
+ * or stopped, it needs no more room on a full disk and no malloc in a
+ * signal handler.
+ */
+#define PLACEHOLDER_SIZE 4096
 
 #define STR(x) STR_(x)
 #define STR_(x) #x
@@ -43,8 +50,6 @@ struct capture {
 	size_t errors_omitted;  /* past MANIFEST_ERRORS_MAX, or no line can hold the path */
 	int first_error;        /* sticky -errno of the first failure */
 	char *reason;           /* ... in words */
-	char dir_path[PATH_MAX]; /* the directory last written into, */
-	int dir_fd;             /* an O_PATH fd on it (-1 none) */
 	/* capture_interrupt() reads these from a signal handler */
 	volatile sig_atomic_t done;    /* the final MANIFEST is in place */
 	volatile sig_atomic_t writing; /* cur_leaf in cur_dir_fd is being written */
@@ -149,7 +154,7 @@ static bool path_ok(const char *p)
 static bool reserved(const char *canon)
 {
 	return strcmp(canon, MANIFEST_NAME) == 0 || strcmp(canon, MANIFEST_TMP) == 0 ||
-	       strcmp(canon, MANIFEST_SIG) == 0 || strcmp(canon, LOCK_NAME) == 0;
+	       strcmp(canon, LOCK_NAME) == 0;
 }
 
 /* mkdir -p dir: each directory made in the one before, itself opened following no link. */
@@ -183,33 +188,18 @@ static int make_dirs(struct capture *c, const char *dir)
 }
 
 /*
- * An O_PATH fd on directory dir of the capture ("" for its top), made with
- * its parents when missing. Owned by c: the last one is kept, since files
- * come a directory at a time (a device's attributes).
+ * A new O_PATH fd on directory dir of the capture ("" for its top), made
+ * with its parents when missing. Resolved from the capture's fd every time:
+ * no fd kept on a directory that could have been moved meanwhile.
  */
 static int enter_dir(struct capture *c, const char *dir)
 {
-	size_t len = strlen(dir);
+	int fd = beneath_openat(c, c->fd, *dir ? dir : ".", O_PATH | O_DIRECTORY, 0);
 
-	if (len == 0)
-		return c->fd;
-	if (c->dir_fd >= 0 && strcmp(c->dir_path, dir) == 0)
-		return c->dir_fd;
-	if (len >= sizeof(c->dir_path))
-		return -ENAMETOOLONG;
-	int fd = beneath_openat(c, c->fd, dir, O_PATH | O_DIRECTORY, 0);
-	if (fd == -ENOENT)
-		fd = make_dirs(c, dir);
-	if (fd < 0)
-		return fd;
-	if (c->dir_fd >= 0)
-		close(c->dir_fd);
-	c->dir_fd = fd;
-	memcpy(c->dir_path, dir, len + 1);
-	return fd;
+	return fd == -ENOENT ? make_dirs(c, dir) : fd;
 }
 
-/* canon -> the fd of its directory (entered) and its last component. */
+/* canon -> a new fd on its directory (entered) and its last component. */
 static int enter_parent(struct capture *c, const char *canon, const char **ret_leaf)
 {
 	char dir[PATH_MAX];
@@ -256,22 +246,58 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Async-signal-safe string building: no stdio, no malloc. A newline becomes '?'. */
+static size_t append(char *buf, size_t size, size_t used, const char *s, bool one_line)
+{
+	for (; *s && used + 1 < size; s++)
+		buf[used++] = one_line && *s == '\n' ? '?' : *s;
+	buf[used] = '\0';
+	return used;
+}
+
+/* The placeholder MANIFEST, saying why there is no other (async-signal-safe). */
+static void placeholder_text(char buf[PLACEHOLDER_SIZE], const char *reason)
+{
+	size_t n = append(buf, PLACEHOLDER_SIZE - 64, 0, MANIFEST_HEAD CAPTURED_BY "incomplete_reason=",
+			  false);
+	n = append(buf, PLACEHOLDER_SIZE - 64, n, reason, true);
+	n = append(buf, PLACEHOLDER_SIZE, n, "\ncomplete=0\n#", false);
+	memset(buf + n, ' ', PLACEHOLDER_SIZE - 1 - n);
+	buf[PLACEHOLDER_SIZE - 1] = '\n';
+}
+
 /* MANIFEST until the capture ends: a capture stopped anywhere says it is not complete. */
 static int write_placeholder(struct capture *c)
 {
-	static const char text[] = MANIFEST_HEAD CAPTURED_BY
-		"incomplete_reason=capture in progress, or stopped before it finished\n"
-		"complete=0\n";
+	char text[PLACEHOLDER_SIZE];
 	int fd = beneath_openat(c, c->fd, MANIFEST_NAME, O_WRONLY | O_CREAT | O_EXCL, 0644);
 
 	if (fd < 0)
 		return fd;
-	int r = write_all(fd, text, sizeof(text) - 1);
+	placeholder_text(text, "capture in progress, or stopped before it finished");
+	int r = write_all(fd, text, sizeof(text));
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	if (r < 0)
-		unlinkat(c->fd, MANIFEST_NAME, 0); /* an empty MANIFEST would claim nothing */
+		unlinkat(c->fd, MANIFEST_NAME, 0); /* a truncated MANIFEST might claim nothing */
 	return r;
+}
+
+/*
+ * The placeholder, rewritten in place with the reason (async-signal-safe).
+ * One component opened O_NOFOLLOW in the capture's fd: as confined as
+ * openat2 would make it.
+ */
+static void rewrite_placeholder(struct capture *c, const char *reason)
+{
+	char text[PLACEHOLDER_SIZE];
+	int fd = openat(c->fd, MANIFEST_NAME, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	placeholder_text(text, reason);
+	(void)!pwrite(fd, text, sizeof(text), 0); /* failing, the old text says complete=0 too */
+	close(fd);
 }
 
 int capture_new(const char *dir, unsigned flags, struct capture **ret)
@@ -281,7 +307,6 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	struct capture *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	c->dir_fd = -1;
 	c->cur_dir_fd = -1;
 	c->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->fd < 0) {
@@ -337,8 +362,6 @@ void capture_free(struct capture *c)
 	strmap_done(&c->made);
 	strmap_done(&c->errors);
 	free(c->reason);
-	if (c->dir_fd >= 0)
-		close(c->dir_fd);
 	close(c->fd);
 	free(c);
 }
@@ -361,7 +384,7 @@ int capture_file(struct capture *c, const char *canon, const char *buf, size_t l
 		return keep(c, -EINVAL, canon);
 	if (reserved(canon))
 		return 0;
-	int dfd = enter_parent(c, canon, &leaf);
+	_cleanup_close_ int dfd = enter_parent(c, canon, &leaf);
 	if (dfd < 0)
 		return keep(c, dfd, canon);
 	/* what capture_interrupt() removes when a signal comes now */
@@ -412,7 +435,7 @@ int capture_link(struct capture *c, const char *canon, const char *target)
 		strcpy(rel + used, *t ? t : ".");
 		target = rel;
 	}
-	int dfd = enter_parent(c, canon, &leaf);
+	_cleanup_close_ int dfd = enter_parent(c, canon, &leaf);
 	if (dfd < 0)
 		return keep(c, dfd, canon);
 	if (symlinkat(target, dfd, leaf) < 0 && errno != EEXIST)
@@ -428,9 +451,10 @@ int capture_dir(struct capture *c, const char *canon)
 		return keep(c, -EINVAL, canon);
 	if (reserved(canon) || strmap_get(&c->made, canon))
 		return 0;
-	int r = enter_dir(c, canon);
-	if (r < 0)
-		return keep(c, r, canon);
+	int fd = enter_dir(c, canon);
+	if (fd < 0)
+		return keep(c, fd, canon);
+	close(fd);
 	return strmap_add(&c->made, canon, 0) < 0 ? keep(c, -ENOMEM, canon) : 0;
 }
 
@@ -442,7 +466,7 @@ int capture_placeholder(struct capture *c, const char *canon)
 		return keep(c, -EINVAL, canon);
 	if (reserved(canon))
 		return 0;
-	int dfd = enter_parent(c, canon, &leaf);
+	_cleanup_close_ int dfd = enter_parent(c, canon, &leaf);
 	if (dfd < 0)
 		return keep(c, dfd, canon);
 	int fd = beneath_openat(c, dfd, leaf, O_WRONLY | O_CREAT, 0644);
@@ -508,13 +532,15 @@ int capture_finish(struct capture *c, const struct manifest_entry *kv, size_t n)
 		keep(c, -errno, "the capture (syncfs)");
 
 	int fd = beneath_openat(c, c->fd, MANIFEST_TMP, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return keep(c, fd, MANIFEST_NAME); /* the placeholder stays: complete=0 */
-	FILE *f = fdopen(fd, "w");
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		close(fd);
-		unlinkat(c->fd, MANIFEST_TMP, 0);
-		return keep(c, -ENOMEM, MANIFEST_NAME);
+		keep(c, fd < 0 ? fd : -ENOMEM, MANIFEST_NAME);
+		if (fd >= 0) {
+			close(fd);
+			unlinkat(c->fd, MANIFEST_TMP, 0);
+		}
+		rewrite_placeholder(c, capture_incomplete_reason(c));
+		return c->first_error;
 	}
 	fputs(MANIFEST_HEAD, f);
 	for (size_t i = 0; i < n; i++)
@@ -534,31 +560,31 @@ int capture_finish(struct capture *c, const struct manifest_entry *kv, size_t n)
 		r = -errno;
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
-	if (r == 0 && renameat(c->fd, MANIFEST_TMP, c->fd, MANIFEST_NAME) < 0)
-		r = -errno;
+	if (r == 0) {
+		/* capture_interrupt() must see the placeholder or done, never the final one undone */
+		sigset_t all, old;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &old);
+		if (renameat(c->fd, MANIFEST_TMP, c->fd, MANIFEST_NAME) < 0)
+			r = -errno;
+		else
+			c->done = 1;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
 	if (r < 0) {
 		unlinkat(c->fd, MANIFEST_TMP, 0);
-		return keep(c, r, MANIFEST_NAME); /* the placeholder stays: complete=0 */
+		keep(c, r, MANIFEST_NAME);
+		rewrite_placeholder(c, capture_incomplete_reason(c)); /* it needs no room */
+		return c->first_error;
 	}
-	c->done = 1;
 	if (c->lock_file && unlinkat(c->fd, LOCK_NAME, 0) == 0)
 		c->lock_file = false;
 	return c->first_error;
 }
 
-/* Async-signal-safe string building: no stdio, no malloc. */
-static size_t append(char *buf, size_t size, size_t used, const char *s)
-{
-	while (*s && used + 1 < size)
-		buf[used++] = *s++;
-	buf[used] = '\0';
-	return used;
-}
-
 void capture_interrupt(struct capture *c, const char *signame)
 {
-	char text[256];
-	size_t n = 0;
+	char why[64];
 
 	if (!c || c->done)
 		return;
@@ -566,19 +592,8 @@ void capture_interrupt(struct capture *c, const char *signame)
 	if (c->writing)
 		unlinkat(c->cur_dir_fd, c->cur_leaf, 0);
 	unlinkat(c->fd, MANIFEST_TMP, 0);
-	n = append(text, sizeof(text), n, MANIFEST_HEAD);
-	n = append(text, sizeof(text), n, CAPTURED_BY);
-	n = append(text, sizeof(text), n, "incomplete_reason=interrupted by ");
-	n = append(text, sizeof(text), n, signame);
-	n = append(text, sizeof(text), n, "\ncomplete=0\n");
-	/* one component opened O_NOFOLLOW in the capture's fd: as confined as openat2 */
-	int fd = openat(c->fd, MANIFEST_SIG, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		bool ok = write(fd, text, n) == (ssize_t)n;
-		ok = close(fd) == 0 && ok;
-		if (!ok || renameat(c->fd, MANIFEST_SIG, c->fd, MANIFEST_NAME) < 0)
-			unlinkat(c->fd, MANIFEST_SIG, 0); /* the placeholder says complete=0 still */
-	}
+	append(why, sizeof(why), append(why, sizeof(why), 0, "interrupted by ", true), signame, true);
+	rewrite_placeholder(c, why);
 	if (c->lock_file)
 		unlinkat(c->fd, LOCK_NAME, 0);
 }
