@@ -372,10 +372,16 @@ static void on_capture_signal(int sig)
 	raise(sig); /* SA_RESETHAND: the default action, once this handler returns */
 }
 
-/* Hand signals to cap until capture_guard(NULL, NULL) restores the defaults. */
-static void capture_guard(struct capture *cap, const char *dir)
+/* Which of capture_signals were ignored when we started (nohup, a background job): they stay so. */
+static bool capture_signal_ignored[ARRAY_SIZE(capture_signals)];
+
+/*
+ * Hand signals to cap until capture_guard(NULL, ...) restores them. A
+ * signal ignored on entry stays ignored, but for also_sig (--test-interrupt's).
+ */
+static void capture_guard(struct capture *cap, const char *dir, int also_sig)
 {
-	struct sigaction sa = { .sa_handler = cap ? on_capture_signal : SIG_DFL };
+	struct sigaction sa = { .sa_handler = cap ? on_capture_signal : SIG_DFL }, old;
 
 	if (cap) {
 		capture_running = cap;
@@ -385,8 +391,14 @@ static void capture_guard(struct capture *cap, const char *dir)
 		for (size_t i = 0; i < ARRAY_SIZE(capture_signals); i++)
 			sigaddset(&sa.sa_mask, capture_signals[i]); /* one handler at a time */
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(capture_signals); i++)
-		sigaction(capture_signals[i], &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(capture_signals); i++) {
+		if (cap) {
+			sigaction(capture_signals[i], NULL, &old);
+			capture_signal_ignored[i] = old.sa_handler == SIG_IGN && capture_signals[i] != also_sig;
+		}
+		if (!capture_signal_ignored[i])
+			sigaction(capture_signals[i], &sa, NULL);
+	}
 	if (!cap)
 		capture_running = NULL;
 }
@@ -417,7 +429,7 @@ static int finish_capture(struct capture *cap, const struct machine *m)
 static void capture_freep(struct capture **c)
 {
 	if (*c)
-		capture_guard(NULL, NULL); /* no handler may see it freed */
+		capture_guard(NULL, NULL, 0); /* no handler may see it freed */
 	capture_free(*c);
 }
 
@@ -476,7 +488,7 @@ int main(int argc, char **argv)
 						: strerror(-r));
 			return EXIT_FATAL;
 		}
-		capture_guard(cap, o.capture);
+		capture_guard(cap, o.capture, o.test_interrupt ? SIGINT : 0);
 		if (o.test_interrupt)
 			capture_set_test_interrupt(cap, o.test_interrupt, SIGINT);
 		sysroot_set_capture(sr, cap);
@@ -495,7 +507,7 @@ int main(int argc, char **argv)
 			     m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so") >= 0)
 			capture_fail(cap, why);
 		r = finish_capture(cap, &m);
-		capture_guard(NULL, NULL);
+		capture_guard(NULL, NULL, 0);
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
 				program_invocation_short_name, o.capture, capture_incomplete_reason(cap));
