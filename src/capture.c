@@ -324,8 +324,8 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	}
 
 	int r = 0;
-	if (flock(c->fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK) {
+	if ((flags & CAPTURE_NO_FLOCK) || flock(c->fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!(flags & CAPTURE_NO_FLOCK) && errno == EWOULDBLOCK) {
 			r = -EBUSY;
 			goto fail;
 		}

@@ -31,6 +31,7 @@ struct capture;
 
 enum {
 	CAPTURE_NO_OPENAT2 = 1 << 0, /* the component walk even where openat2 exists (tests) */
+	CAPTURE_NO_FLOCK = 1 << 1,   /* the lock file even where flock() works (tests) */
 };
 
 /*

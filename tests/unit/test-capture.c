@@ -224,6 +224,34 @@ static void test_locked(void **state)
 	assert_int_equal(capture_new(f->cap, group_flags, &b), -ENOTEMPTY);
 }
 
+/* Where flock() fails (NFS), an O_EXCL lock file, gone at the end however it ends. */
+static void test_lock_file(void **state)
+{
+	struct fixture *f = *state;
+	unsigned flags = group_flags | CAPTURE_NO_FLOCK;
+	struct capture *a = NULL, *b = NULL;
+
+	assert_int_equal(capture_new(f->cap, flags, &a), 0);
+	assert_true(exists(f->cap, ".dmamask-audit.lock"));
+	assert_int_equal(capture_new(f->cap, flags, &b), -EBUSY);
+	assert_true(exists(f->cap, ".dmamask-audit.lock")); /* the loser leaves the winner's */
+	assert_int_equal(capture_finish(a, kv, 1), 0);
+	assert_false(exists(f->cap, ".dmamask-audit.lock"));
+	capture_free(a);
+	assert_int_equal(capture_new(f->cap, flags, &b), -ENOTEMPTY);
+	assert_false(exists(f->cap, ".dmamask-audit.lock")); /* nor its own */
+
+	/* a fresh directory: the end by a signal */
+	tmp_root_free(f->base);
+	free(f);
+	assert_int_equal(setup(state), 0);
+	f = *state;
+	assert_int_equal(capture_new(f->cap, flags, &a), 0);
+	capture_interrupt(a, "SIGTERM");
+	assert_false(exists(f->cap, ".dmamask-audit.lock"));
+	capture_free(a);
+}
+
 /* ---- no write through a symlink in the capture ---- */
 
 static void test_planted_directory_link(void **state)
@@ -471,6 +499,7 @@ static const struct CMUnitTest tests[] = {
 	CAPTURE_TEST(test_complete),
 	CAPTURE_TEST(test_not_empty),
 	CAPTURE_TEST(test_locked),
+	CAPTURE_TEST(test_lock_file),
 	CAPTURE_TEST(test_planted_directory_link),
 	CAPTURE_TEST(test_planted_deeper_link),
 	CAPTURE_TEST(test_planted_leaf_link),
