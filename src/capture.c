@@ -134,6 +134,25 @@ static int beneath_openat(const struct capture *c, int dfd, const char *path, in
 	return fd < 0 ? nofollow_errno(at, p) : fd;
 }
 
+/*
+ * A regular file to write: whatever else sits there (a FIFO, a device node:
+ * nothing a capture makes) is refused with EINVAL, and O_NONBLOCK keeps a
+ * FIFO from blocking the open.
+ */
+static int open_regular(const struct capture *c, int dfd, const char *path, int flags)
+{
+	int fd = beneath_openat(c, dfd, path, flags | O_NONBLOCK, 0644);
+	struct stat st;
+
+	if (fd < 0)
+		return fd == -ENXIO ? -EINVAL : fd; /* a FIFO without a reader */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 /* A canonical path is relative, without "." or ".." (the walk made it so); check anyway. */
 static bool path_ok(const char *p)
 {
@@ -291,7 +310,7 @@ static int write_placeholder(struct capture *c)
 static void rewrite_placeholder(struct capture *c, const char *reason)
 {
 	char text[PLACEHOLDER_SIZE];
-	int fd = openat(c->fd, MANIFEST_NAME, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(c->fd, MANIFEST_NAME, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return;
@@ -392,7 +411,7 @@ int capture_file(struct capture *c, const char *canon, const char *buf, size_t l
 	strcpy(c->cur_leaf, leaf);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->writing = 1;
-	int fd = beneath_openat(c, dfd, leaf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open_regular(c, dfd, leaf, O_WRONLY | O_CREAT | O_TRUNC);
 	if (fd < 0) {
 		c->writing = 0;
 		return keep(c, fd, canon);
@@ -469,7 +488,7 @@ int capture_placeholder(struct capture *c, const char *canon)
 	_cleanup_close_ int dfd = enter_parent(c, canon, &leaf);
 	if (dfd < 0)
 		return keep(c, dfd, canon);
-	int fd = beneath_openat(c, dfd, leaf, O_WRONLY | O_CREAT, 0644);
+	int fd = open_regular(c, dfd, leaf, O_WRONLY | O_CREAT);
 	if (fd < 0)
 		return keep(c, fd, canon);
 	close(fd);
@@ -531,7 +550,7 @@ int capture_finish(struct capture *c, const struct manifest_entry *kv, size_t n)
 	if (!c->first_error && syncfs(c->fd) < 0)
 		keep(c, -errno, "the capture (syncfs)");
 
-	int fd = beneath_openat(c, c->fd, MANIFEST_TMP, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open_regular(c, c->fd, MANIFEST_TMP, O_WRONLY | O_CREAT | O_TRUNC);
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		keep(c, fd < 0 ? fd : -ENOMEM, MANIFEST_NAME);

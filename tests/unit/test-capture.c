@@ -315,6 +315,21 @@ static void test_planted_leaf_link(void **state)
 	capture_free(c);
 }
 
+/* Nor through a FIFO or into a device node planted there: refused, not blocked on. */
+static void test_planted_fifo(void **state)
+{
+	struct fixture *f = *state;
+	struct capture *c = new_capture(f);
+	char *fifo = path_in(f->cap, "proc/iomem");
+
+	tmp_root_mkdir(f->cap, "proc");
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(capture_file(c, "proc/iomem", "x\n", 2), -EINVAL);
+	assert_int_equal(capture_placeholder(c, "proc/iomem"), -EINVAL);
+	free(fifo);
+	capture_free(c);
+}
+
 static void test_bad_paths(void **state)
 {
 	struct fixture *f = *state;
@@ -503,6 +518,7 @@ static const struct CMUnitTest tests[] = {
 	CAPTURE_TEST(test_planted_directory_link),
 	CAPTURE_TEST(test_planted_deeper_link),
 	CAPTURE_TEST(test_planted_leaf_link),
+	CAPTURE_TEST(test_planted_fifo),
 	CAPTURE_TEST(test_bad_paths),
 	CAPTURE_TEST(test_reserved_names),
 	CAPTURE_TEST(test_errors_once_each),
