@@ -19,7 +19,7 @@
 #include "shared/openat2.h"
 #include "shared/strmap.h"
 
-/* Names of the capture's own at its top, never copied from the source tree. */
+/* The capture's own names at its top: never copied from the source tree. */
 #define MANIFEST_NAME "MANIFEST"
 #define MANIFEST_TMP ".MANIFEST.tmp"    /* the final MANIFEST until renamed */
 #define LOCK_NAME ".dmamask-audit.lock" /* the lock where flock() is missing */
@@ -601,12 +601,12 @@ int capture_finish(struct capture *c, const struct manifest_entry *kv, size_t n)
 	return c->first_error;
 }
 
-void capture_interrupt(struct capture *c, const char *signame)
+bool capture_interrupt(struct capture *c, const char *signame)
 {
 	char why[64];
 
 	if (!c || c->done)
-		return;
+		return false;
 	c->done = 1;
 	if (c->writing)
 		unlinkat(c->cur_dir_fd, c->cur_leaf, 0);
@@ -615,6 +615,7 @@ void capture_interrupt(struct capture *c, const char *signame)
 	rewrite_placeholder(c, why);
 	if (c->lock_file)
 		unlinkat(c->fd, LOCK_NAME, 0);
+	return true;
 }
 
 const char *capture_resolver(const struct capture *c)

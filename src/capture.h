@@ -72,10 +72,10 @@ const char *capture_incomplete_reason(const struct capture *c);
 /*
  * From a signal handler (async-signal-safe): the capture stops here. MANIFEST
  * becomes complete=0 with incomplete_reason=interrupted by <signame>, the
- * file being written and the temporaries are removed. Nothing is done once
- * capture_finish() has put its MANIFEST in place. NULL is fine.
+ * file being written and the temporaries are removed. True when it did so;
+ * false once capture_finish() has put its MANIFEST in place (or c is NULL).
  */
-void capture_interrupt(struct capture *c, const char *signame);
+bool capture_interrupt(struct capture *c, const char *signame);
 
 /* "openat2" or "walk": how paths in the capture are resolved. */
 const char *capture_resolver(const struct capture *c);

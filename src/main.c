@@ -362,13 +362,14 @@ static void on_capture_signal(int sig)
 {
 	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
 
-	capture_interrupt(capture_running, name);
+	bool marked = capture_interrupt(capture_running, name);
+
 	write_str(program_invocation_short_name);
 	write_str(": --capture ");
 	write_str(capture_dest ? capture_dest : "");
 	write_str(": interrupted by ");
 	write_str(name);
-	write_str("; its MANIFEST says complete=0\n");
+	write_str(marked ? "; its MANIFEST says complete=0\n" : " once it was complete\n");
 	raise(sig); /* SA_RESETHAND: the default action, once this handler returns */
 }
 

@@ -447,12 +447,12 @@ static void test_interrupt_between_files(void **state)
 	size_t len;
 
 	assert_int_equal(capture_file(c, "proc/iomem", "x\n", 2), 0);
-	capture_interrupt(c, "SIGTERM");
+	assert_true(capture_interrupt(c, "SIGTERM"));
 	assert_false(manifest_says_complete(f->cap, &why, NULL));
 	assert_string_equal(why, "interrupted by SIGTERM");
 	free(slurp(f->cap, "MANIFEST", &len));
 	assert_int_equal(len, 4096); /* rewritten where it was: no room needed */
-	capture_interrupt(c, "SIGINT"); /* once */
+	assert_false(capture_interrupt(c, "SIGINT")); /* once */
 	assert_false(manifest_says_complete(f->cap, &why, NULL));
 	assert_string_equal(why, "interrupted by SIGTERM");
 	capture_free(c);
@@ -503,7 +503,7 @@ static void test_interrupt_after_finish(void **state)
 	const char *why = NULL;
 
 	assert_int_equal(capture_finish(c, kv, 1), 0);
-	capture_interrupt(c, "SIGINT"); /* too late to matter: the snapshot is whole */
+	assert_false(capture_interrupt(c, "SIGINT")); /* too late to matter: the snapshot is whole */
 	assert_true(manifest_says_complete(f->cap, &why, NULL));
 	capture_free(c);
 }
