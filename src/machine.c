@@ -89,6 +89,7 @@ void machine_done(struct machine *m)
 		free(m->manifest[i].value);
 	}
 	free(m->manifest);
+	free(m->snapshot_incomplete_why);
 	free(m->ram);
 	free(m->zones);
 	free(m->cmdline);

@@ -85,6 +85,18 @@ struct manifest_entry {
 	char *value;
 };
 
+/*
+ * A snapshot's MANIFEST: the reader refuses a bigger one, and a capture
+ * writes at most MANIFEST_ERRORS_MAX bytes of error.<path>=ERRNO lines
+ * (past that it counts them), so what a capture writes is always read back.
+ * The other lines are a few KiB: arch and release are one-line files of at
+ * most 4 KiB, incomplete_reason holds at most one path.
+ */
+#define MANIFEST_MAX (16u << 20)
+#define MANIFEST_ERRORS_MAX (12u << 20)
+/* MANIFEST manifest_version= of captures that end MANIFEST with complete=0|1 */
+#define MANIFEST_VERSION 2
+
 /* ---- devices (issue 3) ---- */
 
 enum dev_bus {
@@ -269,6 +281,8 @@ struct machine {
 
 	struct manifest_entry *manifest; /* MANIFEST key=value lines, in file order */
 	size_t n_manifest;
+	bool snapshot_incomplete;    /* MANIFEST: its capture did not finish (manifest_complete) */
+	char *snapshot_incomplete_why; /* MANIFEST incomplete_reason=, or what showed it */
 
 	bool iomem_usable;           /* proc/iomem read, well formed and not hidden */
 	bool iomem_hidden;           /* all addresses zero: read without CAP_SYS_ADMIN (4.6+) */

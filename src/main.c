@@ -4,6 +4,10 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +54,8 @@ struct options {
 	const char *output_file;
 	unsigned output_flags;
 	const char *capture;
+	unsigned long test_interrupt; /* raise SIGINT halfway through the n-th captured file */
+	bool allow_incomplete;
 	struct render_options render;
 };
 
@@ -63,6 +69,8 @@ enum {
 	OPT_OUTPUT_FILE,
 	OPT_CAPTURE,
 	OPT_TEST_STOP,
+	OPT_ALLOW_INCOMPLETE,
+	OPT_TEST_INTERRUPT,
 	OPT_USAGE,
 };
 
@@ -79,6 +87,8 @@ static const struct argp_option argp_options[] = {
 	{ "format", 'f', "FORMAT", 0, "Output format: text (default), json or prometheus", 0 },
 	{ "capture", OPT_CAPTURE, "DIR", 0,
 	  "Copy every file, link and listing read into DIR: a snapshot --sysroot replays", 0 },
+	{ "allow-incomplete", OPT_ALLOW_INCOMPLETE, NULL, 0,
+	  "Audit a snapshot whose capture did not finish (exit by --fail-on, not 2)", 0 },
 	{ "output-file", OPT_OUTPUT_FILE, "FILE", 0,
 	  "Write the report to FILE atomically (a temporary file, then rename); - is stdout", 0 },
 	{ "json", 'J', NULL, 0, "Same as --format json", 0 },
@@ -98,6 +108,8 @@ static const struct argp_option argp_options[] = {
 	  "Path resolver (tests exercise the fallback)", 0 },
 	{ "test-stop-before-rename", OPT_TEST_STOP, NULL, OPTION_HIDDEN,
 	  "SIGSTOP with --output-file's temporary written (tests time a signal)", 0 },
+	{ "test-interrupt", OPT_TEST_INTERRUPT, "N", OPTION_HIDDEN,
+	  "Raise SIGINT halfway through the N-th file --capture writes (tests)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
 	{ "version", 'V', NULL, 0, "Print the program version", -1 },
@@ -181,6 +193,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			argp_error(state, "--capture: empty directory name");
 		o->capture = arg;
+		break;
+	case OPT_ALLOW_INCOMPLETE:
+		o->allow_incomplete = true;
+		break;
+	case OPT_TEST_INTERRUPT:
+		if (parse_u64(arg, strlen(arg), 10, &v) < 0 || v == 0 || v > ULONG_MAX)
+			argp_error(state, "--test-interrupt '%s': want a count from 1", arg);
+		o->test_interrupt = (unsigned long)v;
 		break;
 	case OPT_LIST_COLUMNS:
 		o->list_columns = true;
@@ -311,6 +331,69 @@ static void capture_udev(struct capture *cap, const struct machine *m)
 	}
 }
 
+/* The capture a signal handler must mark incomplete, and where it goes (for the message). */
+static struct capture *volatile capture_running;
+static const char *volatile capture_dest;
+
+static const int capture_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void write_str(const char *s)
+{
+	(void)!write(STDERR_FILENO, s, strlen(s));
+}
+
+/*
+ * SIGINT, SIGTERM or SIGHUP during a capture: MANIFEST says complete=0 and
+ * why, the half-written file and temporaries go, and the process then dies
+ * of the signal as it would have without us (so a shell running it stops
+ * its script too). Async-signal-safe: write(2), raise(3), no stdio.
+ */
+static void on_capture_signal(int sig)
+{
+	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+
+	bool marked = capture_interrupt(capture_running, name);
+
+	write_str(program_invocation_short_name);
+	write_str(": --capture ");
+	write_str(capture_dest ? capture_dest : "");
+	write_str(": interrupted by ");
+	write_str(name);
+	write_str(marked ? "; its MANIFEST says complete=0\n" : " once it was complete\n");
+	raise(sig); /* SA_RESETHAND: the default action, once this handler returns */
+}
+
+/* Which of capture_signals were ignored when we started (nohup, a background job): they stay so. */
+static bool capture_signal_ignored[ARRAY_SIZE(capture_signals)];
+
+/*
+ * Hand signals to cap until capture_guard(NULL, ...) restores them. A
+ * signal ignored on entry stays ignored, but for also_sig (--test-interrupt's).
+ */
+static void capture_guard(struct capture *cap, const char *dir, int also_sig)
+{
+	struct sigaction sa = { .sa_handler = cap ? on_capture_signal : SIG_DFL }, old;
+
+	if (cap) {
+		capture_running = cap;
+		capture_dest = dir;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		for (size_t i = 0; i < ARRAY_SIZE(capture_signals); i++)
+			sigaddset(&sa.sa_mask, capture_signals[i]); /* one handler at a time */
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(capture_signals); i++) {
+		if (cap) {
+			sigaction(capture_signals[i], NULL, &old);
+			capture_signal_ignored[i] = old.sa_handler == SIG_IGN && capture_signals[i] != also_sig;
+		}
+		if (!capture_signal_ignored[i])
+			sigaction(capture_signals[i], &sa, NULL);
+	}
+	if (!cap)
+		capture_running = NULL;
+}
+
 /* MANIFEST of a capture (DESIGN.md: the snapshot layout). */
 static int finish_capture(struct capture *cap, const struct machine *m)
 {
@@ -336,6 +419,8 @@ static int finish_capture(struct capture *cap, const struct machine *m)
 
 static void capture_freep(struct capture **c)
 {
+	if (*c)
+		capture_guard(NULL, NULL, 0); /* no handler may see it freed */
 	capture_free(*c);
 }
 
@@ -398,12 +483,18 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	if (o.capture) {
-		r = capture_new(o.capture, &cap);
+		r = capture_new(o.capture, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,
+				&cap);
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o.capture,
-				r == -ENOTEMPTY ? "exists and is not empty" : strerror(-r));
+				r == -ENOTEMPTY ? "exists and is not empty"
+				: r == -EBUSY	? "another capture is writing into it"
+						: strerror(-r));
 			return EXIT_FATAL;
 		}
+		capture_guard(cap, o.capture, o.test_interrupt ? SIGINT : 0);
+		if (o.test_interrupt)
+			capture_set_test_interrupt(cap, o.test_interrupt, SIGINT);
 		sysroot_set_capture(sr, cap);
 	}
 	m.sysroot = strdup(o.sysroot);
@@ -413,16 +504,28 @@ int main(int argc, char **argv)
 	if (r < 0)
 		goto oom;
 	if (cap) {
+		/* a copy of an incomplete snapshot is no more complete */
+		_cleanup_free_ char *why = NULL;
+		if (m.snapshot_incomplete &&
+		    asprintf(&why, "the snapshot captured is incomplete: %s",
+			     m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so") >= 0)
+			capture_fail(cap, why);
 		r = finish_capture(cap, &m);
+		capture_guard(NULL, NULL, 0);
 		if (r < 0) {
-			fprintf(stderr, "%s: --capture %s: incomplete: %s\n", program_invocation_short_name,
-				o.capture, strerror(-r));
+			fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
+				program_invocation_short_name, o.capture, capture_incomplete_reason(cap));
 			return EXIT_FATAL;
 		}
 	}
 	if (apply_assumed_masks(&m, &o) < 0)
 		return EXIT_FATAL;
-	r = report_build(&m, o.fail_on, &rep);
+	if (m.snapshot_incomplete && !o.allow_incomplete)
+		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
+			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o.sysroot,
+			m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so");
+	const struct report_options ro = { .fail_on = o.fail_on, .allow_incomplete = o.allow_incomplete };
+	r = report_build_with(&m, &ro, &rep);
 	if (r < 0) {
 		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name,
 			strerror(-r));

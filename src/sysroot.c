@@ -7,28 +7,13 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#ifdef HAVE_LINUX_OPENAT2_H
-#include <linux/openat2.h>
-#endif
 
 #include "capture.h"
 #include "shared/macro.h"
+#include "shared/openat2.h"
+#include "shared/strmap.h"
 #include "sysroot.h"
-
-#ifndef RESOLVE_IN_ROOT
-#define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_IN_ROOT 0x10
-struct open_how {
-	uint64_t flags;
-	uint64_t mode;
-	uint64_t resolve;
-};
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437 /* same number on every architecture */
-#endif
 
 /* Linux's own limit on symlinks followed in one lookup (MAXSYMLINKS). */
 #define MAX_SYMLINKS 40
@@ -36,18 +21,12 @@ struct open_how {
 /* Directories kept open for leaf lookups (least recently used goes first). */
 #define DIR_CACHE 4
 
-struct recorded_error {
-	char *path;
-	int err;
-};
-
 struct sysroot {
 	char *path;
 	int root_fd; /* O_PATH|O_DIRECTORY on the root */
 	bool live;
 	bool use_openat2;
-	struct recorded_error *errors;
-	size_t n_errors;
+	struct strmap errors; /* MANIFEST error.<path>=ERRNO: path -> errno */
 	struct {
 		char *path; /* a directory resolved for leaf lookups */
 		int fd;     /* O_PATH on it, -1 when the slot is free */
@@ -320,10 +299,8 @@ static int recorded_error(const struct sysroot *sr, const char *path, int r)
 		return r;
 	while (*path == '/')
 		path++;
-	for (size_t i = 0; i < sr->n_errors; i++)
-		if (strcmp(sr->errors[i].path, path) == 0)
-			return -sr->errors[i].err;
-	return r;
+	const struct strmap_entry *e = strmap_get(&sr->errors, path);
+	return e ? -e->value : r;
 }
 
 int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
@@ -367,9 +344,7 @@ void sysroot_free(struct sysroot *sr)
 {
 	if (!sr)
 		return;
-	for (size_t i = 0; i < sr->n_errors; i++)
-		free(sr->errors[i].path);
-	free(sr->errors);
+	strmap_done(&sr->errors);
 	if (sr->root_fd >= 0)
 		close(sr->root_fd);
 	for (size_t i = 0; i < DIR_CACHE; i++) {
@@ -400,17 +375,10 @@ int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
 {
 	if (err <= 0)
 		return -EINVAL;
-	struct recorded_error *n = realloc(sr->errors, (sr->n_errors + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	sr->errors = n;
 	while (*path == '/')
 		path++;
-	n[sr->n_errors].path = strdup(path);
-	if (!n[sr->n_errors].path)
-		return -ENOMEM;
-	n[sr->n_errors++].err = err;
-	return 0;
+	int r = strmap_add(&sr->errors, path, err); /* the first one recorded wins */
+	return r < 0 ? r : 0;
 }
 
 /*

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gen-big-machine.py OUT [--pci N] [--disks M]
+"""gen-big-machine.py OUT [--pci N] [--disks M] [--unreadable K]
 
 Write a synthetic sysroot with N PCI functions (default 10000) and M disks
 (default 4096) for benchmarks: an x86_64 box with RAM above 4 GiB, every
@@ -7,6 +7,11 @@ function with ids, masks, a driver on most, an IOMMU group on some, and each
 disk an NVMe namespace under its own function. The tree mirrors sysfs with
 relative symlinks, so both dmamask-audit --sysroot and
 `lspci -A linux-sysfs -O sysfs.path=OUT/sys` read it.
+
+--unreadable K: in the first K functions every attribute the audit reads
+(uevent, the ids, the masks, numa_node, modalias) is a directory, so ten
+reads per function fail (EISDIR) even as root: ten error lines each in a
+capture's MANIFEST, about 600 bytes.
 """
 import argparse
 import os
@@ -55,6 +60,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--pci", type=int, default=10000)
     ap.add_argument("--disks", type=int, default=4096)
+    ap.add_argument("--unreadable", type=int, default=0)
     a = ap.parse_args()
     if a.disks > a.pci:
         ap.error("--disks must not exceed --pci")
@@ -82,19 +88,26 @@ def main():
         disk = i < a.disks
         cls, drv, bits = ("0x010802", "nvme", 64) if disk else \
             (("0x010601", "ahci", 32) if i % 3 == 0 else ("0x020000", "ixgbe", 64))
-        write(f"{d}/vendor", "0x8086\n")
-        write(f"{d}/device", f"0x{0x1000 + i % 4096:04x}\n")
-        write(f"{d}/subsystem_vendor", "0x8086\n")
-        write(f"{d}/subsystem_device", "0x0001\n")
-        write(f"{d}/class", cls + "\n")
-        write(f"{d}/dma_mask_bits", f"{bits}\n")
-        write(f"{d}/consistent_dma_mask_bits", f"{bits}\n")
-        write(f"{d}/numa_node", "-1\n")
-        write(f"{d}/modalias", f"pci:v00008086d0000{0x1000 + i % 4096:04X}sv00008086sd00000001bc01sc08i02\n")
-        write(f"{d}/uevent", (f"DRIVER={drv}\n" if i % 10 != 9 else "") +
-              f"PCI_CLASS={int(cls, 16):X}\nPCI_ID=8086:{0x1000 + i % 4096:04X}\n"
-              f"PCI_SUBSYS_ID=8086:0001\nPCI_SLOT_NAME={addr}\n"
-              f"MODALIAS=pci:v00008086d0000{0x1000 + i % 4096:04X}sv00008086sd00000001bc01sc08i02\n")
+        alias = f"pci:v00008086d0000{0x1000 + i % 4096:04X}sv00008086sd00000001bc01sc08i02\n"
+        attrs = {
+            "vendor": "0x8086\n",
+            "device": f"0x{0x1000 + i % 4096:04x}\n",
+            "subsystem_vendor": "0x8086\n",
+            "subsystem_device": "0x0001\n",
+            "class": cls + "\n",
+            "dma_mask_bits": f"{bits}\n",
+            "consistent_dma_mask_bits": f"{bits}\n",
+            "numa_node": "-1\n",
+            "modalias": alias,
+            "uevent": (f"DRIVER={drv}\n" if i % 10 != 9 else "") +
+                      f"PCI_CLASS={int(cls, 16):X}\nPCI_ID=8086:{0x1000 + i % 4096:04X}\n"
+                      f"PCI_SUBSYS_ID=8086:0001\nPCI_SLOT_NAME={addr}\nMODALIAS={alias}",
+        }
+        for k, v in attrs.items():
+            if i < a.unreadable:
+                os.makedirs(f"{d}/{k}")
+            else:
+                write(f"{d}/{k}", v)
         # lspci's sysfs backend wants these as well
         write(f"{d}/irq", "0\n")
         write(f"{d}/resource", "0x0000000000000000 0x0000000000000000 0x0000000000000000\n")

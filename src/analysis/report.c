@@ -8,6 +8,21 @@
 #include "analysis/report.h"
 #include "shared/macro.h"
 
+/* A snapshot whose capture did not finish (its MANIFEST says so): what it missed reads as absent. */
+static void snapshot_findings(const struct machine *m, struct findings *f)
+{
+	if (!m->snapshot_incomplete)
+		return;
+	struct finding *x = findings_add(
+		f, "snapshot-incomplete", SEVERITY_ERROR, NULL,
+		"the capture that made this snapshot did not finish: what it did not copy reads "
+		"as absent, so inputs, devices and verdicts may be missing or wrong",
+		"capture again into an empty directory with room to spare, and let it finish; "
+		"--allow-incomplete audits this one anyway");
+	finding_add_str(f, x, "why", m->snapshot_incomplete_why ? m->snapshot_incomplete_why
+							       : "MANIFEST says so");
+}
+
 static void layout_findings(const struct machine *m, const struct layout *l, struct findings *f)
 {
 	struct finding *x;
@@ -127,9 +142,10 @@ static void machine_findings(const struct machine *m, const struct report *r, st
 	}
 }
 
-int report_build(const struct machine *m, enum severity fail_on, struct report *ret)
+int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret)
 {
-	struct report r = { .fail_on = fail_on };
+	struct report r = { .fail_on = o->fail_on };
+	enum severity fail_on = o->fail_on;
 	int e = layout_compute(m, &r.layout);
 
 	if (e < 0)
@@ -142,6 +158,7 @@ int report_build(const struct machine *m, enum severity fail_on, struct report *
 	r.block_bounce = era_value(ERA_BLOCK_BOUNCE, r.release, r.arch_family, &r.block_bounce_source);
 	swiotlb_state_compute(m, &r.layout, r.release, &r.swiotlb);
 
+	snapshot_findings(m, &r.findings);
 	layout_findings(m, &r.layout, &r.findings);
 	confusion_finding(&r, &r.findings);
 	swiotlb_findings(&r, &r.findings);
@@ -161,8 +178,17 @@ int report_build(const struct machine *m, enum severity fail_on, struct report *
 	}
 	enum severity max = findings_max_severity(&r.findings);
 	r.exit_status = max != _SEVERITY_INVALID && max >= fail_on ? EXIT_FINDINGS : EXIT_CLEAN;
+	if (m->snapshot_incomplete && !o->allow_incomplete)
+		r.exit_status = EXIT_FATAL; /* not a verdict to act on */
 	*ret = r;
 	return 0;
+}
+
+int report_build(const struct machine *m, enum severity fail_on, struct report *ret)
+{
+	const struct report_options o = { .fail_on = fail_on };
+
+	return report_build_with(m, &o, ret);
 }
 
 void report_done(struct report *r)

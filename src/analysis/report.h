@@ -32,6 +32,13 @@ struct report {
 	int exit_status;
 };
 
+struct report_options {
+	enum severity fail_on;  /* --fail-on */
+	bool allow_incomplete;  /* --allow-incomplete: an incomplete snapshot exits by fail_on, not 2 */
+};
+
 /* 0, or -ENOMEM / -EINVAL (bad page size). */
+int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret);
+/* The same with only --fail-on. */
 int report_build(const struct machine *m, enum severity fail_on, struct report *ret);
 void report_done(struct report *r);

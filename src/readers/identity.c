@@ -15,7 +15,6 @@
 #include "shared/text.h"
 
 #define SMALL_FILE_MAX 4096
-#define MANIFEST_MAX (1u << 20)
 
 static void manifest_free(struct manifest_entry *v, size_t n)
 {
@@ -30,7 +29,7 @@ int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, siz
 		   struct parse_error *ret_err)
 {
 	struct manifest_entry *v = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	struct line_iter it;
 	struct line l;
 	int r = 0;
@@ -46,12 +45,17 @@ int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, siz
 			r = parse_fail(ret_err, l.no, "expected key=value");
 			break;
 		}
-		struct manifest_entry *nv = realloc(v, (n + 1) * sizeof(*nv));
-		if (!nv) {
-			r = -ENOMEM;
-			break;
+		if (n == cap) {
+			/* a capture's MANIFEST can hold 100,000 error lines */
+			size_t ncap = cap ? cap * 2 : 16;
+			struct manifest_entry *nv = realloc(v, ncap * sizeof(*nv));
+			if (!nv) {
+				r = -ENOMEM;
+				break;
+			}
+			v = nv;
+			cap = ncap;
 		}
-		v = nv;
 		v[n].key = strndup(l.s, (size_t)(eq - l.s));
 		v[n].value = strndup(eq + 1, (size_t)(l.s + l.len - eq - 1));
 		n++;
@@ -67,6 +71,42 @@ int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, siz
 	*ret = v;
 	*ret_n = n;
 	return 0;
+}
+
+bool manifest_complete(const struct manifest_entry *v, size_t n, const char **ret_why)
+{
+	const char *why = NULL, *reason = NULL;
+	bool versioned = false, said = false, complete = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(v[i].key, "manifest_version") == 0) {
+			versioned = true;
+		} else if (strcmp(v[i].key, "incomplete_reason") == 0) {
+			reason = v[i].value;
+		} else if (strcmp(v[i].key, "complete") == 0) {
+			said = true;
+			if (strcmp(v[i].value, "1") != 0) {
+				complete = false;
+				why = "MANIFEST says complete=0";
+			}
+		}
+	}
+	if (!said && versioned) {
+		complete = false;
+		why = "MANIFEST has manifest_version but no complete=1: it was cut short";
+	}
+	if (!complete)
+		*ret_why = reason && *reason ? reason : why;
+	return complete;
+}
+
+/* The capture that wrote MANIFEST did not finish: the audit says so (snapshot-incomplete). */
+static int set_incomplete(struct machine *m, const char *why)
+{
+	m->snapshot_incomplete = true;
+	free(m->snapshot_incomplete_why);
+	m->snapshot_incomplete_why = strdup(why);
+	return m->snapshot_incomplete_why ? 0 : -ENOMEM;
 }
 
 /* A one-line proc/sys file such as proc/sys/kernel/arch. */
@@ -98,8 +138,16 @@ static int read_manifest(struct sysroot *sr, struct machine *m)
 	if (r <= 0)
 		return r;
 	r = manifest_parse(buf, len, &m->manifest, &m->n_manifest, &e);
-	if (r < 0)
+	if (r < 0) {
+		/* the first line of a capture that ends MANIFEST with complete=: a damaged one */
+		if (r == -EBADMSG && strncmp(buf, "manifest_version=", 17) == 0 &&
+		    set_incomplete(m, "MANIFEST is damaged (not key=value lines)") < 0)
+			return -ENOMEM;
 		return record_parse_result(m, path, r, &e);
+	}
+	const char *why;
+	if (!manifest_complete(m->manifest, m->n_manifest, &why) && set_incomplete(m, why) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < m->n_manifest; i++) {
 		const char *k = m->manifest[i].key;
 		if (strncmp(k, "error.", 6) != 0)

@@ -45,6 +45,14 @@ int read_cmdline(struct sysroot *sr, struct machine *m);
 /* MANIFEST: key=value lines, '#' comments, blank lines ignored. */
 int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, size_t *ret_n,
 		   struct parse_error *ret_err);
+/*
+ * Whether a MANIFEST says its capture finished: every complete= line says 1;
+ * without one, a MANIFEST with manifest_version= was cut short (captures
+ * that write the key end every MANIFEST with complete=), and one without
+ * (older captures, hand-made trees) is taken as complete. Else *ret_why
+ * says why not: incomplete_reason= or a static text.
+ */
+bool manifest_complete(const struct manifest_entry *v, size_t n, const char **ret_why);
 
 /*
  * Identity: MANIFEST when present (its error.<path> entries are handed to

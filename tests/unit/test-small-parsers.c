@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -409,6 +410,63 @@ static void test_manifest_line_without_equals(void **state)
 	assert_null(v);
 }
 
+/* complete= decides; without it, manifest_version= says the MANIFEST was cut short. */
+static void assert_complete(const char *text, bool want, const char *want_why)
+{
+	struct manifest_entry *v;
+	size_t n;
+	struct parse_error e;
+	const char *why = "untouched";
+
+	assert_int_equal(manifest(text, &v, &n, &e), 0);
+	assert_int_equal(manifest_complete(v, n, &why), want);
+	if (want_why)
+		assert_string_equal(why, want_why);
+	else if (want)
+		assert_string_equal(why, "untouched");
+	manifest_free_entries(v, n);
+}
+
+static void test_manifest_complete(void **state)
+{
+	/* before manifest_version 2, and hand-made fixture trees: complete */
+	assert_complete("arch=x86_64\npage_size=4096\n", true, NULL);
+	assert_complete("", true, NULL);
+	assert_complete("manifest_version=2\narch=x86_64\ncomplete=1\n", true, NULL);
+	/* a writer that knows the key lost its last line */
+	assert_complete("manifest_version=2\narch=x86_64\nerror.proc/iomem=EACCES\n", false,
+			"MANIFEST has manifest_version but no complete=1: it was cut short");
+	assert_complete("manifest_version=3\n", false, NULL);
+	/* complete=0 anywhere, or anything but 1, says incomplete; incomplete_reason says why */
+	assert_complete("arch=x86_64\ncomplete=0\n", false, "MANIFEST says complete=0");
+	assert_complete("manifest_version=2\nincomplete_reason=interrupted by SIGINT\ncomplete=0\n",
+			false, "interrupted by SIGINT");
+	assert_complete("complete=yes\n", false, NULL);
+	assert_complete("complete=1\ncomplete=0\n", false, NULL);
+	assert_complete("complete=0\ncomplete=1\n", false, NULL);
+	assert_complete("manifest_version=2\nincomplete_reason=\ncomplete=0\n", false,
+			"MANIFEST says complete=0");
+}
+
+static void test_manifest_many_lines(void **state)
+{
+	/* a capture's MANIFEST can hold 100,000 error lines: all of them come back */
+	size_t lines = 100000, len = 0;
+	char *text = malloc(lines * 64);
+	struct manifest_entry *v;
+	size_t n;
+	struct parse_error e = { 0 };
+
+	assert_non_null(text);
+	for (size_t i = 0; i < lines; i++)
+		len += (size_t)sprintf(text + len, "error.sys/bus/pci/devices/%06zu/vendor=EISDIR\n", i);
+	assert_int_equal(manifest_parse(text, len, &v, &n, &e), 0);
+	assert_int_equal(n, lines);
+	assert_entry(&v[lines - 1], "error.sys/bus/pci/devices/099999/vendor", "EISDIR");
+	manifest_free_entries(v, n);
+	free(text);
+}
+
 static void test_manifest_binary(void **state)
 {
 	static const char text[] = "arch=armv7l\n\0page_size=4096\n";
@@ -443,6 +501,8 @@ int main(void)
 		cmocka_unit_test(test_manifest_empty),
 		cmocka_unit_test(test_manifest_line_without_equals),
 		cmocka_unit_test(test_manifest_binary),
+		cmocka_unit_test(test_manifest_complete),
+		cmocka_unit_test(test_manifest_many_lines),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);
