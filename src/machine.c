@@ -169,6 +169,19 @@ static void udev_props_done(struct udev_props *u)
 	free(u->by_path);
 }
 
+void dt_info_done(struct dt_info *d)
+{
+	free(d->node);
+	for (size_t i = 0; i < d->n_chain; i++) {
+		free(d->chain[i].path);
+		free(d->chain[i].ranges);
+	}
+	free(d->chain);
+	free(d->error);
+	free(d->err_path);
+	memset(d, 0, sizeof(*d));
+}
+
 void device_done(struct device *d)
 {
 	free(d->id);
@@ -178,14 +191,7 @@ void device_done(struct device *d)
 	free(d->modalias);
 	free(d->name);
 	free(d->iommu_type);
-	free(d->dt.node);
-	for (size_t i = 0; i < d->dt.n_chain; i++) {
-		free(d->dt.chain[i].path);
-		free(d->dt.chain[i].ranges);
-	}
-	free(d->dt.chain);
-	free(d->dt.error);
-	free(d->dt.err_path);
+	dt_info_done(&d->dt);
 	udev_props_done(&d->udev);
 	memset(d, 0, sizeof(*d));
 }

@@ -217,19 +217,6 @@ static int set_read_error(struct dt_info *d, const char *node, const char *prop,
 	return set_error(d, node, what);
 }
 
-static void dt_info_clear(struct dt_info *d)
-{
-	free(d->node);
-	for (size_t i = 0; i < d->n_chain; i++) {
-		free(d->chain[i].path);
-		free(d->chain[i].ranges);
-	}
-	free(d->chain);
-	free(d->error);
-	free(d->err_path);
-	memset(d, 0, sizeof(*d));
-}
-
 /* "soc/mmc@7e340000": no empty, "." or ".." component (none may leave the tree). */
 static bool valid_dt_path(const char *p)
 {
@@ -612,6 +599,6 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 	*ret = d;
 	return 0;
 fail:
-	dt_info_clear(&d);
+	dt_info_done(&d);
 	return r;
 }

@@ -214,14 +214,7 @@ static int teardown_tree(void **state)
 
 static void dt_info_free(struct dt_info *d)
 {
-	free(d->node);
-	for (size_t i = 0; i < d->n_chain; i++) {
-		free(d->chain[i].path);
-		free(d->chain[i].ranges);
-	}
-	free(d->chain);
-	free(d->error);
-	memset(d, 0, sizeof(*d));
+	dt_info_done(d);
 }
 
 static void assert_node(const struct dt_node *n, const char *path, enum dt_prop state,
