@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -149,10 +151,31 @@ int sandbox_new(struct sandbox **ret)
 	return 0;
 }
 
+/* What a child left without Landlock (a kernel before 5.13, or qemu-user): a
+ * root child inside the chroot can create entries; remove them one level deep. */
+static void remove_strays(struct sandbox *sb)
+{
+	int fd = dup(sb->dir_fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(dir)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    unlinkat(sb->dir_fd, e->d_name, 0) < 0 && errno == EISDIR)
+			(void)unlinkat(sb->dir_fd, e->d_name, AT_REMOVEDIR);
+	closedir(dir);
+}
+
 void sandbox_free(struct sandbox *sb)
 {
 	if (!sb)
 		return;
+	remove_strays(sb);
 	remove_contents(sb);
 	if (active == sb) {
 		cleanup_handlers(true);
