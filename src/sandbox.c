@@ -300,16 +300,21 @@ run_child(struct sandbox *sb, const struct sandbox_limits *limits, sandbox_fn fn
 	const char *dir;
 	int r;
 
-	for (size_t i = 0; i < ARRAY_SIZE(cleanup_signals); i++)
-		if (handled[i]) /* the parent's: it alone removes the directory */
-			sigaction(cleanup_signals[i], &dfl, NULL);
+	/*
+	 * Every handler is the parent's (its cleanup, a sanitizer's or a fuzzer's
+	 * crash report): a library that crashes here just kills the child, which
+	 * the parent sees (systemd's reset_all_signal_handlers does the same).
+	 */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(1);
 	close_others(fd, sb->dir_fd); /* no fd of the sysroot, the report or the capture */
 	setrlimit(RLIMIT_CPU, &cpu);
 	setrlimit(RLIMIT_CORE, &none);  /* no core file holding a snapshot's data */
 	setrlimit(RLIMIT_FSIZE, &none); /* the pipe is the only output */
-#ifndef __SANITIZE_ADDRESS__
+#ifndef HAVE_ASAN
 	struct rlimit as = { limits->memory, limits->memory };
 	setrlimit(RLIMIT_AS, &as);
 #endif

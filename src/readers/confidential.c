@@ -12,8 +12,7 @@
 #include "shared/macro.h"
 #include "shared/text.h"
 
-/* A "flags : ..." line of proc/cpuinfo holds the word. */
-static bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag)
+bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag)
 {
 	size_t flen = strlen(flag);
 	struct line_iter it;

@@ -129,31 +129,16 @@ static bool parse_id_pair(const char *v, size_t len, uint16_t *a, uint16_t *b)
 	return true;
 }
 
-/*
- * One read of uevent (drivers/pci/pci-driver.c pci_uevent: PCI_CLASS, PCI_ID,
- * PCI_SUBSYS_ID, MODALIAS) instead of six attribute files: it matters at
- * 10,000 functions. Returns 1 when the ids were all there, 0 to fall back
- * to the attribute files, -ENOMEM.
- */
-static int read_uevent_ids(struct sysroot *sr, const char *dir, struct device *d)
+int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret)
 {
-	_cleanup_free_ char *path = path_join(dir, "uevent"), *buf = NULL;
+	struct pci_uevent u = { 0 };
+	bool have_cls = false, have_id = false, have_sub = false;
 	struct line_iter it;
 	struct line l;
-	size_t len;
 	uint64_t cls = 0;
-	bool have_cls = false, have_id = false, have_sub = false;
-	uint16_t v = 0, dv = 0, sv = 0, sd = 0;
-	const char *alias = NULL;
-	size_t alias_len = 0;
 
-	if (!path)
-		return -ENOMEM;
-	int r = sysroot_read_file(sr, path, 8192, &buf, &len);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0 || text_has_nul(buf, len))
-		return 0;
+	if (text_has_nul(buf, len))
+		return -EBADMSG;
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
 		const char *eq = memchr(l.s, '=', l.len);
@@ -164,22 +149,45 @@ static int read_uevent_ids(struct sysroot *sr, const char *dir, struct device *d
 		if (klen == 9 && memcmp(l.s, "PCI_CLASS", 9) == 0)
 			have_cls = parse_u64(val, vlen, 16, &cls) == 0 && cls <= 0xffffff;
 		else if (klen == 6 && memcmp(l.s, "PCI_ID", 6) == 0)
-			have_id = parse_id_pair(val, vlen, &v, &dv);
+			have_id = parse_id_pair(val, vlen, &u.vendor, &u.device_id);
 		else if (klen == 13 && memcmp(l.s, "PCI_SUBSYS_ID", 13) == 0)
-			have_sub = parse_id_pair(val, vlen, &sv, &sd);
+			have_sub = parse_id_pair(val, vlen, &u.subsys_vendor, &u.subsys_device);
 		else if (klen == 8 && memcmp(l.s, "MODALIAS", 8) == 0)
-			alias = val, alias_len = vlen;
+			u.modalias = val, u.modalias_len = vlen;
 	}
 	if (!have_cls || !have_id || !have_sub)
 		return 0;
-	if (alias && alias_len && !d->modalias && !(d->modalias = strndup(alias, alias_len)))
+	u.class_code = (uint32_t)cls;
+	*ret = u;
+	return 1;
+}
+
+/*
+ * One read of uevent instead of six attribute files: it matters at 10,000
+ * functions. Returns 1 when the ids were all there, 0 to fall back to the
+ * attribute files, -ENOMEM.
+ */
+static int read_uevent_ids(struct sysroot *sr, const char *dir, struct device *d)
+{
+	_cleanup_free_ char *path = path_join(dir, "uevent"), *buf = NULL;
+	struct pci_uevent u;
+	size_t len;
+
+	if (!path)
+		return -ENOMEM;
+	int r = sysroot_read_file(sr, path, 8192, &buf, &len);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || pci_uevent_parse(buf, len, &u) <= 0)
+		return 0;
+	if (u.modalias_len && !d->modalias && !(d->modalias = strndup(u.modalias, u.modalias_len)))
 		return -ENOMEM;
 	d->have_pci_ids = true;
-	d->vendor = v;
-	d->device_id = dv;
-	d->subsys_vendor = sv;
-	d->subsys_device = sd;
-	d->class_code = (uint32_t)cls;
+	d->vendor = u.vendor;
+	d->device_id = u.device_id;
+	d->subsys_vendor = u.subsys_vendor;
+	d->subsys_device = u.subsys_device;
+	d->class_code = u.class_code;
 	return 1;
 }
 

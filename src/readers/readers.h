@@ -70,6 +70,16 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
  * Both sort m->devices at the end.
  */
 int read_pci(struct sysroot *sr, struct machine *m);
+/* A PCI function's uevent (drivers/pci/pci-driver.c pci_uevent). */
+struct pci_uevent {
+	uint16_t vendor, device_id;         /* PCI_ID=VVVV:DDDD */
+	uint16_t subsys_vendor, subsys_device; /* PCI_SUBSYS_ID= */
+	uint32_t class_code;                /* PCI_CLASS= (24 bits) */
+	const char *modalias;               /* MODALIAS=, borrowed from the buffer */
+	size_t modalias_len;
+};
+/* 1 and *ret filled when PCI_CLASS, PCI_ID and PCI_SUBSYS_ID are all well formed; 0 when not; -EBADMSG for binary content. */
+int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret);
 int read_platform(struct sysroot *sr, struct machine *m);
 
 /*
@@ -113,9 +123,13 @@ int read_kmsg(struct sysroot *sr, struct machine *m);
 
 /* proc/cmdline swiotlb= parsing into m->swiotlb (pure; after read_cmdline). */
 int cmdline_parse_swiotlb(const char *cmdline, struct swiotlb_info *ret);
+/* A debugfs swiotlb counter ("%llu\n", kernel/dma/swiotlb.c): 0, or -EBADMSG. */
+int swiotlb_parse_counter(const char *buf, size_t len, uint64_t *ret);
 /* sys/kernel/debug/swiotlb counters, and swiotlb= from the command line. */
 int read_swiotlb(struct sysroot *sr, struct machine *m);
 
+/* A "flags : ..." line of proc/cpuinfo holds the word flag. */
+bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag);
 /* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
 int read_confidential(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */

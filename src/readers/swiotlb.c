@@ -203,8 +203,7 @@ static const char *debugfs_missing_detail(struct sysroot *sr)
 	return "no swiotlb directory in debugfs";
 }
 
-/* A "%llu\n" debugfs value; -EBADMSG when it is not one. */
-static int parse_counter(const char *buf, size_t len, uint64_t *ret)
+int swiotlb_parse_counter(const char *buf, size_t len, uint64_t *ret)
 {
 	while (len > 0 && is_space(buf[len - 1]))
 		len--;
@@ -246,7 +245,7 @@ int read_swiotlb(struct sysroot *sr, struct machine *m)
 			return machine_add_input(m, dir, INPUT_MISSING, -r, debugfs_missing_detail(sr));
 		if (r == -EACCES || r == -EPERM)
 			return machine_add_input(m, dir, INPUT_DENIED, -r, "debugfs is readable by root only");
-		if (r == 0 && parse_counter(buf, len, &v) < 0)
+		if (r == 0 && swiotlb_parse_counter(buf, len, &v) < 0)
 			r = -EBADMSG;
 		if (r < 0) {
 			/* one bad counter makes the set unreliable */

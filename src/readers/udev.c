@@ -17,6 +17,7 @@
 #include "readers/readers.h"
 #include "readers/udev.h"
 #include "shared/macro.h"
+#include "shared/text.h"
 
 /* systemd src/libsystemd/sd-device/device-private.c: one file per device with properties */
 #define UDEV_DB "run/udev/data"
@@ -102,7 +103,34 @@ int udev_props_format(const struct udev_props *u, char **ret)
 	return 0;
 }
 
-/* A snapshot's udev properties: KEY=value lines, as udev_props_format() wrote them. */
+int udev_props_parse(const char *buf, size_t len, struct udev_props *u)
+{
+	struct line_iter it;
+	struct line l;
+
+	if (text_has_nul(buf, len))
+		return -EBADMSG;
+	line_iter_init(&it, buf, len);
+	while (line_iter_next(&it, &l)) {
+		const char *eq = memchr(l.s, '=', l.len);
+		if (!eq || eq + 1 == l.s + l.len)
+			continue;
+		size_t klen = (size_t)(eq - l.s);
+		for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+			char **field = prop_field(u, i);
+			if (klen != strlen(props[i]) || memcmp(l.s, props[i], klen) != 0)
+				continue;
+			char *v = strndup(eq + 1, l.len - klen - 1);
+			if (!v)
+				return -ENOMEM;
+			free(*field);
+			*field = v;
+		}
+	}
+	return 0;
+}
+
+/* A snapshot's udev properties file; absent is fine. */
 static int read_props_file(struct sysroot *sr, struct machine *m, const char *path,
 			   struct udev_props *u)
 {
@@ -114,29 +142,12 @@ static int read_props_file(struct sysroot *sr, struct machine *m, const char *pa
 		return r;
 	if (r == -ENOENT)
 		return 0;
-	if (r < 0 || memchr(buf, '\0', len))
-		return r < 0 ? machine_add_input_errno(m, path, r)
-			     : machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content");
-	for (char *line = buf, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		char *eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
-			char **field = prop_field(u, i);
-			if (strcmp(line, props[i]) != 0 || !eq[1])
-				continue;
-			char *v = strdup(eq + 1);
-			if (!v)
-				return -ENOMEM;
-			free(*field);
-			*field = v;
-		}
-	}
-	return 0;
+	if (r < 0)
+		return machine_add_input_errno(m, path, r);
+	r = udev_props_parse(buf, len, u);
+	if (r == -EBADMSG)
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content");
+	return r;
 }
 
 static int read_udev_snapshot(struct sysroot *sr, struct machine *m)

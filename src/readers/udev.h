@@ -19,5 +19,12 @@ int read_udev_blocks(struct sysroot *sr, struct machine *m);
  */
 #define UDEV_SNAPSHOT "run/dmamask-audit/udev"
 
+/*
+ * Read back what udev_props_format() wrote: known keys set u's fields (the
+ * last line of a key wins), others are ignored. 0, -EBADMSG for binary
+ * content, -ENOMEM.
+ */
+int udev_props_parse(const char *buf, size_t len, struct udev_props *u);
+
 /* KEY=value lines for u (malloc'd, possibly empty). 0 or -ENOMEM. */
 int udev_props_format(const struct udev_props *u, char **ret);

@@ -50,3 +50,12 @@ static inline void fclosep(FILE **f)
 		(fd) = -1;        \
 		_tmp_;            \
 	})
+
+/* AddressSanitizer reserves terabytes of address space: gcc says so one way, clang another. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* proc/cpuinfo flags: a flag is found only as a whole word of a "flags" line. */
+#include "fuzz.h"
+#include "readers/readers.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = fuzz_text(data, size);
+	bool tdx = cpuinfo_has_flag(buf, size, "tdx_guest");
+
+	/* a word cannot be found in fewer bytes than it has */
+	fuzz_assert(!tdx || size >= strlen("flags:tdx_guest"));
+	(void)cpuinfo_has_flag(buf, size, "");
+	free(buf);
+	return 0;
+}
