@@ -160,7 +160,7 @@ const char *dev_bus_to_string(enum dev_bus b)
 	return b >= 0 && b < _DEV_BUS_MAX ? bus_names[b] : NULL;
 }
 
-static void udev_props_done(struct udev_props *u)
+void udev_props_done(struct udev_props *u)
 {
 	free(u->id_path);
 	free(u->vendor_db);

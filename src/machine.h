@@ -321,6 +321,7 @@ struct machine {
 void machine_init(struct machine *m);
 /* Free what a dt_info holds and zero it (a zeroed one is fine). */
 void dt_info_done(struct dt_info *d);
+void udev_props_done(struct udev_props *u);
 void machine_done(struct machine *m);
 
 /* Record one input. detail may be NULL. Returns 0 or -ENOMEM. */

@@ -23,13 +23,15 @@ for name in $(fixtures); do
 			> "$tmp/out" 2> "$tmp/err"
 		rc=$?
 		runs=$((runs + 1))
-		# the tool's own statuses are 0-2; 99 is valgrind's
-		if [ "$rc" -le 2 ] && [ ! -s "$log" ]; then
+		# the tool's own statuses are 0-2; 99 is valgrind's. Errors and leaks
+		# are "==PID==" lines; "--PID--" ones are valgrind's own notes (3.19
+		# does not know openat2, so the tool takes its hand-written resolver)
+		if [ "$rc" -le 2 ] && ! grep -q '^==[0-9]*==' "$log"; then
 			ok "$name --format $fmt: memcheck clean (exit $rc)"
 		else
 			errors=$((errors + 1))
 			not_ok "$name --format $fmt: memcheck (exit $rc)"
-			head -60 "$log" | diag
+			grep -v '^--[0-9]*--' "$log" | head -60 | diag
 		fi
 	done
 done

@@ -8,15 +8,6 @@
 #include "fuzz.h"
 #include "readers/udev.h"
 
-static void props_done(struct udev_props *u)
-{
-	free(u->id_path);
-	free(u->vendor_db);
-	free(u->model_db);
-	free(u->serial);
-	free(u->by_path);
-}
-
 static bool same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -35,8 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    same(u.model_db, again.model_db) && same(u.serial, again.serial) &&
 			    same(u.by_path, again.by_path));
 	}
-	props_done(&u);
-	props_done(&again);
+	udev_props_done(&u);
+	udev_props_done(&again);
 	free(text);
 	free(buf);
 	return 0;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse. */
+/*
+ * The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse,
+ * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +16,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
+#include "readers/udev.h"
 
 /* ---- meminfo ---- */
 
@@ -479,6 +483,116 @@ static void test_manifest_binary(void **state)
 	assert_null(v);
 }
 
+/* ---- PCI uevent ---- */
+
+/* A real one (drivers/pci/pci-driver.c pci_uevent), this machine's virtio-blk. */
+static const char uevent[] = "DRIVER=virtio-pci\nPCI_CLASS=10000\nPCI_ID=1AF4:1001\n"
+			     "PCI_SUBSYS_ID=1AF4:0002\nPCI_SLOT_NAME=0000:00:05.0\n"
+			     "MODALIAS=pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n";
+
+static void test_uevent_ids(void **state)
+{
+	struct pci_uevent u;
+
+	(void)state;
+	assert_int_equal(pci_uevent_parse(uevent, sizeof(uevent) - 1, &u), 1);
+	assert_int_equal(u.vendor, 0x1af4);
+	assert_int_equal(u.device_id, 0x1001);
+	assert_int_equal(u.subsys_vendor, 0x1af4);
+	assert_int_equal(u.subsys_device, 0x0002);
+	assert_int_equal(u.class_code, 0x010000);
+	assert_int_equal(u.modalias_len, strlen("pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00"));
+	assert_memory_equal(u.modalias, "pci:v00001AF4d", 14);
+}
+
+static void test_uevent_incomplete(void **state)
+{
+	static const char no_subsys[] = "PCI_CLASS=10000\nPCI_ID=1AF4:1001\n";
+	static const char wide_id[] = "PCI_CLASS=10000\nPCI_ID=11AF4:1001\nPCI_SUBSYS_ID=1AF4:0002\n";
+	static const char wide_class[] = "PCI_CLASS=1000000\nPCI_ID=1AF4:1001\nPCI_SUBSYS_ID=1AF4:0002\n";
+	static const char no_colon[] = "PCI_CLASS=10000\nPCI_ID=1AF41001\nPCI_SUBSYS_ID=1AF4:0002\n";
+	static const char binary[] = "PCI_CLASS=10000\nPCI_ID=1AF4:1001\0\nPCI_SUBSYS_ID=1AF4:0002\n";
+	struct pci_uevent u;
+
+	(void)state;
+	/* 0: the reader falls back to the attribute files */
+	assert_int_equal(pci_uevent_parse(no_subsys, sizeof(no_subsys) - 1, &u), 0);
+	assert_int_equal(pci_uevent_parse(wide_id, sizeof(wide_id) - 1, &u), 0);
+	assert_int_equal(pci_uevent_parse(wide_class, sizeof(wide_class) - 1, &u), 0);
+	assert_int_equal(pci_uevent_parse(no_colon, sizeof(no_colon) - 1, &u), 0);
+	assert_int_equal(pci_uevent_parse(binary, sizeof(binary) - 1, &u), -EBADMSG);
+	assert_int_equal(pci_uevent_parse("", 0, &u), 0);
+}
+
+/* ---- udev properties of a snapshot ---- */
+
+static void test_udev_props_round_trip(void **state)
+{
+	static const char text[] = "ID_PATH=pci-0000:00:05.0\nUNKNOWN=x\nID_SERIAL=\n"
+				   "ID_MODEL_FROM_DATABASE=Virtio block device\nID_PATH=pci-0000:00:06.0\n"
+				   "no equals sign\n";
+	struct udev_props u = { 0 }, again = { 0 };
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(udev_props_parse(text, sizeof(text) - 1, &u), 0);
+	assert_string_equal(u.id_path, "pci-0000:00:06.0"); /* the last one wins */
+	assert_string_equal(u.model_db, "Virtio block device");
+	assert_null(u.serial); /* an empty value is none */
+	assert_null(u.vendor_db);
+	assert_int_equal(udev_props_format(&u, &out), 0);
+	assert_int_equal(udev_props_parse(out, strlen(out), &again), 0);
+	assert_string_equal(again.id_path, u.id_path);
+	assert_string_equal(again.model_db, u.model_db);
+	free(out);
+	udev_props_done(&u);
+	udev_props_done(&again);
+}
+
+static void test_udev_props_binary(void **state)
+{
+	static const char text[] = "ID_PATH=pci\0-0000:00:05.0\n";
+	struct udev_props u = { 0 };
+
+	(void)state;
+	assert_int_equal(udev_props_parse(text, sizeof(text) - 1, &u), -EBADMSG);
+	/* no final newline: the last line still counts */
+	assert_int_equal(udev_props_parse("ID_SERIAL=QM00001", 17, &u), 0);
+	assert_string_equal(u.serial, "QM00001");
+	udev_props_done(&u);
+}
+
+/* ---- debugfs swiotlb counter, cpuinfo flags ---- */
+
+static void test_swiotlb_counter(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(swiotlb_parse_counter("32768\n", 6, &v), 0);
+	assert_int_equal(v, 32768);
+	assert_int_equal(swiotlb_parse_counter("18446744073709551615\n", 21, &v), 0);
+	assert_int_equal(v, UINT64_MAX);
+	assert_int_equal(swiotlb_parse_counter("18446744073709551616\n", 21, &v), -EBADMSG);
+	assert_int_equal(swiotlb_parse_counter("-1\n", 3, &v), -EBADMSG);
+	assert_int_equal(swiotlb_parse_counter("\n", 1, &v), -EBADMSG);
+	assert_int_equal(swiotlb_parse_counter("12 34\n", 6, &v), -EBADMSG);
+}
+
+static void test_cpuinfo_flag(void **state)
+{
+	static const char text[] = "processor\t: 0\nflags\t\t: fpu vme tdx_guest_x hypervisor\n"
+				   "bugs\t\t: tdx_guest\nflags\t: sse tdx_guest\n";
+
+	(void)state;
+	/* a whole word of a "flags" line: not a prefix, not another key's value */
+	assert_true(cpuinfo_has_flag(text, sizeof(text) - 1, "tdx_guest"));
+	assert_false(cpuinfo_has_flag(text, 60, "tdx_guest"));
+	assert_true(cpuinfo_has_flag(text, sizeof(text) - 1, "hypervisor"));
+	assert_false(cpuinfo_has_flag(text, sizeof(text) - 1, "tdx"));
+	assert_false(cpuinfo_has_flag("flagsx : tdx_guest\n", 19, "tdx_guest"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +617,12 @@ int main(void)
 		cmocka_unit_test(test_manifest_binary),
 		cmocka_unit_test(test_manifest_complete),
 		cmocka_unit_test(test_manifest_many_lines),
+		cmocka_unit_test(test_uevent_ids),
+		cmocka_unit_test(test_uevent_incomplete),
+		cmocka_unit_test(test_udev_props_round_trip),
+		cmocka_unit_test(test_udev_props_binary),
+		cmocka_unit_test(test_swiotlb_counter),
+		cmocka_unit_test(test_cpuinfo_flag),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);
