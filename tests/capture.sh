@@ -300,16 +300,4 @@ check "8,000 failing functions: replay gives the same audit" same_audit "$tmp/f.
 check "8,000 failing functions: the 72,000 failed reads replay as failed" jqe "$tmp/fr.json" \
 	'[.inputs[] | select(.errno == "EISDIR")] | length == 72000'
 
-# Finding ids: the code, the schema and the man page list the same ones.
-ids_code=$("$PYTHON" -c 'import re, sys, glob
-ids = set()
-for f in glob.glob(sys.argv[1] + "/src/analysis/*.c"):
-    ids |= set(re.findall(r"findings_add\(\s*\w+,\s*\"([a-z0-9-]+)\"", open(f).read()))
-print(" ".join(sorted(ids)))' "$SRCDIR")
-ids_schema=$(jq -r '.definitions.finding.properties.id.enum | sort | join(" ")' "$SCHEMA")
-ids_man=$(sed -n '/^# FINDINGS/,/^# EXIT STATUS/p' "$SRCDIR/man/dmamask-audit.8.scd" |
-	sed -n 's/^\*\([a-z0-9-]*\)\* (.*/\1/p' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
-check "finding ids: the schema lists the code's ($ids_code)" test "$ids_code" = "$ids_schema"
-check "finding ids: the man page lists the code's" test "$ids_code" = "$ids_man"
-check "finding ids: snapshot-incomplete is one" bash -c '[[ " $1 " == *" snapshot-incomplete "* ]]' _ "$ids_code"
 tap_done

@@ -10,6 +10,7 @@
 
 #include "analysis/devices.h"
 #include "analysis/eras.h"
+#include "analysis/findings-device.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 
@@ -34,6 +35,16 @@ static const char *const mask_source_names[_MASK_SOURCE_MAX] = {
 const char *mask_source_to_string(enum mask_source s)
 {
 	return s < _MASK_SOURCE_MAX ? mask_source_names[s] : NULL;
+}
+
+static const char *const kernel_model_names[_KERNEL_MODEL_MAX] = {
+	[KERNEL_MODEL_DMA_DIRECT] = "dma-direct",
+	[KERNEL_MODEL_LEGACY_BLOCK] = "legacy-block",
+};
+
+const char *kernel_model_to_string(enum kernel_model k)
+{
+	return k >= 0 && k < _KERNEL_MODEL_MAX ? kernel_model_names[k] : NULL;
 }
 
 static uint64_t bit_mask(int bits)
@@ -207,26 +218,6 @@ static enum tristate pool_reachable(const struct swiotlb_state *sw, const struct
 	return b <= r->limit || r->limit == 0 ? TRI_YES : TRI_NO;
 }
 
-static bool legacy_decisions_differ(const struct legacy_result *lr)
-{
-	return legacy_block_differ(&lr->by_reading[MAX_LOW_PFN_COUNT],
-				   &lr->by_reading[MAX_LOW_PFN_PFN]);
-}
-
-void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
-			const struct legacy_block *c, const struct legacy_block *p)
-{
-	finding_add_u64(f, x, "base_pfn", l->base_pfn);
-	finding_add_u64(f, x, "max_low_pfn_as_count", l->max_low_pfn_as_count);
-	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->max_low_pfn_as_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
-	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
-	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
-	finding_add_u64(f, x, "unnecessary_bounce_bytes",
-			c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
-}
-
 /* The verdict when some RAM must bounce through swiotlb. */
 static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
 {
@@ -277,7 +268,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
 	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && r->legacy.known;
 
-	r->kernel_model = legacy_decides ? "legacy-block" : "dma-direct";
+	r->kernel_model = legacy_decides ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
 	r->pool_reachable = TRI_UNKNOWN;
 	if (!d->driver) {
 		r->verdict = VERDICT_IDLE;
@@ -385,180 +376,6 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	}
 	needs_pool(sw, r);
-}
-
-/* ---- findings ---- */
-
-static void add_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
-{
-	if (!r->mask_known) {
-		finding_add_str(f, x, "mask_source", "none (BLK_BOUNCE_HIGH)");
-		return;
-	}
-	finding_add_hex(f, x, "dma_mask", r->dma_mask);
-	finding_add_str(f, x, "mask_source", mask_source_to_string(r->mask_source));
-	if (r->bus_limit)
-		finding_add_hex(f, x, "bus_limit", r->bus_limit);
-	finding_add_hex(f, x, "limit", r->limit);
-	finding_add_u64(f, x, "reachable_ram_bytes", r->direct.reachable_bytes);
-	finding_add_u64(f, x, "unreachable_ram_bytes", r->direct.unreachable_bytes);
-	if (r->direct.any_unreachable)
-		finding_add_hex(f, x, "lowest_unreachable", r->direct.lowest_unreachable);
-	if (r->direct.uncovered_bytes)
-		finding_add_u64(f, x, "uncovered_by_dma_ranges_bytes", r->direct.uncovered_bytes);
-}
-
-static char *sized_message(const char *before, uint64_t bytes, const char *after)
-{
-	struct strbuf b = { 0 };
-	strbuf_append(&b, before);
-	strbuf_append_size(&b, bytes);
-	strbuf_append(&b, after);
-	return strbuf_steal(&b);
-}
-
-/* What the models predict for a device that does DMA. */
-static void predicted_findings(const struct devices_input *in, const struct device_report *r,
-			       struct findings *f)
-{
-	const struct device *d = r->dev;
-	const struct swiotlb_state *sw = in->sw;
-	struct finding *x;
-
-	if (r->verdict == VERDICT_PARTIAL) {
-		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
-		bool block = strcmp(r->kernel_model, "legacy-block") == 0 && k->bounce_bytes;
-		_cleanup_free_ char *msg =
-			block ? sized_message("the block layer bounces ", k->bounce_bytes,
-					      " of RAM for this device's queue (pages above bounce_pfn): "
-					      "a copy on every I/O")
-			      : sized_message("", r->direct.unreachable_bytes,
-					      " of RAM is out of this device's reach: buffers there are "
-					      "copied through a bounce buffer on every I/O");
-		x = findings_add(f, "bounce-needed", SEVERITY_WARNING, d->id, msg,
-				 "widen the driver's DMA mask if the hardware allows, enable an IOMMU, "
-				 "or keep its buffers in low memory");
-		add_reach_evidence(f, x, r);
-		if (block)
-			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
-	}
-	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
-		_cleanup_free_ char *msg = sized_message("", r->unreachable_bytes,
-							 " of RAM is out of this device's reach and "
-							 "there is no usable bounce buffer: DMA to it "
-							 "fails (\"DMA addr ... overflow\")");
-		x = findings_add(f, "bounce-impossible", SEVERITY_ERROR, d->id, msg,
-				 in->m->swiotlb.cmd_noforce
-					 ? "drop swiotlb=noforce (or boot with swiotlb=<slabs>), or enable an IOMMU"
-				 : sw->active == TRI_NO
-					 ? "give the kernel a bounce pool (swiotlb), or enable an IOMMU"
-					 : "place the swiotlb pool within the device's reach (swiotlb= "
-					   "and memory layout), or enable an IOMMU");
-		add_reach_evidence(f, x, r);
-		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
-	}
-	if (r->missed_corrupts) {
-		_cleanup_free_ char *msg = sized_message(
-			"the block layer does not bounce ", r->legacy.missed_bytes,
-			" of RAM this device cannot reach: without a mask check further down, "
-			"its DMA reads or writes the wrong memory");
-		x = findings_add(f, "bounce-missed", SEVERITY_ERROR, d->id, msg,
-				 "give the queue a bounce limit that matches the reach (a contiguous "
-				 "mask, dma-ranges), or use a kernel that checks dma_capable()");
-		add_reach_evidence(f, x, r);
-		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
-		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
-		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
-	}
-	if (r->pool_reachable == TRI_NO && sw->pool_known) {
-		x = findings_add(f, "swiotlb-out-of-reach", SEVERITY_ERROR, d->id,
-				 "the swiotlb pool lies outside this device's reach: bouncing cannot "
-				 "help it (\"swiotlb addr ... overflow\")",
-				 "move the pool low (swiotlb placement, mem= or a restricted-dma-pool "
-				 "the device reaches)");
-		finding_add_hex(f, x, "pool_start", sw->pool_start);
-		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
-		finding_add_hex(f, x, "limit", r->limit);
-	}
-	if (r->mask_known && !mask_is_contiguous(r->dma_mask)) {
-		uint64_t diff = r->direct.reachable_bytes > r->bitmask.reachable_bytes
-					? r->direct.reachable_bytes - r->bitmask.reachable_bytes
-					: r->bitmask.reachable_bytes - r->direct.reachable_bytes;
-		_cleanup_free_ char *msg =
-			diff ? sized_message("DMA mask is not of the form 2^n-1: read as a limit (what "
-					     "dma-direct does) and as a bitmask (the DMA-API definition) "
-					     "it reaches different RAM; they differ by ",
-					     diff, "")
-			     : strdup("DMA mask is not of the form 2^n-1: the limit and bitmask "
-				      "readings agree on this machine's RAM, but not on every layout");
-		x = findings_add(f, "mask-not-contiguous", diff ? SEVERITY_WARNING : SEVERITY_INFO,
-				 d->id, msg,
-				 "express the reach as dma-ranges (a bus limit and offset) and keep the "
-				 "mask 2^n-1");
-		finding_add_hex(f, x, "dma_mask", r->dma_mask);
-		finding_add_u64(f, x, "reachable_as_limit_bytes", r->direct.reachable_bytes);
-		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
-	}
-	if (r->mask_known && r->bus_limit && r->bus_limit < r->dma_mask) {
-		x = findings_add(f, "mask-limited-by-bus", SEVERITY_INFO, d->id,
-				 "the firmware bus limit (devicetree dma-ranges) is below the DMA mask: "
-				 "the bus limit decides the reach",
-				 "none needed if the dma-ranges are right; otherwise fix the devicetree");
-		finding_add_hex(f, x, "dma_mask", r->dma_mask);
-		finding_add_hex(f, x, "bus_limit", r->bus_limit);
-		if (r->map.node)
-			finding_add_str(f, x, "dma_ranges_node", r->map.node);
-	}
-	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
-	if (r->legacy.known && r->has_block && r->mask_known && legacy_decisions_differ(&r->legacy)) {
-		const struct legacy_block *c = &r->legacy.by_reading[MAX_LOW_PFN_COUNT];
-		const struct legacy_block *p = &r->legacy.by_reading[MAX_LOW_PFN_PFN];
-		bool used_count = r->legacy.kernel_reading == MAX_LOW_PFN_COUNT;
-		x = findings_add(f, "pfn-count-confusion", used_count ? SEVERITY_WARNING : SEVERITY_INFO,
-				 d->id,
-				 "the block layer's bounce decision for this device's queue depends on "
-				 "whether max_low_pfn is a page count or a PFN (they differ by the "
-				 "memory base PFN)",
-				 used_count ? "use a v3.13+ kernel (ARM: 7805/1) or set the queue's bounce "
-					      "limit from dma_max_pfn()"
-					    : "none on this kernel; the count reading is what 32-bit ARM "
-					      "before v3.13 used");
-		confusion_evidence(f, x, in->l, c, p);
-		finding_add_hex(f, x, "dma_mask", r->dma_mask);
-		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
-	}
-}
-
-/* What the kernel log proves happened to the device, whatever it does now. */
-static void logged_findings(const struct devices_input *in, const struct device_report *r,
-			    struct findings *f)
-{
-	const struct device *d = r->dev;
-	struct finding *x;
-
-	for (size_t i = 0; i < in->m->n_overflows; i++) {
-		const struct dma_overflow *o = &in->m->overflows[i];
-		if (!o->device || strcmp(o->device, d->id) != 0)
-			continue;
-		x = findings_add(f, "dma-overflow-logged", SEVERITY_ERROR, d->id,
-				 "the kernel log shows a DMA mapping of this device that failed: "
-				 "\"DMA addr ... overflow\"",
-				 "see bounce-impossible; the log line is proof the failure happens");
-		finding_add_hex(f, x, "addr", o->addr);
-		finding_add_u64(f, x, "size", o->size);
-		finding_add_hex(f, x, "mask", o->mask);
-		finding_add_hex(f, x, "bus_limit", o->bus_limit);
-	}
-}
-
-static void device_findings(const struct devices_input *in, const struct device_report *r,
-			    struct findings *f)
-{
-	/* a device that does no DMA (unbound, a bridge, no sign of it) gets no
-	 * prediction: a mask limited by the bus, or not 2^n-1, costs it nothing */
-	if (r->verdict != VERDICT_IDLE)
-		predicted_findings(in, r, f);
-	logged_findings(in, r, f);
 }
 
 static int analyse_one(const struct devices_input *in, const struct device *d, bool has_block,

@@ -41,6 +41,16 @@ enum mask_source {
 
 const char *mask_source_to_string(enum mask_source s);
 
+/* The model of the kernel's own era that decides the verdict (the others expose confusions). */
+enum kernel_model {
+	KERNEL_MODEL_DMA_DIRECT,   /* dma_capable() against min_not_zero(mask, bus limit) */
+	KERNEL_MODEL_LEGACY_BLOCK, /* the block layer's bounce_pfn before 5.13 */
+	_KERNEL_MODEL_MAX,
+	_KERNEL_MODEL_INVALID = -EINVAL,
+};
+
+const char *kernel_model_to_string(enum kernel_model k);
+
 /* The two readings of max_low_pfn, indexed by MAX_LOW_PFN_* (analysis/eras.h). */
 #define N_READINGS 2
 
@@ -68,7 +78,7 @@ struct device_report {
 	struct reach bitmask;                /* bitmask model */
 	bool has_block;                      /* a disk's queue uses this device */
 	struct legacy_result legacy;         /* legacy-block model, when computable */
-	const char *kernel_model;            /* "dma-direct" or "legacy-block" */
+	enum kernel_model kernel_model;
 	enum verdict verdict;
 	const char *reason;                  /* static: why this verdict */
 	uint64_t unreachable_bytes;          /* dma-direct truth */
@@ -101,10 +111,6 @@ struct devices_input {
 	const char *arch_family;             /* NULL unknown */
 	unsigned bits;                       /* BITS_PER_LONG; 0 unknown */
 };
-
-/* The numbers of a pfn-count-confusion finding: the layout and both readings. */
-void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
-			const struct legacy_block *as_count, const struct legacy_block *as_pfn);
 
 /* 0 or -ENOMEM. Findings go to f. */
 int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f);

@@ -41,7 +41,7 @@ static char *get_name(const struct device_report *r) { return dup_or_null(r->dev
 static char *get_iommu(const struct device_report *r) { return dup_or_null(r->dev->iommu_type); }
 static char *get_verdict(const struct device_report *r) { return dup_or_null(verdict_to_string(r->verdict)); }
 static char *get_reason(const struct device_report *r) { return dup_or_null(r->reason); }
-static char *get_model(const struct device_report *r) { return dup_or_null(r->kernel_model); }
+static char *get_model(const struct device_report *r) { return dup_or_null(kernel_model_to_string(r->kernel_model)); }
 static char *get_syspath(const struct device_report *r) { return dup_or_null(r->dev->syspath); }
 static char *get_id_path(const struct device_report *r) { return dup_or_null(r->dev->udev.id_path); }
 static char *get_mask_hex(const struct device_report *r) { return hex_or_null(r->mask_known, r->dma_mask); }

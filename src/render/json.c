@@ -149,7 +149,7 @@ static struct json_object *findings_json(const struct findings *f)
 		const struct finding *x = &f->v[i];
 		struct json_object *o = json_object_new_object();
 		struct json_object *ev = json_object_new_object();
-		add(o, "id", jstr(x->id));
+		add(o, "id", jstr(finding_id_to_string(x->id)));
 		add(o, "severity", jstr(severity_to_string(x->severity)));
 		add(o, "device", jstr(x->device));
 		add(o, "message", jstr(x->message));
@@ -354,7 +354,7 @@ static struct json_object *device_json(const struct device_report *r)
 	add(o, "dma_signs", dma_signs_json(d->dma_signs));
 	add(o, "verdict", jstr(verdict_to_string(r->verdict)));
 	add(o, "reason", jstr(r->reason));
-	add(o, "kernel_model", jstr(r->kernel_model));
+	add(o, "kernel_model", jstr(kernel_model_to_string(r->kernel_model)));
 	add(o, "forced_why", jstr(r->forced_why));
 	add(o, "swiotlb_pool_reachable", tri_json(r->pool_reachable));
 	add(o, "reachable_ram_bytes", r->mask_known ? ju64(r->reachable_bytes) : NULL);

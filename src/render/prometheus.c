@@ -235,7 +235,7 @@ static int findings_metrics(struct prom *p, const struct findings *f)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < f->n; i++) {
-		v[i].id = f->v[i].id ? f->v[i].id : "";
+		v[i].id = finding_id_to_string(f->v[i].id);
 		v[i].severity = f->v[i].severity;
 		if (f->v[i].severity >= 0 && f->v[i].severity < _SEVERITY_MAX)
 			by_severity[f->v[i].severity]++;

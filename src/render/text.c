@@ -358,7 +358,7 @@ static void print_findings(FILE *out, const struct findings *f, unsigned width)
 		char head[64];
 
 		snprintf(head, sizeof(head), "  %-7s ", severity_to_string(x->severity));
-		strbuf_append(&b, x->id);
+		strbuf_append(&b, finding_id_to_string(x->id));
 		if (x->device) {
 			strbuf_append(&b, " ");
 			append_safe(&b, x->device);

@@ -97,7 +97,8 @@ static size_t count_findings(const struct report *r, const char *id, const char 
 
 	for (size_t i = 0; i < r->findings.n; i++) {
 		const struct finding *x = &r->findings.v[i];
-		if ((!id || strcmp(x->id, id) == 0) && x->device && strcmp(x->device, device) == 0)
+		if ((!id || strcmp(finding_id_to_string(x->id), id) == 0) && x->device &&
+		    strcmp(x->device, device) == 0)
 			n++;
 	}
 	return n;

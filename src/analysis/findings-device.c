@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A device's findings: what the kernel model predicts for a device that does
+ * DMA, and what the kernel log proves happened to it. Pure: no I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/eras.h"
+#include "analysis/findings-device.h"
+#include "analysis/findings-machine.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+
+static bool legacy_decisions_differ(const struct legacy_result *lr)
+{
+	return legacy_block_differ(&lr->by_reading[MAX_LOW_PFN_COUNT],
+				   &lr->by_reading[MAX_LOW_PFN_PFN]);
+}
+
+static void add_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
+{
+	if (!r->mask_known) {
+		finding_add_str(f, x, "mask_source", "none (BLK_BOUNCE_HIGH)");
+		return;
+	}
+	finding_add_hex(f, x, "dma_mask", r->dma_mask);
+	finding_add_str(f, x, "mask_source", mask_source_to_string(r->mask_source));
+	if (r->bus_limit)
+		finding_add_hex(f, x, "bus_limit", r->bus_limit);
+	finding_add_hex(f, x, "limit", r->limit);
+	finding_add_u64(f, x, "reachable_ram_bytes", r->direct.reachable_bytes);
+	finding_add_u64(f, x, "unreachable_ram_bytes", r->direct.unreachable_bytes);
+	if (r->direct.any_unreachable)
+		finding_add_hex(f, x, "lowest_unreachable", r->direct.lowest_unreachable);
+	if (r->direct.uncovered_bytes)
+		finding_add_u64(f, x, "uncovered_by_dma_ranges_bytes", r->direct.uncovered_bytes);
+}
+
+static char *sized_message(const char *before, uint64_t bytes, const char *after)
+{
+	struct strbuf b = { 0 };
+	strbuf_append(&b, before);
+	strbuf_append_size(&b, bytes);
+	strbuf_append(&b, after);
+	return strbuf_steal(&b);
+}
+
+/* What the models predict for a device that does DMA. */
+static void predicted_findings(const struct devices_input *in, const struct device_report *r,
+			       struct findings *f)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+	struct finding *x;
+
+	if (r->verdict == VERDICT_PARTIAL) {
+		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		bool block = r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k->bounce_bytes;
+		_cleanup_free_ char *msg =
+			block ? sized_message("the block layer bounces ", k->bounce_bytes,
+					      " of RAM for this device's queue (pages above bounce_pfn): "
+					      "a copy on every I/O")
+			      : sized_message("", r->direct.unreachable_bytes,
+					      " of RAM is out of this device's reach: buffers there are "
+					      "copied through a bounce buffer on every I/O");
+		x = findings_add(f, FINDING_BOUNCE_NEEDED, d->id, msg);
+		add_reach_evidence(f, x, r);
+		if (block)
+			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
+	}
+	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
+		_cleanup_free_ char *msg = sized_message("", r->unreachable_bytes,
+							 " of RAM is out of this device's reach and "
+							 "there is no usable bounce buffer: DMA to it "
+							 "fails (\"DMA addr ... overflow\")");
+		x = findings_add(f, FINDING_BOUNCE_IMPOSSIBLE, d->id, msg);
+		if (in->m->swiotlb.cmd_noforce)
+			finding_set_remedy(f, x, "drop swiotlb=noforce (or boot with swiotlb=<slabs>), "
+						 "or enable an IOMMU");
+		else if (sw->active == TRI_NO)
+			finding_set_remedy(f, x, "give the kernel a bounce pool (swiotlb), or enable an "
+						 "IOMMU");
+		add_reach_evidence(f, x, r);
+		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
+	}
+	if (r->missed_corrupts) {
+		_cleanup_free_ char *msg = sized_message(
+			"the block layer does not bounce ", r->legacy.missed_bytes,
+			" of RAM this device cannot reach: without a mask check further down, "
+			"its DMA reads or writes the wrong memory");
+		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
+		add_reach_evidence(f, x, r);
+		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
+		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+	}
+	if (r->pool_reachable == TRI_NO && sw->pool_known) {
+		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, d->id,
+				 "the swiotlb pool lies outside this device's reach: bouncing cannot "
+				 "help it (\"swiotlb addr ... overflow\")");
+		finding_add_hex(f, x, "pool_start", sw->pool_start);
+		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
+		finding_add_hex(f, x, "limit", r->limit);
+	}
+	if (r->mask_known && !mask_is_contiguous(r->dma_mask)) {
+		uint64_t diff = r->direct.reachable_bytes > r->bitmask.reachable_bytes
+					? r->direct.reachable_bytes - r->bitmask.reachable_bytes
+					: r->bitmask.reachable_bytes - r->direct.reachable_bytes;
+		_cleanup_free_ char *msg =
+			diff ? sized_message("DMA mask is not of the form 2^n-1: read as a limit (what "
+					     "dma-direct does) and as a bitmask (the DMA-API definition) "
+					     "it reaches different RAM; they differ by ",
+					     diff, "")
+			     : strdup("DMA mask is not of the form 2^n-1: the limit and bitmask "
+				      "readings agree on this machine's RAM, but not on every layout");
+		x = findings_add(f, FINDING_MASK_NOT_CONTIGUOUS, d->id, msg);
+		if (!diff)
+			finding_lower_severity(x, SEVERITY_INFO);
+		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_u64(f, x, "reachable_as_limit_bytes", r->direct.reachable_bytes);
+		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
+	}
+	if (r->mask_known && r->bus_limit && r->bus_limit < r->dma_mask) {
+		x = findings_add(f, FINDING_MASK_LIMITED_BY_BUS, d->id,
+				 "the firmware bus limit (devicetree dma-ranges) is below the DMA mask: "
+				 "the bus limit decides the reach");
+		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_hex(f, x, "bus_limit", r->bus_limit);
+		if (r->map.node)
+			finding_add_str(f, x, "dma_ranges_node", r->map.node);
+	}
+	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
+	if (r->legacy.known && r->has_block && r->mask_known && legacy_decisions_differ(&r->legacy)) {
+		const struct legacy_block *c = &r->legacy.by_reading[MAX_LOW_PFN_COUNT];
+		const struct legacy_block *p = &r->legacy.by_reading[MAX_LOW_PFN_PFN];
+		bool used_count = r->legacy.kernel_reading == MAX_LOW_PFN_COUNT;
+		x = findings_add(f, FINDING_PFN_COUNT_CONFUSION, d->id,
+				 "the block layer's bounce decision for this device's queue depends on "
+				 "whether max_low_pfn is a page count or a PFN (they differ by the "
+				 "memory base PFN)");
+		if (!used_count)
+			finding_lower_severity(x, SEVERITY_INFO);
+		finding_set_remedy(f, x, used_count ? "use a v3.13+ kernel (ARM: 7805/1) or set the "
+						      "queue's bounce limit from dma_max_pfn()"
+						    : "none on this kernel; the count reading is what "
+						      "32-bit ARM before v3.13 used");
+		confusion_evidence(f, x, in->l, c, p);
+		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+	}
+}
+
+/* What the kernel log proves happened to the device, whatever it does now. */
+static void logged_findings(const struct devices_input *in, const struct device_report *r,
+			    struct findings *f)
+{
+	const struct device *d = r->dev;
+	struct finding *x;
+
+	for (size_t i = 0; i < in->m->n_overflows; i++) {
+		const struct dma_overflow *o = &in->m->overflows[i];
+		if (!o->device || strcmp(o->device, d->id) != 0)
+			continue;
+		x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, d->id,
+				 "the kernel log shows a DMA mapping of this device that failed: "
+				 "\"DMA addr ... overflow\"");
+		finding_add_hex(f, x, "addr", o->addr);
+		finding_add_u64(f, x, "size", o->size);
+		finding_add_hex(f, x, "mask", o->mask);
+		finding_add_hex(f, x, "bus_limit", o->bus_limit);
+	}
+}
+
+void device_findings(const struct devices_input *in, const struct device_report *r,
+			    struct findings *f)
+{
+	/* a device that does no DMA (unbound, a bridge, no sign of it) gets no
+	 * prediction: a mask limited by the bus, or not 2^n-1, costs it nothing */
+	if (r->verdict != VERDICT_IDLE)
+		predicted_findings(in, r, f);
+	logged_findings(in, r, f);
+}
+

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The findings about the machine as a whole: the snapshot, the memory
+ * layout, the two readings of max_low_pfn, the swiotlb pool, Xen PV, and
+ * logged failures of devices the audit does not know. Pure: no I/O.
+ */
+#include <string.h>
+
+#include "analysis/eras.h"
+#include "analysis/findings-machine.h"
+#include "analysis/legacy-block.h"
+#include "shared/macro.h"
+
+void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
+			const struct legacy_block *c, const struct legacy_block *p)
+{
+	finding_add_u64(f, x, "base_pfn", l->base_pfn);
+	finding_add_u64(f, x, "max_low_pfn_as_count", l->max_low_pfn_as_count);
+	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->max_low_pfn_as_pfn);
+	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
+	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
+	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
+	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
+	finding_add_u64(f, x, "unnecessary_bounce_bytes",
+			c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
+}
+
+/* A snapshot whose capture did not finish (its MANIFEST says so): what it missed reads as absent. */
+static void snapshot_findings(const struct machine *m, struct findings *f)
+{
+	if (!m->snapshot_incomplete)
+		return;
+	struct finding *x = findings_add(
+		f, FINDING_SNAPSHOT_INCOMPLETE, NULL,
+		"the capture that made this snapshot did not finish: what it did not copy reads "
+		"as absent, so inputs, devices and verdicts may be missing or wrong");
+	finding_add_str(f, x, "why", m->snapshot_incomplete_why ? m->snapshot_incomplete_why
+							       : "MANIFEST says so");
+}
+
+static void layout_findings(const struct machine *m, const struct layout *l, struct findings *f)
+{
+	struct finding *x;
+
+	if (m->iomem_hidden && l->source == LAYOUT_SOURCE_ZONEINFO) {
+		x = findings_add(f, FINDING_IOMEM_HIDDEN, NULL,
+				 "proc/iomem shows every address as 0 to this user; the memory "
+				 "layout comes from proc/zoneinfo zone spans, which count holes "
+				 "inside a zone as RAM ranges and give sizes from present pages");
+		finding_add_str(f, x, "source", "zoneinfo");
+		finding_add_u64(f, x, "base_pfn", l->base_pfn);
+		finding_add_u64(f, x, "end_pfn", l->end_pfn);
+		finding_add_u64(f, x, "ram_bytes", l->ram_bytes);
+	}
+	if (l->source == LAYOUT_SOURCE_NONE) {
+		x = findings_add(f, FINDING_MEMORY_LAYOUT_UNKNOWN, NULL,
+				 l->unknown_reason ? l->unknown_reason : "no memory layout");
+		finding_add_str(f, x, "iomem", m->iomem_hidden ? "hidden"
+					       : m->iomem_usable ? "ok" : "unusable");
+		finding_add_str(f, x, "zoneinfo", m->zoneinfo_usable ? "ok" : "unusable");
+	} else if (!l->lowmem_known) {
+		x = findings_add(f, FINDING_LOWMEM_UNKNOWN, NULL,
+				 l->unknown_reason ? l->unknown_reason : "lowmem end unknown");
+		finding_add_u64(f, x, "base_pfn", l->base_pfn);
+		finding_add_u64(f, x, "end_pfn", l->end_pfn);
+	}
+}
+
+/*
+ * pfn-count-confusion, machine-wide: a BLK_BOUNCE_HIGH queue (a driver that
+ * set no mask) under both readings of max_low_pfn. On RAM based at 0 they
+ * agree; elsewhere the count reading bounces lowmem pages needlessly.
+ */
+static void confusion_finding(const struct report *r, struct findings *f)
+{
+	const struct layout *l = &r->layout;
+	struct legacy_block b[2];
+
+	if (!r->bits || l->source == LAYOUT_SOURCE_NONE || !l->lowmem_known)
+		return;
+	for (int reading = 0; reading < 2; reading++) {
+		struct legacy_block_input in = { .bits = r->bits, .reading = reading, .has_mask = false };
+		if (legacy_block_compute(l, &in, &b[reading]) < 0)
+			return;
+	}
+	const struct legacy_block *c = &b[MAX_LOW_PFN_COUNT], *p = &b[MAX_LOW_PFN_PFN];
+	if (!legacy_block_differ(c, p))
+		return;
+	bool used_count = r->max_low_pfn_reading == MAX_LOW_PFN_COUNT;
+	struct finding *x = findings_add(
+		f, FINDING_PFN_COUNT_CONFUSION, NULL,
+		used_count ? "this kernel stores max_low_pfn as a page count while the block layer "
+			     "compares it with PFNs: a queue without a DMA mask (BLK_BOUNCE_HIGH) "
+			     "bounces every page above the count, lowmem included"
+			   : "RAM does not start at address 0: read as a page count (32-bit ARM "
+			     "before v3.13), max_low_pfn would make a BLK_BOUNCE_HIGH queue bounce "
+			     "lowmem pages too");
+	if (!used_count) {
+		finding_lower_severity(x, SEVERITY_INFO);
+		finding_set_remedy(f, x, "none on this kernel; shown because code written on x86 "
+					 "mixes the readings");
+	}
+	confusion_evidence(f, x, l, c, p);
+}
+
+static void swiotlb_findings(const struct report *r, struct findings *f)
+{
+	const struct swiotlb_state *s = &r->swiotlb;
+	struct finding *x;
+
+	if (s->forced) {
+		x = findings_add(f, FINDING_FORCED_BOUNCE, NULL, s->forced_why);
+		if (s->size_known)
+			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
+	}
+	if (s->size_known && s->size_bytes && (s->used_known || s->hiwater_known)) {
+		uint64_t peak = s->hiwater_known ? s->hiwater_bytes : s->used_bytes;
+		if (peak >= s->size_bytes / 10 * 9) {
+			x = findings_add(f, FINDING_SWIOTLB_PRESSURE, NULL,
+					 "the swiotlb pool has been at least 90% full: mappings may "
+					 "fail with \"swiotlb buffer is full\"");
+			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
+			finding_add_u64(f, x, "peak_used_bytes", peak);
+		}
+	}
+}
+
+static void log_findings(const struct machine *m, const struct report *r, struct findings *f)
+{
+	struct finding *x;
+
+	if (m->swiotlb.full_messages) {
+		x = findings_add(f, FINDING_SWIOTLB_PRESSURE, NULL,
+				 "the kernel log says \"swiotlb buffer is full\": mappings failed");
+		finding_set_remedy(f, x, "enlarge the pool with swiotlb=<slabs> or remove the need "
+					 "to bounce");
+		finding_add_u64(f, x, "log_lines", m->swiotlb.full_messages);
+	}
+	if (r->swiotlb.xen_pv) {
+		x = findings_add(f, FINDING_XEN_PV_UNDECIDABLE, NULL,
+				 "Xen PV domain: xen-swiotlb bounces by machine addresses, which the "
+				 "guest's RAM map does not show; device verdicts are unknown");
+		finding_add_str(f, x, "why", r->swiotlb.xen_why);
+	}
+	for (size_t i = 0; i < m->n_overflows; i++) {
+		if (m->overflows[i].device && machine_find_device(m, m->overflows[i].device))
+			continue; /* reported with its device */
+		x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, m->overflows[i].device,
+				 "the kernel log shows a failed DMA mapping (\"DMA addr ... overflow\")");
+		finding_set_remedy(f, x, "find the device and see bounce-impossible");
+		finding_add_hex(f, x, "addr", m->overflows[i].addr);
+		finding_add_hex(f, x, "mask", m->overflows[i].mask);
+		finding_add_hex(f, x, "bus_limit", m->overflows[i].bus_limit);
+	}
+}
+
+void machine_findings(const struct machine *m, const struct report *r, struct findings *f)
+{
+	snapshot_findings(m, f);
+	layout_findings(m, &r->layout, f);
+	confusion_finding(r, f);
+	swiotlb_findings(r, f);
+	log_findings(m, r, f);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Machine-wide findings (findings-machine.c). Pure. */
+#pragma once
+
+#include "analysis/legacy-block.h"
+#include "analysis/report.h"
+
+/* Append the machine-wide findings of m, with r's layout, swiotlb state and era values, to f. */
+void machine_findings(const struct machine *m, const struct report *r, struct findings *f);
+
+/* The numbers of a pfn-count-confusion finding: the layout and both readings of max_low_pfn. */
+void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
+			const struct legacy_block *as_count, const struct legacy_block *as_pfn);
