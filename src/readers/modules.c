@@ -24,7 +24,7 @@
 
 #include "readers/readers.h"
 #include "readers/sysfs-util.h"
-#include "sandbox.h"
+#include "shared/sandbox.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "sandbox.h"
+#include "shared/sandbox.h"
 
 #define EXIT_SKIP 77
 

@@ -28,7 +28,7 @@
 #include <linux/landlock.h>
 #endif
 
-#include "sandbox.h"
+#include "shared/sandbox.h"
 #include "shared/macro.h"
 
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
