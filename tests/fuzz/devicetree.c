@@ -35,8 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	dt.n_chain = 1 + h[0] % CHAIN_MAX;
 	dt.node_is_device = h[0] & 0x80;
+	dt.node = strdup("soc/dev");
 	dt.chain = calloc(dt.n_chain, sizeof(*dt.chain));
-	if (!dt.chain)
+	if (!dt.node || !dt.chain)
 		abort();
 	for (size_t i = 0; i < dt.n_chain; i++) {
 		struct dt_node *n = &dt.chain[i];
