@@ -3,16 +3,13 @@
 #pragma once
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
-#define _unused_ __attribute__((unused))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _nonnull_ __attribute__((nonnull))
 
 static inline void freep(void *p)
 {
@@ -29,13 +26,6 @@ static inline void closep(int *fd)
 	}
 }
 #define _cleanup_close_ _cleanup_(closep)
-
-static inline void fclosep(FILE **f)
-{
-	if (*f)
-		fclose(*f);
-}
-#define _cleanup_fclose_ _cleanup_(fclosep)
 
 /* Hand ownership out of a _cleanup_ variable. */
 #define TAKE_PTR(p)                       \
