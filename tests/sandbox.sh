@@ -182,6 +182,26 @@ rc=$?
 check "SIGTERM: the tool dies of it ($rc)" test "$rc" -eq 143
 check "SIGTERM: no private directory left" no_leftovers
 
+# The same while a capture's or a report file's own cleanup holds the signal:
+# the sandbox's handler runs first, then hands the signal on to theirs.
+sigterm_during_libkmod() { # NAME OPTIONS...
+	local name=$1 pid rc; shift
+	"$TOOL" --sysroot "$r" --json "$@" > /dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do [ -f "$(echo "$TMPDIR"/dmamask-audit.*/modules.alias.bin)" ] && break; sleep 0.05; done
+	check "SIGTERM with $name: the private directory exists while libkmod runs" test -n "$(ls -A "$TMPDIR")"
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIGTERM with $name: the tool dies of it ($rc)" test "$rc" -eq 143
+	check "SIGTERM with $name: no private directory left" no_leftovers
+}
+sigterm_during_libkmod --capture --capture "$tmp/sigcap"
+check "SIGTERM with --capture: its MANIFEST says complete=0" grep -qx 'complete=0' "$tmp/sigcap/MANIFEST"
+mkdir "$tmp/sigout"
+sigterm_during_libkmod --output-file --output-file "$tmp/sigout/report.json"
+check "SIGTERM with --output-file: no report and no temporary left" test -z "$(ls -A "$tmp/sigout")"
+
 # strace: every path touched. Allowed outside the root: the loader and its
 # libraries (and libc's locale data under /usr/lib), /proc/self, anonymous
 # memfds, the private directory, and a stat() of "/" (the sysroot layer asks

@@ -71,6 +71,8 @@ struct sandbox {
 static struct sandbox *volatile active;
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static bool handled[ARRAY_SIZE(cleanup_signals)];
+/* What each signal did before: a default, or the program's own cleanup (a capture's, a report's) */
+static struct sigaction previous[ARRAY_SIZE(cleanup_signals)];
 
 /* Async-signal-safe: unlinkat() only. */
 static void remove_contents(struct sandbox *sb)
@@ -80,35 +82,41 @@ static void remove_contents(struct sandbox *sb)
 	unlinkat(AT_FDCWD, sb->path, AT_REMOVEDIR);
 }
 
+/*
+ * Remove the directory, then hand the signal on: the previous action is put
+ * back and the signal raised again, so it runs once this handler returns
+ * (the program's own cleanup, or the default: death by the signal).
+ */
 static void on_signal(int sig)
 {
 	struct sandbox *sb = active;
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	const struct sigaction *prev = &dfl;
 
 	if (sb && getpid() == sb->owner)
 		remove_contents(sb);
-	/* the disposition was SIG_DFL before (else no handler): die of it as we would have */
-	sigaction(sig, &dfl, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(cleanup_signals); i++)
+		if (cleanup_signals[i] == sig && handled[i])
+			prev = &previous[i];
+	sigaction(sig, prev, NULL);
 	raise(sig);
 }
 
-/* Catch the signals left at their default; restore them with restore = true. */
+/* Catch the signals not ignored, in front of whatever handles them; restore = true puts that back. */
 static void cleanup_handlers(bool restore)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(cleanup_signals); i++) {
-		struct sigaction sa = { .sa_handler = on_signal }, old;
+		struct sigaction sa = { .sa_handler = on_signal };
 
 		if (restore) {
-			if (handled[i]) {
-				sa.sa_handler = SIG_DFL;
-				sigaction(cleanup_signals[i], &sa, NULL);
-			}
+			if (handled[i])
+				sigaction(cleanup_signals[i], &previous[i], NULL);
 			handled[i] = false;
 			continue;
 		}
-		if (sigaction(cleanup_signals[i], NULL, &old) < 0 || old.sa_handler != SIG_DFL ||
-		    (old.sa_flags & SA_SIGINFO))
-			continue; /* ignored (nohup) or the program's own: left alone */
+		if (sigaction(cleanup_signals[i], NULL, &previous[i]) < 0 ||
+		    (!(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_IGN))
+			continue; /* ignored (nohup): left so */
 		sigemptyset(&sa.sa_mask);
 		handled[i] = sigaction(cleanup_signals[i], &sa, NULL) == 0;
 	}
