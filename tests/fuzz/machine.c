@@ -8,7 +8,8 @@
  *   "== PATH" then the file's bytes and one '\n', up to the next header line;
  *   "-> PATH TARGET" a symlink; "// PATH" a directory.
  * PATH is kept inside the directory ("..", "." and empty components are
- * dropped); symlinks are made last, so no file is written through one.
+ * dropped); symlinks are made last, and nothing is made below a component
+ * that is not a real directory, so nothing is written through a link.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,7 @@
 #define ENTRIES_MAX 4096
 #define DEPTH_MAX 64
 
-static char root[] = "/tmp/dmamask-fuzz-XXXXXX";
+static char root[PATH_MAX];
 
 enum kind { FILE_ENTRY, LINK_ENTRY, DIR_ENTRY };
 
@@ -76,16 +77,31 @@ static char *clean_path(const char *s, size_t len)
 	return out;
 }
 
-/* mkdir -p of path's parents (dir_too: and path itself), relative to the root. */
-static void make_parents(int dfd, char *path, bool dir_too)
+/*
+ * mkdir -p of path's parents (dir_too: and path itself), relative to the
+ * root. false when one of them exists and is not a directory, a symlink
+ * above all: nothing is ever made through a link the input planted.
+ */
+static bool make_parents(int dfd, char *path, bool dir_too)
 {
-	for (char *c = path; (c = strchr(c, '/')); c++) {
-		*c = '\0';
-		mkdirat(dfd, path, 0755);
+	struct stat st;
+	bool ok = true;
+
+	for (char *c = path; ok; c++) {
+		c = strchr(c, '/');
+		if (!c && !dir_too)
+			break;
+		if (c)
+			*c = '\0';
+		if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			ok = S_ISDIR(st.st_mode);
+		else
+			ok = mkdirat(dfd, path, 0755) == 0;
+		if (!c)
+			break;
 		*c = '/';
 	}
-	if (dir_too)
-		mkdirat(dfd, path, 0755);
+	return ok;
 }
 
 /* A file's bytes end before the '\n' that separates them from the next header. */
@@ -151,7 +167,8 @@ static void write_tree(int dfd, struct entry *v, size_t n)
 		if (v[i].kind == DIR_ENTRY) {
 			make_parents(dfd, v[i].path, true);
 		} else if (v[i].kind == FILE_ENTRY) {
-			make_parents(dfd, v[i].path, false);
+			if (!make_parents(dfd, v[i].path, false))
+				continue;
 			int fd = openat(dfd, v[i].path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 			if (fd < 0)
 				continue;
@@ -166,8 +183,7 @@ static void write_tree(int dfd, struct entry *v, size_t n)
 		char *target = strndup(v[i].data, v[i].len);
 		if (!target)
 			abort();
-		make_parents(dfd, v[i].path, false);
-		if (!memchr(v[i].data, '\0', v[i].len))
+		if (make_parents(dfd, v[i].path, false) && !memchr(v[i].data, '\0', v[i].len))
 			symlinkat(target, dfd, v[i].path);
 		free(target);
 	}
@@ -192,7 +208,10 @@ static void remove_root(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *tmp = getenv("TMPDIR");
+
 	(void)argc, (void)argv;
+	snprintf(root, sizeof(root), "%s/dmamask-fuzz-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 	if (!mkdtemp(root))
 		abort();
 	atexit(remove_root);
