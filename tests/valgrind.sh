@@ -8,8 +8,7 @@ command -v valgrind > /dev/null || { echo "Bail out! valgrind is not installed";
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 FIXTURE_TMP=$tmp/fixtures
-# the libkmod child is a fork of the tool: valgrind follows it (--child-silent-after-fork=no)
-vg=(valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect,possible
+vg=(valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible
     --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99
     --track-fds=no --num-callers=30)
 runs=0 errors=0
@@ -19,20 +18,30 @@ for name in $(fixtures); do
 	root=$(fixture_root "$name") || { not_ok "$name: fixture builds"; continue; }
 	for fmt in json text prometheus; do
 		log="$tmp/$name.$fmt.log"
-		"${vg[@]}" --log-file="$log" "$TOOL" --sysroot "$root" --format "$fmt" "${args[@]}" \
+		# The log goes through a FIFO: the libkmod child (a fork, checked too)
+		# runs under RLIMIT_FSIZE 0, which kills a writer of a regular file.
+		rm -f "$tmp/fifo" && mkfifo "$tmp/fifo" || exit 99
+		cat "$tmp/fifo" > "$log" &
+		reader=$!
+		"${vg[@]}" --log-file="$tmp/fifo" "$TOOL" --sysroot "$root" --format "$fmt" "${args[@]}" \
 			> "$tmp/out" 2> "$tmp/err"
 		rc=$?
+		wait "$reader"
+		"$TOOL" --sysroot "$root" --format "$fmt" "${args[@]}" > "$tmp/plain" 2> /dev/null
 		runs=$((runs + 1))
-		# the tool's own statuses are 0-2; 99 is valgrind's. Errors and leaks
-		# are "==PID==" lines; "--PID--" ones are valgrind's own notes (3.19
-		# does not know openat2, so the tool takes its hand-written resolver)
-		if [ "$rc" -le 2 ] && ! grep -q '^==[0-9]*==' "$log"; then
-			ok "$name --format $fmt: memcheck clean (exit $rc)"
+		# the tool's own statuses are 0-2; 99 is valgrind's. Each process ends
+		# with its summary of errors and leaks; the rest of the log is valgrind's
+		# notes (3.19 does not know openat2: the tool takes its own resolver).
+		procs=$(grep -c 'ERROR SUMMARY:' "$log")
+		bad=$(grep 'ERROR SUMMARY:' "$log" | grep -vc 'ERROR SUMMARY: 0 errors')
+		if [ "$rc" -le 2 ] && [ "$procs" -ge 1 ] && [ "$bad" -eq 0 ]; then
+			ok "$name --format $fmt: memcheck clean in $procs process(es) (exit $rc)"
 		else
 			errors=$((errors + 1))
-			not_ok "$name --format $fmt: memcheck (exit $rc)"
-			grep -v '^--[0-9]*--' "$log" | head -60 | diag
+			not_ok "$name --format $fmt: memcheck (exit $rc, $bad of $procs process(es) with errors)"
+			grep -v '^--[0-9]*--' "$log" | head -80 | diag
 		fi
+		check "$name --format $fmt: the same report as without valgrind" cmp -s "$tmp/out" "$tmp/plain"
 	done
 done
 echo "# $runs valgrind runs, $errors with errors or leaks"
