@@ -163,6 +163,43 @@ check "dt self-looping #address-cells: the mmc is unknown" jqe "$tmp/j" \
 check "dt self-looping #address-cells: the reason says so" jqe "$tmp/j" \
 	'[.devices[] | select(.id == "fe340000.mmc")][0].reason | test("unreadable")'
 
+# The rest of a device's devicetree reads decide too (found by review): a
+# self-looping dma-ranges, an of_node link that cannot be followed, and every
+# read on the way to a restricted-dma-pool make the device unknown, in inputs.
+dt_unknown() { # DESC ROOT PATH DEVICE
+	expect_input "$1" "$2" "$3" invalid "${5:-ELOOP}"
+	check "$1: $4 is unknown" jqe "$tmp/j" \
+		'[.devices[] | select(.id == $d)][0].verdict == "unknown"' --arg d "$4"
+}
+rm -rf "$tmp/dt"; cp -a "$rpi" "$tmp/dt"
+ln -sfn dma-ranges "$tmp/dt/$dtb/soc/dma-ranges"
+dt_unknown "dt self-looping dma-ranges" "$tmp/dt" "$dtb/soc/dma-ranges" fe340000.mmc
+rm -rf "$tmp/dt"; cp -a "$rpi" "$tmp/dt"
+ln -sfn of_node "$tmp/dt/sys/devices/platform/soc/fe340000.mmc/of_node"
+dt_unknown "of_node linked to itself" "$tmp/dt" sys/devices/platform/soc/fe340000.mmc/of_node \
+	fe340000.mmc EBADMSG
+check "of_node linked to itself: the mmc is still the DMA device of its disk" jqe "$tmp/j" \
+	'[.block[] | select(.disk == "mmcblk0")][0].dma_device == "fe340000.mmc"'
+pool=$(fixture_root arm64-restricted-pool) || exit 99
+rm -rf "$tmp/rp"; cp -a "$pool" "$tmp/rp"
+ln -sfn '#address-cells' "$tmp/rp/$dtb/reserved-memory/#address-cells"
+audit "$tmp/rp" openat2
+# (the search for the phandle meets the loop first, as a child of reserved-memory)
+check "self-looping reserved-memory/#address-cells: a read under reserved-memory fails, ELOOP" \
+	jqe "$tmp/j" '[.inputs[] | select(.path | startswith($p)) | select(.errno == "ELOOP")] | length == 1' \
+	--arg p "$dtb/reserved-memory/#address-cells"
+check "self-looping reserved-memory/#address-cells: the wifi is unknown" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "18000000.wifi")][0].verdict == "unknown"'
+rm -rf "$tmp/rp"; cp -a "$pool" "$tmp/rp"
+ln -sfn compatible "$tmp/rp/$dtb/reserved-memory/restricted@50000000/compatible"
+dt_unknown "self-looping compatible of the pool" "$tmp/rp" \
+	"$dtb/reserved-memory/restricted@50000000/compatible" 18000000.wifi
+rm -rf "$tmp/rp"; cp -a "$pool" "$tmp/rp"
+ln -sfn memory-region "$tmp/rp/$dtb/soc/wifi@18000000/memory-region"
+dt_unknown "self-looping memory-region" "$tmp/rp" "$dtb/soc/wifi@18000000/memory-region" 18000000.wifi
+check "self-looping memory-region: the mmc beside it is still direct" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "11230000.mmc")][0].verdict == "direct"'
+
 # Spoilt signs of DMA: recorded in inputs, never a sign they do not show.
 virt=$(fixture_root arm64-virt) || exit 99
 mkvirt() {

@@ -283,6 +283,12 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	/* every platform/AMBA device has a default mask, DMA or not: only evidence
 	 * (a disk, a NIC, a DMA-engine channel, a DT property...) makes it a master.
 	 * PCI functions with a driver are judged: bus mastering is their norm */
+	/* the signs are devicetree properties too: an unreadable node hides them */
+	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0 && d->dt.err) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "devicetree unreadable: whether it does DMA cannot be known";
+		return;
+	}
 	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0) {
 		r->verdict = VERDICT_IDLE;
 		r->reason = "no sign that it does DMA";

@@ -172,7 +172,8 @@ static int read_is_pci(struct sysroot *sr, const char *node, bool *ret)
 	size_t len;
 	int r = read_prop(sr, node, "device_type", &buf, &len);
 
-	if (r == -ENOMEM)
+	/* unreadable is not "not PCI": it decides how dma-ranges cells are read */
+	if (r < 0 && r != -ENOENT && r != -ENOTDIR)
 		return r;
 	*ret = node_name_is(node, "pcie");
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(types) && !*ret; i++)
@@ -217,6 +218,12 @@ static int set_read_error(struct dt_info *d, const char *node, const char *prop,
 	return set_error(d, node, what);
 }
 
+/* A read that failed for another reason than absence (a link loop, EACCES): the kernel saw more. */
+static bool unreadable(int r)
+{
+	return r < 0 && r != -ENOENT && r != -ENOTDIR && r != -ENOMEM;
+}
+
 /* "soc/mmc@7e340000": no empty, "." or ".." component (none may leave the tree). */
 static bool valid_dt_path(const char *p)
 {
@@ -252,7 +259,10 @@ static int read_node_cells(struct sysroot *sr, struct dt_info *d, struct dt_node
 		return set_read_error(d, n->path, "#size-cells", r);
 	if (r < 0)
 		return r;
-	return read_is_pci(sr, n->path, &n->is_pci);
+	r = read_is_pci(sr, n->path, &n->is_pci);
+	if (r < 0 && r != -ENOMEM)
+		return set_read_error(d, n->path, "device_type", r);
+	return r;
 }
 
 /*
@@ -277,9 +287,7 @@ static int read_node_dma_ranges(struct sysroot *sr, struct dt_info *d, size_t i,
 	}
 	if (r < 0) {
 		n->dma_ranges = DT_PROP_INVALID;
-		char what[96];
-		snprintf(what, sizeof(what), "dma-ranges unreadable: %s", errno_describe(r));
-		return set_error(d, n->path, what);
+		return set_read_error(d, n->path, "dma-ranges", r);
 	}
 	if (len == 0) {
 		n->dma_ranges = DT_PROP_EMPTY;
@@ -308,7 +316,7 @@ static int read_node_dma_ranges(struct sysroot *sr, struct dt_info *d, size_t i,
 }
 
 /* drivers/of/base.c __of_device_is_available(): no status, "okay" or "ok". */
-static int node_available(struct sysroot *sr, const char *node, bool *ret)
+static int node_available(struct sysroot *sr, struct dt_info *d, const char *node, bool *ret)
 {
 	_cleanup_free_ uint8_t *buf = NULL;
 	size_t len;
@@ -316,6 +324,8 @@ static int node_available(struct sysroot *sr, const char *node, bool *ret)
 
 	if (r == -ENOMEM)
 		return r;
+	if (unreadable(r))
+		return set_read_error(d, node, "status", r);
 	*ret = r < 0 || strlist_has(buf, len, "okay") || strlist_has(buf, len, "ok");
 	return 0;
 }
@@ -325,7 +335,8 @@ static int node_available(struct sysroot *sr, const char *node, bool *ret)
  * and of_bus_n_size_cells on /reserved-memory (own, else the root's, else
  * the defaults).
  */
-static int reserved_memory_cells(struct sysroot *sr, unsigned *ret_na, unsigned *ret_ns)
+static int reserved_memory_cells(struct sysroot *sr, struct dt_info *d, unsigned *ret_na,
+				 unsigned *ret_ns)
 {
 	bool found;
 	uint32_t v;
@@ -339,7 +350,7 @@ static int reserved_memory_cells(struct sysroot *sr, unsigned *ret_na, unsigned 
 		if (!have_na) {
 			r = read_u32_prop(sr, nodes[i], "#address-cells", &found, &v);
 			if (r < 0)
-				return r;
+				return r == -ENOMEM ? r : set_read_error(d, nodes[i], "#address-cells", r);
 			if (found) {
 				*ret_na = v;
 				have_na = true;
@@ -348,7 +359,7 @@ static int reserved_memory_cells(struct sysroot *sr, unsigned *ret_na, unsigned 
 		if (!have_ns) {
 			r = read_u32_prop(sr, nodes[i], "#size-cells", &found, &v);
 			if (r < 0)
-				return r;
+				return r == -ENOMEM ? r : set_read_error(d, nodes[i], "#size-cells", r);
 			if (found) {
 				*ret_ns = v;
 				have_ns = true;
@@ -364,15 +375,17 @@ static int read_pool_extent(struct sysroot *sr, const char *node, struct dt_info
 	_cleanup_free_ uint8_t *buf = NULL;
 	unsigned na, ns;
 	size_t len;
-	int r = reserved_memory_cells(sr, &na, &ns);
+	int r = reserved_memory_cells(sr, d, &na, &ns);
 
-	if (r < 0)
+	if (r < 0 || d->err)
 		return r;
 	if (na == 0 || na > DT_MAX_CELLS || ns == 0 || ns > DT_MAX_CELLS)
 		return set_error(d, node, "bad #address-cells/#size-cells for reg");
 	r = read_prop(sr, node, "reg", &buf, &len);
 	if (r == -ENOMEM)
 		return r;
+	if (unreadable(r))
+		return set_read_error(d, node, "reg", r);
 	if (r == 0 && len >= 4 * (size_t)(na + ns)) {
 		if (read_cells(buf, na, &d->restricted_base) < 0 ||
 		    read_cells(buf + 4 * na, ns, &d->restricted_size) < 0)
@@ -385,13 +398,15 @@ static int read_pool_extent(struct sysroot *sr, const char *node, struct dt_info
 	r = read_prop(sr, node, "size", &buf, &len);
 	if (r == -ENOMEM)
 		return r;
+	if (unreadable(r))
+		return set_read_error(d, node, "size", r);
 	if (r == 0 && len >= 4 * (size_t)ns && read_cells(buf, ns, &d->restricted_size) == 0)
 		return 0;
 	return set_error(d, node, "restricted-dma-pool without reg or size");
 }
 
 /* The reserved-memory child whose phandle (or legacy linux,phandle) is ph; *ret NULL if none. */
-static int find_reserved_node(struct sysroot *sr, uint32_t ph, char **ret)
+static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph, char **ret)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -400,6 +415,8 @@ static int find_reserved_node(struct sysroot *sr, uint32_t ph, char **ret)
 	*ret = NULL;
 	if (r == -ENOMEM)
 		return r;
+	if (unreadable(r))
+		return set_read_error(d, "reserved-memory", NULL, r);
 	if (r < 0)
 		return 0;
 	for (size_t i = 0; i < n && !*ret && r >= 0; i++) {
@@ -413,13 +430,18 @@ static int find_reserved_node(struct sysroot *sr, uint32_t ph, char **ret)
 			bool found;
 			uint32_t v;
 			r = read_u32_prop(sr, node, props[k], &found, &v);
-			if (r < 0)
+			if (r < 0) {
+				if (r != -ENOMEM)
+					r = set_read_error(d, node, props[k], r);
 				break;
+			}
 			if (found && v == ph)
 				*ret = TAKE_PTR(node);
 		}
 	}
 	sysroot_free_names(names, n);
+	if (d->err)
+		*ret = NULL; /* the search stopped at an unreadable node: no answer */
 	return r < 0 ? r : 0;
 }
 
@@ -432,26 +454,30 @@ static int read_restricted_pool(struct sysroot *sr, struct dt_info *d)
 
 	if (r == -ENOMEM)
 		return r;
+	if (unreadable(r))
+		return set_read_error(d, d->chain[0].path, "memory-region", r);
 	if (r < 0 || len % 4)
 		return 0;
 	for (size_t i = 0; i < len; i += 4) {
 		_cleanup_free_ char *node = NULL;
 		_cleanup_free_ uint8_t *compat = NULL;
 		size_t clen;
-		bool available;
+		bool available = false;
 
-		r = find_reserved_node(sr, be32_at(buf + i), &node);
-		if (r < 0)
+		r = find_reserved_node(sr, d, be32_at(buf + i), &node);
+		if (r < 0 || d->err)
 			return r;
 		if (!node)
 			continue;
 		r = read_prop(sr, node, "compatible", &compat, &clen);
 		if (r == -ENOMEM)
 			return r;
+		if (unreadable(r))
+			return set_read_error(d, node, "compatible", r);
 		if (r < 0 || !strlist_has(compat, clen, "restricted-dma-pool"))
 			continue;
-		r = node_available(sr, node, &available);
-		if (r < 0)
+		r = node_available(sr, d, node, &available);
+		if (r < 0 || d->err)
 			return r;
 		if (!available)
 			continue;

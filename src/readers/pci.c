@@ -20,7 +20,8 @@
 /* The last host bridge's parent seen, and its of_node: functions share bridges. */
 struct bridge_cache {
 	char *parent;
-	char *node; /* NULL: no of_node */
+	char *node;         /* NULL: no of_node */
+	struct dt_info bad; /* bad.err: an of_node there, but unreadable */
 };
 
 /* "pci%04x:%02x" (drivers/pci/probe.c pci_register_host_bridge); wider domains print wider. */
@@ -79,11 +80,21 @@ static int read_bridge_dt(struct sysroot *sr, struct machine *m, struct bridge_c
 	if (!cache->parent || strcmp(cache->parent, parent) != 0) {
 		free(cache->parent);
 		free(cache->node);
+		dt_info_done(&cache->bad);
 		cache->parent = cache->node = NULL;
-		r = sysfs_of_node(sr, m, parent, &cache->node);
+		r = sysfs_of_node(sr, parent, &cache->node, &cache->bad);
 		if (r < 0)
 			return r;
 		cache->parent = TAKE_PTR(parent);
+	}
+	if (cache->bad.err) {
+		/* the host bridge's node cannot be followed: every function behind it is unknown */
+		d->dt.err = cache->bad.err;
+		d->dt.err_path = strdup(cache->bad.err_path);
+		d->dt.error = strdup(cache->bad.error);
+		if (!d->dt.err_path || !d->dt.error)
+			return -ENOMEM;
+		return dt_record_error(m, &d->dt);
 	}
 	if (!cache->node)
 		return 0;
@@ -287,6 +298,7 @@ int read_pci(struct sysroot *sr, struct machine *m)
 	sysroot_free_names(names, n);
 	free(cache.parent);
 	free(cache.node);
+	dt_info_done(&cache.bad);
 	if (r < 0)
 		return r;
 	machine_sort_devices(m);

@@ -116,13 +116,18 @@ static int read_device(struct sysroot *sr, struct machine *m, const char *dir, e
 	if (r < 0 && !(syspath = strdup(link))) /* a copied directory, not a link */
 		return -ENOMEM;
 	/* of_node is relative to the device's real directory, not to its bus link */
-	r = sysfs_of_node(sr, m, syspath, &node);
-	if (r <= 0)
+	struct dt_info bad = { .node_is_device = true };
+	r = sysfs_of_node(sr, syspath, &node, &bad);
+	if (r < 0 || (r == 0 && !bad.err)) {
+		dt_info_done(&bad);
 		return r;
-
+	}
 	d = machine_add_device(m);
-	if (!d)
+	if (!d) {
+		dt_info_done(&bad);
 		return -ENOMEM;
+	}
+	d->dt = bad; /* empty, or the broken of_node: the device's now */
 	d->bus = bus;
 	d->id = strdup(name);
 	if (!d->id || seen_add(added, name) < 0)
@@ -132,8 +137,11 @@ static int read_device(struct sysroot *sr, struct machine *m, const char *dir, e
 	if (!modalias)
 		return -ENOMEM;
 	if ((r = sysfs_read_string(sr, m, modalias, &d->modalias)) < 0 ||
-	    (r = sysfs_read_binding(sr, m, link, d)) < 0 ||
-	    (r = read_compatible(sr, m, node, &d->name)) < 0)
+	    (r = sysfs_read_binding(sr, m, link, d)) < 0)
+		return r;
+	if (d->dt.err) /* an of_node the audit cannot follow: judged unknown, not dropped */
+		return dt_record_error(m, &d->dt);
+	if ((r = read_compatible(sr, m, node, &d->name)) < 0)
 		return r;
 	r = read_dt_chain(sr, node, true, &d->dt);
 	if (r == -ENOMEM)

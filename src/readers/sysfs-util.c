@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "readers/sysfs-util.h"
+#include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/text.h"
 
@@ -261,7 +262,19 @@ int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret)
 	return 1;
 }
 
-int sysfs_of_node(struct sysroot *sr, struct machine *m, const char *dir, char **ret)
+/* An of_node link that is there but leads nowhere usable: the device's reach is unknown. */
+static int of_node_broken(struct dt_info *bad, const char *link, int err, const char *what)
+{
+	bad->err = err;
+	bad->err_path = strdup(link);
+	if (!bad->err_path || asprintf(&bad->error, "of_node %s", what) < 0) {
+		bad->error = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int sysfs_of_node(struct sysroot *sr, const char *dir, char **ret, struct dt_info *ret_bad)
 {
 	_cleanup_free_ char *link = path_join(dir, "of_node");
 	_cleanup_free_ char *target = NULL, *resolved = NULL;
@@ -273,15 +286,20 @@ int sysfs_of_node(struct sysroot *sr, struct machine *m, const char *dir, char *
 	r = sysroot_readlink(sr, link, &target);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0)
-		return 0;
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0; /* no devicetree node: not a DT device */
+	if (r < 0) {
+		_cleanup_free_ char *what = NULL;
+		if (asprintf(&what, "unreadable: %s", errno_describe(r)) < 0)
+			return -ENOMEM;
+		return of_node_broken(ret_bad, link, r, what);
+	}
 	r = path_resolve_link(link, target, &resolved);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || strncmp(resolved, base, sizeof(base) - 1) != 0 ||
 	    (resolved[sizeof(base) - 1] != '\0' && resolved[sizeof(base) - 1] != '/'))
-		return machine_add_input(m, link, INPUT_INVALID, EBADMSG,
-					 "of_node does not point into " DT_BASE);
+		return of_node_broken(ret_bad, link, -EBADMSG, "does not point into " DT_BASE);
 	const char *node = resolved + sizeof(base) - 1;
 	char *s = strdup(*node == '/' ? node + 1 : node);
 	if (!s)

@@ -66,10 +66,12 @@ int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret);
 
 /*
  * The of_node link of the device directory dir (a real path, e.g. a
- * syspath): the node relative to DT_BASE ("soc/mmc@fe340000", "" for the
- * root). A link pointing elsewhere is recorded invalid.
+ * syspath): 1 and the node relative to DT_BASE ("soc/mmc@fe340000", "" for
+ * the root); 0 when there is none; -ENOMEM. A link that is there but cannot
+ * be read, or points outside DT_BASE, gives 0 with ret_bad's err, err_path
+ * and error set: the device has a node the audit cannot see.
  */
-int sysfs_of_node(struct sysroot *sr, struct machine *m, const char *dir, char **ret);
+int sysfs_of_node(struct sysroot *sr, const char *dir, char **ret, struct dt_info *ret_bad);
 
 /*
  * driver, driver/module, iommu_group and sys/kernel/iommu_groups/N/type of

@@ -61,7 +61,7 @@ static void build_rpi(struct fixture *f)
 	fx_dir(f, "sys/devices/platform/serial8250");
 	fx_link(f, "sys/bus/platform/devices/serial8250", "../../../devices/platform/serial8250");
 
-	/* an of_node that points outside the devicetree: skipped, recorded */
+	/* an of_node that points outside the devicetree: kept, its reach unknown, recorded */
 	fx_dir(f, GPIO);
 	fx_link(f, "sys/bus/platform/devices/gpio-keys", "../../../devices/platform/gpio-keys");
 	fx_link(f, GPIO "/of_node", "../../../kernel");
@@ -82,7 +82,7 @@ static void test_read_platform(void **state)
 	fx_assert_input(&m, "sys/bus/amba/devices", INPUT_OK);
 	fx_assert_input(&m, GPIO "/of_node", INPUT_INVALID);
 	fx_assert_input(&m, DT "/soc/spi@7e204000/compatible", INPUT_INVALID);
-	assert_int_equal(m.n_devices, 3);
+	assert_int_equal(m.n_devices, 4);
 
 	d = machine_find_device(&m, "fe340000.mmc");
 	assert_non_null(d);
@@ -118,7 +118,11 @@ static void test_read_platform(void **state)
 	assert_string_equal(d->dt.node, "soc/spi@7e204000");
 
 	assert_null(machine_find_device(&m, "serial8250"));
-	assert_null(machine_find_device(&m, "gpio-keys"));
+	d = machine_find_device(&m, "gpio-keys");
+	assert_non_null(d);
+	assert_int_equal(d->dt.err, -EBADMSG);
+	assert_string_equal(d->dt.err_path, GPIO "/of_node");
+	assert_null(d->dt.node);
 	/* sorted by id */
 	for (size_t i = 1; i < m.n_devices; i++)
 		assert_true(strcmp(m.devices[i - 1].id, m.devices[i].id) < 0);
@@ -165,7 +169,7 @@ static void test_read_platform_after_pci(void **state)
 	machine_init(&m);
 	assert_int_equal(read_pci(sr, &m), 0);
 	assert_int_equal(read_platform(sr, &m), 0);
-	assert_int_equal(m.n_devices, 4);
+	assert_int_equal(m.n_devices, 5);
 	assert_string_equal(m.devices[0].id, "0000:00:00.0");
 	assert_non_null(machine_find_device(&m, "fe340000.mmc"));
 	assert_non_null(machine_find_device(&m, "0000:00:00.0"));
