@@ -185,7 +185,11 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 	if (l->source == LAYOUT_SOURCE_ZONEINFO)
 		l->highmem_bytes = high_present << l->page_shift;
 	else
-		l->highmem_bytes = layout_ram_bytes_from_pfn(l, l->lowmem_end_pfn);
+		/* highmem is the pages [max_low_pfn, max_pfn): the part page above max_pfn
+		 * (RAM ending off a page boundary, PFN_DOWN) is not the kernel's (found by fuzzing) */
+		l->highmem_bytes = layout_ram_bytes_from_pfn(l, l->lowmem_end_pfn) -
+				   (l->lowmem_end_pfn <= l->end_pfn ? layout_ram_bytes_from_pfn(l, l->end_pfn)
+								    : 0);
 }
 
 int layout_compute(const struct machine *m, struct layout *ret)

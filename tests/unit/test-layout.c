@@ -594,6 +594,22 @@ static void test_16k_pages(void **state)
 	machine_done(m);
 }
 
+/* The top RAM range ends off a page boundary: the part page is above max_pfn, not highmem. */
+static void test_ram_ending_off_a_page(void **state)
+{
+	const struct ram_range ram[] = { { 0x1000, 0x9fbff } };
+	struct machine *m = machine_of(state);
+	struct layout *l = layout_of(state);
+
+	machine_setup(m, "x86_64", 4096, ram, 1, NULL, 0);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->end_pfn, 0x9f);
+	assert_int_equal(l->lowmem_end_pfn, 0x9f);
+	assert_int_equal(l->highmem_bytes, 0); /* was 0xc00, found by fuzzing */
+	layout_done(l);
+	machine_done(m);
+}
+
 static void test_ram_up_to_2_64(void **state)
 {
 	const struct ram_range ram[] = { { 0xfffffffffffff000ull, 0xffffffffffffffffull } };
@@ -726,6 +742,7 @@ int main(void)
 		LAYOUT_TEST(test_highmem_outside_ram),
 		LAYOUT_TEST(test_64k_pages_unaligned_ram),
 		LAYOUT_TEST(test_16k_pages),
+		LAYOUT_TEST(test_ram_ending_off_a_page),
 		LAYOUT_TEST(test_ram_up_to_2_64),
 		LAYOUT_TEST(test_zoneinfo_up_to_2_64),
 		LAYOUT_TEST(test_bad_page_size),
