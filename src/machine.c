@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "shared/array.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 
@@ -117,11 +118,13 @@ void machine_done(struct machine *m)
 int machine_add_input(struct machine *m, const char *path, enum input_status status, int err,
 		      const char *detail)
 {
-	struct input *n = realloc(m->inputs, (m->n_inputs + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	m->inputs = n;
-	struct input *in = &n[m->n_inputs];
+	if (array_full(m->n_inputs)) {
+		struct input *n = reallocarray(m->inputs, array_capacity(m->n_inputs), sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		m->inputs = n;
+	}
+	struct input *in = &m->inputs[m->n_inputs];
 	in->path = strdup(path);
 	in->detail = detail ? strdup(detail) : NULL;
 	if (!in->path || (detail && !in->detail)) {
@@ -206,11 +209,13 @@ void block_queue_done(struct block_queue *b)
 
 struct device *machine_add_device(struct machine *m)
 {
-	struct device *n = realloc(m->devices, (m->n_devices + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	m->devices = n;
-	struct device *d = &n[m->n_devices++];
+	if (array_full(m->n_devices)) {
+		struct device *n = reallocarray(m->devices, array_capacity(m->n_devices), sizeof(*n));
+		if (!n)
+			return NULL;
+		m->devices = n;
+	}
+	struct device *d = &m->devices[m->n_devices++];
 	memset(d, 0, sizeof(*d));
 	d->dma_mask_bits = d->coherent_mask_bits = -1;
 	d->iommu_group = d->numa_node = d->virtio_access_platform = -1;
@@ -219,11 +224,13 @@ struct device *machine_add_device(struct machine *m)
 
 struct block_queue *machine_add_block(struct machine *m)
 {
-	struct block_queue *n = realloc(m->blocks, (m->n_blocks + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	m->blocks = n;
-	struct block_queue *b = &n[m->n_blocks++];
+	if (array_full(m->n_blocks)) {
+		struct block_queue *n = reallocarray(m->blocks, array_capacity(m->n_blocks), sizeof(*n));
+		if (!n)
+			return NULL;
+		m->blocks = n;
+	}
+	struct block_queue *b = &m->blocks[m->n_blocks++];
 	memset(b, 0, sizeof(*b));
 	b->dev_index = SIZE_MAX;
 	b->max_sectors_kb = b->max_hw_sectors_kb = b->max_segments = b->max_segment_size = -1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/findings.h"
+#include "shared/array.h"
 #include "shared/macro.h"
 
 static const char *const severity_names[_SEVERITY_MAX] = {
@@ -104,13 +105,15 @@ struct finding *findings_add(struct findings *f, enum finding_id id, const char 
 		f->err = -EINVAL;
 		return NULL;
 	}
-	struct finding *v = realloc(f->v, (f->n + 1) * sizeof(*v));
-	if (!v) {
-		f->err = -ENOMEM;
-		return NULL;
+	if (array_full(f->n)) {
+		struct finding *v = reallocarray(f->v, array_capacity(f->n), sizeof(*v));
+		if (!v) {
+			f->err = -ENOMEM;
+			return NULL;
+		}
+		f->v = v;
 	}
-	f->v = v;
-	struct finding *x = &v[f->n++];
+	struct finding *x = &f->v[f->n++];
 	memset(x, 0, sizeof(*x));
 	x->id = id;
 	x->severity = info->severity;
@@ -142,13 +145,15 @@ static struct evidence *add_evidence(struct findings *f, struct finding *x, cons
 {
 	if (!x || f->err)
 		return NULL;
-	struct evidence *v = realloc(x->evidence, (x->n_evidence + 1) * sizeof(*v));
-	if (!v) {
-		f->err = -ENOMEM;
-		return NULL;
+	if (array_full(x->n_evidence)) {
+		struct evidence *v = reallocarray(x->evidence, array_capacity(x->n_evidence), sizeof(*v));
+		if (!v) {
+			f->err = -ENOMEM;
+			return NULL;
+		}
+		x->evidence = v;
 	}
-	x->evidence = v;
-	struct evidence *e = &v[x->n_evidence++];
+	struct evidence *e = &x->evidence[x->n_evidence++];
 	memset(e, 0, sizeof(*e));
 	e->key = key;
 	e->type = t;

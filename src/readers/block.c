@@ -12,6 +12,7 @@
 #include "readers/readers.h"
 #include "readers/sysfs-util.h"
 #include "readers/udev.h"
+#include "shared/array.h"
 #include "shared/macro.h"
 
 #define CLASS_BLOCK "sys/class/block"
@@ -74,10 +75,12 @@ static int add_pending(struct pending *p, const char *path)
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->paths[i], path) == 0)
 			return 0;
-	char **n = realloc(p->paths, (p->n + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	p->paths = n;
+	if (array_full(p->n)) {
+		char **n = reallocarray(p->paths, array_capacity(p->n), sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		p->paths = n;
+	}
 	if (!(p->paths[p->n] = strdup(path)))
 		return -ENOMEM;
 	p->n++;

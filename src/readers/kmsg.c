@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "shared/array.h"
 #include "shared/macro.h"
 #include "shared/text.h"
 
@@ -218,14 +219,17 @@ static int match_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, const
 	if (!dev)
 		return -EBADMSG; /* dev_printk always names the device */
 	struct machine *m = ctx->m;
-	struct dma_overflow *n = realloc(m->overflows, (m->n_overflows + 1) * sizeof(*n));
-	if (!n) {
-		free(dev);
-		return -ENOMEM;
+	if (array_full(m->n_overflows)) {
+		struct dma_overflow *n = reallocarray(m->overflows, array_capacity(m->n_overflows),
+						      sizeof(*n));
+		if (!n) {
+			free(dev);
+			return -ENOMEM;
+		}
+		m->overflows = n;
 	}
-	m->overflows = n;
 	o.device = dev;
-	n[m->n_overflows++] = o;
+	m->overflows[m->n_overflows++] = o;
 	return 1;
 }
 
