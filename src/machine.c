@@ -103,9 +103,7 @@ void machine_done(struct machine *m)
 	for (size_t i = 0; i < m->n_overflows; i++)
 		free(m->overflows[i].device);
 	free(m->overflows);
-	free(m->coco.evidence);
-	free(m->hyp.type);
-	free(m->hyp.xen_guest_type);
+	free(m->coco.log_line);
 	free(m->pci_ids_source);
 	for (size_t i = 0; i < m->n_inputs; i++) {
 		free(m->inputs[i].path);

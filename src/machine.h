@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shared/arch.h"
+
 /* Where a value came from; the report prints it beside the value. */
 enum provenance {
 	PROV_UNKNOWN,  /* could not be learnt; the report says why */
@@ -252,20 +254,37 @@ struct swiotlb_info {
 	unsigned pool_overflow_messages; /* "swiotlb addr ... overflow": the pool itself out of reach */
 };
 
+/* Signs of memory encryption as seen; analysis/coco.c decides what they make the machine. */
 struct confidential {
-	bool sev_guest;          /* log "Memory Encryption Features active: AMD SEV..." */
-	bool tdx_guest;          /* cpuinfo tdx_guest, log "... Intel TDX", dev/tdx_guest */
-	bool cca_realm;          /* log "RME: Using RSI version" */
-	bool sme_host;           /* log "... AMD SME" only: a host, not forced */
+	bool log_sev;            /* log "Memory Encryption Features active: AMD SEV...", "... (SEV) active" */
+	bool log_sme;            /* log "... AMD SME", "... (SME) active" */
+	bool log_tdx;            /* log "... Intel TDX", "tdx: Guest detected" */
+	bool log_cca;            /* log "RME: Using RSI version" */
+	char *log_line;          /* the first of those lines */
 	bool dev_sev_guest;      /* dev/sev-guest exists (SNP) */
 	bool dev_tdx_guest;      /* dev/tdx_guest exists */
 	bool cpuinfo_tdx_guest;  /* proc/cpuinfo flags has tdx_guest */
-	char *evidence;          /* the log line or flag that decided it */
+};
+
+/* sys/hypervisor/type; only Xen's driver (drivers/xen/sys-hypervisor.c) fills it in. */
+enum hypervisor_type {
+	HYPERVISOR_NONE,         /* no sys/hypervisor/type */
+	HYPERVISOR_XEN,          /* "xen" */
+	HYPERVISOR_OTHER,        /* anything else */
+};
+
+/* sys/hypervisor/guest_type (4.12+) */
+enum xen_guest_type {
+	XEN_GUEST_UNKNOWN,       /* absent: before 4.12, or not Xen */
+	XEN_GUEST_PV,
+	XEN_GUEST_HVM,
+	XEN_GUEST_PVH,
+	XEN_GUEST_OTHER,         /* a value this tool does not know */
 };
 
 struct hypervisor {
-	char *type;              /* sys/hypervisor/type: "xen", ... NULL absent */
-	char *xen_guest_type;    /* sys/hypervisor/guest_type: "PV", "HVM", "PVH" (4.12+) */
+	enum hypervisor_type type;
+	enum xen_guest_type xen_guest_type;
 	bool xen_dom0;           /* proc/xen/capabilities holds "control_d" */
 };
 
@@ -274,6 +293,7 @@ struct machine {
 	char *sysroot;               /* as given */
 
 	struct sourced_str arch;     /* MANIFEST arch, else proc/sys/kernel/arch */
+	const struct arch_info *arch_info; /* what arch names; NULL unknown */
 	struct sourced_str release;  /* MANIFEST kernel_release, else proc/sys/kernel/osrelease */
 	unsigned page_size;          /* --page-size, MANIFEST, getpagesize() live, else 4096 */
 	enum provenance page_size_prov;

@@ -302,7 +302,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
 	 * virtio passes guest-physical addresses: no DMA API, so neither an IOMMU
 	 * domain nor forced bouncing applies (swiotlb=force on Debian 6.1: no bounce) */
-	if (d->virtio_access_platform == 0 && !(in->m->hyp.type && strcmp(in->m->hyp.type, "xen") == 0)) {
+	if (d->virtio_access_platform == 0 && in->m->hyp.type != HYPERVISOR_XEN) {
 		r->verdict = VERDICT_DIRECT;
 		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
 			    "no DMA API";
@@ -358,7 +358,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		}
 		/* 32-bit ARM's arm_dma_ops map without checking the mask (no swiotlb
 		 * without LPAE/Xen): what the block layer misses reaches the device */
-		if (in->arch_family && strcmp(in->arch_family, "arm") == 0 && sw->active != TRI_YES) {
+		if (in->arch_family == ARCH_ARM && sw->active != TRI_YES) {
 			r->verdict = VERDICT_FAILS;
 			r->missed_corrupts = true;
 			r->reason = "RAM out of reach that the block layer does not bounce, and no mask "

@@ -108,7 +108,7 @@ struct devices_input {
 	const struct layout *l;
 	const struct swiotlb_state *sw;
 	uint32_t release;                    /* KV(); 0 unknown */
-	const char *arch_family;             /* NULL unknown */
+	enum arch_family arch_family;        /* _ARCH_FAMILY_INVALID unknown */
 	unsigned bits;                       /* BITS_PER_LONG; 0 unknown */
 };
 

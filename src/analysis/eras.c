@@ -5,7 +5,6 @@
  * architecture-specific row stands before the generic row of the same span.
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "analysis/eras.h"
 #include "shared/macro.h"
@@ -15,72 +14,72 @@ static const struct era_row table[] = {
 	 * "max_low_pfn = max_low - PHYS_PFN_OFFSET", "the number of _pages_");
 	 * absolute PFNs from v3.13, commit 26ba47b18318 "ARM: 7805/1: mm: change
 	 * max*pfn to include the physical offset of memory". */
-	{ ERA_MAX_LOW_PFN, 0, KV(3, 13, 0), "arm", MAX_LOW_PFN_COUNT,
+	{ ERA_MAX_LOW_PFN, 0, KV(3, 13, 0), ARCH_ARM, MAX_LOW_PFN_COUNT,
 	  "arch/arm/mm/init.c bootmem_init, before v3.13 (26ba47b18318)" },
-	{ ERA_MAX_LOW_PFN, 0, 0, NULL, MAX_LOW_PFN_PFN,
+	{ ERA_MAX_LOW_PFN, 0, 0, ANY_ARCH, MAX_LOW_PFN_PFN,
 	  "mm/memblock.c, arch/*/mm/init.c: absolute PFNs (ARM since v3.13, 26ba47b18318)" },
 
 	/* Block-layer bouncing: PFN arithmetic until 5.13; 9bb33f24abbd
 	 * ("block: refactor the bounce buffering code") made it PageHighMem()
 	 * behind blk_queue_may_bounce(), whose "max_low_pfn >= max_pfn" is only
 	 * true without highmem, so it never runs; eeadd68e2a5f removed it in 6.16. */
-	{ ERA_BLOCK_BOUNCE, 0, KV(5, 13, 0), NULL, BLOCK_BOUNCE_PFN,
+	{ ERA_BLOCK_BOUNCE, 0, KV(5, 13, 0), ANY_ARCH, BLOCK_BOUNCE_PFN,
 	  "block/blk-settings.c blk_queue_bounce_limit, block/bounce.c (mm/bounce.c before 3.16)" },
-	{ ERA_BLOCK_BOUNCE, KV(5, 13, 0), KV(6, 16, 0), NULL, BLOCK_BOUNCE_NEVER_HIGHMEM,
+	{ ERA_BLOCK_BOUNCE, KV(5, 13, 0), KV(6, 16, 0), ANY_ARCH, BLOCK_BOUNCE_NEVER_HIGHMEM,
 	  "block/blk.h blk_queue_may_bounce, 9bb33f24abbd (5.13)" },
-	{ ERA_BLOCK_BOUNCE, KV(6, 16, 0), 0, NULL, BLOCK_BOUNCE_NONE,
+	{ ERA_BLOCK_BOUNCE, KV(6, 16, 0), 0, ANY_ARCH, BLOCK_BOUNCE_NONE,
 	  "eeadd68e2a5f \"block: remove bounce buffering support\" (6.16)" },
 
 	/* What MMC (mmc_init_queue) and SCSI (scsi_calculate_bounce_limit) pass. */
-	{ ERA_BLOCK_LIMIT, 0, KV(3, 13, 0), NULL, BLOCK_LIMIT_MASK,
+	{ ERA_BLOCK_LIMIT, 0, KV(3, 13, 0), ANY_ARCH, BLOCK_LIMIT_MASK,
 	  "drivers/mmc/card/queue.c, drivers/scsi/scsi_lib.c: *dma_mask, before v3.13" },
-	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(3, 19, 0), "arm", BLOCK_LIMIT_PHYS_OFFSET_PFN,
+	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(3, 19, 0), ARCH_ARM, BLOCK_LIMIT_PHYS_OFFSET_PFN,
 	  "arch/arm/include/asm/dma-mapping.h dma_max_pfn: PHYS_PFN_OFFSET + dma_to_pfn (ARM: 7795/1, 3.13)" },
-	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(5, 3, 0), NULL, BLOCK_LIMIT_DMA_MAX_PFN,
+	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(5, 3, 0), ANY_ARCH, BLOCK_LIMIT_DMA_MAX_PFN,
 	  "include/linux/dma-mapping.h dma_max_pfn (3.13; + dma_pfn_offset from 4.16)" },
-	{ ERA_BLOCK_LIMIT, KV(5, 3, 0), 0, NULL, BLOCK_LIMIT_ANY_WITH_MASK,
+	{ ERA_BLOCK_LIMIT, KV(5, 3, 0), 0, ANY_ARCH, BLOCK_LIMIT_ANY_WITH_MASK,
 	  "\"mmc: core: let the dma map ops handle bouncing\", \"dma-mapping: remove dma_max_pfn\" (5.3)" },
 
 	/* dma-direct translation: dma_pfn_offset until the dma_range_map of 5.10
 	 * ("dma-mapping: introduce DMA range map, supplanting dma_pfn_offset"),
 	 * whose translate_phys_to_dma() returns DMA_MAPPING_ERROR when no region
 	 * covers the address (include/linux/dma-direct.h). */
-	{ ERA_RANGE_MAP, 0, KV(5, 10, 0), NULL, RANGE_MAP_PFN_OFFSET,
+	{ ERA_RANGE_MAP, 0, KV(5, 10, 0), ANY_ARCH, RANGE_MAP_PFN_OFFSET,
 	  "include/linux/dma-direct.h __phys_to_dma: dev->dma_pfn_offset, before 5.10" },
-	{ ERA_RANGE_MAP, KV(5, 10, 0), 0, NULL, RANGE_MAP_REGIONS,
+	{ ERA_RANGE_MAP, KV(5, 10, 0), 0, ANY_ARCH, RANGE_MAP_REGIONS,
 	  "include/linux/dma-direct.h translate_phys_to_dma (5.10)" },
 
 	/* dma_capable() compares with min_not_zero(*dma_mask, bus limit): the
 	 * bus_dma_mask of 4.20 (a power-of-two mask covering the ranges), made
 	 * an exact limit (bus_dma_limit) by a7ba70f1787f (5.5). */
-	{ ERA_BUS_LIMIT, 0, KV(4, 20, 0), NULL, BUS_LIMIT_NONE,
+	{ ERA_BUS_LIMIT, 0, KV(4, 20, 0), ANY_ARCH, BUS_LIMIT_NONE,
 	  "include/linux/dma-direct.h dma_capable: *dma_mask only, before 4.20" },
-	{ ERA_BUS_LIMIT, KV(4, 20, 0), KV(5, 5, 0), NULL, BUS_LIMIT_MASK,
+	{ ERA_BUS_LIMIT, KV(4, 20, 0), KV(5, 5, 0), ANY_ARCH, BUS_LIMIT_MASK,
 	  "drivers/of/device.c of_dma_configure: dev->bus_dma_mask = mask (4.20)" },
-	{ ERA_BUS_LIMIT, KV(5, 5, 0), 0, NULL, BUS_LIMIT_EXACT,
+	{ ERA_BUS_LIMIT, KV(5, 5, 0), 0, ANY_ARCH, BUS_LIMIT_EXACT,
 	  "include/linux/dma-direct.h dma_capable: min_not_zero(*dma_mask, bus_dma_limit) (a7ba70f1787f, 5.5)" },
 
 	/* of_dma_configure_id(): walk from the device node (951d48855d86, 5.5)
 	 * until "of: Fix dma-ranges handling for bus controllers" (6.1) started
 	 * it at the DMA parent. */
-	{ ERA_DT_WALK_START, 0, KV(6, 1, 0), NULL, DT_WALK_DEVICE_NODE,
+	{ ERA_DT_WALK_START, 0, KV(6, 1, 0), ANY_ARCH, DT_WALK_DEVICE_NODE,
 	  "drivers/of/device.c of_dma_configure_id: of_dma_get_range(np), before 6.1" },
-	{ ERA_DT_WALK_START, KV(6, 1, 0), 0, NULL, DT_WALK_PARENT_BUS,
+	{ ERA_DT_WALK_START, KV(6, 1, 0), 0, ANY_ARCH, DT_WALK_PARENT_BUS,
 	  "drivers/of/device.c of_dma_configure_id: bus_np = __of_get_dma_parent(np) (6.1)" },
 
 	/* swiotlb=noforce: SWIOTLB_NO_FORCE kept one slab until 5.18's
 	 * swiotlb_force_disable ("swiotlb: make the swiotlb_init interface more useful"). */
-	{ ERA_SWIOTLB_NOFORCE, 0, KV(5, 18, 0), NULL, NOFORCE_ONE_SLAB,
+	{ ERA_SWIOTLB_NOFORCE, 0, KV(5, 18, 0), ANY_ARCH, NOFORCE_ONE_SLAB,
 	  "kernel/dma/swiotlb.c setup_io_tlb_npages: SWIOTLB_NO_FORCE, before 5.18" },
-	{ ERA_SWIOTLB_NOFORCE, KV(5, 18, 0), 0, NULL, NOFORCE_NO_POOL,
+	{ ERA_SWIOTLB_NOFORCE, KV(5, 18, 0), 0, ANY_ARCH, NOFORCE_NO_POOL,
 	  "kernel/dma/swiotlb.c swiotlb_init_remap: swiotlb_force_disable (5.18)" },
 
 	/* A DT platform device's default mask: none until of_platform_device_create_pdata
 	 * pointed dma_mask at a 32-bit coherent_dma_mask ("of: set dma_mask to point to
 	 * coherent_dma_mask", 3.13); a separate platform_dma_mask since cdfee5623290 (5.4). */
-	{ ERA_PLATFORM_MASK, 0, KV(3, 13, 0), NULL, PLATFORM_MASK_NONE,
+	{ ERA_PLATFORM_MASK, 0, KV(3, 13, 0), ANY_ARCH, PLATFORM_MASK_NONE,
 	  "drivers/of/platform.c of_platform_device_create_pdata: no dma_mask, before 3.13" },
-	{ ERA_PLATFORM_MASK, KV(3, 13, 0), 0, NULL, PLATFORM_MASK_32,
+	{ ERA_PLATFORM_MASK, KV(3, 13, 0), 0, ANY_ARCH, PLATFORM_MASK_32,
 	  "drivers/of/platform.c, drivers/base/platform.c setup_pdev_dma_masks (cdfee5623290, 5.4): 32 bits" },
 
 	/* swiotlb_print_info() (lib/swiotlb.c, kernel/dma/swiotlb.c from 4.18) logs each
@@ -90,9 +89,9 @@ static const struct era_row table[] = {
 	 * and swiotlb=noforce: no line, no pool). 4.0 is a conservative bound, not a
 	 * commit: 2.6 printed "Placing N MB software IO TLB", which kmsg.c does not
 	 * read, and the release where 3.x switched to "[mem" was not pinned down. */
-	{ ERA_POOL_LOGGED, 0, KV(4, 0, 0), NULL, POOL_LOG_UNPARSED,
+	{ ERA_POOL_LOGGED, 0, KV(4, 0, 0), ANY_ARCH, POOL_LOG_UNPARSED,
 	  "lib/swiotlb.c swiotlb_print_info: older formats, before 4.0" },
-	{ ERA_POOL_LOGGED, KV(4, 0, 0), 0, NULL, POOL_LOG_ALWAYS,
+	{ ERA_POOL_LOGGED, KV(4, 0, 0), 0, ANY_ARCH, POOL_LOG_ALWAYS,
 	  "lib/swiotlb.c, kernel/dma/swiotlb.c swiotlb_print_info (4.0 on)" },
 };
 
@@ -126,7 +125,7 @@ bool kernel_version_parse(const char *release, uint32_t *ret)
 	return true;
 }
 
-int era_value(enum era_rule rule, uint32_t release, const char *arch_family,
+int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
 	      const char **ret_source)
 {
 	const struct era_row *hit = NULL;
@@ -135,7 +134,7 @@ int era_value(enum era_rule rule, uint32_t release, const char *arch_family,
 		const struct era_row *r = &table[i];
 		if (r->rule != rule)
 			continue;
-		if (r->arch_family && (!arch_family || strcmp(r->arch_family, arch_family) != 0))
+		if (r->arch != ANY_ARCH && r->arch != arch)
 			continue;
 		if (release == 0) {
 			if (r->until == 0) /* unknown release: the current rule */

@@ -10,6 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "shared/arch.h"
+
+/* An era row for every architecture. */
+#define ANY_ARCH _ARCH_FAMILY_INVALID
+
 /* KERNEL_VERSION(a, b, c) as include/generated/uapi/linux/version.h packs it. */
 #define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)((c) > 255 ? 255 : (c)))
 
@@ -83,7 +88,7 @@ struct era_row {
 	enum era_rule rule;
 	uint32_t since;          /* first release it holds for, inclusive */
 	uint32_t until;          /* first release it no longer holds for; 0: still true */
-	const char *arch_family; /* NULL: every architecture */
+	enum arch_family arch;   /* ANY_ARCH: every architecture */
 	int value;
 	const char *source;      /* kernel file, commit and version */
 };
@@ -93,7 +98,7 @@ struct era_row {
  * unknown: the newest row answers (and the caller marks it assumed).
  * ret_source, when not NULL, receives the citing row's source.
  */
-int era_value(enum era_rule rule, uint32_t release, const char *arch_family,
+int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
 	      const char **ret_source);
 
 /* For the man page and tests: the whole table. */

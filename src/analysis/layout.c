@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/arch.h"
 #include "analysis/layout.h"
 #include "shared/sat.h"
 
@@ -133,7 +132,7 @@ static int ranges_from_zoneinfo(const struct machine *m, struct layout *l)
 
 static void compute_lowmem(const struct machine *m, struct layout *l)
 {
-	const struct arch_info *ai = arch_lookup(m->arch.value);
+	const struct arch_info *ai = m->arch_info;
 	bool found = false;
 	uint64_t high_start = 0, high_present = 0;
 

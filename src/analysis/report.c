@@ -2,7 +2,6 @@
 /* Machine -> layout -> findings -> exit status. Pure: no I/O. */
 #include <string.h>
 
-#include "analysis/arch.h"
 #include "analysis/eras.h"
 #include "analysis/legacy-block.h"
 #include "analysis/findings-machine.h"
@@ -17,8 +16,8 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 
 	if (e < 0)
 		return e;
-	const struct arch_info *ai = arch_lookup(m->arch.value);
-	r.arch_family = ai ? ai->family : NULL;
+	const struct arch_info *ai = m->arch_info;
+	r.arch_family = ai ? ai->family : _ARCH_FAMILY_INVALID;
 	r.bits = ai ? ai->bits : 0;
 	r.release_prov = kernel_version_parse(m->release.value, &r.release) ? PROV_READ : PROV_UNKNOWN;
 	r.max_low_pfn_reading = era_value(ERA_MAX_LOW_PFN, r.release, r.arch_family, &r.max_low_pfn_source);

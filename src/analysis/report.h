@@ -19,7 +19,7 @@ struct report {
 	struct layout layout;
 	uint32_t release;            /* KV() of the kernel release; 0 unknown */
 	enum provenance release_prov;
-	const char *arch_family;     /* NULL: architecture unknown */
+	enum arch_family arch_family; /* _ARCH_FAMILY_INVALID: unknown */
 	unsigned bits;               /* BITS_PER_LONG, 0 unknown */
 	int max_low_pfn_reading;     /* MAX_LOW_PFN_* the kernel used */
 	const char *max_low_pfn_source;

@@ -6,41 +6,41 @@
  */
 #include <string.h>
 
-#include "analysis/arch.h"
+#include "analysis/coco.h"
 #include "analysis/eras.h"
 #include "analysis/swiotlb-state.h"
 #include "shared/sat.h"
 
-static void forced(const struct machine *m, struct swiotlb_state *s)
+/* The one place that decides whether every dma-direct mapping bounces. */
+static void forced(const struct machine *m, enum coco_kind coco, struct swiotlb_state *s)
 {
-	const struct confidential *c = &m->coco;
-
 	if (m->swiotlb.cmd_force)
 		s->forced_why = "swiotlb=force on the command line";
-	else if (c->sev_guest || c->dev_sev_guest)
+	else if (coco == COCO_SEV_GUEST)
 		s->forced_why = "AMD SEV guest: all DMA bounces through swiotlb";
-	else if (c->tdx_guest || c->cpuinfo_tdx_guest || c->dev_tdx_guest)
+	else if (coco == COCO_TDX_GUEST)
 		s->forced_why = "Intel TDX guest: all DMA bounces through swiotlb";
-	else if (c->cca_realm)
+	else if (coco == COCO_CCA_REALM)
 		s->forced_why = "Arm CCA realm: all DMA bounces through swiotlb";
 	s->forced = s->forced_why != NULL;
 }
 
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
-static void arch_default(const struct machine *m, const struct layout *l, struct swiotlb_state *s)
+static void arch_default(const struct machine *m, const struct layout *l, enum coco_kind coco,
+			 struct swiotlb_state *s)
 {
-	const struct arch_info *ai = arch_lookup(m->arch.value);
+	const struct arch_info *ai = m->arch_info;
 	uint64_t pfn_4g = l->page_shift ? (1ull << 32) >> l->page_shift : 0;
 
 	s->active_prov = PROV_ASSUMED;
-	if (ai && strcmp(ai->family, "arm") == 0) {
+	if (ai && ai->family == ARCH_ARM) {
 		/* arm_dma_ops map without a mask check; swiotlb only with LPAE or Xen */
 		s->active = TRI_NO;
 		s->active_why = "assumed: 32-bit ARM streaming DMA uses no swiotlb (no LPAE/Xen seen)";
 		return;
 	}
 	if (!ai || l->source == LAYOUT_SOURCE_NONE ||
-	    (strcmp(ai->family, "x86") != 0 && strcmp(ai->family, "arm64") != 0)) {
+	    (ai->family != ARCH_X86 && ai->family != ARCH_ARM64)) {
 		s->active = TRI_UNKNOWN;
 		s->active_why = "no kernel log or debugfs, and no default known for this architecture";
 		return;
@@ -48,7 +48,7 @@ static void arch_default(const struct machine *m, const struct layout *l, struct
 	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
 	 * iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1),
 	 * except on SME hosts, whose pool CC_ATTR_HOST_MEM_ENCRYPT asks for anyway */
-	if (strcmp(ai->family, "x86") == 0 && m->swiotlb.cmd_iommu_off && !m->coco.sme_host) {
+	if (ai->family == ARCH_X86 && m->swiotlb.cmd_iommu_off && coco != COCO_SME_HOST) {
 		s->active = TRI_NO;
 		s->active_prov = PROV_DERIVED;
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";
@@ -65,8 +65,10 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 {
 	const struct swiotlb_info *t = &m->swiotlb;
 	struct swiotlb_state s = { .active = TRI_UNKNOWN };
+	struct coco_verdict coco;
 
-	forced(m, &s);
+	coco_decide(&m->coco, &coco);
+	forced(m, coco.kind, &s);
 	if (t->have_nslabs) {
 		s.active = t->nslabs ? TRI_YES : TRI_NO;
 		s.active_prov = PROV_READ;
@@ -78,7 +80,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	} else if (t->cmd_noforce) {
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;
-		s.active_why = era_value(ERA_SWIOTLB_NOFORCE, release, NULL, NULL) == NOFORCE_NO_POOL
+		s.active_why = era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) == NOFORCE_NO_POOL
 				       ? "swiotlb=noforce: no pool is allocated"
 				       : "swiotlb=noforce: a token pool, bouncing disabled";
 	} else if (t->log_no_low_mem) {
@@ -86,7 +88,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active_prov = PROV_READ;
 		s.active_why = "kernel log: software IO TLB: No low mem";
 	} else if (m->kmsg_from_boot &&
-		   era_value(ERA_POOL_LOGGED, release, NULL, NULL) == POOL_LOG_ALWAYS) {
+		   era_value(ERA_POOL_LOGGED, release, ANY_ARCH, NULL) == POOL_LOG_ALWAYS) {
 		/* swiotlb_print_info() logs every pool it allocates at boot */
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;
@@ -96,7 +98,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active_prov = PROV_DERIVED;
 		s.active_why = "forced bouncing allocates a pool";
 	} else {
-		arch_default(m, l, &s);
+		arch_default(m, l, coco.kind, &s);
 	}
 
 	if (t->have_pool) {
@@ -128,11 +130,11 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 
 	/* Xen PV: /sys/hypervisor/type says xen for HVM and PVH too; guest_type tells (4.12+). */
 	const struct hypervisor *h = &m->hyp;
-	if (h->type && strcmp(h->type, "xen") == 0) {
-		if (h->xen_guest_type && strcmp(h->xen_guest_type, "PV") == 0) {
+	if (h->type == HYPERVISOR_XEN) {
+		if (h->xen_guest_type == XEN_GUEST_PV) {
 			s.xen_pv = true;
 			s.xen_why = "Xen PV domain (sys/hypervisor/guest_type PV)";
-		} else if (!h->xen_guest_type && h->xen_dom0) {
+		} else if (h->xen_guest_type == XEN_GUEST_UNKNOWN && h->xen_dom0) {
 			s.xen_pv = true;
 			s.xen_why = "Xen dom0 (proc/xen/capabilities control_d) without guest_type";
 		}

@@ -4,7 +4,7 @@
  * (arch/x86/kernel/cpu/proc.c show_cpuinfo "flags\t\t: ..."), and the
  * attestation devices /dev/tdx_guest (drivers/virt/coco/tdx-guest) and
  * /dev/sev-guest (drivers/virt/coco/sev-guest, SNP guests only). The log
- * lines are read by kmsg.c, which runs first and owns coco.evidence.
+ * lines are read by kmsg.c; analysis/coco.c decides what they add up to.
  */
 #include <string.h>
 
@@ -37,14 +37,6 @@ bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag)
 	return false;
 }
 
-static int set_evidence(struct confidential *c, const char *what)
-{
-	if (c->evidence)
-		return 0;
-	c->evidence = strdup(what);
-	return c->evidence ? 0 : -ENOMEM;
-}
-
 static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 {
 	static const char path[] = "proc/cpuinfo";
@@ -57,19 +49,12 @@ static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 		return r == -ENOMEM ? r : machine_add_input_errno(m, path, r);
 	if (text_has_nul(buf, len))
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content (NUL byte)");
-	if (cpuinfo_has_flag(buf, len, "tdx_guest")) {
-		m->coco.cpuinfo_tdx_guest = true;
-		m->coco.tdx_guest = true;
-		r = set_evidence(&m->coco, "proc/cpuinfo flag tdx_guest");
-		if (r < 0)
-			return r;
-	}
+	m->coco.cpuinfo_tdx_guest = cpuinfo_has_flag(buf, len, "tdx_guest");
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 
 /* A snapshot keeps device nodes as plain files: existence is what counts. */
-static int check_device(struct sysroot *sr, struct machine *m, const char *path, bool *ret,
-			const char *evidence)
+static int check_device(struct sysroot *sr, struct machine *m, const char *path, bool *ret)
 {
 	struct stat st;
 	int r = sysroot_stat(sr, path, &st);
@@ -79,9 +64,6 @@ static int check_device(struct sysroot *sr, struct machine *m, const char *path,
 	if (r < 0)
 		return 0;
 	*ret = true;
-	r = set_evidence(&m->coco, evidence);
-	if (r < 0)
-		return r;
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 
@@ -93,16 +75,8 @@ int read_confidential(struct sysroot *sr, struct machine *m)
 	r = read_cpuinfo(sr, m);
 	if (r < 0)
 		return r;
-	r = check_device(sr, m, "dev/tdx_guest", &c->dev_tdx_guest, "dev/tdx_guest exists");
+	r = check_device(sr, m, "dev/tdx_guest", &c->dev_tdx_guest);
 	if (r < 0)
 		return r;
-	r = check_device(sr, m, "dev/sev-guest", &c->dev_sev_guest, "dev/sev-guest exists");
-	if (r < 0)
-		return r;
-	/* Only a TDX guest has the TDX guest driver's node; only an SNP guest the SEV one. */
-	c->tdx_guest |= c->dev_tdx_guest;
-	c->sev_guest |= c->dev_sev_guest;
-	if (c->sev_guest || c->tdx_guest)
-		c->sme_host = false;
-	return 0;
+	return check_device(sr, m, "dev/sev-guest", &c->dev_sev_guest);
 }

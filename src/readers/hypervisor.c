@@ -38,9 +38,23 @@ static int read_trimmed(struct sysroot *sr, const char *path, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
+static enum xen_guest_type xen_guest_type_from_string(const char *s)
+{
+	if (!s)
+		return XEN_GUEST_UNKNOWN;
+	if (strcmp(s, "PV") == 0)
+		return XEN_GUEST_PV;
+	if (strcmp(s, "HVM") == 0)
+		return XEN_GUEST_HVM;
+	if (strcmp(s, "PVH") == 0)
+		return XEN_GUEST_PVH;
+	return XEN_GUEST_OTHER;
+}
+
 static int read_type(struct sysroot *sr, struct machine *m)
 {
 	static const char path[] = "sys/hypervisor/type";
+	_cleanup_free_ char *type = NULL, *guest_type = NULL;
 	struct stat st;
 	int r;
 
@@ -51,19 +65,21 @@ static int read_type(struct sysroot *sr, struct machine *m)
 	if (r < 0)
 		return 0;
 
-	r = read_trimmed(sr, path, &m->hyp.type);
+	r = read_trimmed(sr, path, &type);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EBADMSG)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content (NUL byte)");
 	if (r < 0)
 		return machine_add_input_errno(m, path, r);
-	if (!m->hyp.type)
+	if (!type)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "empty");
+	m->hyp.type = strcmp(type, "xen") == 0 ? HYPERVISOR_XEN : HYPERVISOR_OTHER;
 
-	r = read_trimmed(sr, "sys/hypervisor/guest_type", &m->hyp.xen_guest_type);
+	r = read_trimmed(sr, "sys/hypervisor/guest_type", &guest_type);
 	if (r == -ENOMEM)
 		return r;
+	m->hyp.xen_guest_type = xen_guest_type_from_string(guest_type);
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 

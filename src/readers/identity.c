@@ -201,6 +201,8 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 		}
 	}
 
+	m->arch_info = arch_lookup(m->arch.value);
+
 	r = set_from_manifest(m, &m->release, "kernel_release");
 	if (r < 0)
 		return r;

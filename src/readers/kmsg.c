@@ -233,15 +233,15 @@ static int match_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, const
 	return 1;
 }
 
-/* Record a CoCo line as the evidence, when none is there yet. */
-static int set_evidence(struct machine *m, const char *s, size_t len)
+/* Keep the first CoCo line. */
+static int keep_line(struct machine *m, const char *s, size_t len)
 {
-	if (m->coco.evidence)
+	if (m->coco.log_line)
 		return 0;
 	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\n'))
 		len--;
-	m->coco.evidence = strndup(s, len);
-	return m->coco.evidence ? 0 : -ENOMEM;
+	m->coco.log_line = strndup(s, len);
+	return m->coco.log_line ? 0 : -ENOMEM;
 }
 
 /* Tokens of "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP". */
@@ -280,11 +280,10 @@ static int coco_close(struct kmsg_ctx *ctx)
 	ctx->coco_open = false;
 	if (!ctx->coco_sev && !ctx->coco_sme && !ctx->coco_tdx)
 		return 0;
-	c->sev_guest |= ctx->coco_sev;
-	c->tdx_guest |= ctx->coco_tdx;
-	/* SME and SEV exclude each other: SME alone is a host, not forced to bounce */
-	c->sme_host |= ctx->coco_sme && !ctx->coco_sev;
-	return set_evidence(ctx->m, ctx->coco_line, ctx->coco_len);
+	c->log_sev |= ctx->coco_sev;
+	c->log_tdx |= ctx->coco_tdx;
+	c->log_sme |= ctx->coco_sme;
+	return keep_line(ctx->m, ctx->coco_line, ctx->coco_len);
 }
 
 /* A word of that line: AMD, Intel, SME, TDX, SEV, SEV-ES, SEV-SNP. */
@@ -345,19 +344,17 @@ static int match_coco(struct kmsg_ctx *ctx, const char *s, size_t len)
 		coco_tokens(ctx, p, len - (size_t)(p - s));
 		return 1;
 	}
-	if (find(s, len, "AMD Secure Encrypted Virtualization (SEV) active")) {
-		c->sev_guest = true;
-		c->sme_host = false;
-	} else if (find(s, len, "AMD Secure Memory Encryption (SME) active")) {
-		c->sme_host = !c->sev_guest;
-	} else if (starts_with(s, len, "tdx: Guest detected")) {
-		c->tdx_guest = true;
-	} else if (find(s, len, "RME: Using RSI version")) {
-		c->cca_realm = true;
-	} else {
+	if (find(s, len, "AMD Secure Encrypted Virtualization (SEV) active"))
+		c->log_sev = true;
+	else if (find(s, len, "AMD Secure Memory Encryption (SME) active"))
+		c->log_sme = true;
+	else if (starts_with(s, len, "tdx: Guest detected"))
+		c->log_tdx = true;
+	else if (find(s, len, "RME: Using RSI version"))
+		c->log_cca = true;
+	else
 		return 0;
-	}
-	return set_evidence(ctx->m, s, len) < 0 ? -ENOMEM : 1;
+	return keep_line(ctx->m, s, len) < 0 ? -ENOMEM : 1;
 }
 
 /* One line of a message. Returns 0, -EBADMSG (skip and count), -ENOMEM. */

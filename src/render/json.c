@@ -184,7 +184,7 @@ static struct json_object *kernel_json(const struct machine *m, const struct rep
 
 	add(o, "release", jstr(m->release.value));
 	add(o, "version_known", json_object_new_boolean(r->release != 0));
-	add(o, "arch_family", jstr(r->arch_family));
+	add(o, "arch_family", jstr(arch_family_to_string(r->arch_family)));
 	add(o, "bits", r->bits ? json_object_new_int((int)r->bits) : NULL);
 	add(o, "max_low_pfn_reading", r->max_low_pfn_reading >= 0
 					      ? jstr(reading_names[r->max_low_pfn_reading]) : NULL);

@@ -62,21 +62,21 @@ static void test_eras(void **state)
 {
 	const char *src = NULL;
 	(void)state;
-	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 12, 9), "arm", &src), MAX_LOW_PFN_COUNT);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 12, 9), ARCH_ARM, &src), MAX_LOW_PFN_COUNT);
 	assert_non_null(src);
-	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 13, 0), "arm", NULL), MAX_LOW_PFN_PFN);
-	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 3, 0), "x86", NULL), MAX_LOW_PFN_PFN);
-	assert_int_equal(era_value(ERA_MAX_LOW_PFN, 0, "arm", NULL), MAX_LOW_PFN_PFN);
-	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(5, 12, 19), NULL, NULL), BLOCK_BOUNCE_PFN);
-	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(5, 13, 0), NULL, NULL), BLOCK_BOUNCE_NEVER_HIGHMEM);
-	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(6, 16, 0), NULL, NULL), BLOCK_BOUNCE_NONE);
-	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), "arm", NULL), BLOCK_LIMIT_PHYS_OFFSET_PFN);
-	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), "x86", NULL), BLOCK_LIMIT_DMA_MAX_PFN);
-	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 19, 0), "arm", NULL), BLOCK_LIMIT_DMA_MAX_PFN);
-	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 9, 0), NULL, NULL), RANGE_MAP_PFN_OFFSET);
-	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 10, 0), NULL, NULL), RANGE_MAP_REGIONS);
-	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(5, 4, 0), NULL, NULL), BUS_LIMIT_MASK);
-	assert_int_equal(era_value(ERA_PLATFORM_MASK, KV(3, 3, 0), "arm", NULL), PLATFORM_MASK_NONE);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 13, 0), ARCH_ARM, NULL), MAX_LOW_PFN_PFN);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, KV(3, 3, 0), ARCH_X86, NULL), MAX_LOW_PFN_PFN);
+	assert_int_equal(era_value(ERA_MAX_LOW_PFN, 0, ARCH_ARM, NULL), MAX_LOW_PFN_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(5, 12, 19), ANY_ARCH, NULL), BLOCK_BOUNCE_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(5, 13, 0), ANY_ARCH, NULL), BLOCK_BOUNCE_NEVER_HIGHMEM);
+	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(6, 16, 0), ANY_ARCH, NULL), BLOCK_BOUNCE_NONE);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), ARCH_ARM, NULL), BLOCK_LIMIT_PHYS_OFFSET_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), ARCH_X86, NULL), BLOCK_LIMIT_DMA_MAX_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 19, 0), ARCH_ARM, NULL), BLOCK_LIMIT_DMA_MAX_PFN);
+	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 9, 0), ANY_ARCH, NULL), RANGE_MAP_PFN_OFFSET);
+	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 10, 0), ANY_ARCH, NULL), RANGE_MAP_REGIONS);
+	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(5, 4, 0), ANY_ARCH, NULL), BUS_LIMIT_MASK);
+	assert_int_equal(era_value(ERA_PLATFORM_MASK, KV(3, 3, 0), ARCH_ARM, NULL), PLATFORM_MASK_NONE);
 
 	/* every row cites its source, and rows of one rule do not overlap for one arch */
 	unsigned n;

@@ -11,8 +11,19 @@
 
 #include <cmocka.h>
 
+#include "analysis/coco.h"
 #include "readers/readers.h"
 #include "tmp-root.h"
+
+
+/* What the analysis makes of the signs read. */
+static struct coco_verdict decide(const struct machine *m)
+{
+	struct coco_verdict v;
+
+	coco_decide(&m->coco, &v);
+	return v;
+}
 
 static const char cpuinfo_tdx[] =
 	"processor\t: 0\n"
@@ -69,10 +80,10 @@ static void test_tdx_cpuinfo(void **state)
 	env_open(&e);
 	assert_int_equal(read_confidential(e.sr, &e.m), 0);
 	assert_true(e.m.coco.cpuinfo_tdx_guest);
-	assert_true(e.m.coco.tdx_guest);
+	assert_int_equal(decide(&e.m).kind, COCO_TDX_GUEST);
 	assert_true(e.m.coco.dev_tdx_guest);
-	assert_false(e.m.coco.sev_guest);
-	assert_string_equal(e.m.coco.evidence, "proc/cpuinfo flag tdx_guest");
+	assert_int_not_equal(decide(&e.m).kind, COCO_SEV_GUEST);
+	assert_string_equal(decide(&e.m).evidence, "proc/cpuinfo flag tdx_guest");
 	assert_int_equal(status_of(&e.m, "proc/cpuinfo"), INPUT_OK);
 	assert_int_equal(status_of(&e.m, "dev/tdx_guest"), INPUT_OK);
 	assert_int_equal(status_of(&e.m, "dev/sev-guest"), -1);
@@ -87,15 +98,15 @@ static void test_sev_device_keeps_log_evidence(void **state)
 	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_plain);
 	tmp_root_write(e.root, "dev/sev-guest", "", 0);
 	env_open(&e);
-	e.m.coco.sev_guest = true;
-	e.m.coco.evidence = strdup("Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
-	assert_non_null(e.m.coco.evidence);
+	e.m.coco.log_sev = true;
+	e.m.coco.log_line = strdup("Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
+	assert_non_null(e.m.coco.log_line);
 	assert_int_equal(read_confidential(e.sr, &e.m), 0);
 	assert_false(e.m.coco.cpuinfo_tdx_guest);
-	assert_false(e.m.coco.tdx_guest);
+	assert_int_not_equal(decide(&e.m).kind, COCO_TDX_GUEST);
 	assert_true(e.m.coco.dev_sev_guest);
-	assert_true(e.m.coco.sev_guest);
-	assert_string_equal(e.m.coco.evidence,
+	assert_int_equal(decide(&e.m).kind, COCO_SEV_GUEST);
+	assert_string_equal(decide(&e.m).evidence,
 			    "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
 	assert_int_equal(status_of(&e.m, "dev/sev-guest"), INPUT_OK);
 	env_close(&e);
@@ -109,8 +120,8 @@ static void test_sev_device_alone(void **state)
 	tmp_root_write(e.root, "dev/sev-guest", "", 0);
 	env_open(&e);
 	assert_int_equal(read_confidential(e.sr, &e.m), 0);
-	assert_true(e.m.coco.sev_guest);
-	assert_string_equal(e.m.coco.evidence, "dev/sev-guest exists");
+	assert_int_equal(decide(&e.m).kind, COCO_SEV_GUEST);
+	assert_string_equal(decide(&e.m).evidence, "dev/sev-guest exists");
 	assert_int_equal(status_of(&e.m, "proc/cpuinfo"), INPUT_MISSING);
 	env_close(&e);
 }
@@ -123,12 +134,12 @@ static void test_plain_machine(void **state)
 	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_plain);
 	env_open(&e);
 	assert_int_equal(read_confidential(e.sr, &e.m), 0);
-	assert_false(e.m.coco.tdx_guest || e.m.coco.sev_guest || e.m.coco.dev_sev_guest ||
-		     e.m.coco.dev_tdx_guest || e.m.coco.cpuinfo_tdx_guest);
-	assert_null(e.m.coco.evidence);
+	assert_int_equal(decide(&e.m).kind, COCO_NONE);
+	assert_false(e.m.coco.dev_sev_guest || e.m.coco.dev_tdx_guest || e.m.coco.cpuinfo_tdx_guest);
+	assert_null(decide(&e.m).evidence);
 	assert_int_equal(e.m.n_inputs, 1);
 	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
-	assert_null(e.m.hyp.type);
+	assert_int_equal(e.m.hyp.type, HYPERVISOR_NONE);
 	assert_false(e.m.hyp.xen_dom0);
 	assert_int_equal(e.m.n_inputs, 1); /* no sys/hypervisor: nothing recorded */
 	env_close(&e);
@@ -144,8 +155,8 @@ static void test_xen_pv_dom0(void **state)
 	tmp_root_write_str(e.root, "proc/xen/capabilities", "control_d\n");
 	env_open(&e);
 	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
-	assert_string_equal(e.m.hyp.type, "xen");
-	assert_string_equal(e.m.hyp.xen_guest_type, "PV");
+	assert_int_equal(e.m.hyp.type, HYPERVISOR_XEN);
+	assert_int_equal(e.m.hyp.xen_guest_type, XEN_GUEST_PV);
 	assert_true(e.m.hyp.xen_dom0);
 	assert_int_equal(status_of(&e.m, "sys/hypervisor/type"), INPUT_OK);
 	assert_int_equal(status_of(&e.m, "proc/xen/capabilities"), INPUT_OK);
@@ -162,8 +173,8 @@ static void test_xen_hvm_domu(void **state)
 	tmp_root_write(e.root, "proc/xen/capabilities", "", 0);
 	env_open(&e);
 	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
-	assert_string_equal(e.m.hyp.type, "xen");
-	assert_string_equal(e.m.hyp.xen_guest_type, "HVM");
+	assert_int_equal(e.m.hyp.type, HYPERVISOR_XEN);
+	assert_int_equal(e.m.hyp.xen_guest_type, XEN_GUEST_HVM);
 	assert_false(e.m.hyp.xen_dom0);
 	env_close(&e);
 }
@@ -177,10 +188,38 @@ static void test_hypervisor_dir_without_type(void **state)
 	tmp_root_mkdir(e.root, "sys/hypervisor");
 	env_open(&e);
 	assert_int_equal(read_hypervisor(e.sr, &e.m), 0);
-	assert_null(e.m.hyp.type);
+	assert_int_equal(e.m.hyp.type, HYPERVISOR_NONE);
 	assert_int_equal(e.m.n_inputs, 1);
 	assert_int_equal(e.m.inputs[0].status, INPUT_MISSING);
 	env_close(&e);
+}
+
+/* SEV and TDX are guests whatever else shows; SME alone is a host; the log line is the evidence first. */
+static void test_decide(void **state)
+{
+	struct machine m;
+	(void)state;
+
+	machine_init(&m);
+	assert_int_equal(decide(&m).kind, COCO_NONE);
+	assert_null(decide(&m).evidence);
+	m.coco.log_sme = true;
+	assert_int_equal(decide(&m).kind, COCO_SME_HOST);
+	assert_null(decide(&m).evidence); /* no line kept */
+	m.coco.dev_sev_guest = true;
+	assert_int_equal(decide(&m).kind, COCO_SEV_GUEST);
+	assert_string_equal(decide(&m).evidence, "dev/sev-guest exists");
+	m.coco.dev_sev_guest = false;
+	m.coco.cpuinfo_tdx_guest = true;
+	assert_int_equal(decide(&m).kind, COCO_TDX_GUEST);
+	assert_string_equal(decide(&m).evidence, "proc/cpuinfo flag tdx_guest");
+	m.coco.cpuinfo_tdx_guest = false;
+	m.coco.log_cca = true;
+	m.coco.log_line = strdup("RME: Using RSI version 1.0");
+	assert_non_null(m.coco.log_line);
+	assert_int_equal(decide(&m).kind, COCO_CCA_REALM);
+	assert_string_equal(decide(&m).evidence, "RME: Using RSI version 1.0");
+	machine_done(&m);
 }
 
 int main(void)
@@ -190,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_sev_device_keeps_log_evidence),
 		cmocka_unit_test(test_sev_device_alone),
 		cmocka_unit_test(test_plain_machine),
+		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_xen_pv_dom0),
 		cmocka_unit_test(test_xen_hvm_domu),
 		cmocka_unit_test(test_hypervisor_dir_without_type),

@@ -23,6 +23,7 @@ static void setup_virt(struct machine *m)
 	machine_init(m);
 	m->page_size = 4096;
 	m->arch.value = strdup("aarch64");
+	m->arch_info = arch_lookup(m->arch.value);
 	m->release.value = strdup("6.1.0-27-arm64");
 	m->ram = malloc(sizeof(ram));
 	assert_non_null(m->arch.value);

@@ -11,10 +11,21 @@
 
 #include <cmocka.h>
 
+#include "analysis/coco.h"
 #include "readers/readers.h"
 #include "tmp-root.h"
 
 /* An x86_64 guest's boot, as `cat /dev/kmsg` shows it (trimmed). */
+
+/* What the analysis makes of the signs read. */
+static struct coco_verdict decide(const struct machine *m)
+{
+	struct coco_verdict v;
+
+	coco_decide(&m->coco, &v);
+	return v;
+}
+
 static const char boot[] =
 	"6,0,0,-;Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n"
 	"6,1,0,-;Command line: BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro\n"
@@ -83,8 +94,8 @@ static void test_swiotlb_pool(void **state)
 	assert_false(m->swiotlb.log_no_low_mem);
 	assert_int_equal(m->swiotlb.full_messages, 0);
 	assert_int_equal(m->n_overflows, 0);
-	assert_false(m->coco.sev_guest || m->coco.tdx_guest || m->coco.sme_host || m->coco.cca_realm);
-	assert_null(m->coco.evidence);
+	assert_int_equal(decide(m).kind, COCO_NONE);
+	assert_null(decide(m).evidence);
 }
 
 static void test_swiotlb_old_forms(void **state)
@@ -150,10 +161,10 @@ static void test_sev(void **state)
 	assert_int_equal(parse(m, "6,200,0,-;Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP\n"
 				  "6,201,0,-;SEV: Status: SEV SEV-ES SEV-SNP\n"),
 			 0);
-	assert_true(m->coco.sev_guest);
-	assert_false(m->coco.sme_host);
-	assert_false(m->coco.tdx_guest);
-	assert_string_equal(m->coco.evidence,
+	assert_int_equal(decide(m).kind, COCO_SEV_GUEST);
+	assert_int_not_equal(decide(m).kind, COCO_SME_HOST);
+	assert_int_not_equal(decide(m).kind, COCO_TDX_GUEST);
+	assert_string_equal(decide(m).evidence,
 			    "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
 }
 
@@ -162,15 +173,15 @@ static void test_sev_older_lines(void **state)
 	struct machine *m = &((struct fixture *)*state)->m;
 
 	assert_int_equal(parse(m, "6,200,0,-;AMD Memory Encryption Features active: SEV\n"), 0);
-	assert_true(m->coco.sev_guest);
-	assert_false(m->coco.sme_host);
-	assert_string_equal(m->coco.evidence, "AMD Memory Encryption Features active: SEV");
+	assert_int_equal(decide(m).kind, COCO_SEV_GUEST);
+	assert_int_not_equal(decide(m).kind, COCO_SME_HOST);
+	assert_string_equal(decide(m).evidence, "AMD Memory Encryption Features active: SEV");
 
 	machine_done(m);
 	machine_init(m);
 	assert_int_equal(parse(m, "6,200,0,-;AMD Secure Encrypted Virtualization (SEV) active\n"), 0);
-	assert_true(m->coco.sev_guest);
-	assert_false(m->coco.sme_host);
+	assert_int_equal(decide(m).kind, COCO_SEV_GUEST);
+	assert_int_not_equal(decide(m).kind, COCO_SME_HOST);
 }
 
 static void test_tdx(void **state)
@@ -180,10 +191,10 @@ static void test_tdx(void **state)
 	assert_int_equal(parse(m, "6,2,0,-;tdx: Guest detected\n"
 				  "6,300,395218,-;Memory Encryption Features active: Intel TDX\n"),
 			 0);
-	assert_true(m->coco.tdx_guest);
-	assert_false(m->coco.sev_guest);
+	assert_int_equal(decide(m).kind, COCO_TDX_GUEST);
+	assert_int_not_equal(decide(m).kind, COCO_SEV_GUEST);
 	/* the first line that decided */
-	assert_string_equal(m->coco.evidence, "tdx: Guest detected");
+	assert_string_equal(decide(m).evidence, "tdx: Guest detected");
 }
 
 static void test_sme_host(void **state)
@@ -191,15 +202,15 @@ static void test_sme_host(void **state)
 	struct machine *m = &((struct fixture *)*state)->m;
 
 	assert_int_equal(parse(m, "6,300,0,-;Memory Encryption Features active: AMD SME\n"), 0);
-	assert_true(m->coco.sme_host);
-	assert_false(m->coco.sev_guest);
-	assert_false(m->coco.tdx_guest);
+	assert_int_equal(decide(m).kind, COCO_SME_HOST);
+	assert_int_not_equal(decide(m).kind, COCO_SEV_GUEST);
+	assert_int_not_equal(decide(m).kind, COCO_TDX_GUEST);
 
 	machine_done(m);
 	machine_init(m);
 	assert_int_equal(parse(m, "6,300,0,-;AMD Secure Memory Encryption (SME) active\n"), 0);
-	assert_true(m->coco.sme_host);
-	assert_false(m->coco.sev_guest);
+	assert_int_equal(decide(m).kind, COCO_SME_HOST);
+	assert_int_not_equal(decide(m).kind, COCO_SEV_GUEST);
 }
 
 /* pr_cont() pieces that came out as records of their own */
@@ -213,9 +224,9 @@ static void test_coco_split(void **state)
 				  "6,303,0,+; SEV-ES\n"
 				  "6,304,5,-;random: crng init done\n"),
 			 0);
-	assert_true(m->coco.sev_guest);
-	assert_false(m->coco.sme_host);
-	assert_string_equal(m->coco.evidence, "Memory Encryption Features active: AMD SEV SEV-ES");
+	assert_int_equal(decide(m).kind, COCO_SEV_GUEST);
+	assert_int_not_equal(decide(m).kind, COCO_SME_HOST);
+	assert_string_equal(decide(m).evidence, "Memory Encryption Features active: AMD SEV SEV-ES");
 }
 
 static void test_rme(void **state)
@@ -223,8 +234,8 @@ static void test_rme(void **state)
 	struct machine *m = &((struct fixture *)*state)->m;
 
 	assert_int_equal(parse(m, "6,0,0,-;RME: Using RSI version 1.0\n"), 0);
-	assert_true(m->coco.cca_realm);
-	assert_string_equal(m->coco.evidence, "RME: Using RSI version 1.0");
+	assert_int_equal(decide(m).kind, COCO_CCA_REALM);
+	assert_string_equal(decide(m).evidence, "RME: Using RSI version 1.0");
 }
 
 static void test_overflow(void **state)

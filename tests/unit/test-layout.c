@@ -62,6 +62,7 @@ static void machine_setup(struct machine *m, const char *arch, unsigned page_siz
 	m->page_size_prov = PROV_ASSUMED;
 	if (arch) {
 		m->arch.value = strdup(arch);
+		m->arch_info = arch_lookup(m->arch.value);
 		assert_non_null(m->arch.value);
 		m->arch.prov = PROV_READ;
 		m->arch.source = "proc/sys/kernel/arch";

@@ -268,6 +268,7 @@ static void test_inputs_and_info(void **state)
 
 	m.release.value = (char *)"6.1.0-27-amd64";
 	m.arch.value = (char *)"x86_64";
+	m.arch_info = arch_lookup(m.arch.value);
 	empty_report(&r);
 	char *out = render(&m, &r);
 	assert_true(has_line(out, "dmamask_info{version=\"" PACKAGE_VERSION

@@ -17,6 +17,7 @@ static void x86_6g(struct machine *m, struct layout *l)
 {
 	machine_init(m);
 	m->arch.value = (char *)"x86_64";
+	m->arch_info = arch_lookup(m->arch.value);
 	memset(l, 0, sizeof(*l));
 	l->source = LAYOUT_SOURCE_IOMEM;
 	l->page_size = 4096;
@@ -60,14 +61,16 @@ static void test_iommu_off(void **state)
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_NO);
 	assert_non_null(strstr(why, "iommu=off"));
 	/* an SME host keeps its pool for devices below the C-bit */
-	m.coco.sme_host = true;
+	m.coco.log_sme = true;
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
-	m.coco.sme_host = false;
+	m.coco.log_sme = false;
 	/* x86 only: arm64 has no such parameter */
 	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 	/* the log line wins over the command line */
 	m.arch.value = (char *)"x86_64";
+	m.arch_info = arch_lookup(m.arch.value);
 	m.swiotlb.have_pool = true;
 	m.swiotlb.pool_start = 0xbb936000;
 	m.swiotlb.pool_end = 0xbf936000;

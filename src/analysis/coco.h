@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the memory-encryption signs the readers saw make of the machine. Pure. */
+#pragma once
+
+#include "machine.h"
+
+enum coco_kind {
+	COCO_NONE,
+	COCO_SEV_GUEST,  /* every dma-direct mapping bounces (force_dma_unencrypted) */
+	COCO_TDX_GUEST,
+	COCO_CCA_REALM,
+	COCO_SME_HOST,   /* encrypted host memory: not forced, but a pool whatever the RAM */
+};
+
+struct coco_verdict {
+	enum coco_kind kind;
+	const char *evidence; /* the log line, or the file or flag that showed it; NULL for none */
+};
+
+void coco_decide(const struct confidential *c, struct coco_verdict *ret);
