@@ -142,6 +142,14 @@ int machine_add_input_errno(struct machine *m, const char *path, int r)
 				 r < 0 ? errno_describe(r) : NULL);
 }
 
+bool machine_input_ok(const struct machine *m, const char *path)
+{
+	for (size_t i = m->n_inputs; i > 0; i--)
+		if (strcmp(m->inputs[i - 1].path, path) == 0)
+			return m->inputs[i - 1].status == INPUT_OK;
+	return false;
+}
+
 const char *machine_manifest_get(const struct machine *m, const char *key)
 {
 	for (size_t i = 0; i < m->n_manifest; i++)

@@ -203,8 +203,6 @@ struct device {
 	char *name;              /* libpci "Vendor Device", or the DT compatible; NULL unknown */
 	int dma_mask_bits;       /* sysfs dma_mask_bits (PCI only: fls64 of the mask); -1 absent */
 	int coherent_mask_bits;  /* sysfs consistent_dma_mask_bits; -1 absent */
-	bool user_mask;          /* --assume-mask DEV=HEX given */
-	uint64_t user_mask_value;
 	int iommu_group;         /* the iommu_group link's number; -1 none */
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type: DMA, DMA-FQ, identity, ... */
 	int numa_node;           /* -1 when absent or -1 */
@@ -304,27 +302,22 @@ struct machine {
 	bool snapshot_incomplete;    /* MANIFEST: its capture did not finish (manifest_complete) */
 	char *snapshot_incomplete_why; /* MANIFEST incomplete_reason=, or what showed it */
 
-	bool iomem_usable;           /* proc/iomem read, well formed and not hidden */
 	bool iomem_hidden;           /* all addresses zero: read without CAP_SYS_ADMIN (4.6+) */
 	struct ram_range *ram;       /* proc/iomem "System RAM", sorted, outermost only */
 	size_t n_ram;
 
-	bool zoneinfo_usable;        /* proc/zoneinfo read and well formed */
 	struct zone *zones;
 	size_t n_zones;
 
-	bool meminfo_usable;
 	struct meminfo meminfo;
 
 	char *cmdline;               /* proc/cmdline, trailing newline removed */
 
 	struct device *devices;      /* sorted by id (machine_sort_devices) */
 	size_t n_devices;
-	bool pci_usable;             /* sys/bus/pci/devices listed */
 	struct block_queue *blocks;  /* sorted by disk name */
 	size_t n_blocks;
 
-	bool kmsg_usable;            /* dev/kmsg read */
 	bool kmsg_from_boot;         /* its first record has sequence 0: nothing rotated out */
 	struct swiotlb_info swiotlb;
 	struct dma_overflow *overflows;
@@ -349,6 +342,8 @@ int machine_add_input(struct machine *m, const char *path, enum input_status sta
 		      const char *detail);
 /* Record the outcome of a sysroot call that returned r (0 or -errno). */
 int machine_add_input_errno(struct machine *m, const char *path, int r);
+/* Whether the last input recorded for path was read and used: inputs[] is the one record of it. */
+bool machine_input_ok(const struct machine *m, const char *path);
 
 const char *machine_manifest_get(const struct machine *m, const char *key);
 

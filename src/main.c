@@ -30,11 +30,6 @@ enum format {
 #define MAX_ASSUMED_MASKS 64
 #define MAX_COLUMNS 32
 
-struct assumed_mask {
-	const char *device;
-	uint64_t mask;
-};
-
 struct options {
 	const char *sysroot;
 	enum format format;
@@ -245,18 +240,14 @@ static void list_columns(void)
 }
 
 /* --assume-mask: every named device must exist, so a typo is not silently ignored. */
-static int apply_assumed_masks(struct machine *m, const struct options *o)
+static int check_assumed_masks(const struct machine *m, const struct options *o)
 {
-	for (size_t i = 0; i < o->n_masks; i++) {
-		struct device *d = machine_find_device(m, o->masks[i].device);
-		if (!d) {
+	for (size_t i = 0; i < o->n_masks; i++)
+		if (!machine_find_device(m, o->masks[i].device)) {
 			fprintf(stderr, "%s: --assume-mask: no DMA device '%s' (see the DEVICE column)\n",
 				program_invocation_short_name, o->masks[i].device);
 			return -ENODEV;
 		}
-		d->user_mask = true;
-		d->user_mask_value = o->masks[i].mask;
-	}
 	return 0;
 }
 
@@ -412,13 +403,16 @@ int main(int argc, char **argv)
 			return EXIT_FATAL;
 		}
 	}
-	if (apply_assumed_masks(&m, &o) < 0)
+	if (check_assumed_masks(&m, &o) < 0)
 		return EXIT_FATAL;
 	if (m.snapshot_incomplete && !o.allow_incomplete)
 		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
 			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o.sysroot,
 			m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so");
-	const struct report_options ro = { .fail_on = o.fail_on, .allow_incomplete = o.allow_incomplete };
+	const struct report_options ro = {
+		.fail_on = o.fail_on, .allow_incomplete = o.allow_incomplete,
+		.masks = o.masks, .n_masks = o.n_masks,
+	};
 	r = report_build_with(&m, &ro, &rep);
 	if (r < 0) {
 		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name,

@@ -52,13 +52,23 @@ static uint64_t bit_mask(int bits)
 	return bits >= 64 ? UINT64_MAX : bits <= 0 ? 0 : (1ull << bits) - 1;
 }
 
+static const struct assumed_mask *assumed_mask(const struct devices_input *in, const char *id)
+{
+	for (size_t i = 0; i < in->n_masks; i++)
+		if (strcmp(in->masks[i].device, id) == 0)
+			return &in->masks[i];
+	return NULL;
+}
+
 /* Which mask the kernel holds for the device, and how we know it. */
 static void pick_mask(const struct devices_input *in, const struct device *d, struct device_report *r)
 {
-	if (d->user_mask) {
+	const struct assumed_mask *user = assumed_mask(in, d->id);
+
+	if (user) {
 		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_USER;
-		r->dma_mask = d->user_mask_value;
+		r->dma_mask = user->mask;
 		r->coherent_known = d->coherent_mask_bits > 0;
 		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits) : 0;
 		return;

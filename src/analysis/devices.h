@@ -103,6 +103,12 @@ struct devices_result {
 	size_t n_blocks;
 };
 
+/* --assume-mask DEV=HEX: the mask the user says the kernel holds. */
+struct assumed_mask {
+	const char *device;
+	uint64_t mask;
+};
+
 struct devices_input {
 	const struct machine *m;
 	const struct layout *l;
@@ -110,6 +116,8 @@ struct devices_input {
 	uint32_t release;                    /* KV(); 0 unknown */
 	enum arch_family arch_family;        /* _ARCH_FAMILY_INVALID unknown */
 	unsigned bits;                       /* BITS_PER_LONG; 0 unknown */
+	const struct assumed_mask *masks;    /* --assume-mask */
+	size_t n_masks;
 };
 
 /* 0 or -ENOMEM. Findings go to f. */

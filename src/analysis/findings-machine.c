@@ -56,8 +56,8 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 		x = findings_add(f, FINDING_MEMORY_LAYOUT_UNKNOWN, NULL,
 				 l->unknown_reason ? l->unknown_reason : "no memory layout");
 		finding_add_str(f, x, "iomem", m->iomem_hidden ? "hidden"
-					       : m->iomem_usable ? "ok" : "unusable");
-		finding_add_str(f, x, "zoneinfo", m->zoneinfo_usable ? "ok" : "unusable");
+					       : machine_input_ok(m, "proc/iomem") ? "ok" : "unusable");
+		finding_add_str(f, x, "zoneinfo", machine_input_ok(m, "proc/zoneinfo") ? "ok" : "unusable");
 	} else if (!l->lowmem_known) {
 		x = findings_add(f, FINDING_LOWMEM_UNKNOWN, NULL,
 				 l->unknown_reason ? l->unknown_reason : "lowmem end unknown");

@@ -28,6 +28,7 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	struct devices_input in = {
 		.m = m, .l = &r.layout, .sw = &r.swiotlb, .release = r.release,
 		.arch_family = r.arch_family, .bits = r.bits,
+		.masks = o->masks, .n_masks = o->n_masks,
 	};
 	e = devices_analyse(&in, &r.devices, &r.findings);
 	if (e < 0) {

@@ -35,6 +35,8 @@ struct report {
 struct report_options {
 	enum severity fail_on;  /* --fail-on */
 	bool allow_incomplete;  /* --allow-incomplete: an incomplete snapshot exits by fail_on, not 2 */
+	const struct assumed_mask *masks; /* --assume-mask, each naming a device of the machine */
+	size_t n_masks;
 };
 
 /* 0, or -ENOMEM / -EINVAL (bad page size). */

@@ -550,7 +550,6 @@ int read_kmsg(struct sysroot *sr, struct machine *m)
 	if (r < 0)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "no record in the dev/kmsg format");
-	m->kmsg_usable = true;
 	if (skipped == 0)
 		return machine_add_input(m, path, INPUT_OK, 0, NULL);
 	char detail[64];

@@ -69,6 +69,5 @@ int read_meminfo(struct sysroot *sr, struct machine *m)
 	if (r <= 0)
 		return r;
 	r = meminfo_parse(buf, len, &m->meminfo, &e);
-	m->meminfo_usable = r == 0;
 	return record_parse_result(m, path, r, &e);
 }

@@ -291,7 +291,6 @@ int read_pci(struct sysroot *sr, struct machine *m)
 		return r;
 	if (r < 0) /* no PCI bus (many boards): recorded, not an error */
 		return machine_add_input_errno(m, PCI_DEVICES, r);
-	m->pci_usable = true;
 	r = machine_add_input(m, PCI_DEVICES, INPUT_OK, 0, NULL);
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = read_function(sr, m, names[i], &cache);

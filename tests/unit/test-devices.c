@@ -31,7 +31,7 @@ static void setup_virt(struct machine *m)
 	assert_non_null(m->ram);
 	m->ram[0] = ram;
 	m->n_ram = 1;
-	m->iomem_usable = true;
+	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
 	/* "software IO TLB: mapped [mem 0x7bfff000-0x7ffff000]" */
 	m->swiotlb.have_pool = true;
 	m->swiotlb.pool_start = 0x7bfff000;
@@ -119,11 +119,11 @@ static void test_platform_needs_a_sign(void **state)
 	add(&m, "9080000.smmuv3", DEV_BUS_PLATFORM, "arm-smmu-v3", 1u << DMA_SIGN_DT_COHERENT);
 	add(&m, "9060000.dma", DEV_BUS_AMBA, "dma-pl330", 1u << DMA_SIGN_DMA_ENGINE);
 	/* a user-given mask that is not 2^n-1 would raise mask-not-contiguous: not when idle */
-	struct device *gpio = add(&m, "9030000.pl061", DEV_BUS_AMBA, "pl061_gpio", 0);
-	gpio->user_mask = true;
-	gpio->user_mask_value = 0xc3ffffff;
+	add(&m, "9030000.pl061", DEV_BUS_AMBA, "pl061_gpio", 0);
 	machine_sort_devices(&m);
-	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	static const struct assumed_mask gpio_mask = { "9030000.pl061", 0xc3ffffff };
+	const struct report_options o = { .fail_on = SEVERITY_WARNING, .masks = &gpio_mask, .n_masks = 1 };
+	assert_int_equal(report_build_with(&m, &o, &r), 0);
 
 	static const char *const idle[] = { "9000000.pl011", "pmu", "9030000.pl061" };
 	for (size_t i = 0; i < sizeof(idle) / sizeof(*idle); i++) {

@@ -361,7 +361,7 @@ static void test_read_kmsg(void **state)
 			   "6,301,412010,-;software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe8000] (64MB)\n");
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	assert_int_equal(read_kmsg(sr, m), 0);
-	assert_true(m->kmsg_usable);
+	assert_true(machine_input_ok(m, "dev/kmsg"));
 	assert_true(m->swiotlb.have_pool);
 	assert_int_equal(m->n_inputs, 1);
 	assert_string_equal(m->inputs[0].path, "dev/kmsg");
@@ -375,7 +375,7 @@ static void test_read_kmsg(void **state)
 	machine_init(m);
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	assert_int_equal(read_kmsg(sr, m), 0);
-	assert_false(m->kmsg_usable);
+	assert_false(machine_input_ok(m, "dev/kmsg"));
 	assert_int_equal(m->inputs[0].status, INPUT_INVALID);
 	sysroot_free(sr);
 	tmp_root_free(root);
@@ -386,7 +386,7 @@ static void test_read_kmsg(void **state)
 	machine_init(m);
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	assert_int_equal(read_kmsg(sr, m), 0);
-	assert_false(m->kmsg_usable);
+	assert_false(machine_input_ok(m, "dev/kmsg"));
 	assert_int_equal(m->n_inputs, 1);
 	assert_int_equal(m->inputs[0].status, INPUT_MISSING);
 	sysroot_free(sr);

@@ -72,14 +72,14 @@ static void machine_setup(struct machine *m, const char *arch, unsigned page_siz
 		assert_non_null(m->ram);
 		memcpy(m->ram, ram, n_ram * sizeof(*ram));
 		m->n_ram = n_ram;
-		m->iomem_usable = true;
+		assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
 	}
 	if (zones) {
 		m->zones = malloc(n_zones * sizeof(*zones));
 		assert_non_null(m->zones);
 		memcpy(m->zones, zones, n_zones * sizeof(*zones));
 		m->n_zones = n_zones;
-		m->zoneinfo_usable = true;
+		assert_int_equal(machine_add_input(m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
 	}
 }
 
@@ -417,12 +417,12 @@ static void test_no_source(void **state)
 
 static void test_iomem_usable_but_empty(void **state)
 {
-	/* No RAM range is no source, whatever iomem_usable says. */
+	/* No RAM range is no source, even with proc/iomem read. */
 	struct machine *m = machine_of(state);
 	struct layout *l = layout_of(state);
 
 	machine_setup(m, "armv7l", 4096, NULL, 0, NULL, 0);
-	m->iomem_usable = true;
+	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
 	assert_int_equal(layout_compute(m, l), 0);
 	assert_int_equal(l->source, LAYOUT_SOURCE_NONE);
 	assert_non_null(l->unknown_reason);
@@ -481,7 +481,7 @@ static void test_32bit_meminfo_high_total_zero(void **state)
 	struct layout *l = layout_of(state);
 
 	machine_setup(m, "armv7l", 4096, arm_2013_ram, 1, NULL, 0);
-	m->meminfo_usable = true;
+	assert_int_equal(machine_add_input(m, "proc/meminfo", INPUT_OK, 0, NULL), 0);
 	m->meminfo.have_mem_total = true;
 	m->meminfo.mem_total = 0x80000000ull;
 	m->meminfo.have_high_total = true;

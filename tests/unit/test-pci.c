@@ -208,7 +208,7 @@ static void test_read_pci(void **state)
 	sr = fx_open(&f);
 	machine_init(&m);
 	assert_int_equal(read_pci(sr, &m), 0);
-	assert_true(m.pci_usable);
+	assert_true(machine_input_ok(&m, "sys/bus/pci/devices"));
 	fx_assert_input(&m, "sys/bus/pci/devices", INPUT_OK);
 	assert_int_equal(m.n_devices, 4);
 
@@ -288,7 +288,7 @@ static void test_read_pci_missing(void **state)
 	sr = fx_open(&f);
 	machine_init(&m);
 	assert_int_equal(read_pci(sr, &m), 0);
-	assert_false(m.pci_usable);
+	assert_false(machine_input_ok(&m, "sys/bus/pci/devices"));
 	assert_int_equal(m.n_devices, 0);
 	fx_assert_input(&m, "sys/bus/pci/devices", INPUT_MISSING);
 	assert_int_equal(m.n_inputs, 1);
