@@ -233,13 +233,17 @@ struct dma_overflow {
 	uint64_t bus_limit;
 };
 
+/* The kernel command line's parameters that the analysis uses (readers/cmdline.c). */
+struct cmdline_params {
+	/* swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages) */
+	bool swiotlb_force;
+	bool swiotlb_noforce;
+	bool have_swiotlb_slabs;
+	uint64_t swiotlb_slabs;  /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
+	bool iommu_off;          /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
+};
+
 struct swiotlb_info {
-	/* proc/cmdline swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages) */
-	bool cmd_force;
-	bool cmd_noforce;
-	bool have_cmd_slabs;
-	uint64_t cmd_slabs;      /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
-	bool cmd_iommu_off;      /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
 	/* dev/kmsg "software IO TLB: mapped [mem A-B] (N MB)" (swiotlb_print_info), B exclusive */
 	bool have_pool;
 	uint64_t pool_start;
@@ -312,6 +316,7 @@ struct machine {
 	struct meminfo meminfo;
 
 	char *cmdline;               /* proc/cmdline, trailing newline removed */
+	struct cmdline_params cmd;   /* its parameters; all false when unread */
 
 	struct device *devices;      /* sorted by id (machine_sort_devices) */
 	size_t n_devices;

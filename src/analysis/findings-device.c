@@ -75,7 +75,7 @@ static void predicted_findings(const struct devices_input *in, const struct devi
 							 "there is no usable bounce buffer: DMA to it "
 							 "fails (\"DMA addr ... overflow\")");
 		x = findings_add(f, FINDING_BOUNCE_IMPOSSIBLE, d->id, msg);
-		if (in->m->swiotlb.cmd_noforce)
+		if (in->m->cmd.swiotlb_noforce)
 			finding_set_remedy(f, x, "drop swiotlb=noforce (or boot with swiotlb=<slabs>), "
 						 "or enable an IOMMU");
 		else if (sw->active == TRI_NO)

@@ -14,7 +14,7 @@
 /* The one place that decides whether every dma-direct mapping bounces. */
 static void forced(const struct machine *m, enum coco_kind coco, struct swiotlb_state *s)
 {
-	if (m->swiotlb.cmd_force)
+	if (m->cmd.swiotlb_force)
 		s->forced_why = "swiotlb=force on the command line";
 	else if (coco == COCO_SEV_GUEST)
 		s->forced_why = "AMD SEV guest: all DMA bounces through swiotlb";
@@ -48,7 +48,7 @@ static void arch_default(const struct machine *m, const struct layout *l, enum c
 	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
 	 * iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1),
 	 * except on SME hosts, whose pool CC_ATTR_HOST_MEM_ENCRYPT asks for anyway */
-	if (ai->family == ARCH_X86 && m->swiotlb.cmd_iommu_off && coco != COCO_SME_HOST) {
+	if (ai->family == ARCH_X86 && m->cmd.iommu_off && coco != COCO_SME_HOST) {
 		s->active = TRI_NO;
 		s->active_prov = PROV_DERIVED;
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";
@@ -77,7 +77,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active = TRI_YES;
 		s.active_prov = PROV_READ;
 		s.active_why = "kernel log: software IO TLB: mapped [mem ...]";
-	} else if (t->cmd_noforce) {
+	} else if (m->cmd.swiotlb_noforce) {
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;
 		s.active_why = era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) == NOFORCE_NO_POOL
@@ -117,7 +117,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	} else if (s.active == TRI_YES) {
 		s.size_known = true;
 		s.size_prov = PROV_ASSUMED;
-		s.size_bytes = t->have_cmd_slabs ? sat_shl(t->cmd_slabs, IO_TLB_SHIFT) : IO_TLB_DEFAULT_BYTES;
+		s.size_bytes = m->cmd.have_swiotlb_slabs ? sat_shl(m->cmd.swiotlb_slabs, IO_TLB_SHIFT) : IO_TLB_DEFAULT_BYTES;
 	}
 	if (t->have_used) {
 		s.used_known = true;

@@ -40,6 +40,8 @@ int read_meminfo(struct sysroot *sr, struct machine *m);
 
 /* proc/cmdline: the whole line, trailing newline removed. */
 int cmdline_parse(const char *buf, size_t len, char **ret, struct parse_error *ret_err);
+/* The parameters of that line the analysis uses (pure). */
+void cmdline_parse_params(const char *cmdline, struct cmdline_params *ret);
 int read_cmdline(struct sysroot *sr, struct machine *m);
 
 /* MANIFEST: key=value lines, '#' comments, blank lines ignored. */
@@ -121,8 +123,6 @@ int dma_api_dump_parse(const char *buf, size_t len, char ***ret_names, size_t *r
 int kmsg_parse(const char *buf, size_t len, struct machine *m);
 int read_kmsg(struct sysroot *sr, struct machine *m);
 
-/* proc/cmdline swiotlb= parsing into m->swiotlb (pure; after read_cmdline). */
-int cmdline_parse_swiotlb(const char *cmdline, struct swiotlb_info *ret);
 /* A debugfs swiotlb counter ("%llu\n", kernel/dma/swiotlb.c): 0, or -EBADMSG. */
 int swiotlb_parse_counter(const char *buf, size_t len, uint64_t *ret);
 /* sys/kernel/debug/swiotlb counters, and swiotlb= from the command line. */

@@ -28,15 +28,10 @@
 _Static_assert(TRACE_FORCE_NORMAL == 0 && TRACE_FORCE_FORCE == 1 && TRACE_FORCE_NO_FORCE == 2,
 	       "enum trace_force follows enum swiotlb_force");
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* A character of a C identifier (first: its first one): print_fields() prints field names. */
 static bool is_ident(char c, bool first)
 {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && is_digit(c));
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && char_is_digit(c));
 }
 
 static bool has_prefix(const char *p, const char *end, const char *prefix)
@@ -83,27 +78,27 @@ static bool after_context(const char *buf, size_t i)
 		if (j >= 2 && buf[j - 2] == 'm' && buf[j - 1] == 's')
 			j -= 2;
 		k = j;
-		while (k > 0 && (is_digit(buf[k - 1]) || buf[k - 1] == '.'))
+		while (k > 0 && (char_is_digit(buf[k - 1]) || buf[k - 1] == '.'))
 			k--;
 		return k < j && k >= 2 && buf[k - 1] == '+' && buf[k - 2] == '(';
 	}
 	if (memchr(" +!#*@$", buf[q - 1], 7)) {
 		/* latency format in ns: " %4lldus%c: ", %c one of trace_find_mark()'s */
-		if (q < 4 || buf[q - 3] != 'u' || buf[q - 2] != 's' || !is_digit(buf[q - 4]))
+		if (q < 4 || buf[q - 3] != 'u' || buf[q - 2] != 's' || !char_is_digit(buf[q - 4]))
 			return false;
 		k = q - 4;
-		while (k > 0 && is_digit(buf[k - 1]))
+		while (k > 0 && char_is_digit(buf[k - 1]))
 			k--;
 		return k == 0 || buf[k - 1] == ' ';
 	}
-	if (!is_digit(buf[q - 1]))
+	if (!char_is_digit(buf[q - 1]))
 		return false;
 	/* "SECS.USECS" or a counter clock's "%12llu" */
 	unsigned dots = 0;
 	k = q;
-	while (k > 0 && (is_digit(buf[k - 1]) || buf[k - 1] == '.'))
+	while (k > 0 && (char_is_digit(buf[k - 1]) || buf[k - 1] == '.'))
 		dots += buf[--k] == '.';
-	return dots <= 1 && is_digit(buf[k]) && (k == 0 || buf[k - 1] == ' ');
+	return dots <= 1 && char_is_digit(buf[k]) && (k == 0 || buf[k - 1] == ' ');
 }
 
 /* The event name where the line's text starts, NULL when the line is another one. */

@@ -211,9 +211,9 @@ static struct json_object *swiotlb_json(const struct machine *m, const struct sw
 	add(o, "forced", json_object_new_boolean(s->forced));
 	add(o, "forced_why", jstr(s->forced_why));
 	add(o, "xen_pv", json_object_new_boolean(s->xen_pv));
-	add(o, "cmdline_force", json_object_new_boolean(m->swiotlb.cmd_force));
-	add(o, "cmdline_noforce", json_object_new_boolean(m->swiotlb.cmd_noforce));
-	add(o, "cmdline_slabs", opt_u64(m->swiotlb.have_cmd_slabs, m->swiotlb.cmd_slabs));
+	add(o, "cmdline_force", json_object_new_boolean(m->cmd.swiotlb_force));
+	add(o, "cmdline_noforce", json_object_new_boolean(m->cmd.swiotlb_noforce));
+	add(o, "cmdline_slabs", opt_u64(m->cmd.have_swiotlb_slabs, m->cmd.swiotlb_slabs));
 	return o;
 }
 

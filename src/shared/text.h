@@ -34,6 +34,17 @@ int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret);
 /* The value of a hex digit, -1 for anything else. */
 int hex_digit(char c);
 
+/* The kernel's isspace() and isdigit() (lib/ctype.c), whatever the C locale says. */
+static inline bool char_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static inline bool char_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 /* Skip blanks (space, tab) from *s up to end. */
 const char *skip_blanks(const char *s, const char *end);
 /* Length of the token at s (up to a blank or end). */

@@ -9,17 +9,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = fuzz_text(data, size), *line = NULL;
 	struct parse_error e = { 0 };
-	struct swiotlb_info sw = { 0 };
+	struct cmdline_params p;
 	int r = cmdline_parse(buf, size, &line, &e);
 
 	fuzz_assert_parse_result(r);
 	fuzz_assert(r == 0 || !line);
 	/* the whole buffer too: a NUL ends the line the kernel sees */
-	fuzz_assert(cmdline_parse_swiotlb(buf, &sw) == 0);
+	cmdline_parse_params(buf, &p);
+	fuzz_assert(!p.have_swiotlb_slabs || p.swiotlb_slabs % 128 == 0); /* rounded as the kernel does */
 	if (line) {
 		fuzz_assert(strlen(line) <= size);
-		memset(&sw, 0, sizeof(sw));
-		fuzz_assert(cmdline_parse_swiotlb(line, &sw) == 0);
+		cmdline_parse_params(line, &p);
+		fuzz_assert(!p.have_swiotlb_slabs || p.swiotlb_slabs % 128 == 0);
 	}
 	free(line);
 	free(buf);

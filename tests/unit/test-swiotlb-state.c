@@ -57,7 +57,7 @@ static void test_iommu_off(void **state)
 
 	(void)state;
 	x86_6g(&m, &l);
-	m.swiotlb.cmd_iommu_off = true;
+	m.cmd.iommu_off = true;
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_NO);
 	assert_non_null(strstr(why, "iommu=off"));
 	/* an SME host keeps its pool for devices below the C-bit */
@@ -118,11 +118,11 @@ static void test_huge_counters(void **state)
 	assert_int_equal(s.used_bytes, UINT64_MAX);
 	assert_int_equal(s.hiwater_bytes, UINT64_MAX);
 	m.swiotlb.have_nslabs = false;
-	m.swiotlb.have_cmd_slabs = true;
-	m.swiotlb.cmd_slabs = 1ull << 60;
+	m.cmd.have_swiotlb_slabs = true;
+	m.cmd.swiotlb_slabs = 1ull << 60;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.size_bytes, UINT64_MAX);
-	m.swiotlb.cmd_slabs = 32768;
+	m.cmd.swiotlb_slabs = 32768;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.size_bytes, 64ull << 20);
 }

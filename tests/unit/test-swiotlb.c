@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* src/readers/swiotlb.c: swiotlb= on the command line, debugfs counters on a fake root. */
+/* src/readers/swiotlb.c: debugfs counters on a fake root. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,102 +14,6 @@
 #include "readers/readers.h"
 #include "tmp-root.h"
 
-struct expect {
-	bool force, noforce, have_slabs;
-	uint64_t slabs;
-};
-
-static void check(const char *cmdline, struct expect e)
-{
-	struct swiotlb_info sw;
-
-	memset(&sw, 0xa5, sizeof(sw)); /* whatever was there: only cmd_* change */
-	sw.have_pool = true;
-	assert_int_equal(cmdline_parse_swiotlb(cmdline, &sw), 0);
-	if (sw.cmd_force != e.force || sw.cmd_noforce != e.noforce ||
-	    sw.have_cmd_slabs != e.have_slabs || (e.have_slabs && sw.cmd_slabs != e.slabs))
-		fail_msg("\"%s\": force=%d noforce=%d slabs=%d/%llu, expected %d %d %d/%llu", cmdline,
-			 sw.cmd_force, sw.cmd_noforce, sw.have_cmd_slabs,
-			 (unsigned long long)sw.cmd_slabs, e.force, e.noforce, e.have_slabs,
-			 (unsigned long long)e.slabs);
-	assert_true(sw.have_pool);
-}
-
-static void test_cmdline_forms(void **state)
-{
-	(void)state;
-	check("BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro swiotlb=noforce quiet",
-	      (struct expect){ .noforce = true });
-	check("swiotlb=65536,force", (struct expect){ .force = true, .have_slabs = true, .slabs = 65536 });
-	/* rounded up to IO_TLB_SEGSIZE */
-	check("swiotlb=1000", (struct expect){ .have_slabs = true, .slabs = 1024 });
-	check("swiotlb=1", (struct expect){ .have_slabs = true, .slabs = 128 });
-	check("swiotlb=0", (struct expect){ .have_slabs = true, .slabs = 0 });
-	/* simple_strtoul base 0: hex, octal; then <areas> */
-	check("swiotlb=0x100,4,force", (struct expect){ .force = true, .have_slabs = true, .slabs = 256 });
-	check("swiotlb=0200", (struct expect){ .have_slabs = true, .slabs = 128 });
-	check("swiotlb=,force", (struct expect){ .force = true });
-	check("swiotlb=force", (struct expect){ .force = true });
-	check("swiotlb=32768,noforce", (struct expect){ .noforce = true, .have_slabs = true, .slabs = 32768 });
-}
-
-static void test_cmdline_not_matched(void **state)
-{
-	(void)state;
-	check("", (struct expect){ 0 });
-	check("noswiotlb=force xswiotlb=1 swiotlb_x=force", (struct expect){ 0 });
-	check("swiotlb= quiet", (struct expect){ 0 });
-	check("swiotlb", (struct expect){ 0 });
-	/* not a whole word */
-	check("swiotlb=forced swiotlb=noforcex", (struct expect){ 0 });
-	/* after "--" the parameters are init's */
-	check("ro -- swiotlb=force", (struct expect){ 0 });
-}
-
-static void test_cmdline_repeated(void **state)
-{
-	(void)state;
-	/* the numbers: the last wins */
-	check("swiotlb=1024 swiotlb=2048", (struct expect){ .have_slabs = true, .slabs = 2048 });
-	/* each occurrence applies on top of the earlier ones */
-	check("swiotlb=force swiotlb=4096", (struct expect){ .force = true, .have_slabs = true, .slabs = 4096 });
-	check("swiotlb=force swiotlb=noforce", (struct expect){ .force = true, .noforce = true });
-}
-
-static void test_cmdline_quotes(void **state)
-{
-	(void)state;
-	check("swiotlb=\"65536,force\" ro", (struct expect){ .force = true, .have_slabs = true, .slabs = 65536 });
-	check("\"swiotlb=force\"", (struct expect){ .force = true });
-	/* blanks inside quotes do not split parameters */
-	check("dyndbg=\"file x.c +p swiotlb=force\" ro", (struct expect){ 0 });
-	check("  \tswiotlb=noforce\n", (struct expect){ .noforce = true });
-}
-
-static bool iommu_off(const char *cmdline)
-{
-	struct swiotlb_info sw;
-
-	memset(&sw, 0xa5, sizeof(sw));
-	assert_int_equal(cmdline_parse_swiotlb(cmdline, &sw), 0);
-	return sw.cmd_iommu_off;
-}
-
-/* x86 iommu_setup(): comma-separated words, each matched by prefix. */
-static void test_cmdline_iommu_off(void **state)
-{
-	(void)state;
-	assert_true(iommu_off("ro iommu=off quiet"));
-	assert_true(iommu_off("iommu=soft,off"));
-	assert_true(iommu_off("iommu=offx"));
-	assert_true(iommu_off("iommu=pt iommu=off"));
-	assert_false(iommu_off("iommu=pt"));
-	assert_false(iommu_off("iommu=nooff intel_iommu=off"));
-	assert_false(iommu_off("iommu.passthrough=1 iommu= iommu"));
-	assert_false(iommu_off("iommu=of"));
-	assert_false(iommu_off("ro -- iommu=off"));
-}
-
 static void test_read_debugfs(void **state)
 {
 	char *root = tmp_root_new();
@@ -122,11 +26,7 @@ static void test_read_debugfs(void **state)
 	tmp_root_write_str(root, "sys/kernel/debug/swiotlb/io_tlb_used_hiwater", "4096\n");
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	machine_init(&m);
-	m.cmdline = strdup("ro swiotlb=262144,force");
-	assert_non_null(m.cmdline);
 	assert_int_equal(read_swiotlb(sr, &m), 0);
-	assert_true(m.swiotlb.cmd_force);
-	assert_int_equal(m.swiotlb.cmd_slabs, 262144);
 	assert_true(m.swiotlb.have_nslabs);
 	assert_int_equal(m.swiotlb.nslabs, 32768);
 	assert_true(m.swiotlb.have_used);
@@ -190,11 +90,6 @@ static void test_read_no_debugfs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cmdline_forms),
-		cmocka_unit_test(test_cmdline_not_matched),
-		cmocka_unit_test(test_cmdline_repeated),
-		cmocka_unit_test(test_cmdline_quotes),
-		cmocka_unit_test(test_cmdline_iommu_off),
 		cmocka_unit_test(test_read_debugfs),
 		cmocka_unit_test(test_read_no_debugfs),
 	};
