@@ -2,6 +2,8 @@
 /* A --capture run around the snapshot writer: its signals and its MANIFEST (capture-run.c). */
 #pragma once
 
+#include "shared/macro.h"
+
 #include "capture.h"
 #include "machine.h"
 
@@ -17,4 +19,4 @@ void capture_guard(struct capture *cap, const char *dir, int also_sig);
  * The capture's last files: the udev properties a snapshot cannot get from
  * libudev, then MANIFEST (DESIGN.md: the snapshot layout). 0 or -errno.
  */
-int capture_finish_machine(struct capture *cap, const struct machine *m);
+_must_check_ int capture_finish_machine(struct capture *cap, const struct machine *m);

@@ -23,6 +23,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stddef.h>
 
 #include "machine.h"
@@ -38,11 +40,15 @@ enum {
  * Lock dir (made when missing) and claim it: -EBUSY when another capture
  * holds it, -ENOTEMPTY when it holds anything. Then MANIFEST says complete=0.
  */
-int capture_new(const char *dir, unsigned flags, struct capture **ret);
+_must_check_ int capture_new(const char *dir, unsigned flags, struct capture **ret);
 /* Closes the directory, which releases the lock. NULL is fine. */
 void capture_free(struct capture *c);
 
-/* canon: root-relative path with every symlink resolved ("sys/devices/..."). */
+/*
+ * canon: root-relative path with every symlink resolved ("sys/devices/...").
+ * A copy that fails leaves the capture incomplete, as capture_finish() says:
+ * the read it shadows goes on, so these results may be dropped.
+ */
 int capture_file(struct capture *c, const char *canon, const char *buf, size_t len);
 /* A symlink at canon; an absolute target (root-relative) is stored relative. */
 int capture_link(struct capture *c, const char *canon, const char *target);
@@ -65,7 +71,7 @@ void capture_fail(struct capture *c, const char *reason);
  * failure (-errno, or -E2BIG for omitted errors, -ECANCELED for
  * capture_fail()), and capture_incomplete_reason() says what happened.
  */
-int capture_finish(struct capture *c, const struct manifest_entry *kv, size_t n);
+_must_check_ int capture_finish(struct capture *c, const struct manifest_entry *kv, size_t n);
 /* Why the capture is incomplete, in words; NULL while nothing went wrong. */
 const char *capture_incomplete_reason(const struct capture *c);
 

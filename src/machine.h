@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -336,28 +338,28 @@ struct machine {
 	size_t n_inputs;
 };
 
-void machine_init(struct machine *m);
+void machine_init(struct machine *m) _nonnull_all_;
 /* Free what a dt_info holds and zero it (a zeroed one is fine). */
 void dt_info_done(struct dt_info *d);
 void udev_props_done(struct udev_props *u);
 void machine_done(struct machine *m);
 
 /* Record one input. detail may be NULL. Returns 0 or -ENOMEM. */
-int machine_add_input(struct machine *m, const char *path, enum input_status status, int err,
-		      const char *detail);
+_must_check_ int machine_add_input(struct machine *m, const char *path, enum input_status status, int err,
+		      const char *detail) _nonnull_(1, 2);
 /* Record the outcome of a sysroot call that returned r (0 or -errno). */
-int machine_add_input_errno(struct machine *m, const char *path, int r);
+_must_check_ int machine_add_input_errno(struct machine *m, const char *path, int r) _nonnull_(1, 2);
 /* Whether the last input recorded for path was read and used: inputs[] is the one record of it. */
-bool machine_input_ok(const struct machine *m, const char *path);
+bool machine_input_ok(const struct machine *m, const char *path) _nonnull_all_;
 
-const char *machine_manifest_get(const struct machine *m, const char *key);
+const char *machine_manifest_get(const struct machine *m, const char *key) _nonnull_all_;
 
 /* Append a zeroed device / block queue; returns it, or NULL on OOM. */
-struct device *machine_add_device(struct machine *m);
-struct block_queue *machine_add_block(struct machine *m);
+struct device *machine_add_device(struct machine *m) _nonnull_all_;
+struct block_queue *machine_add_block(struct machine *m) _nonnull_all_;
 /* Sort devices by id; machine_find_device() needs it. */
-void machine_sort_devices(struct machine *m);
+void machine_sort_devices(struct machine *m) _nonnull_all_;
 /* The device with that id (binary search: call machine_sort_devices() first), or NULL. */
-struct device *machine_find_device(const struct machine *m, const char *id);
+struct device *machine_find_device(const struct machine *m, const char *id) _nonnull_all_;
 void device_done(struct device *d);
 void block_queue_done(struct block_queue *b);

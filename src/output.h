@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -30,13 +32,13 @@ struct output;
  * (set only then) says what it is: "a symbolic link", "a FIFO"... Nothing is
  * created yet: the audit runs in between.
  */
-int output_open(const char *path, unsigned flags, struct output **ret, const char **ret_kind);
+_must_check_ int output_open(const char *path, unsigned flags, struct output **ret, const char **ret_kind);
 
 /*
  * The stream to render into (owned by o). For a file, path is checked again
  * (-EEXIST and *ret_kind as above) and the temporary created beside it.
  */
-int output_start(struct output *o, FILE **ret, const char **ret_kind);
+_must_check_ int output_start(struct output *o, FILE **ret, const char **ret_kind);
 
 /* The report goes to a terminal (standard output is one): its width, colour "auto". */
 bool output_is_terminal(const struct output *o);
@@ -48,7 +50,7 @@ bool output_is_terminal(const struct output *o);
  * flush's, sync's or rename's; on any failure the temporary is removed.
  * Frees o.
  */
-int output_finish(struct output *o, int render);
+_must_check_ int output_finish(struct output *o, int render);
 
 /* A report abandoned before output_finish(): the temporary is removed. NULL is fine. */
 void output_free(struct output *o);

@@ -2,6 +2,8 @@
 /* What the memory-encryption signs the readers saw make of the machine. Pure. */
 #pragma once
 
+#include "shared/macro.h"
+
 #include "machine.h"
 
 enum coco_kind {
@@ -17,4 +19,4 @@ struct coco_verdict {
 	const char *evidence; /* the log line, or the file or flag that showed it; NULL for none */
 };
 
-void coco_decide(const struct confidential *c, struct coco_verdict *ret);
+void coco_decide(const struct confidential *c, struct coco_verdict *ret) _nonnull_all_;

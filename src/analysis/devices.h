@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -121,5 +123,5 @@ struct devices_input {
 };
 
 /* 0 or -ENOMEM. Findings go to f. */
-int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f);
+_must_check_ int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f) _nonnull_all_;
 void devices_result_done(struct devices_result *r);

@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,7 +41,7 @@ struct dma_map {
  * Build the map. walk_start is DT_WALK_* (analysis/eras.h). Returns 0 or
  * -ENOMEM; an unusable tree gives state DMA_MAP_ERROR, not an error.
  */
-int dma_map_from_dt(const struct dt_info *dt, int walk_start, struct dma_map *ret);
+_must_check_ int dma_map_from_dt(const struct dt_info *dt, int walk_start, struct dma_map *ret);
 void dma_map_done(struct dma_map *m);
 
 /*

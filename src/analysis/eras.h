@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -98,7 +100,7 @@ struct era_row {
  * unknown: the newest row answers (and the caller marks it assumed).
  * ret_source, when not NULL, receives the citing row's source.
  */
-int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
+_must_check_ int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
 	      const char **ret_source);
 
 /* For the man page and tests: the whole table. */

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,14 +93,14 @@ struct findings {
  * on OOM (f->err says so; every finding_* call then does nothing).
  */
 struct finding *findings_add(struct findings *f, enum finding_id id, const char *device,
-			     const char *message);
+			     const char *message) _nonnull_(1);
 /* This case is harmless here: a severity below the catalogue's. */
 void finding_lower_severity(struct finding *x, enum severity sev);
 /* This case's own remedy instead of the catalogue's (copied). */
-void finding_set_remedy(struct findings *f, struct finding *x, const char *remedy);
-void finding_add_u64(struct findings *f, struct finding *x, const char *key, uint64_t v);
-void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v);
-void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v);
+void finding_set_remedy(struct findings *f, struct finding *x, const char *remedy) _nonnull_(1);
+void finding_add_u64(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
+void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
+void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
 void findings_done(struct findings *f);
 /* Highest severity present, or _SEVERITY_INVALID when there are none. */
 enum severity findings_max_severity(const struct findings *f);

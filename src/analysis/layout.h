@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,11 +53,11 @@ struct layout {
 };
 
 /* 0, -EINVAL for a page size that is not a power of two, or -ENOMEM. */
-int layout_compute(const struct machine *m, struct layout *ret);
+_must_check_ int layout_compute(const struct machine *m, struct layout *ret) _nonnull_all_;
 void layout_done(struct layout *l);
 
 /* A copy of l whose ranges keep only RAM at or above addr (ranges owned). 0 or -ENOMEM. */
-int layout_clip_above(const struct layout *l, uint64_t addr, struct layout *ret);
+_must_check_ int layout_clip_above(const struct layout *l, uint64_t addr, struct layout *ret) _nonnull_all_;
 
 /* Bytes of the RAM ranges at or above physical address addr. */
 uint64_t layout_ram_bytes_above(const struct layout *l, uint64_t addr);

@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,7 +38,7 @@ struct legacy_block_input {
 };
 
 /* 0, or -ENODATA when the layout lacks what is needed (lowmem unknown). */
-int legacy_block_compute(const struct layout *l, const struct legacy_block_input *in,
+_must_check_ int legacy_block_compute(const struct layout *l, const struct legacy_block_input *in,
 			 struct legacy_block *ret);
 
 /* Whether two readings lead to different bounce decisions. */

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,7 +31,7 @@ struct reach {
  * how the kernel of that era translates (regions, one offset, or none).
  * bus_limit 0 means none. Returns 0 (no failure mode: pure arithmetic).
  */
-int reach_compute(const struct layout *l, const struct dma_map *map, int range_map,
+_must_check_ int reach_compute(const struct layout *l, const struct dma_map *map, int range_map,
 		  uint64_t mask, uint64_t bus_limit, enum reach_test test, struct reach *ret);
 
 /* Addresses a in [lo, hi] with (a & ~mask) == 0. */

@@ -2,6 +2,8 @@
 /* The report: everything the renderers print, computed from struct machine. */
 #pragma once
 
+#include "shared/macro.h"
+
 #include "analysis/devices.h"
 #include "analysis/findings.h"
 #include "analysis/layout.h"
@@ -40,7 +42,7 @@ struct report_options {
 };
 
 /* 0, or -ENOMEM / -EINVAL (bad page size). */
-int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret);
+_must_check_ int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret) _nonnull_all_;
 /* The same with only --fail-on. */
-int report_build(const struct machine *m, enum severity fail_on, struct report *ret);
+_must_check_ int report_build(const struct machine *m, enum severity fail_on, struct report *ret) _nonnull_all_;
 void report_done(struct report *r);

@@ -2,6 +2,8 @@
 /* Whether a swiotlb pool exists, where, how full, and whether bouncing is forced. Pure. */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -40,4 +42,4 @@ struct swiotlb_state {
 };
 
 void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint32_t release,
-			   struct swiotlb_state *ret);
+			   struct swiotlb_state *ret) _nonnull_all_;

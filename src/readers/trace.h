@@ -16,6 +16,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -53,7 +55,7 @@ struct bounce_event {
  * -EBADMSG with *ret_err (line 1) for a swiotlb_bounced line that does not
  * parse. *ret is untouched unless 1 is returned.
  */
-int trace_parse_bounced(const char *buf, size_t len, struct bounce_event *ret,
+_must_check_ int trace_parse_bounced(const char *buf, size_t len, struct bounce_event *ret,
 			struct parse_error *ret_err);
 
 /* The kind of the force field in the format file: which generation printed the event. */
@@ -82,5 +84,5 @@ struct trace_format {
  * cut short. An unknown print fmt is not an error: known_print_fmt says so
  * (the fields form still parses). *ret is untouched unless 0 is returned.
  */
-int trace_format_parse(const char *buf, size_t len, struct trace_format *ret,
+_must_check_ int trace_format_parse(const char *buf, size_t len, struct trace_format *ret,
 		       struct parse_error *ret_err);

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,5 +30,5 @@ const struct column *column_find(const char *name, size_t len);
  * indexes of columns_all(). 0, or -EINVAL with *ret_bad pointing at the
  * unknown name (length in *ret_bad_len).
  */
-int columns_parse(const char *spec, size_t *ret_idx, size_t max, size_t *ret_n,
+_must_check_ int columns_parse(const char *spec, size_t *ret_idx, size_t max, size_t *ret_n,
 		  const char **ret_bad, size_t *ret_bad_len);

@@ -2,6 +2,8 @@
 /* Renderers print a report; they never compute. One file per format. */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,8 +22,8 @@ struct render_options {
 };
 
 /* Each returns 0, or -errno when the output could not be written. */
-int render_text(FILE *out, const struct machine *m, const struct report *r,
+_must_check_ int render_text(FILE *out, const struct machine *m, const struct report *r,
 		const struct render_options *o);
-int render_json(FILE *out, const struct machine *m, const struct report *r);
+_must_check_ int render_json(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
 /* Prometheus text exposition format (node_exporter textfile collector). */
-int render_prometheus(FILE *out, const struct machine *m, const struct report *r);
+_must_check_ int render_prometheus(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;

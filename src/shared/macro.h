@@ -10,6 +10,10 @@
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
+/* As kmod: a -errno result that must not be dropped, pointers that must not be NULL. */
+#define _must_check_ __attribute__((warn_unused_result))
+#define _nonnull_(...) __attribute__((nonnull(__VA_ARGS__)))
+#define _nonnull_all_ __attribute__((nonnull))
 
 static inline void freep(void *p)
 {

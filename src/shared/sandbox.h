@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdio.h>
 #include <stddef.h>
 
@@ -27,7 +29,7 @@ enum sandbox_confinement {
 #define SANDBOX_FILES_MAX 16
 #define SANDBOX_NAME_MAX 64
 
-int sandbox_new(struct sandbox **ret);
+_must_check_ int sandbox_new(struct sandbox **ret);
 /* Remove the directory and everything in it. Accepts NULL. */
 void sandbox_free(struct sandbox *sb);
 static inline void sandbox_freep(struct sandbox **sb)
@@ -40,7 +42,7 @@ const char *sandbox_path(const struct sandbox *sb);
  * Write a copy of buf as the directory's file name (a plain name, no '/'):
  * -EEXIST when already there, -ENOSPC when the table is full.
  */
-int sandbox_add_file(struct sandbox *sb, const char *name, const void *buf, size_t len);
+_must_check_ int sandbox_add_file(struct sandbox *sb, const char *name, const void *buf, size_t len);
 
 /*
  * In a child only: confine this process to the directory with the methods
@@ -67,5 +69,5 @@ typedef int (*sandbox_fn)(const char *dir, FILE *out, void *data);
  * it failed, crashed, was killed or overran a limit (*ret_out untouched),
  * -errno when it could not run.
  */
-int sandbox_run(struct sandbox *sb, const struct sandbox_limits *limits, sandbox_fn fn,
+_must_check_ int sandbox_run(struct sandbox *sb, const struct sandbox_limits *limits, sandbox_fn fn,
 		void *data, char **ret_out, size_t *ret_len);

@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stddef.h>
 
 struct strmap_entry {
@@ -24,7 +26,7 @@ struct strmap {
 #define STRMAP_INIT { 0 }
 
 /* Add key (copied) with value. 1 added, 0 already there (its value kept), -ENOMEM. */
-int strmap_add(struct strmap *m, const char *key, int value);
+_must_check_ int strmap_add(struct strmap *m, const char *key, int value);
 /* The entry for key, or NULL. */
 struct strmap_entry *strmap_get(const struct strmap *m, const char *key);
 void strmap_done(struct strmap *m);

@@ -2,6 +2,8 @@
 /* Helpers for parsing the kernel's text files: lines, numbers, no surprises. */
 #pragma once
 
+#include "shared/macro.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,10 +31,10 @@ bool text_has_nul(const char *buf, size_t len);
  * Parse an unsigned number of [s, s+len) in base (16 accepts an optional
  * "0x"). No sign, no blanks, no overflow: -EINVAL / -ERANGE otherwise.
  */
-int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret);
+_must_check_ int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret);
 
 /* The value of a hex digit, -1 for anything else. */
-int hex_digit(char c);
+_must_check_ int hex_digit(char c);
 
 /* The kernel's isspace() and isdigit() (lib/ctype.c), whatever the C locale says. */
 static inline bool char_is_space(char c)
