@@ -150,6 +150,25 @@ bool machine_input_ok(const struct machine *m, const char *path)
 	return false;
 }
 
+enum iommu_domain iommu_domain_from_string(const char *s)
+{
+	static const struct {
+		const char *name;
+		enum iommu_domain domain;
+	} names[] = {
+		{ "DMA", IOMMU_DOMAIN_DMA },		 { "DMA-FQ", IOMMU_DOMAIN_DMA_FQ },
+		{ "identity", IOMMU_DOMAIN_IDENTITY },	 { "unmanaged", IOMMU_DOMAIN_UNMANAGED },
+		{ "blocked", IOMMU_DOMAIN_BLOCKED },
+	};
+
+	if (!s)
+		return IOMMU_DOMAIN_NONE;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcmp(s, names[i].name) == 0)
+			return names[i].domain;
+	return IOMMU_DOMAIN_OTHER;
+}
+
 const char *machine_manifest_get(const struct machine *m, const char *key)
 {
 	for (size_t i = 0; i < m->n_manifest; i++)

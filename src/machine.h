@@ -191,6 +191,23 @@ struct udev_props {
 	char *by_path;           /* a /dev/disk/by-path name, for disks */
 };
 
+/*
+ * The default domain of a device's IOMMU group (drivers/iommu/iommu.c
+ * iommu_group_show_type, 5.2+: "DMA" lacked its newline until 5.5; DMA-FQ 5.15+).
+ */
+enum iommu_domain {
+	IOMMU_DOMAIN_NONE,       /* no group, or no type file */
+	IOMMU_DOMAIN_DMA,        /* translated */
+	IOMMU_DOMAIN_DMA_FQ,     /* translated, lazy flush */
+	IOMMU_DOMAIN_IDENTITY,   /* passthrough: dma-direct */
+	IOMMU_DOMAIN_UNMANAGED,  /* owned by VFIO or a driver */
+	IOMMU_DOMAIN_BLOCKED,
+	IOMMU_DOMAIN_OTHER,      /* "unknown", or a word this tool does not know */
+};
+
+/* "DMA" -> IOMMU_DOMAIN_DMA, ...; NULL -> IOMMU_DOMAIN_NONE. */
+enum iommu_domain iommu_domain_from_string(const char *s);
+
 struct device {
 	char *id;                /* PCI address "0000:02:00.0" or platform name "fe340000.mmc" */
 	char *syspath;           /* root-relative resolved path, e.g. "sys/devices/pci0000:00/0000:00:02.0" */
@@ -206,7 +223,8 @@ struct device {
 	int dma_mask_bits;       /* sysfs dma_mask_bits (PCI only: fls64 of the mask); -1 absent */
 	int coherent_mask_bits;  /* sysfs consistent_dma_mask_bits; -1 absent */
 	int iommu_group;         /* the iommu_group link's number; -1 none */
-	char *iommu_type;        /* sys/kernel/iommu_groups/N/type: DMA, DMA-FQ, identity, ... */
+	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */
+	enum iommu_domain iommu_domain; /* what it says */
 	int numa_node;           /* -1 when absent or -1 */
 	int virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device: -1 unknown, 0, 1 */
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */

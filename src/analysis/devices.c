@@ -323,12 +323,12 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
 		return;
 	}
-	if (d->iommu_type && (strcmp(d->iommu_type, "DMA") == 0 || strcmp(d->iommu_type, "DMA-FQ") == 0)) {
+	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
 		r->verdict = VERDICT_IOMMU;
 		r->reason = "translated IOMMU domain: I/O virtual addresses inside the mask";
 		return;
 	}
-	if (d->iommu_type && (strcmp(d->iommu_type, "unmanaged") == 0 || strcmp(d->iommu_type, "blocked") == 0)) {
+	if (d->iommu_domain == IOMMU_DOMAIN_UNMANAGED || d->iommu_domain == IOMMU_DOMAIN_BLOCKED) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
 		return;

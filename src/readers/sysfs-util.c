@@ -358,6 +358,7 @@ int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, s
 	char type[64];
 	snprintf(type, sizeof(type), "sys/kernel/iommu_groups/%d/type", d->iommu_group);
 	r = sysfs_read_string(sr, m, type, &d->iommu_type);
+	d->iommu_domain = iommu_domain_from_string(d->iommu_type);
 	return r < 0 ? r : 0;
 }
 

@@ -232,6 +232,7 @@ static void test_read_pci(void **state)
 	assert_string_equal(d->module_source, "sysfs");
 	assert_int_equal(d->iommu_group, 3);
 	assert_string_equal(d->iommu_type, "DMA-FQ");
+	assert_int_equal(d->iommu_domain, IOMMU_DOMAIN_DMA_FQ);
 	assert_null(d->name);
 	assert_null(d->dt.node);
 
@@ -247,6 +248,7 @@ static void test_read_pci(void **state)
 	assert_null(d->module_source);
 	assert_int_equal(d->iommu_group, -1);
 	assert_null(d->iommu_type);
+	assert_int_equal(d->iommu_domain, IOMMU_DOMAIN_NONE);
 	fx_assert_input(&m, "sys/bus/pci/devices/0000:00:03.0/class", INPUT_INVALID);
 	fx_assert_input(&m, "sys/bus/pci/devices/0000:00:03.0/dma_mask_bits", INPUT_INVALID);
 	fx_assert_input(&m, "sys/bus/pci/devices/0000:00:03.0/iommu_group", INPUT_INVALID);

@@ -95,6 +95,7 @@ static void test_read_platform(void **state)
 	assert_string_equal(d->module_source, "sysfs");
 	assert_int_equal(d->iommu_group, 7);
 	assert_string_equal(d->iommu_type, "identity");
+	assert_int_equal(d->iommu_domain, IOMMU_DOMAIN_IDENTITY);
 	assert_int_equal(d->dma_mask_bits, -1);
 	assert_int_equal(d->coherent_mask_bits, -1);
 	assert_int_equal(d->numa_node, -1);
