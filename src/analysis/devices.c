@@ -231,6 +231,7 @@ static enum tristate pool_reachable(const struct swiotlb_state *sw, const struct
 /* The verdict when some RAM must bounce through swiotlb. */
 static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
 {
+	r->out_of_reach_decides = true;
 	r->pool_reachable = pool_reachable(sw, r);
 	if (sw->active == TRI_NO) {
 		r->verdict = VERDICT_FAILS;
@@ -394,6 +395,45 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	needs_pool(sw, r);
 }
 
+/*
+ * unreachable_ram_bytes: the RAM whose buffers bounce or fail for this
+ * device, by verdict: none when translated or all in reach, all RAM when
+ * forced, unknown when idle or undecided. The mask's own reach stays in
+ * reach_known/direct whatever the verdict.
+ */
+static void affected_ram(const struct devices_input *in, struct device_report *r)
+{
+	const struct legacy_block *k = r->legacy.known ? &r->legacy.by_reading[r->legacy.kernel_reading] : NULL;
+	bool layout = in->l->source != LAYOUT_SOURCE_NONE;
+
+	switch (r->verdict) {
+	case VERDICT_DIRECT:
+	case VERDICT_IOMMU:
+		r->affected_known = true;
+		r->affected_bytes = 0;
+		return;
+	case VERDICT_FORCED:
+		r->affected_known = layout;
+		r->affected_bytes = layout ? in->l->ram_bytes : 0;
+		return;
+	case VERDICT_PARTIAL:
+	case VERDICT_FAILS:
+	case VERDICT_UNKNOWN:
+		if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k &&
+		    (r->verdict != VERDICT_UNKNOWN || r->out_of_reach_decides)) {
+			/* what the block layer bounces, and what it misses (bounced or failing below) */
+			r->affected_known = true;
+			r->affected_bytes = k->bounce_bytes + r->legacy.missed_bytes;
+		} else if (r->out_of_reach_decides && r->reach_known) {
+			r->affected_known = true;
+			r->affected_bytes = r->direct.unreachable_bytes;
+		}
+		return;
+	default:
+		return;
+	}
+}
+
 static int analyse_one(const struct devices_input *in, const struct device *d, bool has_block,
 		       struct device_report *r, struct findings *f)
 {
@@ -423,8 +463,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, b
 					  REACH_BITMASK, &r->bitmask);
 		if (e < 0)
 			return e;
-		r->unreachable_bytes = r->direct.unreachable_bytes;
-		r->reachable_bytes = r->direct.reachable_bytes;
+		r->reach_known = true;
 	}
 	if (has_block) {
 		e = legacy_for(in, r, range_map, &r->legacy);
@@ -432,6 +471,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, b
 			return e;
 	}
 	decide(in, r);
+	affected_ram(in, r);
 	device_findings(in, r, f);
 	return 0;
 }

@@ -83,13 +83,15 @@ struct device_report {
 	enum kernel_model kernel_model;
 	enum verdict verdict;
 	const char *reason;                  /* static: why this verdict */
-	uint64_t unreachable_bytes;          /* dma-direct truth */
-	uint64_t reachable_bytes;
+	bool reach_known;                    /* direct holds the mask's own reach (mask and layout known) */
+	bool affected_known;                 /* false: idle, or a verdict that leaves it unknown */
+	uint64_t affected_bytes;             /* RAM whose buffers bounce or fail for this device */
 	enum tristate pool_reachable;
 	bool forced;
 	const char *forced_why;              /* static */
 	bool bridge;                         /* a PCI bridge or host controller: no DMA of its own */
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
+	bool out_of_reach_decides;           /* the verdict is about the RAM out of reach (needs_pool) */
 };
 
 struct block_report {

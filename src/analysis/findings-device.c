@@ -70,7 +70,7 @@ static void predicted_findings(const struct devices_input *in, const struct devi
 			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
 	}
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
-		_cleanup_free_ char *msg = sized_message("", r->unreachable_bytes,
+		_cleanup_free_ char *msg = sized_message("", r->direct.unreachable_bytes,
 							 " of RAM is out of this device's reach and "
 							 "there is no usable bounce buffer: DMA to it "
 							 "fails (\"DMA addr ... overflow\")");

@@ -67,8 +67,8 @@ static char *get_mask(const struct device_report *r)
 }
 
 static char *get_limit(const struct device_report *r) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
-static char *get_unreach(const struct device_report *r) { return size_or_null(r->mask_known, r->unreachable_bytes); }
-static char *get_reach(const struct device_report *r) { return size_or_null(r->mask_known, r->reachable_bytes); }
+static char *get_unreach(const struct device_report *r) { return size_or_null(r->affected_known, r->affected_bytes); }
+static char *get_reach(const struct device_report *r) { return size_or_null(r->reach_known, r->direct.reachable_bytes); }
 
 static char *get_group(const struct device_report *r)
 {
@@ -105,8 +105,8 @@ static const struct column columns[] = {
 	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit },
 	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu },
 	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict },
-	{ "UNREACHABLE", "RAM out of the device's reach", true, false, true, get_unreach },
-	{ "REACHABLE", "RAM within the device's reach", true, false, false, get_reach },
+	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach },
+	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach },
 	{ "BUS", "pci, platform or amba", false, false, false, get_bus },
 	{ "MODULE", "kernel module of the driver", false, true, false, get_module },
 	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name },

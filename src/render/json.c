@@ -357,8 +357,9 @@ static struct json_object *device_json(const struct device_report *r)
 	add(o, "kernel_model", jstr(kernel_model_to_string(r->kernel_model)));
 	add(o, "forced_why", jstr(r->forced_why));
 	add(o, "swiotlb_pool_reachable", tri_json(r->pool_reachable));
-	add(o, "reachable_ram_bytes", r->mask_known ? ju64(r->reachable_bytes) : NULL);
-	add(o, "unreachable_ram_bytes", r->mask_known ? ju64(r->unreachable_bytes) : NULL);
+	add(o, "reachable_ram_bytes", r->reach_known ? ju64(r->direct.reachable_bytes) : NULL);
+	add(o, "mask_unreachable_ram_bytes", r->reach_known ? ju64(r->direct.unreachable_bytes) : NULL);
+	add(o, "unreachable_ram_bytes", r->affected_known ? ju64(r->affected_bytes) : NULL);
 	add(models, "dma-direct", r->mask_known ? reach_json(&r->direct) : NULL);
 	add(models, "bitmask", r->mask_known ? reach_json(&r->bitmask) : NULL);
 	add(models, "legacy-block", r->has_block ? legacy_json(&r->legacy) : NULL);

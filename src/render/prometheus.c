@@ -202,14 +202,15 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 		if (mask_bits(&d->devices[i]) >= 0)
 			device_sample(p, &d->devices[i], (uint64_t)mask_bits(&d->devices[i]));
 	family(p, "dmamask_device_unreachable_ram_bytes",
-	       "RAM in bytes beyond the device's DMA mask and bus limit: buffers there bounce or fail.");
+	       "RAM in bytes whose buffers bounce or fail for the device (0 when translated or in reach; "
+	       "absent when idle or unknown).");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].mask_known)
-			device_sample(p, &d->devices[i], d->devices[i].unreachable_bytes);
+		if (d->devices[i].affected_known)
+			device_sample(p, &d->devices[i], d->devices[i].affected_bytes);
 	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA mask and bus limit.");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].mask_known)
-			device_sample(p, &d->devices[i], d->devices[i].reachable_bytes);
+		if (d->devices[i].reach_known)
+			device_sample(p, &d->devices[i], d->devices[i].direct.reachable_bytes);
 }
 
 struct id_severity {

@@ -131,6 +131,9 @@ static void test_platform_needs_a_sign(void **state)
 		assert_int_equal(d->verdict, VERDICT_IDLE);
 		assert_string_equal(d->reason, "no sign that it does DMA");
 		assert_int_equal(count_findings(&r, NULL, idle[i]), 0);
+		/* idle: nothing bounces or fails, but the mask still has a reach */
+		assert_false(d->affected_known);
+		assert_true(d->reach_known);
 	}
 	/* unbound: the driver rule comes first, its reason stays */
 	assert_int_equal(report_of(&r, "psci")->verdict, VERDICT_IDLE);
@@ -140,7 +143,9 @@ static void test_platform_needs_a_sign(void **state)
 	for (size_t i = 0; i < sizeof(judged) / sizeof(*judged); i++) {
 		const struct device_report *d = report_of(&r, judged[i]);
 		assert_int_equal(d->verdict, VERDICT_PARTIAL); /* assumed 32-bit mask, 5 GiB above */
-		assert_int_equal(d->unreachable_bytes, 0x240000000ull - 0x100000000ull);
+		assert_true(d->affected_known);
+		assert_int_equal(d->affected_bytes, 0x240000000ull - 0x100000000ull);
+		assert_int_equal(d->direct.unreachable_bytes, 0x240000000ull - 0x100000000ull);
 		assert_int_equal(count_findings(&r, "bounce-needed", judged[i]), 1);
 	}
 	assert_int_equal(r.exit_status, EXIT_FINDINGS);

@@ -178,9 +178,11 @@ static void test_devices(void **state)
 	};
 	struct device_report dr[3] = {
 		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .mask_known = true, .dma_mask = UINT64_MAX,
-		  .reachable_bytes = 100, .mask_source = MASK_SOURCE_SYSFS },
+		  .reach_known = true, .direct = { .reachable_bytes = 100 }, .affected_known = true,
+		  .mask_source = MASK_SOURCE_SYSFS },
 		{ .dev = &d[1], .verdict = VERDICT_PARTIAL, .mask_known = true, .dma_mask = 0x3fffffff,
-		  .reachable_bytes = 60, .unreachable_bytes = 40, .mask_source = MASK_SOURCE_USER },
+		  .reach_known = true, .direct = { .reachable_bytes = 60, .unreachable_bytes = 40 },
+		  .affected_known = true, .affected_bytes = 40, .mask_source = MASK_SOURCE_USER },
 		{ .dev = &d[2], .verdict = VERDICT_UNKNOWN, .mask_source = MASK_SOURCE_NONE },
 	};
 	struct machine m = { 0 };
@@ -206,6 +208,8 @@ static void test_devices(void **state)
 				  "verdict=\"iommu\"} 0"));
 	assert_true(has_line(out, "dmamask_device_reachable_ram_bytes{device=\"c8000000.mmc\",driver=\"\","
 				  "verdict=\"partial\"} 60"));
+	assert_true(has_line(out, "dmamask_device_unreachable_ram_bytes{device=\"c8000000.mmc\",driver=\"\","
+				  "verdict=\"partial\"} 40"));
 	/* the mask unknown: no reach and no width, rather than zeros */
 	assert_null(strstr(out, "_width{device=\"fe000000.dma\""));
 	assert_null(strstr(out, "_ram_bytes{device=\"fe000000.dma\""));
