@@ -286,6 +286,7 @@ struct confidential {
 	bool dev_sev_guest;      /* dev/sev-guest exists (SNP) */
 	bool dev_tdx_guest;      /* dev/tdx_guest exists */
 	bool cpuinfo_tdx_guest;  /* proc/cpuinfo flags has tdx_guest */
+	unsigned cpuinfo_phys_bits; /* x86 "address sizes": N bits physical; 0 unknown */
 };
 
 /* sys/hypervisor/type; only Xen's driver (drivers/xen/sys-hypervisor.c) fills it in. */

@@ -253,6 +253,23 @@ static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
 	}
 }
 
+/*
+ * An AMD SME host puts the C-bit in every bus address (phys_to_dma():
+ * __sme_set(), include/linux/dma-direct.h; x86's own until 4.17), so
+ * dma_capable() fails whenever the limit is below 2^cbit and every streaming
+ * mapping bounces. The C-bit's position is not shown to Linux users; it lies
+ * at or above the physical address bits cpuinfo shows (those exclude it) and
+ * below bit 52. TRI_YES: below it, TRI_NO: above, TRI_UNKNOWN: cannot tell.
+ */
+static enum tristate below_sme_cbit(unsigned phys_bits, uint64_t limit)
+{
+	if (limit >= (1ull << 52) - 1)
+		return TRI_NO;
+	if (phys_bits > 0 && phys_bits < 52 && limit < (1ull << phys_bits))
+		return TRI_YES;
+	return TRI_UNKNOWN;
+}
+
 /* Decide r->verdict and r->reason; the first rule that applies wins. */
 /* Drivers whose DMA never goes through the DMA API: no mask applies, nothing bounces. */
 static const struct {
@@ -340,6 +357,25 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	} else if (sw->forced) {
 		r->forced = true;
 		r->forced_why = sw->forced_why;
+	} else if (sw->coco == COCO_SME_HOST && r->mask_known) {
+		switch (below_sme_cbit(in->m->coco.cpuinfo_phys_bits, r->limit)) {
+		case TRI_YES:
+			r->forced = true;
+			r->forced_why = "AMD SME host: the C-bit in every bus address lies beyond the "
+					"device's limit, so every streaming mapping bounces";
+			break;
+		case TRI_UNKNOWN:
+			r->verdict = VERDICT_UNKNOWN;
+			r->reason = in->m->coco.cpuinfo_phys_bits
+					    ? "AMD SME host: the device's limit lies between the physical "
+					      "address bits and bit 52; the C-bit's position, not visible "
+					      "from Linux, decides whether every mapping bounces"
+					    : "AMD SME host: the physical address bits (proc/cpuinfo) are "
+					      "unknown, so whether the C-bit lies beyond the limit is unknown";
+			return;
+		default:
+			break;
+		}
 	}
 	if (r->forced) {
 		r->verdict = VERDICT_FORCED;

@@ -69,6 +69,21 @@ static void predicted_findings(const struct devices_input *in, const struct devi
 		if (block)
 			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
 	}
+	if (r->verdict == VERDICT_FORCED && !sw->forced) {
+		/* forced for this device alone: the machine-wide finding does not cover it */
+		x = findings_add(f, FINDING_FORCED_BOUNCE, d->id, r->forced_why);
+		add_reach_evidence(f, x, r);
+		if (d->dt.restricted_pool) {
+			finding_set_remedy(f, x, "none needed: the devicetree confines this device's DMA "
+						 "to its restricted-dma-pool");
+		} else {
+			finding_set_remedy(f, x, "give the device a mask above the C-bit (64-bit) if the "
+						 "hardware allows, or a translated IOMMU domain");
+			if (in->m->coco.cpuinfo_phys_bits)
+				finding_add_u64(f, x, "physical_address_bits",
+						in->m->coco.cpuinfo_phys_bits);
+		}
+	}
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
 		_cleanup_free_ char *msg = sized_message("", r->direct.unreachable_bytes,
 							 " of RAM is out of this device's reach and "

@@ -46,9 +46,17 @@ static void arch_default(const struct machine *m, const struct layout *l, enum c
 		return;
 	}
 	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
-	 * iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1),
-	 * except on SME hosts, whose pool CC_ATTR_HOST_MEM_ENCRYPT asks for anyway */
-	if (ai->family == ARCH_X86 && m->cmd.iommu_off && coco != COCO_SME_HOST) {
+	 * "if (cc_platform_has(CC_ATTR_HOST_MEM_ENCRYPT)) x86_swiotlb_enable = true"
+	 * (sme_active() 4.14-5.15) stands outside the !no_iommu test: an SME host
+	 * has a pool whatever its RAM and iommu= */
+	if (ai->family == ARCH_X86 && coco == COCO_SME_HOST) {
+		s->active = TRI_YES;
+		s->active_prov = PROV_DERIVED;
+		s->active_why = "AMD SME host: x86 allocates the pool whatever the RAM size";
+		return;
+	}
+	/* iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1) */
+	if (ai->family == ARCH_X86 && m->cmd.iommu_off) {
 		s->active = TRI_NO;
 		s->active_prov = PROV_DERIVED;
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";
@@ -68,6 +76,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	struct coco_verdict coco;
 
 	coco_decide(&m->coco, &coco);
+	s.coco = coco.kind;
 	forced(m, coco.kind, &s);
 	if (t->have_nslabs) {
 		s.active = t->nslabs ? TRI_YES : TRI_NO;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/coco.h"
 #include "analysis/layout.h"
 #include "machine.h"
 
@@ -35,6 +36,7 @@ struct swiotlb_state {
 	uint64_t used_bytes;
 	bool hiwater_known;
 	uint64_t hiwater_bytes;
+	enum coco_kind coco;      /* what the memory-encryption signs make of the machine */
 	bool forced;              /* every dma-direct mapping bounces */
 	const char *forced_why;   /* static */
 	bool xen_pv;              /* xen-swiotlb on machine addresses: undecidable here */

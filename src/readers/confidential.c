@@ -37,6 +37,39 @@ bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag)
 	return false;
 }
 
+/*
+ * arch/x86/kernel/cpu/proc.c show_cpuinfo(): "address sizes\t: %u bits
+ * physical, %u bits virtual". With SME on, early_detect_mem_encrypt()
+ * (arch/x86/kernel/cpu/amd.c) takes the encryption bits off x86_phys_bits,
+ * so the C-bit lies at or above what this says.
+ */
+int cpuinfo_phys_bits(const char *buf, size_t len)
+{
+	static const char key[] = "address sizes";
+	struct line_iter it;
+	struct line l;
+
+	line_iter_init(&it, buf, len);
+	while (line_iter_next(&it, &l)) {
+		const char *end = l.s + l.len, *p;
+		uint64_t v;
+		if (l.len < sizeof(key) - 1 || memcmp(l.s, key, sizeof(key) - 1) != 0)
+			continue;
+		p = skip_blanks(l.s + sizeof(key) - 1, end);
+		if (p == end || *p != ':')
+			continue;
+		p = skip_blanks(p + 1, end);
+		const char *digits = p;
+		while (p < end && char_is_digit(*p))
+			p++;
+		if (parse_u64(digits, (size_t)(p - digits), 10, &v) < 0 || v == 0 || v > 64 ||
+		    (size_t)(end - p) < 14 || memcmp(p, " bits physical", 14) != 0)
+			return -EBADMSG;
+		return (int)v;
+	}
+	return -ENOENT;
+}
+
 static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 {
 	static const char path[] = "proc/cpuinfo";
@@ -50,6 +83,8 @@ static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 	if (text_has_nul(buf, len))
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content (NUL byte)");
 	m->coco.cpuinfo_tdx_guest = cpuinfo_has_flag(buf, len, "tdx_guest");
+	r = cpuinfo_phys_bits(buf, len);
+	m->coco.cpuinfo_phys_bits = r > 0 ? (unsigned)r : 0;
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 

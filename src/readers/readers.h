@@ -130,6 +130,8 @@ int read_swiotlb(struct sysroot *sr, struct machine *m);
 
 /* A "flags : ..." line of proc/cpuinfo holds the word flag. */
 bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag);
+/* x86 "address sizes\t: N bits physical, ...": N (1-64), or -ENOENT / -EBADMSG. */
+int cpuinfo_phys_bits(const char *buf, size_t len);
 /* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
 int read_confidential(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */

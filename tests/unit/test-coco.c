@@ -222,6 +222,26 @@ static void test_decide(void **state)
 	machine_done(&m);
 }
 
+static void test_phys_bits(void **state)
+{
+	static const char amd[] = "processor\t: 0\nflags\t\t: fpu sme\n"
+				  "address sizes\t: 43 bits physical, 48 bits virtual\n\n";
+	(void)state;
+
+	assert_int_equal(cpuinfo_phys_bits(amd, strlen(amd)), 43);
+	assert_int_equal(cpuinfo_phys_bits(cpuinfo_plain, strlen(cpuinfo_plain)), -ENOENT);
+	static const char *const bad[] = {
+		"address sizes\t: 0 bits physical, 48 bits virtual\n",
+		"address sizes\t: 65 bits physical, 48 bits virtual\n",
+		"address sizes\t: bits physical\n",
+		"address sizes\t: 99999999999999999999999 bits physical\n",
+		"address sizes\t: 40 bytes physical\n",
+		"address sizes\t: 40",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		assert_int_equal(cpuinfo_phys_bits(bad[i], strlen(bad[i])), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_sev_device_alone),
 		cmocka_unit_test(test_plain_machine),
 		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_phys_bits),
 		cmocka_unit_test(test_xen_pv_dom0),
 		cmocka_unit_test(test_xen_hvm_domu),
 		cmocka_unit_test(test_hypervisor_dir_without_type),
