@@ -11,31 +11,14 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "shared/debug.h"
+#include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/openat2.h"
-#include "shared/strmap.h"
-#include "sysroot.h"
+#include "sysroot-private.h"
 
 /* Linux's own limit on symlinks followed in one lookup (MAXSYMLINKS). */
 #define MAX_SYMLINKS 40
-
-/* Directories kept open for leaf lookups (least recently used goes first). */
-#define DIR_CACHE 4
-
-struct sysroot {
-	char *path;
-	int root_fd; /* O_PATH|O_DIRECTORY on the root */
-	bool live;
-	bool use_openat2;
-	struct strmap errors; /* MANIFEST error.<path>=ERRNO: path -> errno */
-	struct {
-		char *path; /* a directory resolved for leaf lookups */
-		int fd;     /* O_PATH on it, -1 when the slot is free */
-		unsigned long used;
-	} dirs[DIR_CACHE]; /* a device's own directory, its bus list, its driver, its group */
-	unsigned long clock;
-	struct capture *cap; /* --capture: copy what is read; NULL otherwise */
-};
 
 static int openat2_in_root(int root_fd, const char *path, int flags)
 {
@@ -205,26 +188,43 @@ out:
 	return r;
 }
 
-/* An O_PATH fd for path inside the root; when capturing, its canonical path too. */
-static int resolve_canon(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon)
+/* openat2() gives up with EAGAIN when a rename anywhere raced its ".." steps. */
+#define OPENAT2_TRIES 8
+
+int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon)
 {
-	if (sr->use_openat2)
-		return openat2_in_root(sr->root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW));
+	for (unsigned i = 0; sr->use_openat2 && i < OPENAT2_TRIES; i++) {
+		int fd = openat2_in_root(sr->root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW));
+		if (fd != -EAGAIN)
+			return fd;
+	}
+	/* the walk has no such race: it answers when openat2 keeps losing it */
 	return walk_in_root(sr->root_fd, path, follow_last, sr->cap, sr->cap ? ret_canon : NULL);
 }
 
-static int resolve(struct sysroot *sr, const char *path, bool follow_last)
+int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon)
 {
-	return resolve_canon(sr, path, follow_last, NULL);
+	struct stat st;
+
+	for (unsigned i = 0; sr->use_openat2 && i < OPENAT2_TRIES; i++) {
+		int fd = openat2_in_root(sr->root_fd, path, O_PATH | O_DIRECTORY);
+		if (fd != -EAGAIN)
+			return fd;
+	}
+	int fd = walk_in_root(sr->root_fd, path, true, sr->cap, sr->cap ? ret_canon : NULL);
+	if (fd < 0)
+		return fd;
+	int r = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? fd : -ENOTDIR;
+	if (r < 0)
+		close(fd);
+	return r;
 }
 
-/* "dir/leaf" for the capture, or NULL (capture off, or no memory: the capture notes it). */
-static char *canon_join(const struct sysroot *sr, const char *dir, const char *leaf)
+char *sysroot_join(const char *dir, const char *name)
 {
 	char *p = NULL;
-	if (!sr->cap || !dir)
-		return NULL;
-	if (asprintf(&p, "%s%s%s", dir, *dir ? "/" : "", leaf) < 0)
+
+	if (asprintf(&p, "%s%s%s", dir, *dir ? "/" : "", name) < 0)
 		return NULL;
 	return p;
 }
@@ -235,53 +235,6 @@ static int noted(struct sysroot *sr, const char *path, int r)
 	if (sr->cap && r < 0 && r != -ENOMEM && r != -EAGAIN)
 		capture_error(sr->cap, path, r);
 	return r;
-}
-
-/*
- * Readers read many files of one directory in a row (a device's attributes):
- * resolve the directory once, keep an O_PATH fd on it, and open plain leaves
- * relative to it. Returns the directory fd (owned by sr) and the leaf, or
- * -EAGAIN when the path does not split into a cacheable directory and a
- * plain name (the caller then takes the full resolver).
- */
-static int dir_for_leaf(struct sysroot *sr, const char *path, const char **ret_leaf)
-{
-	const char *slash = strrchr(path, '/');
-	const char *leaf = slash ? slash + 1 : path;
-	size_t dlen = slash ? (size_t)(slash - path) : 0;
-	size_t victim = 0;
-
-	if (sr->cap || !*leaf || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0)
-		return -EAGAIN; /* a capture takes the walk, which sees every link */
-	for (size_t i = 0; i < DIR_CACHE; i++) {
-		if (sr->dirs[i].fd >= 0 && strlen(sr->dirs[i].path) == dlen &&
-		    memcmp(sr->dirs[i].path, path, dlen) == 0) {
-			sr->dirs[i].used = ++sr->clock;
-			*ret_leaf = leaf;
-			return sr->dirs[i].fd;
-		}
-		/* a free slot first, else the least recently used */
-		if (sr->dirs[victim].fd >= 0 &&
-		    (sr->dirs[i].fd < 0 || sr->dirs[i].used < sr->dirs[victim].used))
-			victim = i;
-	}
-	char *d = strndup(path, dlen);
-	if (!d)
-		return -ENOMEM;
-	int fd = dlen ? resolve(sr, d, true) : fcntl(sr->root_fd, F_DUPFD_CLOEXEC, 3);
-	if (fd < 0) {
-		int r = fd == -1 ? -errno : fd;
-		free(d);
-		return r == -ENOTDIR || r == -ENOENT || r == -EACCES || r == -ELOOP ? r : -EAGAIN;
-	}
-	if (sr->dirs[victim].fd >= 0)
-		close(sr->dirs[victim].fd);
-	free(sr->dirs[victim].path);
-	sr->dirs[victim].fd = fd;
-	sr->dirs[victim].path = d;
-	sr->dirs[victim].used = ++sr->clock;
-	*ret_leaf = leaf;
-	return fd;
 }
 
 /* Reopen an O_PATH fd for reading: opens the very inode that was checked. */
@@ -296,12 +249,46 @@ static int reopen(int path_fd, int flags)
 
 static int recorded_error(const struct sysroot *sr, const char *path, int r)
 {
-	if (r != -ENOENT)
+	if (r != -ENOENT || sr->errors.n == 0)
 		return r;
 	while (*path == '/')
 		path++;
 	const struct strmap_entry *e = strmap_get(&sr->errors, path);
 	return e ? -e->value : r;
+}
+
+int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const char *name, int r,
+		   const char *detail)
+{
+	/* "not a link" is an answer, not a failure: nothing recorded */
+	bool failed = r < 0 && !(r == -EINVAL && strcmp(op, "readlink") == 0);
+	_cleanup_free_ char *joined = NULL;
+	const char *path = name;
+
+	if (failed && dir && (r != -ENOENT || sr->cap || sr->errors.n)) {
+		joined = sysroot_join(dir, name);
+		if (!joined)
+			return -ENOMEM;
+		path = joined;
+	}
+	if (failed && (!dir || joined)) {
+		r = recorded_error(sr, path, r);
+		noted(sr, path, r);
+	}
+	sysroot_trace(sr, op, dir, name, r, detail);
+	return r;
+}
+
+void sysroot_trace(const struct sysroot *sr, const char *op, const char *dir, const char *name,
+		   int r, const char *detail)
+{
+	const char *e = r < 0 ? errno_name(r) : "0";
+
+	if (!sr->trace)
+		return;
+	fprintf(stderr, "%s: sysroot: %s %s%s%s: %s%s%s%s\n", PACKAGE, op, dir ? dir : "",
+		dir && *dir ? "/" : "", name, e ? e : "error", detail ? " (" : "", detail ? detail : "",
+		detail ? ")" : "");
 }
 
 int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
@@ -327,8 +314,7 @@ int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
 	sr->live = stat("/", &rootst) == 0 && rootst.st_dev == st.st_dev &&
 		   rootst.st_ino == st.st_ino;
 	sr->root_fd = TAKE_FD(fd);
-	for (size_t i = 0; i < DIR_CACHE; i++)
-		sr->dirs[i].fd = -1;
+	sr->trace = debug_enabled(DEBUG_SYSROOT);
 	sr->use_openat2 = false;
 	if (!(flags & SYSROOT_NO_OPENAT2)) {
 		int probe = openat2_in_root(sr->root_fd, ".", O_PATH);
@@ -348,11 +334,6 @@ void sysroot_free(struct sysroot *sr)
 	strmap_done(&sr->errors);
 	if (sr->root_fd >= 0)
 		close(sr->root_fd);
-	for (size_t i = 0; i < DIR_CACHE; i++) {
-		if (sr->dirs[i].fd >= 0)
-			close(sr->dirs[i].fd);
-		free(sr->dirs[i].path);
-	}
 	free(sr->path);
 	free(sr);
 }
@@ -387,7 +368,7 @@ int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
  * once that many bytes are in, the read that would return 0 is skipped, which
  * halves the read() calls on snapshots and sysfs binary attributes.
  */
-static int read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len)
+int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len)
 {
 	/* compared as uint64_t: a 64-bit off_t truncated to a 32-bit size_t could look small */
 	bool hint = size_hint > 0 && (uint64_t)size_hint <= max;
@@ -428,47 +409,15 @@ static int read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *
 	return 0;
 }
 
-/*
- * The fast path: a plain regular file in a cached directory, checked with
- * fstatat() before it is opened (so no FIFO or device node is ever opened)
- * and again after (the very inode). -EAGAIN: take the full resolver.
- */
-static int read_leaf(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-		     size_t *ret_len)
+int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len, char **ret_canon)
 {
-	const char *leaf;
-	int dfd = dir_for_leaf(sr, path, &leaf);
-	struct stat st, st2;
-
-	if (dfd < 0)
-		return dfd == -EAGAIN ? dfd : recorded_error(sr, path, dfd);
-	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? recorded_error(sr, path, -ENOENT) : -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EAGAIN; /* links, directories, FIFOs, devices: the careful path decides */
-	_cleanup_close_ int fd = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st2) < 0)
-		return -errno;
-	if (st2.st_ino != st.st_ino || st2.st_dev != st.st_dev || !S_ISREG(st2.st_mode))
-		return -EAGAIN; /* swapped under us: let the careful path look again */
-	return read_fd(fd, max, st2.st_size, ret_buf, ret_len);
-}
-
-static int read_file_canon(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			   size_t *ret_len, char **ret_canon)
-{
-	int r = read_leaf(sr, path, max, ret_buf, ret_len);
-	if (r != -EAGAIN)
-		return r;
-
-	_cleanup_close_ int pfd = resolve_canon(sr, path, true, ret_canon);
+	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, ret_canon);
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 
 	if (pfd < 0)
-		return recorded_error(sr, path, pfd);
+		return pfd;
 	if (fstat(pfd, &st) < 0)
 		return -errno;
 	if (S_ISDIR(st.st_mode))
@@ -478,21 +427,32 @@ static int read_file_canon(struct sysroot *sr, const char *path, size_t max, cha
 	fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return fd;
-	return read_fd(fd, max, st.st_size, ret_buf, ret_len);
+	return sysroot_read_fd(fd, max, st.st_size, ret_buf, ret_len);
+}
+
+/* The trace's "(N bytes)". */
+static const char *count_detail(char *buf, size_t size, int r, size_t n, const char *unit)
+{
+	if (r < 0)
+		return NULL;
+	snprintf(buf, size, "%zu %s", n, unit);
+	return buf;
 }
 
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 		      size_t *ret_len)
 {
 	_cleanup_free_ char *canon = NULL;
+	char detail[32];
 	size_t len = 0;
-	int r = read_file_canon(sr, path, max, ret_buf, &len, &canon);
+	int r = sysroot_read_careful(sr, path, max, ret_buf, &len, &canon);
 
 	if (r == 0 && canon)
 		capture_file(sr->cap, canon, *ret_buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
-	return noted(sr, path, r);
+	return sysroot_finish(sr, "read", NULL, path, r,
+			      count_detail(detail, sizeof(detail), r, len, "bytes"));
 }
 
 /* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */
@@ -539,17 +499,17 @@ static int read_records_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 static int read_records_canon(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			      size_t *ret_len, char **ret_canon)
 {
-	_cleanup_close_ int pfd = resolve_canon(sr, path, true, ret_canon);
+	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, ret_canon);
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 
 	if (pfd < 0)
-		return recorded_error(sr, path, pfd);
+		return pfd;
 	if (fstat(pfd, &st) < 0)
 		return -errno;
 	if (S_ISREG(st.st_mode)) {
 		fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
-		return fd < 0 ? fd : read_fd(fd, max, st.st_size, ret_buf, ret_len);
+		return fd < 0 ? fd : sysroot_read_fd(fd, max, st.st_size, ret_buf, ret_len);
 	}
 	if (!S_ISCHR(st.st_mode) || !sr->live)
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL; /* device nodes only live */
@@ -564,6 +524,7 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 			 size_t *ret_len)
 {
 	_cleanup_free_ char *canon = NULL;
+	char detail[32];
 	size_t len = 0;
 	int r = read_records_canon(sr, path, max, ret_buf, &len, &canon);
 
@@ -571,34 +532,17 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 		capture_file(sr->cap, canon, *ret_buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
-	return noted(sr, path, r);
+	return sysroot_finish(sr, "read-records", NULL, path, r,
+			      count_detail(detail, sizeof(detail), r, len, "bytes"));
 }
 
-static int readlink_canon(struct sysroot *sr, const char *path, char **ret, char **ret_canon)
+int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon)
 {
+	_cleanup_close_ int pfd = sysroot_resolve(sr, path, false, ret_canon);
 	char target[PATH_MAX];
-	const char *leaf;
-	int dfd = dir_for_leaf(sr, path, &leaf);
-
-	if (dfd >= 0) {
-		ssize_t n = readlinkat(dfd, leaf, target, sizeof(target) - 1);
-		if (n < 0)
-			return errno == ENOENT ? recorded_error(sr, path, -ENOENT)
-					       : errno == EINVAL ? -EINVAL : -errno;
-		target[n] = '\0';
-		char *s = strdup(target);
-		if (!s)
-			return -ENOMEM;
-		*ret = s;
-		return 0;
-	}
-	if (dfd != -EAGAIN)
-		return recorded_error(sr, path, dfd);
-
-	_cleanup_close_ int pfd = resolve_canon(sr, path, false, ret_canon);
 
 	if (pfd < 0)
-		return recorded_error(sr, path, pfd);
+		return pfd;
 	ssize_t n = readlinkat(pfd, "", target, sizeof(target) - 1);
 	if (n < 0)
 		return errno == ENOENT ? -EINVAL : -errno; /* not a link */
@@ -613,11 +557,11 @@ static int readlink_canon(struct sysroot *sr, const char *path, char **ret, char
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
 {
 	_cleanup_free_ char *canon = NULL;
-	int r = readlink_canon(sr, path, ret, &canon);
+	int r = sysroot_readlink_careful(sr, path, ret, &canon);
 
 	if (r == 0 && canon)
 		capture_link(sr->cap, canon, *ret);
-	return r == -EINVAL ? r : noted(sr, path, r); /* "not a link" is an answer, not a failure */
+	return sysroot_finish(sr, "readlink", NULL, path, r, r == 0 ? *ret : NULL);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -641,7 +585,7 @@ static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		char target[PATH_MAX];
-		_cleanup_free_ char *c = canon_join(sr, canon, names[i]);
+		_cleanup_free_ char *c = sysroot_join(canon, names[i]);
 		if (!c || fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISLNK(st.st_mode)) {
@@ -657,23 +601,13 @@ static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char
 	}
 }
 
-static int list_dir_canon(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n);
-
-int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
+int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, char ***ret_names,
+		    size_t *ret_n)
 {
-	return noted(sr, path, list_dir_canon(sr, path, ret_names, ret_n));
-}
-
-static int list_dir_canon(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
-{
-	_cleanup_free_ char *canon = NULL;
-	_cleanup_close_ int pfd = resolve_canon(sr, path, true, &canon);
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	int r = 0;
 
-	if (pfd < 0)
-		return recorded_error(sr, path, pfd);
 	int fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -713,64 +647,78 @@ static int list_dir_canon(struct sysroot *sr, const char *path, char ***ret_name
 	}
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_names);
-	if (canon)
+	if (canon && sr->cap)
 		capture_listing(sr, pfd, canon, names, n);
 	*ret_names = names;
 	*ret_n = n;
 	return 0;
 }
 
-static int stat_canon(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon);
+int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
+{
+	_cleanup_free_ char *canon = NULL;
+	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, &canon);
+	char detail[32];
+	size_t n = 0;
+	int r = pfd < 0 ? pfd : sysroot_list_fd(sr, pfd, canon, ret_names, &n);
+
+	if (r == 0)
+		*ret_n = n;
+	return sysroot_finish(sr, "list", NULL, path, r,
+			      count_detail(detail, sizeof(detail), r, n, "entries"));
+}
 
 /* A capture keeps what existed: a directory, or an empty file for a file or device node. */
+void sysroot_capture_stat(struct sysroot *sr, const char *canon, const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		capture_dir(sr->cap, canon);
+	else
+		capture_placeholder(sr->cap, canon);
+}
+
+int sysroot_stat_careful(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon)
+{
+	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, ret_canon);
+
+	if (pfd < 0)
+		return pfd;
+	return fstat(pfd, ret) < 0 ? -errno : 0;
+}
+
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret)
 {
 	_cleanup_free_ char *canon = NULL;
-	int r = stat_canon(sr, path, ret, &canon);
+	int r = sysroot_stat_careful(sr, path, ret, &canon);
 
-	if (r == 0 && canon) {
-		if (S_ISDIR(ret->st_mode))
-			capture_dir(sr->cap, canon);
-		else
-			capture_placeholder(sr->cap, canon);
-	}
-	return noted(sr, path, r);
+	if (r == 0 && canon)
+		sysroot_capture_stat(sr, canon, ret);
+	return sysroot_finish(sr, "stat", NULL, path, r, NULL);
 }
 
-static int stat_canon(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon)
+int sysroot_realpath(struct sysroot *sr, const char *path, char **ret)
 {
-	const char *leaf;
-	int dfd = dir_for_leaf(sr, path, &leaf);
+	_cleanup_free_ char *canon = NULL;
+	int r;
 
-	if (dfd >= 0) {
+	/* the walk knows the path it took; openat2 does not tell */
+	r = walk_in_root(sr->root_fd, path, true, sr->cap, &canon);
+	if (r >= 0) {
 		struct stat st;
-		if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			return errno == ENOENT ? recorded_error(sr, path, -ENOENT) : -errno;
-		if (!S_ISLNK(st.st_mode)) {
-			*ret = st;
-			return 0;
-		}
-	} else if (dfd != -EAGAIN) {
-		return recorded_error(sr, path, dfd);
+		if (sr->cap && fstat(r, &st) == 0)
+			sysroot_capture_stat(sr, canon, &st);
+		close(r);
+		r = 0;
 	}
-
-	_cleanup_close_ int pfd = resolve_canon(sr, path, true, ret_canon);
-
-	if (pfd < 0)
-		return recorded_error(sr, path, pfd);
-	return fstat(pfd, ret) < 0 ? -errno : 0;
+	r = sysroot_finish(sr, "realpath", NULL, path, r, r == 0 ? canon : NULL);
+	if (r == 0)
+		*ret = TAKE_PTR(canon);
+	return r;
 }
 
 int sysroot_set_capture(struct sysroot *sr, struct capture *cap)
 {
 	sr->cap = cap;
 	sr->use_openat2 = false; /* the walk sees (and copies) every link on the way */
-	for (size_t i = 0; i < DIR_CACHE; i++) {
-		if (sr->dirs[i].fd >= 0)
-			close(sr->dirs[i].fd);
-		sr->dirs[i].fd = -1;
-		free(sr->dirs[i].path);
-		sr->dirs[i].path = NULL;
-	}
 	return 0;
 }

@@ -13,7 +13,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
+
+#include "shared/macro.h"
 
 struct sysroot;
 
@@ -61,6 +64,24 @@ void sysroot_free_names(char **names, size_t n);
 /* stat() of path, following symlinks inside the root. */
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret);
 
+/*
+ * path with every symlink resolved inside the root, as a root-relative path
+ * ("" for the root itself): what a library that opens paths on its own can
+ * be given, prefixed with sysroot_path(). -ENOENT, -ELOOP (more than 40
+ * links), ... as any read.
+ */
+int sysroot_realpath(struct sysroot *sr, const char *path, char **ret);
+
+/*
+ * Pure: the root-relative path a symlink at link_path with this target
+ * names, resolved lexically: a relative target from the link's directory, an
+ * absolute one from the root; "." and empty components vanish, ".." drops
+ * the previous one (never above the root). link_path's directories must hold
+ * no symlink (a device's syspath, not its bus link). Returns 0, -EINVAL for
+ * an empty target, -ENOMEM.
+ */
+int sysroot_link_resolve(const char *link_path, const char *target, char **ret);
+
 struct capture;
 /*
  * Copy everything read from now on into cap (see capture.h). Switches to the
@@ -74,3 +95,74 @@ int sysroot_set_capture(struct sysroot *sr, struct capture *cap);
  * the recorded error, so a replay tells "denied" from "absent" as live did.
  */
 int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err);
+
+/*
+ * A directory handle, as util-linux's struct path_cxt: a reader opens the
+ * directory of the device it reads once and reads each attribute relative
+ * to it. Every access still goes through the root's confinement, the
+ * capture and the MANIFEST's recorded errors, and is reported under its
+ * whole path (dir/name) as if it had been read by path.
+ *
+ * A name is normally one component ("dma_mask_bits"); one with '/', "." or
+ * ".." in it is resolved from the root as dir/name, so it cannot leave the
+ * root either. Paths are printf-style and root-relative; one longer than
+ * PATH_MAX gives -ENAMETOOLONG.
+ */
+struct sysroot_dir;
+
+/* Resolve the directory now: -ENOENT, -ENOTDIR, -ELOOP, -EACCES... when it cannot be. */
+int sysroot_dir_open(struct sysroot *sr, struct sysroot_dir **ret, const char *fmt, ...)
+	_printf_(3, 4);
+/* The same, the path relative to parent's. */
+int sysroot_dir_open_at(struct sysroot_dir *parent, struct sysroot_dir **ret, const char *fmt, ...)
+	_printf_(3, 4);
+/*
+ * A handle resolved on its first read, as ul_new_path() is: only -ENOMEM
+ * here; a directory that cannot be resolved (or named: too long) fails each
+ * read through it, under that read's path, as reading dir/name by path would.
+ */
+int sysroot_dir_new(struct sysroot *sr, struct sysroot_dir **ret, const char *fmt, ...)
+	_printf_(3, 4);
+int sysroot_dir_new_at(struct sysroot_dir *parent, struct sysroot_dir **ret, const char *fmt, ...)
+	_printf_(3, 4);
+/* NULL is fine. */
+void sysroot_dir_free(struct sysroot_dir *dir);
+static inline void sysroot_dir_freep(struct sysroot_dir **dir)
+{
+	sysroot_dir_free(*dir);
+}
+#define _cleanup_sysroot_dir_ _cleanup_(sysroot_dir_freep)
+
+/* The root-relative path the handle was opened with ("" for the root). */
+const char *sysroot_dir_path(const struct sysroot_dir *dir);
+
+/* As sysroot_read_file(), sysroot_readlink(), sysroot_stat() of dir/name. */
+int sysroot_dir_read_file(struct sysroot_dir *dir, const char *name, size_t max, char **ret_buf,
+			  size_t *ret_len);
+int sysroot_dir_readlink(struct sysroot_dir *dir, const char *name, char **ret);
+int sysroot_dir_stat(struct sysroot_dir *dir, const char *name, struct stat *ret);
+/* As sysroot_list_dir() of the directory itself. */
+int sysroot_dir_list(struct sysroot_dir *dir, char ***ret_names, size_t *ret_n);
+
+/* An attribute is at most a page (fs/sysfs/file.c), 64 KiB pages included. */
+#define SYSROOT_ATTR_MAX 65536
+
+/*
+ * A one-line printable attribute (at most SYSROOT_ATTR_MAX bytes), its
+ * trailing newline removed. -EBADMSG when it is empty or holds anything but
+ * printable ASCII; read errors as sysroot_dir_read_file().
+ */
+int sysroot_dir_read_string(struct sysroot_dir *dir, const char *name, char **ret);
+/*
+ * A number attribute (see parse_int_line() in shared/text.h). -EBADMSG when
+ * it is not a number in base, -ERANGE outside [min, max]; read errors as
+ * sysroot_dir_read_file().
+ */
+int sysroot_dir_read_int(struct sysroot_dir *dir, const char *name, unsigned base, int64_t min,
+			 int64_t max, int64_t *ret);
+/*
+ * The root-relative path the symlink dir/name names, resolved lexically from
+ * the handle's path (see sysroot_link_resolve()): -EINVAL when it is not a
+ * link or its target is empty; read errors as sysroot_dir_readlink().
+ */
+int sysroot_dir_follow(struct sysroot_dir *dir, const char *name, char **ret);

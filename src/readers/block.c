@@ -45,24 +45,22 @@ static int find_bus_ancestor(struct sysroot *sr, const char *syspath, char **ret
 		if (len <= 1)
 			return 0;
 		len--;
-		_cleanup_free_ char *dir = strndup(syspath, len);
-		_cleanup_free_ char *link = dir ? path_join(dir, "subsystem") : NULL;
-		_cleanup_free_ char *target = NULL, *bus = NULL;
-		if (!link)
-			return -ENOMEM;
-		int r = sysroot_readlink(sr, link, &target);
+		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+		_cleanup_free_ char *bus = NULL;
+		int r = sysroot_dir_new(sr, &dir, "%.*s", (int)len, syspath);
+		if (r == 0)
+			r = sysroot_dir_follow(dir, "subsystem", &bus);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
 			continue;
-		if (path_resolve_link(link, target, &bus) == -ENOMEM)
-			return -ENOMEM;
-		if (!bus)
-			continue;
 		bool platform = strcmp(bus, "sys/bus/platform") == 0;
 		if (platform || strcmp(bus, "sys/bus/amba") == 0) {
+			char *path = strdup(sysroot_dir_path(dir));
+			if (!path)
+				return -ENOMEM;
 			*ret_bus = platform ? DEV_BUS_PLATFORM : DEV_BUS_AMBA;
-			*ret_path = TAKE_PTR(dir);
+			*ret_path = path;
 			return 1;
 		}
 		/* an mmc card, a SCSI target, a USB interface: keep climbing */
@@ -87,29 +85,28 @@ static int add_pending(struct pending *p, const char *path)
 	return 0;
 }
 
-static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_index *idx, size_t n,
-		     const char *name, struct pending *pending)
+static int read_disk(struct sysroot *sr, struct machine *m, struct sysroot_dir *class,
+		     const struct dev_index *idx, size_t n, const char *name, struct pending *pending)
 {
 	static const char *const limit_files[] = {
-		"queue/max_sectors_kb",	  "queue/max_hw_sectors_kb",  "queue/max_segments",
-		"queue/max_segment_size", "queue/logical_block_size", "queue/dma_alignment",
+		"max_sectors_kb",   "max_hw_sectors_kb",  "max_segments",
+		"max_segment_size", "logical_block_size", "dma_alignment",
 	};
-	_cleanup_free_ char *link = path_join(CLASS_BLOCK, name), *target = NULL;
-	_cleanup_free_ char *partition = NULL, *syspath = NULL;
+	_cleanup_sysroot_dir_ struct sysroot_dir *disk = NULL, *queue = NULL;
+	_cleanup_free_ char *syspath = NULL;
 	struct block_queue *b;
 	struct stat st;
 	int r;
 
-	if (!link || !(partition = path_join(link, "partition")))
-		return -ENOMEM;
-	if (sysroot_stat(sr, partition, &st) == 0)
+	r = sysroot_dir_new_at(class, &disk, "%s", name);
+	if (r < 0)
+		return r;
+	if (sysroot_dir_stat(disk, "partition", &st) == 0)
 		return 0; /* a partition shares its disk's queue */
 
-	r = sysroot_readlink(sr, link, &target);
+	r = sysroot_dir_follow(class, name, &syspath);
 	if (r == -ENOMEM)
 		return r;
-	if (r == 0 && path_resolve_link(link, target, &syspath) == -ENOMEM)
-		return -ENOMEM;
 
 	b = machine_add_block(m);
 	if (!b)
@@ -141,40 +138,37 @@ static int read_disk(struct sysroot *sr, struct machine *m, const struct dev_ind
 		&b->max_sectors_kb,   &b->max_hw_sectors_kb,  &b->max_segments,
 		&b->max_segment_size, &b->logical_block_size, &b->dma_alignment,
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(limit_files); i++) {
-		_cleanup_free_ char *path = path_join(link, limit_files[i]);
-		if (!path)
-			return -ENOMEM;
-		r = sysfs_read_int(sr, m, path, 10, 0, INT64_MAX, limits[i]);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	r = sysroot_dir_new_at(disk, &queue, "queue");
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(limit_files); i++)
+		r = sysfs_read_int(queue, m, limit_files[i], 10, 0, INT64_MAX, limits[i]);
+	return r < 0 ? r : 0;
 }
 
 /*
  * Add the platform/AMBA devices only their disks revealed, then point every
  * disk at its device again (sorting the devices moved them).
  */
-static int add_disk_parents(struct sysroot *sr, struct machine *m, const struct pending *p)
+static int add_disk_parents(struct sysroot *sr, struct machine *m, const struct pending *p,
+			    struct sysfs_driver_cache *driver)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		const char *base = strrchr(p->paths[i], '/');
 		const char *id = base ? base + 1 : p->paths[i];
 		if (machine_find_device(m, id))
 			continue;
-		_cleanup_free_ char *link = path_join(p->paths[i], "subsystem"), *t = NULL;
+		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+		_cleanup_free_ char *t = NULL;
 		struct device *d = machine_add_device(m);
-		if (!d || !link)
+		if (!d || sysroot_dir_new(sr, &dir, "%s", p->paths[i]) < 0)
 			return -ENOMEM;
 		d->bus = DEV_BUS_PLATFORM;
-		if (sysroot_readlink(sr, link, &t) == 0 && strstr(t, "bus/amba"))
+		if (sysroot_dir_readlink(dir, "subsystem", &t) == 0 && strstr(t, "bus/amba"))
 			d->bus = DEV_BUS_AMBA;
 		d->id = strdup(id);
 		d->syspath = strdup(p->paths[i]);
 		if (!d->id || !d->syspath)
 			return -ENOMEM;
-		int r = sysfs_read_binding(sr, m, p->paths[i], d);
+		int r = sysfs_read_binding(sr, dir, m, d, driver);
 		if (r < 0)
 			return r;
 		machine_sort_devices(m); /* machine_find_device() needs the order */
@@ -189,13 +183,18 @@ static int add_disk_parents(struct sysroot *sr, struct machine *m, const struct 
 
 int read_block(struct sysroot *sr, struct machine *m)
 {
+	_cleanup_sysroot_dir_ struct sysroot_dir *class = NULL;
 	_cleanup_free_ struct dev_index *idx = NULL;
+	struct sysfs_driver_cache driver = { 0 };
 	struct pending pending = { 0 };
 	char **names = NULL;
 	size_t n = 0, n_idx = 0;
 	int r;
 
-	r = sysroot_list_dir(sr, CLASS_BLOCK, &names, &n);
+	r = sysroot_dir_new(sr, &class, CLASS_BLOCK);
+	if (r < 0)
+		return r;
+	r = sysroot_dir_list(class, &names, &n);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -204,11 +203,12 @@ int read_block(struct sysroot *sr, struct machine *m)
 	if (r >= 0)
 		r = dev_index_build(m, &idx, &n_idx);
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = read_disk(sr, m, idx, n_idx, names[i], &pending);
+		r = read_disk(sr, m, class, idx, n_idx, names[i], &pending);
 	sysroot_free_names(names, n);
 	if (r >= 0 && pending.n)
-		r = add_disk_parents(sr, m, &pending);
+		r = add_disk_parents(sr, m, &pending, &driver);
 	sysroot_free_names(pending.paths, pending.n);
+	sysfs_driver_cache_done(&driver);
 	if (r < 0)
 		return r;
 	if (m->n_blocks)

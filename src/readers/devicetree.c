@@ -81,32 +81,18 @@ int dt_parse_dma_ranges(const uint8_t *prop, size_t len, unsigned child_cells, b
 	return 0;
 }
 
-/* DT_BASE "/" node "/" name, without a double slash for the root. */
-static char *prop_path(const char *node, const char *name)
+/* The node's directory under DT_BASE ("" is the root), resolved when first read. */
+static int node_dir(struct sysroot *sr, const char *node, struct sysroot_dir **ret)
 {
-	char *s;
-	int r = *node ? asprintf(&s, DT_BASE "/%s/%s", node, name)
-		      : asprintf(&s, DT_BASE "/%s", name);
-	return r < 0 ? NULL : s;
-}
-
-static char *node_path(const char *node)
-{
-	char *s;
-	return asprintf(&s, DT_BASE "/%s", node) < 0 ? NULL : s;
+	return sysroot_dir_new(sr, ret, DT_BASE "/%s", node);
 }
 
 /* 0, -ENOMEM, or the sysroot error (-ENOENT: no such property). */
-static int read_prop(struct sysroot *sr, const char *node, const char *name, uint8_t **ret,
-		     size_t *ret_len)
+static int read_prop(struct sysroot_dir *dir, const char *name, uint8_t **ret, size_t *ret_len)
 {
-	_cleanup_free_ char *path = prop_path(node, name);
 	char *buf;
-	int r;
+	int r = sysroot_dir_read_file(dir, name, DT_PROP_MAX, &buf, ret_len);
 
-	if (!path)
-		return -ENOMEM;
-	r = sysroot_read_file(sr, path, DT_PROP_MAX, &buf, ret_len);
 	if (r < 0)
 		return r;
 	*ret = (uint8_t *)buf;
@@ -118,12 +104,11 @@ static int read_prop(struct sysroot *sr, const char *node, const char *name, uin
  * Returns 0 (*found set), or the read error: a missing property is absent,
  * an unreadable one (a link loop, EACCES) is not.
  */
-static int read_u32_prop(struct sysroot *sr, const char *node, const char *name, bool *found,
-			 uint32_t *ret)
+static int read_u32_prop(struct sysroot_dir *dir, const char *name, bool *found, uint32_t *ret)
 {
 	_cleanup_free_ uint8_t *buf = NULL;
 	size_t len;
-	int r = read_prop(sr, node, name, &buf, &len);
+	int r = read_prop(dir, name, &buf, &len);
 
 	*found = false;
 	if (r == -ENOENT || r == -ENOTDIR)
@@ -165,12 +150,12 @@ static bool node_name_is(const char *path, const char *name)
  * drivers/of/address.c of_bus_pci_match(): device_type "pci", "pciex",
  * "vci" or "ht", or (newer kernels, with a warning) a node named "pcie".
  */
-static int read_is_pci(struct sysroot *sr, const char *node, bool *ret)
+static int read_is_pci(struct sysroot_dir *dir, const char *node, bool *ret)
 {
 	static const char *const types[] = { "pci", "pciex", "vci", "ht" };
 	_cleanup_free_ uint8_t *buf = NULL;
 	size_t len;
-	int r = read_prop(sr, node, "device_type", &buf, &len);
+	int r = read_prop(dir, "device_type", &buf, &len);
 
 	/* unreadable is not "not PCI": it decides how dma-ranges cells are read */
 	if (r < 0 && r != -ENOENT && r != -ENOTDIR)
@@ -246,20 +231,20 @@ struct raw_node {
 };
 
 /* Read one node's own #address-cells, #size-cells, and PCI-ness. */
-static int read_node_cells(struct sysroot *sr, struct dt_info *d, struct dt_node *n,
+static int read_node_cells(struct sysroot_dir *dir, struct dt_info *d, struct dt_node *n,
 			   struct raw_node *raw)
 {
-	int r = read_u32_prop(sr, n->path, "#address-cells", &raw->has_addr, &raw->addr);
+	int r = read_u32_prop(dir, "#address-cells", &raw->has_addr, &raw->addr);
 	if (r < 0 && r != -ENOMEM)
 		return set_read_error(d, n->path, "#address-cells", r);
 	if (r < 0)
 		return r;
-	r = read_u32_prop(sr, n->path, "#size-cells", &raw->has_size, &raw->size);
+	r = read_u32_prop(dir, "#size-cells", &raw->has_size, &raw->size);
 	if (r < 0 && r != -ENOMEM)
 		return set_read_error(d, n->path, "#size-cells", r);
 	if (r < 0)
 		return r;
-	r = read_is_pci(sr, n->path, &n->is_pci);
+	r = read_is_pci(dir, n->path, &n->is_pci);
 	if (r < 0 && r != -ENOMEM)
 		return set_read_error(d, n->path, "device_type", r);
 	return r;
@@ -270,14 +255,14 @@ static int read_node_cells(struct sysroot *sr, struct dt_info *d, struct dt_node
  * (of_bus_n_addr_cells), parent cells its parent's (of_n_addr_cells, which
  * stays on the root for the root), size cells the node's #size-cells.
  */
-static int read_node_dma_ranges(struct sysroot *sr, struct dt_info *d, size_t i,
+static int read_node_dma_ranges(struct sysroot_dir *dir, struct dt_info *d, size_t i,
 				const struct raw_node *raw)
 {
 	struct dt_node *n = &d->chain[i];
 	unsigned parent_cells = i + 1 < d->n_chain ? d->chain[i + 1].address_cells : n->address_cells;
 	_cleanup_free_ uint8_t *buf = NULL;
 	size_t len;
-	int r = read_prop(sr, n->path, "dma-ranges", &buf, &len);
+	int r = read_prop(dir, "dma-ranges", &buf, &len);
 
 	if (r == -ENOMEM)
 		return r;
@@ -316,11 +301,11 @@ static int read_node_dma_ranges(struct sysroot *sr, struct dt_info *d, size_t i,
 }
 
 /* drivers/of/base.c __of_device_is_available(): no status, "okay" or "ok". */
-static int node_available(struct sysroot *sr, struct dt_info *d, const char *node, bool *ret)
+static int node_available(struct sysroot_dir *dir, struct dt_info *d, const char *node, bool *ret)
 {
 	_cleanup_free_ uint8_t *buf = NULL;
 	size_t len;
-	int r = read_prop(sr, node, "status", &buf, &len);
+	int r = read_prop(dir, "status", &buf, &len);
 
 	if (r == -ENOMEM)
 		return r;
@@ -347,8 +332,11 @@ static int reserved_memory_cells(struct sysroot *sr, struct dt_info *d, unsigned
 	static const char *const nodes[] = { "reserved-memory", "" };
 	bool have_na = false, have_ns = false;
 	for (size_t i = 0; i < ARRAY_SIZE(nodes); i++) {
+		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+		if (node_dir(sr, nodes[i], &dir) < 0)
+			return -ENOMEM;
 		if (!have_na) {
-			r = read_u32_prop(sr, nodes[i], "#address-cells", &found, &v);
+			r = read_u32_prop(dir, "#address-cells", &found, &v);
 			if (r < 0)
 				return r == -ENOMEM ? r : set_read_error(d, nodes[i], "#address-cells", r);
 			if (found) {
@@ -357,7 +345,7 @@ static int reserved_memory_cells(struct sysroot *sr, struct dt_info *d, unsigned
 			}
 		}
 		if (!have_ns) {
-			r = read_u32_prop(sr, nodes[i], "#size-cells", &found, &v);
+			r = read_u32_prop(dir, "#size-cells", &found, &v);
 			if (r < 0)
 				return r == -ENOMEM ? r : set_read_error(d, nodes[i], "#size-cells", r);
 			if (found) {
@@ -370,7 +358,8 @@ static int reserved_memory_cells(struct sysroot *sr, struct dt_info *d, unsigned
 }
 
 /* Fill base/size of a restricted-dma-pool node from reg, or "size" when placed dynamically. */
-static int read_pool_extent(struct sysroot *sr, const char *node, struct dt_info *d)
+static int read_pool_extent(struct sysroot *sr, struct sysroot_dir *dir, const char *node,
+			    struct dt_info *d)
 {
 	_cleanup_free_ uint8_t *buf = NULL;
 	unsigned na, ns;
@@ -381,7 +370,7 @@ static int read_pool_extent(struct sysroot *sr, const char *node, struct dt_info
 		return r;
 	if (na == 0 || na > DT_MAX_CELLS || ns == 0 || ns > DT_MAX_CELLS)
 		return set_error(d, node, "bad #address-cells/#size-cells for reg");
-	r = read_prop(sr, node, "reg", &buf, &len);
+	r = read_prop(dir, "reg", &buf, &len);
 	if (r == -ENOMEM)
 		return r;
 	if (unreadable(r))
@@ -395,7 +384,7 @@ static int read_pool_extent(struct sysroot *sr, const char *node, struct dt_info
 	/* No reg: allocated at boot within alloc-ranges; base unknown (left 0). */
 	free(buf);
 	buf = NULL;
-	r = read_prop(sr, node, "size", &buf, &len);
+	r = read_prop(dir, "size", &buf, &len);
 	if (r == -ENOMEM)
 		return r;
 	if (unreadable(r))
@@ -408,11 +397,15 @@ static int read_pool_extent(struct sysroot *sr, const char *node, struct dt_info
 /* The reserved-memory child whose phandle (or legacy linux,phandle) is ph; *ret NULL if none. */
 static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph, char **ret)
 {
+	_cleanup_sysroot_dir_ struct sysroot_dir *parent = NULL;
 	char **names = NULL;
 	size_t n = 0;
-	int r = sysroot_list_dir(sr, DT_BASE "/reserved-memory", &names, &n);
+	int r = node_dir(sr, "reserved-memory", &parent);
 
 	*ret = NULL;
+	if (r < 0)
+		return r;
+	r = sysroot_dir_list(parent, &names, &n);
 	if (r == -ENOMEM)
 		return r;
 	if (unreadable(r))
@@ -420,8 +413,10 @@ static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph
 	if (r < 0)
 		return 0;
 	for (size_t i = 0; i < n && !*ret && r >= 0; i++) {
+		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 		_cleanup_free_ char *node = NULL;
-		if (asprintf(&node, "reserved-memory/%s", names[i]) < 0) {
+		if (asprintf(&node, "reserved-memory/%s", names[i]) < 0 ||
+		    sysroot_dir_new_at(parent, &dir, "%s", names[i]) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -429,7 +424,7 @@ static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph
 		for (size_t k = 0; k < ARRAY_SIZE(props) && !*ret; k++) {
 			bool found;
 			uint32_t v;
-			r = read_u32_prop(sr, node, props[k], &found, &v);
+			r = read_u32_prop(dir, props[k], &found, &v);
 			if (r < 0) {
 				if (r != -ENOMEM)
 					r = set_read_error(d, node, props[k], r);
@@ -445,12 +440,12 @@ static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph
 	return r < 0 ? r : 0;
 }
 
-/* memory-region of chain[0]: the first available restricted-dma-pool wins. */
-static int read_restricted_pool(struct sysroot *sr, struct dt_info *d)
+/* memory-region of chain[0] (its directory dir): the first available restricted-dma-pool wins. */
+static int read_restricted_pool(struct sysroot *sr, struct sysroot_dir *dir, struct dt_info *d)
 {
 	_cleanup_free_ uint8_t *buf = NULL;
 	size_t len;
-	int r = read_prop(sr, d->chain[0].path, "memory-region", &buf, &len);
+	int r = read_prop(dir, "memory-region", &buf, &len);
 
 	if (r == -ENOMEM)
 		return r;
@@ -459,6 +454,7 @@ static int read_restricted_pool(struct sysroot *sr, struct dt_info *d)
 	if (r < 0 || len % 4)
 		return 0;
 	for (size_t i = 0; i < len; i += 4) {
+		_cleanup_sysroot_dir_ struct sysroot_dir *pool = NULL;
 		_cleanup_free_ char *node = NULL;
 		_cleanup_free_ uint8_t *compat = NULL;
 		size_t clen;
@@ -469,25 +465,40 @@ static int read_restricted_pool(struct sysroot *sr, struct dt_info *d)
 			return r;
 		if (!node)
 			continue;
-		r = read_prop(sr, node, "compatible", &compat, &clen);
+		if (node_dir(sr, node, &pool) < 0)
+			return -ENOMEM;
+		r = read_prop(pool, "compatible", &compat, &clen);
 		if (r == -ENOMEM)
 			return r;
 		if (unreadable(r))
 			return set_read_error(d, node, "compatible", r);
 		if (r < 0 || !strlist_has(compat, clen, "restricted-dma-pool"))
 			continue;
-		r = node_available(sr, d, node, &available);
+		r = node_available(pool, d, node, &available);
 		if (r < 0 || d->err)
 			return r;
 		if (!available)
 			continue;
 		d->restricted_pool = true;
-		return read_pool_extent(sr, node, d);
+		return read_pool_extent(sr, pool, node, d);
 	}
 	return 0;
 }
 
-static int build_chain(struct sysroot *sr, const char *path, struct dt_info *d)
+/* Each node of the chain: its directory, opened once for all its properties. */
+struct chain_dirs {
+	struct sysroot_dir *v[DT_MAX_DEPTH];
+	size_t n;
+};
+
+static void chain_dirs_done(struct chain_dirs *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		sysroot_dir_free(c->v[i]);
+}
+
+static int build_chain(struct sysroot *sr, const char *path, struct dt_info *d,
+		       struct chain_dirs *dirs)
 {
 	struct raw_node raw[DT_MAX_DEPTH];
 	size_t depth = 0;
@@ -513,10 +524,13 @@ static int build_chain(struct sysroot *sr, const char *path, struct dt_info *d)
 		if (!d->chain[i].path)
 			return -ENOMEM;
 		d->n_chain++;
+		if (node_dir(sr, d->chain[i].path, &dirs->v[i]) < 0)
+			return -ENOMEM;
+		dirs->n++;
 	}
 
 	for (size_t i = 0; i < n; i++) {
-		int r = read_node_cells(sr, d, &d->chain[i], &raw[i]);
+		int r = read_node_cells(dirs->v[i], d, &d->chain[i], &raw[i]);
 		if (r < 0)
 			return r;
 		if (d->err)
@@ -534,11 +548,11 @@ static int build_chain(struct sysroot *sr, const char *path, struct dt_info *d)
 						  : d->chain[i + 1].size_cells;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int r = read_node_dma_ranges(sr, d, i, &raw[i]);
+		int r = read_node_dma_ranges(dirs->v[i], d, i, &raw[i]);
 		if (r < 0)
 			return r;
 	}
-	return read_restricted_pool(sr, d);
+	return read_restricted_pool(sr, dirs->v[0], d);
 }
 
 int dt_record_error(struct machine *m, const struct dt_info *dt)
@@ -556,7 +570,7 @@ int dt_record_error(struct machine *m, const struct dt_info *dt)
 int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, struct dt_info *ret)
 {
 	struct dt_info d = { .node_is_device = node_is_device };
-	_cleanup_free_ char *node_dir = NULL;
+	_cleanup_free_ char *node_full = NULL;
 	struct stat st;
 	int r;
 
@@ -589,12 +603,12 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 		return 0;
 	}
 	if (*d.node) {
-		node_dir = node_path(d.node);
-		if (!node_dir) {
+		if (asprintf(&node_full, DT_BASE "/%s", d.node) < 0) {
+			node_full = NULL;
 			r = -ENOMEM;
 			goto fail;
 		}
-		r = sysroot_stat(sr, node_dir, &st);
+		r = sysroot_stat(sr, node_full, &st);
 		if (r == -ENOMEM)
 			goto fail;
 		if (r < 0 && r != -ENOENT) {
@@ -607,7 +621,7 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 		}
 		if (r < 0 || !S_ISDIR(st.st_mode)) {
 			d.err = r < 0 ? r : -ENOTDIR;
-			d.err_path = strdup(node_dir);
+			d.err_path = strdup(node_full);
 			if (!d.err_path) {
 				r = -ENOMEM;
 				goto fail;
@@ -619,7 +633,9 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 			return 0;
 		}
 	}
-	r = build_chain(sr, d.node, &d);
+	struct chain_dirs dirs = { .n = 0 };
+	r = build_chain(sr, d.node, &d, &dirs);
+	chain_dirs_done(&dirs);
 	if (r < 0)
 		goto fail;
 	*ret = d;

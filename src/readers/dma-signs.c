@@ -72,23 +72,27 @@ static bool has_prefix(const char *s, const char *prefix)
  * is recorded.
  */
 static int read_class_device(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
-			     size_t n_idx, const char *link, enum dma_sign sign, bool climb)
+			     size_t n_idx, struct sysroot_dir *class, const char *name,
+			     enum dma_sign sign, bool climb)
 {
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+	_cleanup_free_ char *link = path_join(sysroot_dir_path(class), name);
 	_cleanup_free_ char *target = NULL, *devpath = NULL, *dlink = NULL, *dtarget = NULL;
 	_cleanup_free_ char *dev = NULL;
-	int r = sysroot_readlink(sr, link, &target);
 
+	if (!link)
+		return -ENOMEM;
+	int r = sysroot_dir_readlink(class, name, &target);
 	if (r == -ENOMEM)
 		return r;
 	if (r == 0) {
-		r = path_resolve_link(link, target, &devpath);
+		r = sysroot_link_resolve(link, target, &devpath);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
 			return machine_add_input(m, link, INPUT_INVALID, EINVAL, "empty symlink");
 	} else if (r == -EINVAL) {
-		if (!(devpath = strdup(link)))
-			return -ENOMEM;
+		devpath = TAKE_PTR(link);
 	} else {
 		return machine_add_input_errno(m, link, r);
 	}
@@ -96,21 +100,21 @@ static int read_class_device(struct sysroot *sr, struct machine *m, const struct
 	if (has_prefix(devpath, "sys/devices/virtual/"))
 		return 0;
 
-	if (!(dlink = path_join(devpath, "device")))
+	if (sysroot_dir_new(sr, &dir, "%s", devpath) < 0 || !(dlink = path_join(devpath, "device")))
 		return -ENOMEM;
-	r = sysroot_readlink(sr, dlink, &dtarget);
+	r = sysroot_dir_readlink(dir, "device", &dtarget);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT)
 		return 0; /* a class device without a parent device */
 	if (r == -ENOTDIR)
-		return machine_add_input(m, link, INPUT_INVALID, ENOTDIR,
+		return machine_add_input(m, link ? link : devpath, INPUT_INVALID, ENOTDIR,
 					 "neither a link to a class device nor a directory");
 	if (r == -EINVAL)
 		return machine_add_input(m, dlink, INPUT_INVALID, EINVAL, "not a symlink");
 	if (r < 0)
 		return machine_add_input_errno(m, dlink, r);
-	r = path_resolve_link(dlink, dtarget, &dev);
+	r = sysroot_link_resolve(dlink, dtarget, &dev);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || !has_prefix(dev, "sys/devices/"))
@@ -140,17 +144,19 @@ static int read_class_device(struct sysroot *sr, struct machine *m, const struct
 static int read_class(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
 		      size_t n_idx, const char *dir, enum dma_sign sign, bool climb)
 {
+	_cleanup_sysroot_dir_ struct sysroot_dir *class = NULL;
 	char **names = NULL;
 	size_t n = 0;
-	int r = sysroot_list_dir(sr, dir, &names, &n);
+	int r = sysroot_dir_new(sr, &class, "%s", dir);
 
+	if (r < 0)
+		return r;
+	r = sysroot_dir_list(class, &names, &n);
 	if (r == -ENOMEM)
 		return r;
 	r = machine_add_input_errno(m, dir, r);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		_cleanup_free_ char *link = path_join(dir, names[i]);
-		r = link ? read_class_device(sr, m, idx, n_idx, link, sign, climb) : -ENOMEM;
-	}
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = read_class_device(sr, m, idx, n_idx, class, names[i], sign, climb);
 	sysroot_free_names(names, n);
 	return r < 0 ? r : 0;
 }
@@ -170,33 +176,26 @@ static bool is_root_hub(const char *name)
 static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
 			  size_t n_idx)
 {
-	static const char dir[] = "sys/bus/usb/devices";
+	static const char path[] = "sys/bus/usb/devices";
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 	char **names = NULL;
 	size_t n = 0;
-	int r = sysroot_list_dir(sr, dir, &names, &n);
+	int r = sysroot_dir_new(sr, &dir, path);
 
+	if (r < 0)
+		return r;
+	r = sysroot_dir_list(dir, &names, &n);
 	if (r == -ENOMEM)
 		return r;
-	r = machine_add_input_errno(m, dir, r);
+	r = machine_add_input_errno(m, path, r);
 	for (size_t i = 0; r >= 0 && i < n; i++) {
+		_cleanup_free_ char *hub = NULL;
 		if (!is_root_hub(names[i]))
 			continue;
-		_cleanup_free_ char *link = path_join(dir, names[i]), *target = NULL, *hub = NULL;
-		if (!link) {
-			r = -ENOMEM;
-			break;
-		}
-		r = sysroot_readlink(sr, link, &target);
+		r = sysroot_dir_follow(dir, names[i], &hub);
 		if (r == -ENOMEM)
 			break;
-		if (r < 0) {
-			r = 0; /* not a link (a copied directory): nothing to climb */
-			continue;
-		}
-		r = path_resolve_link(link, target, &hub);
-		if (r == -ENOMEM)
-			break;
-		r = 0;
+		r = 0; /* not a link (a copied directory): nothing to climb */
 		const struct dev_index *hit = hub ? dev_index_find(idx, n_idx, hub, false) : NULL;
 		if (hit)
 			set_sign(&m->devices[hit->index], DMA_SIGN_USB_HOST);
@@ -208,22 +207,23 @@ static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct de
 /* The properties of a platform/AMBA device's own node. 0 or -ENOMEM. */
 static int read_dt_signs(struct sysroot *sr, struct machine *m, struct device *d)
 {
-	_cleanup_free_ char *dir = path_join(DT_BASE, d->dt.node);
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+	int r = sysroot_dir_new(sr, &dir, DT_BASE "/%s", d->dt.node);
 
-	if (!dir)
-		return -ENOMEM;
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(dt_sources); i++) {
-		_cleanup_free_ char *path = path_join(dir, dt_sources[i].name), *buf = NULL;
+		_cleanup_free_ char *buf = NULL, *path = NULL;
 		size_t len;
-		int r;
 
-		if (!path)
-			return -ENOMEM;
-		r = sysroot_read_file(sr, path, DT_SIGN_PROP_MAX, &buf, &len);
+		r = sysroot_dir_read_file(dir, dt_sources[i].name, DT_SIGN_PROP_MAX, &buf, &len);
 		if (r == -ENOMEM)
 			return r;
 		if (r == -ENOENT || r == -ENOTDIR)
 			continue;
+		bool bad = r < 0 || (dt_sources[i].cells && (len == 0 || len % 4));
+		if (bad && !(path = path_join(sysroot_dir_path(dir), dt_sources[i].name)))
+			return -ENOMEM;
 		if (r < 0) {
 			/* a FIFO, a directory, a denied file: not a property, no sign */
 			r = machine_add_input_errno(m, path, r);
@@ -231,7 +231,7 @@ static int read_dt_signs(struct sysroot *sr, struct machine *m, struct device *d
 				return r;
 			continue;
 		}
-		if (dt_sources[i].cells && (len == 0 || len % 4)) {
+		if (bad) {
 			r = machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					      "not a list of u32 cells");
 			if (r < 0)

@@ -66,20 +66,25 @@ static bool wants_module(const struct device *d)
  */
 static int copy_files(struct sysroot *sr, struct machine *m, const char *dir, struct sandbox *sb)
 {
+	_cleanup_sysroot_dir_ struct sysroot_dir *d = NULL;
+
+	if (sysroot_dir_new(sr, &d, "%s", dir) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < ARRAY_SIZE(kmod_files); i++) {
-		_cleanup_free_ char *path = path_join(dir, kmod_files[i]), *buf = NULL;
+		_cleanup_free_ char *buf = NULL;
 		size_t len;
 		int r;
 
-		if (!path)
-			return -ENOMEM;
-		r = sysroot_read_file(sr, path, KMOD_FILE_MAX, &buf, &len);
+		r = sysroot_dir_read_file(d, kmod_files[i], KMOD_FILE_MAX, &buf, &len);
 		if (r == -ENOENT)
 			continue; /* also a link that leads out of the root: it names nothing here */
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0) {
+			_cleanup_free_ char *path = path_join(dir, kmod_files[i]);
 			char detail[160];
+			if (!path)
+				return -ENOMEM;
 			snprintf(detail, sizeof(detail), "%s: no module names looked up",
 				 errno_describe(r));
 			r = machine_add_input(m, path, input_status_from_errno(r), r, detail);

@@ -82,7 +82,10 @@ static int read_bridge_dt(struct sysroot *sr, struct machine *m, struct bridge_c
 		free(cache->node);
 		dt_info_done(&cache->bad);
 		cache->parent = cache->node = NULL;
-		r = sysfs_of_node(sr, parent, &cache->node, &cache->bad);
+		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+		r = sysroot_dir_new(sr, &dir, "%s", parent);
+		if (r == 0)
+			r = sysfs_of_node(dir, &cache->node, &cache->bad);
 		if (r < 0)
 			return r;
 		cache->parent = TAKE_PTR(parent);
@@ -110,15 +113,11 @@ static int read_bridge_dt(struct sysroot *sr, struct machine *m, struct bridge_c
 }
 
 /* Read the number file dir/name into *ret when it is well formed. -ENOMEM only. */
-static int read_number(struct sysroot *sr, struct machine *m, const char *dir, const char *name,
+static int read_number(struct sysroot_dir *dir, struct machine *m, const char *name,
 		       unsigned base, int64_t min, int64_t max, int64_t *ret, bool *ret_ok)
 {
-	_cleanup_free_ char *path = path_join(dir, name);
-	int r;
+	int r = sysfs_read_int(dir, m, name, base, min, max, ret);
 
-	if (!path)
-		return -ENOMEM;
-	r = sysfs_read_int(sr, m, path, base, min, max, ret);
 	if (r < 0)
 		return r;
 	if (ret_ok)
@@ -178,15 +177,13 @@ int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret)
  * functions. Returns 1 when the ids were all there, 0 to fall back to the
  * attribute files, -ENOMEM.
  */
-static int read_uevent_ids(struct sysroot *sr, const char *dir, struct device *d)
+static int read_uevent_ids(struct sysroot_dir *dir, struct device *d)
 {
-	_cleanup_free_ char *path = path_join(dir, "uevent"), *buf = NULL;
+	_cleanup_free_ char *buf = NULL;
 	struct pci_uevent u;
 	size_t len;
+	int r = sysroot_dir_read_file(dir, "uevent", 8192, &buf, &len);
 
-	if (!path)
-		return -ENOMEM;
-	int r = sysroot_read_file(sr, path, 8192, &buf, &len);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || pci_uevent_parse(buf, len, &u) <= 0)
@@ -202,11 +199,17 @@ static int read_uevent_ids(struct sysroot *sr, const char *dir, struct device *d
 	return 1;
 }
 
-static int read_function(struct sysroot *sr, struct machine *m, const char *name,
-			 struct bridge_cache *cache)
+/* The readers' state across functions: the bus directory, and what functions share. */
+struct pci_walk {
+	struct sysroot *sr;
+	struct sysroot_dir *bus; /* sys/bus/pci/devices */
+	struct bridge_cache bridge;
+	struct sysfs_driver_cache driver;
+};
+
+static int read_function(struct pci_walk *w, struct machine *m, const char *name)
 {
-	_cleanup_free_ char *link = path_join(PCI_DEVICES, name), *target = NULL;
-	_cleanup_free_ char *modalias = NULL;
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 	int64_t ids[5] = { 0 }, dma = -1, coherent = -1, numa = -1;
 	bool ok[5] = { false };
 	static const char *const id_files[5] = {
@@ -216,8 +219,6 @@ static int read_function(struct sysroot *sr, struct machine *m, const char *name
 	struct device *d;
 	int r;
 
-	if (!link)
-		return -ENOMEM;
 	d = machine_add_device(m);
 	if (!d)
 		return -ENOMEM;
@@ -225,21 +226,22 @@ static int read_function(struct sysroot *sr, struct machine *m, const char *name
 	d->id = strdup(name);
 	if (!d->id)
 		return -ENOMEM;
-	r = sysroot_readlink(sr, link, &target);
+	r = sysroot_dir_follow(w->bus, name, &d->syspath);
 	if (r == -ENOMEM)
 		return r;
-	if (r == 0)
-		r = path_resolve_link(link, target, &d->syspath);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0 && !(d->syspath = strdup(link))) /* a copied directory, not a link */
+	/* a copied directory, not a link */
+	if (r < 0 && !(d->syspath = path_join(PCI_DEVICES, name)))
 		return -ENOMEM;
+	/* the function's attributes, through its bus link */
+	r = sysroot_dir_new_at(w->bus, &dir, "%s", name);
+	if (r < 0)
+		return r;
 
-	r = read_uevent_ids(sr, link, d);
+	r = read_uevent_ids(dir, d);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(id_files); i++) {
-		r = read_number(sr, m, link, id_files[i], 16, 0, id_max[i], &ids[i], &ok[i]);
+		r = read_number(dir, m, id_files[i], 16, 0, id_max[i], &ids[i], &ok[i]);
 		if (r < 0)
 			return r;
 	}
@@ -253,12 +255,11 @@ static int read_function(struct sysroot *sr, struct machine *m, const char *name
 	}
 
 	/* fls64() of a u64 mask: 0..64 */
-	r = read_number(sr, m, link, "dma_mask_bits", 10, 0, 64, &dma, NULL);
+	r = read_number(dir, m, "dma_mask_bits", 10, 0, 64, &dma, NULL);
 	if (r >= 0)
-		r = read_number(sr, m, link, "consistent_dma_mask_bits", 10, 0, 64, &coherent,
-				NULL);
+		r = read_number(dir, m, "consistent_dma_mask_bits", 10, 0, 64, &coherent, NULL);
 	if (r >= 0)
-		r = read_number(sr, m, link, "numa_node", 10, -1, 65535, &numa, NULL);
+		r = read_number(dir, m, "numa_node", 10, -1, 65535, &numa, NULL);
 	if (r < 0)
 		return r;
 	d->dma_mask_bits = (int)dma;
@@ -266,38 +267,43 @@ static int read_function(struct sysroot *sr, struct machine *m, const char *name
 	d->numa_node = (int)numa;
 
 	if (!d->modalias) {
-		modalias = path_join(link, "modalias");
-		if (!modalias)
-			return -ENOMEM;
-		r = sysfs_read_string(sr, m, modalias, &d->modalias);
+		r = sysfs_read_string(dir, m, "modalias", &d->modalias);
 		if (r < 0)
 			return r;
 	}
-	r = sysfs_read_binding(sr, m, link, d);
+	r = sysfs_read_binding(w->sr, dir, m, d, &w->driver);
 	if (r < 0)
 		return r;
-	return read_bridge_dt(sr, m, cache, d);
+	return read_bridge_dt(w->sr, m, &w->bridge, d);
 }
 
 int read_pci(struct sysroot *sr, struct machine *m)
 {
-	struct bridge_cache cache = { 0 };
+	struct pci_walk w = { .sr = sr };
 	char **names = NULL;
 	size_t n = 0;
 	int r;
 
-	r = sysroot_list_dir(sr, PCI_DEVICES, &names, &n);
-	if (r == -ENOMEM)
+	r = sysroot_dir_new(sr, &w.bus, PCI_DEVICES);
+	if (r < 0)
 		return r;
-	if (r < 0) /* no PCI bus (many boards): recorded, not an error */
+	r = sysroot_dir_list(w.bus, &names, &n);
+	if (r < 0) {
+		sysroot_dir_free(w.bus);
+		if (r == -ENOMEM)
+			return r;
+		/* no PCI bus (many boards): recorded, not an error */
 		return machine_add_input_errno(m, PCI_DEVICES, r);
+	}
 	r = machine_add_input(m, PCI_DEVICES, INPUT_OK, 0, NULL);
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = read_function(sr, m, names[i], &cache);
+		r = read_function(&w, m, names[i]);
 	sysroot_free_names(names, n);
-	free(cache.parent);
-	free(cache.node);
-	dt_info_done(&cache.bad);
+	sysroot_dir_free(w.bus);
+	sysfs_driver_cache_done(&w.driver);
+	free(w.bridge.parent);
+	free(w.bridge.node);
+	dt_info_done(&w.bridge.bad);
 	if (r < 0)
 		return r;
 	machine_sort_devices(m);

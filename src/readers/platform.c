@@ -67,28 +67,32 @@ static void seen_done(struct seen *s)
  */
 static int read_compatible(struct sysroot *sr, struct machine *m, const char *node, char **ret)
 {
-	_cleanup_free_ char *dir = path_join(DT_BASE, node);
-	_cleanup_free_ char *path = dir ? path_join(dir, "compatible") : NULL;
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = sysroot_read_file(sr, path, SYSFS_ATTR_MAX, &buf, &len);
+	r = sysroot_dir_new(sr, &dir, DT_BASE "/%s", node);
+	if (r < 0)
+		return r;
+	r = sysroot_dir_read_file(dir, "compatible", SYSFS_ATTR_MAX, &buf, &len);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
-	if (r < 0)
-		return machine_add_input_errno(m, path, r);
-	size_t first = strnlen(buf, len);
+	size_t first = r < 0 ? 0 : strnlen(buf, len);
 	bool ok = first > 0;
 	for (size_t i = 0; ok && i < first; i++)
 		ok = (unsigned char)buf[i] >= 0x20 && (unsigned char)buf[i] <= 0x7e;
-	if (!ok)
+	if (!ok) {
+		_cleanup_free_ char *path = path_join(sysroot_dir_path(dir), "compatible");
+		if (!path)
+			return -ENOMEM;
+		if (r < 0)
+			return machine_add_input_errno(m, path, r);
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "first compatible string empty or not printable");
+	}
 	char *s = strndup(buf, first);
 	if (!s)
 		return -ENOMEM;
@@ -96,28 +100,33 @@ static int read_compatible(struct sysroot *sr, struct machine *m, const char *no
 	return 0;
 }
 
-static int read_device(struct sysroot *sr, struct machine *m, const char *dir, enum dev_bus bus,
-		       const char *name, struct seen *added)
+/* What the bus readers share: the driver directory devices of one driver have in common. */
+struct platform_walk {
+	struct sysroot *sr;
+	struct seen added;
+	struct sysfs_driver_cache driver;
+};
+
+static int read_device(struct platform_walk *w, struct machine *m, struct sysroot_dir *busdir,
+		       enum dev_bus bus, const char *name)
 {
-	_cleanup_free_ char *link = path_join(dir, name), *target = NULL, *syspath = NULL;
-	_cleanup_free_ char *node = NULL, *modalias = NULL;
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL, *real = NULL;
+	_cleanup_free_ char *syspath = NULL, *node = NULL;
 	struct device *d;
 	int r;
 
-	if (!link)
-		return -ENOMEM;
-	r = sysroot_readlink(sr, link, &target);
+	r = sysroot_dir_follow(busdir, name, &syspath);
 	if (r == -ENOMEM)
 		return r;
-	if (r == 0)
-		r = path_resolve_link(link, target, &syspath);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0 && !(syspath = strdup(link))) /* a copied directory, not a link */
+	/* a copied directory, not a link */
+	if (r < 0 && !(syspath = path_join(sysroot_dir_path(busdir), name)))
 		return -ENOMEM;
 	/* of_node is relative to the device's real directory, not to its bus link */
+	r = sysroot_dir_new(w->sr, &real, "%s", syspath);
+	if (r < 0)
+		return r;
 	struct dt_info bad = { .node_is_device = true };
-	r = sysfs_of_node(sr, syspath, &node, &bad);
+	r = sysfs_of_node(real, &node, &bad);
 	if (r < 0 || (r == 0 && !bad.err)) {
 		dt_info_done(&bad);
 		return r;
@@ -130,20 +139,18 @@ static int read_device(struct sysroot *sr, struct machine *m, const char *dir, e
 	d->dt = bad; /* empty, or the broken of_node: the device's now */
 	d->bus = bus;
 	d->id = strdup(name);
-	if (!d->id || seen_add(added, name) < 0)
+	if (!d->id || seen_add(&w->added, name) < 0)
 		return -ENOMEM;
 	d->syspath = TAKE_PTR(syspath);
-	modalias = path_join(link, "modalias");
-	if (!modalias)
-		return -ENOMEM;
-	if ((r = sysfs_read_string(sr, m, modalias, &d->modalias)) < 0 ||
-	    (r = sysfs_read_binding(sr, m, link, d)) < 0)
+	if ((r = sysroot_dir_new_at(busdir, &dir, "%s", name)) < 0 ||
+	    (r = sysfs_read_string(dir, m, "modalias", &d->modalias)) < 0 ||
+	    (r = sysfs_read_binding(w->sr, dir, m, d, &w->driver)) < 0)
 		return r;
 	if (d->dt.err) /* an of_node the audit cannot follow: judged unknown, not dropped */
 		return dt_record_error(m, &d->dt);
-	if ((r = read_compatible(sr, m, node, &d->name)) < 0)
+	if ((r = read_compatible(w->sr, m, node, &d->name)) < 0)
 		return r;
-	r = read_dt_chain(sr, node, true, &d->dt);
+	r = read_dt_chain(w->sr, node, true, &d->dt);
 	if (r == -ENOMEM)
 		return r;
 	if (!d->dt.node)
@@ -153,27 +160,31 @@ static int read_device(struct sysroot *sr, struct machine *m, const char *dir, e
 
 int read_platform(struct sysroot *sr, struct machine *m)
 {
-	struct seen added = { 0 };
+	struct platform_walk w = { .sr = sr };
 	int r = 0;
 
 	for (size_t b = 0; r >= 0 && b < ARRAY_SIZE(buses); b++) {
+		_cleanup_sysroot_dir_ struct sysroot_dir *busdir = NULL;
 		char **names = NULL;
-		size_t n = 0, before = added.n;
+		size_t n = 0, before = w.added.n;
 
-		r = sysroot_list_dir(sr, buses[b].dir, &names, &n);
+		r = sysroot_dir_new(sr, &busdir, "%s", buses[b].dir);
+		if (r < 0)
+			break;
+		r = sysroot_dir_list(busdir, &names, &n);
 		if (r == -ENOMEM)
 			break;
 		/* either bus may be absent (x86 has no AMBA): recorded, not an error */
 		r = machine_add_input_errno(m, buses[b].dir, r);
 		for (size_t i = 0; r >= 0 && i < n; i++)
-			if (!seen_has(&added, before, names[i]))
-				r = read_device(sr, m, buses[b].dir, buses[b].bus, names[i],
-						&added);
+			if (!seen_has(&w.added, before, names[i]))
+				r = read_device(&w, m, busdir, buses[b].bus, names[i]);
 		sysroot_free_names(names, n);
-		if (r >= 0 && added.n > before)
-			qsort(added.ids, added.n, sizeof(*added.ids), cmp_str);
+		if (r >= 0 && w.added.n > before)
+			qsort(w.added.ids, w.added.n, sizeof(*w.added.ids), cmp_str);
 	}
-	seen_done(&added);
+	seen_done(&w.added);
+	sysfs_driver_cache_done(&w.driver);
 	if (r < 0)
 		return r;
 	machine_sort_devices(m);

@@ -10,9 +10,6 @@
 #include "shared/macro.h"
 #include "shared/text.h"
 
-/* fs/namei.c: at most 40 symlinks in one lookup. */
-#define MAXSYMLINKS 40
-
 char *path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -30,224 +27,55 @@ char *path_join(const char *a, const char *b)
 	return s;
 }
 
-/* Collapse "", "." and ".." components of path into a root-relative path. */
-static int path_normalize(const char *path, char **ret)
+/* A read of dir/name failed: absent is silent, anything else an input. 0 or -ENOMEM. */
+static int read_failed(struct sysroot_dir *dir, struct machine *m, const char *name, int r)
 {
-	size_t cap = strlen(path) + 1, len = 0;
-	char *out = malloc(cap);
-
-	if (!out)
-		return -ENOMEM;
-	out[0] = '\0';
-	for (const char *p = path; *p;) {
-		const char *slash = strchr(p, '/');
-		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
-
-		if (clen == 2 && p[0] == '.' && p[1] == '.') {
-			char *last = strrchr(out, '/');
-			len = last ? (size_t)(last - out) : 0;
-			out[len] = '\0';
-		} else if (clen > 0 && !(clen == 1 && p[0] == '.')) {
-			if (len > 0)
-				out[len++] = '/';
-			memcpy(out + len, p, clen);
-			len += clen;
-			out[len] = '\0';
-		}
-		p += clen;
-		if (*p == '/')
-			p++;
-	}
-	*ret = out;
-	return 0;
-}
-
-int path_resolve_link(const char *link_path, const char *target, char **ret)
-{
-	_cleanup_free_ char *joined = NULL;
-
-	if (!*target)
-		return -EINVAL;
-	if (target[0] == '/') {
-		joined = strdup(target);
-	} else {
-		const char *slash = strrchr(link_path, '/');
-		size_t dlen = slash ? (size_t)(slash - link_path) : 0;
-		size_t tlen = strlen(target);
-
-		joined = malloc(dlen + 1 + tlen + 1);
-		if (joined) {
-			memcpy(joined, link_path, dlen);
-			joined[dlen] = '/';
-			memcpy(joined + dlen + 1, target, tlen + 1);
-		}
-	}
-	if (!joined)
-		return -ENOMEM;
-	return path_normalize(joined, ret);
-}
-
-int path_resolve_in_root(struct sysroot *sr, const char *path, char **ret)
-{
-	_cleanup_free_ char *done = strdup(""), *rest = strdup(path);
-	unsigned links = 0;
-
-	if (!done || !rest)
-		return -ENOMEM;
-	for (char *p = rest; *p;) {
-		char *slash = strchr(p, '/');
-		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
-		char *next = slash ? slash + 1 : p + clen;
-
-		if (clen == 0 || (clen == 1 && p[0] == '.')) {
-			p = next;
-			continue;
-		}
-		if (clen == 2 && p[0] == '.' && p[1] == '.') {
-			char *last = strrchr(done, '/');
-			*(last ? last : done) = '\0';
-			p = next;
-			continue;
-		}
-
-		_cleanup_free_ char *comp = strndup(p, clen);
-		_cleanup_free_ char *candidate = comp ? path_join(done, comp) : NULL;
-		_cleanup_free_ char *target = NULL;
-		if (!candidate)
-			return -ENOMEM;
-		int r = sysroot_readlink(sr, candidate, &target);
-		if (r == -EINVAL) { /* exists and is not a link */
-			free(done);
-			done = TAKE_PTR(candidate);
-			p = next;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		if (++links > MAXSYMLINKS)
-			return -ELOOP;
-		if (!*target)
-			return -ENOENT;
-		if (target[0] == '/')
-			done[0] = '\0';
-		/* Walk the target's components, then what was left of path. */
-		char *nrest = path_join(target, next);
-		if (!nrest)
-			return -ENOMEM;
-		free(rest);
-		rest = nrest;
-		p = rest;
-	}
-	*ret = TAKE_PTR(done);
-	return 0;
-}
-
-int sysfs_parse_int(const char *s, size_t len, unsigned base, int64_t min, int64_t max,
-		    int64_t *ret)
-{
-	bool neg = false;
-	uint64_t u;
-	int64_t v;
-	int r;
-
-	if (len > 0 && s[len - 1] == '\n')
-		len--;
-	if (base == 10 && min < 0 && len > 0 && s[0] == '-') {
-		neg = true;
-		s++;
-		len--;
-	}
-	r = parse_u64(s, len, base, &u);
-	if (r < 0)
-		return r == -ERANGE ? -ERANGE : -EINVAL;
-	if (neg) {
-		if (u > (uint64_t)INT64_MAX + 1)
-			return -ERANGE;
-		v = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
-	} else {
-		if (u > (uint64_t)INT64_MAX)
-			return -ERANGE;
-		v = (int64_t)u;
-	}
-	if (v < min || v > max)
-		return -ERANGE;
-	*ret = v;
-	return 0;
-}
-
-/* 1 with the contents, 0 when absent (silent) or unreadable (recorded), -ENOMEM. */
-static int read_attr(struct sysroot *sr, struct machine *m, const char *path, char **ret,
-		     size_t *ret_len)
-{
-	int r = sysroot_read_file(sr, path, SYSFS_ATTR_MAX, ret, ret_len);
-
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
-	if (r < 0)
-		return machine_add_input_errno(m, path, r);
-	return 1;
+	_cleanup_free_ char *path = path_join(sysroot_dir_path(dir), name);
+	if (!path)
+		return -ENOMEM;
+	return machine_add_input_errno(m, path, r);
 }
 
-int sysfs_read_int(struct sysroot *sr, struct machine *m, const char *path, unsigned base,
+/* dir/name holds no usable value: an invalid input. 0 or -ENOMEM. */
+static int invalid(struct sysroot_dir *dir, struct machine *m, const char *name, int err,
+		   const char *detail)
+{
+	_cleanup_free_ char *path = path_join(sysroot_dir_path(dir), name);
+
+	if (!path)
+		return -ENOMEM;
+	return machine_add_input(m, path, INPUT_INVALID, err, detail);
+}
+
+int sysfs_read_int(struct sysroot_dir *dir, struct machine *m, const char *name, unsigned base,
 		   int64_t min, int64_t max, int64_t *ret)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t len;
-	int64_t v;
-	int r;
+	int r = sysroot_dir_read_int(dir, name, base, min, max, ret);
 
-	r = read_attr(sr, m, path, &buf, &len);
-	if (r <= 0)
-		return r;
-	if (text_has_nul(buf, len))
-		r = -EINVAL;
-	else
-		r = sysfs_parse_int(buf, len, base, min, max, &v);
 	if (r == -ERANGE)
-		return machine_add_input(m, path, INPUT_INVALID, ERANGE, "value out of range");
-	if (r < 0)
-		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
-					 base == 16 ? "not a hex number" : "not a decimal number");
-	*ret = v;
-	return 1;
+		return invalid(dir, m, name, ERANGE, "value out of range");
+	if (r == -EBADMSG)
+		return invalid(dir, m, name, EBADMSG,
+			       base == 16 ? "not a hex number" : "not a decimal number");
+	return r < 0 ? read_failed(dir, m, name, r) : 1;
 }
 
-static bool printable(const char *s, size_t len)
+int sysfs_read_string(struct sysroot_dir *dir, struct machine *m, const char *name, char **ret)
 {
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
-			return false;
-	return true;
+	int r = sysroot_dir_read_string(dir, name, ret);
+
+	if (r == -EBADMSG)
+		return invalid(dir, m, name, EBADMSG, "not a printable line");
+	return r < 0 ? read_failed(dir, m, name, r) : 1;
 }
 
-int sysfs_read_string(struct sysroot *sr, struct machine *m, const char *path, char **ret)
+/* The last component of a link's target, or NULL when it names none. */
+static int target_basename(char *target, char **ret)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t len;
-	int r;
-
-	r = read_attr(sr, m, path, &buf, &len);
-	if (r <= 0)
-		return r;
-	if (len > 0 && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	if (len == 0 || !printable(buf, len))
-		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "not a printable line");
-	*ret = TAKE_PTR(buf);
-	return 1;
-}
-
-int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret)
-{
-	_cleanup_free_ char *target = NULL;
-	int r = sysroot_readlink(sr, path, &target);
-
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return 0;
 	size_t len = strlen(target);
 	while (len > 0 && target[len - 1] == '/')
 		target[--len] = '\0';
@@ -262,6 +90,18 @@ int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret)
 	return 1;
 }
 
+int sysfs_link_basename(struct sysroot_dir *dir, const char *name, char **ret)
+{
+	_cleanup_free_ char *target = NULL;
+	int r = sysroot_dir_readlink(dir, name, &target);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	return target_basename(target, ret);
+}
+
 /* An of_node link that is there but leads nowhere usable: the device's reach is unknown. */
 static int of_node_broken(struct dt_info *bad, const char *link, int err, const char *what)
 {
@@ -274,16 +114,16 @@ static int of_node_broken(struct dt_info *bad, const char *link, int err, const 
 	return 0;
 }
 
-int sysfs_of_node(struct sysroot *sr, const char *dir, char **ret, struct dt_info *ret_bad)
+int sysfs_of_node(struct sysroot_dir *dir, char **ret, struct dt_info *ret_bad)
 {
-	_cleanup_free_ char *link = path_join(dir, "of_node");
+	_cleanup_free_ char *link = path_join(sysroot_dir_path(dir), "of_node");
 	_cleanup_free_ char *target = NULL, *resolved = NULL;
 	static const char base[] = DT_BASE;
 	int r;
 
 	if (!link)
 		return -ENOMEM;
-	r = sysroot_readlink(sr, link, &target);
+	r = sysroot_dir_readlink(dir, "of_node", &target);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT || r == -ENOTDIR)
@@ -294,7 +134,7 @@ int sysfs_of_node(struct sysroot *sr, const char *dir, char **ret, struct dt_inf
 			return -ENOMEM;
 		return of_node_broken(ret_bad, link, r, what);
 	}
-	r = path_resolve_link(link, target, &resolved);
+	r = sysroot_link_resolve(link, target, &resolved);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || strncmp(resolved, base, sizeof(base) - 1) != 0 ||
@@ -308,41 +148,60 @@ int sysfs_of_node(struct sysroot *sr, const char *dir, char **ret, struct dt_inf
 	return 1;
 }
 
-int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, struct device *d)
+void sysfs_driver_cache_done(struct sysfs_driver_cache *c)
 {
-	_cleanup_free_ char *driver = path_join(dir, "driver");
-	_cleanup_free_ char *module = path_join(dir, "driver/module");
-	_cleanup_free_ char *group = path_join(dir, "iommu_group");
-	_cleanup_free_ char *group_name = NULL;
+	sysroot_dir_free(c->dir);
+	c->dir = NULL;
+}
+
+/*
+ * drivers/base/module.c module_add_driver: "module" under the driver, when
+ * it has one. Looked up from the driver's own directory (the link text is
+ * relative to the device's real directory, not the bus entry), which the
+ * cache keeps open for the next device of the same driver.
+ */
+static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *driver_target,
+		       struct device *d, struct sysfs_driver_cache *cache)
+{
+	_cleanup_free_ char *base = d->syspath ? path_join(d->syspath, "driver") : NULL;
+	_cleanup_free_ char *drvdir = NULL;
+	int r;
+
+	if (d->syspath && !base)
+		return -ENOMEM;
+	if (base && sysroot_link_resolve(base, driver_target, &drvdir) == -ENOMEM)
+		return -ENOMEM;
+	if (!drvdir)
+		return sysfs_link_basename(dir, "driver/module", &d->module);
+	if (!cache->dir || strcmp(sysroot_dir_path(cache->dir), drvdir) != 0) {
+		sysfs_driver_cache_done(cache);
+		r = sysroot_dir_new(sr, &cache->dir, "%s", drvdir);
+		if (r < 0)
+			return r == -ENOMEM ? r : 0; /* a path too long to name: no module */
+	}
+	return sysfs_link_basename(cache->dir, "module", &d->module);
+}
+
+int sysfs_read_binding(struct sysroot *sr, struct sysroot_dir *dir, struct machine *m,
+		       struct device *d, struct sysfs_driver_cache *cache)
+{
+	_cleanup_sysroot_dir_ struct sysroot_dir *group = NULL;
+	_cleanup_free_ char *target = NULL, *group_name = NULL;
 	int64_t n;
 	int r;
 
-	if (!driver || !module || !group)
-		return -ENOMEM;
 	/* drivers/base/dd.c driver_sysfs_add: the "driver" link exists while bound. */
-	r = sysfs_link_basename(sr, driver, &d->driver);
-	/* drivers/iommu/iommu.c iommu_group_add_device: "iommu_group" -> kernel/iommu_groups/N;
-	 * read before leaving the device directory, which the sysroot layer keeps open */
-	if (r >= 0)
-		r = sysfs_link_basename(sr, group, &group_name);
+	r = sysroot_dir_readlink(dir, "driver", &target);
+	if (r == -ENOMEM)
+		return r;
+	if (r == 0 && target_basename(target, &d->driver) < 0)
+		return -ENOMEM;
+	/* drivers/iommu/iommu.c iommu_group_add_device: "iommu_group" -> kernel/iommu_groups/N */
+	r = sysfs_link_basename(dir, "iommu_group", &group_name);
 	if (r < 0)
 		return r;
-	/* drivers/base/module.c module_add_driver: "module" under the driver, when it has
-	 * one. Looked up from the driver's own directory, which devices of one driver
-	 * share, so the sysroot layer resolves it once. */
 	if (d->driver) {
-		_cleanup_free_ char *target = NULL, *drvdir = NULL, *drvmod = NULL;
-		r = sysroot_readlink(sr, driver, &target);
-		if (r == -ENOMEM)
-			return r;
-		/* the link text is relative to the device's real directory, not the bus entry */
-		_cleanup_free_ char *base = d->syspath ? path_join(d->syspath, "driver") : NULL;
-		if (r == 0 && base && path_resolve_link(base, target, &drvdir) == 0 &&
-		    (drvmod = path_join(drvdir, "module"))) {
-			free(module);
-			module = TAKE_PTR(drvmod);
-		}
-		r = sysfs_link_basename(sr, module, &d->module);
+		r = read_module(sr, dir, target, d, cache);
 		if (r < 0)
 			return r;
 		if (d->module)
@@ -351,13 +210,13 @@ int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, s
 
 	if (!group_name)
 		return 0;
-	if (sysfs_parse_int(group_name, strlen(group_name), 10, 0, INT_MAX, &n) < 0)
-		return machine_add_input(m, group, INPUT_INVALID, EBADMSG,
-					 "iommu_group does not name a group number");
+	if (parse_int_line(group_name, strlen(group_name), 10, 0, INT_MAX, &n) < 0)
+		return invalid(dir, m, "iommu_group", EBADMSG,
+			       "iommu_group does not name a group number");
 	d->iommu_group = (int)n;
-	char type[64];
-	snprintf(type, sizeof(type), "sys/kernel/iommu_groups/%d/type", d->iommu_group);
-	r = sysfs_read_string(sr, m, type, &d->iommu_type);
+	r = sysroot_dir_new(sr, &group, "sys/kernel/iommu_groups/%d", d->iommu_group);
+	if (r == 0)
+		r = sysfs_read_string(group, m, "type", &d->iommu_type);
 	d->iommu_domain = iommu_domain_from_string(d->iommu_type);
 	return r < 0 ? r : 0;
 }

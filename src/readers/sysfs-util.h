@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the device readers (pci.c, platform.c, block.c, modules.c) share:
- * lexical resolution of sysfs links, small attribute reads with the
+ * small attribute reads relative to a device's directory handle with the
  * "missing is silent, malformed is an invalid input" rule, and the
  * driver/module/iommu_group links every bus device has.
  *
@@ -21,48 +21,20 @@
 #define DT_BASE "sys/firmware/devicetree/base"
 
 /* A sysfs attribute is at most one page (fs/sysfs/file.c); 64 KiB pages included. */
-#define SYSFS_ATTR_MAX 65536
-
-/*
- * Pure: the root-relative canonical path a symlink at link_path points to.
- * A relative target is taken from the link's directory, an absolute one from
- * the root; "." and empty components vanish and ".." removes the previous
- * component (at the root it stays at the root, as the kernel's walk does).
- * No component is looked up, so link_path's directories must be real ones
- * (a device's syspath, not its bus link). "" is the root.
- * Returns 0, -EINVAL for an empty target, -ENOMEM.
- */
-int path_resolve_link(const char *link_path, const char *target, char **ret);
+#define SYSFS_ATTR_MAX SYSROOT_ATTR_MAX
 
 /* Pure: "a/b" from "a" and "b"; "b" when a is "" (the root). NULL on OOM. */
 char *path_join(const char *a, const char *b);
 
-/*
- * Resolve path inside the sysroot the way the kernel would, one component at
- * a time, following each symlink through sysroot_readlink(): the result is
- * root-relative and holds no symlink, so sysroot_path(sr) + "/" + it names
- * the same file for a library that opens paths itself. At most 40 links
- * (MAXSYMLINKS). Returns 0 or -errno (-ELOOP, the sysroot's -ENOENT, ...).
- */
-int path_resolve_in_root(struct sysroot *sr, const char *path, char **ret);
-
-/*
- * Pure: parse a sysfs number, one trailing newline allowed. base 10 accepts
- * a leading '-' when min < 0; base 16 an optional "0x". Returns 0, -EINVAL
- * (not a number), -ERANGE (outside [min, max]).
- */
-int sysfs_parse_int(const char *s, size_t len, unsigned base, int64_t min, int64_t max,
-		    int64_t *ret);
-
-/* Read a number attribute (see sysfs_parse_int); malformed: input invalid. */
-int sysfs_read_int(struct sysroot *sr, struct machine *m, const char *path, unsigned base,
+/* Read the number attribute dir/name (see parse_int_line); malformed: input invalid. */
+int sysfs_read_int(struct sysroot_dir *dir, struct machine *m, const char *name, unsigned base,
 		   int64_t min, int64_t max, int64_t *ret);
 
 /* Read a one-line printable attribute, trailing newline removed. */
-int sysfs_read_string(struct sysroot *sr, struct machine *m, const char *path, char **ret);
+int sysfs_read_string(struct sysroot_dir *dir, struct machine *m, const char *name, char **ret);
 
-/* The last component of the target of the symlink at path; absent: 0, nothing recorded. */
-int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret);
+/* The last component of the target of the symlink dir/name; absent: 0, nothing recorded. */
+int sysfs_link_basename(struct sysroot_dir *dir, const char *name, char **ret);
 
 /*
  * The of_node link of the device directory dir (a real path, e.g. a
@@ -71,13 +43,20 @@ int sysfs_link_basename(struct sysroot *sr, const char *path, char **ret);
  * be read, or points outside DT_BASE, gives 0 with ret_bad's err, err_path
  * and error set: the device has a node the audit cannot see.
  */
-int sysfs_of_node(struct sysroot *sr, const char *dir, char **ret, struct dt_info *ret_bad);
+int sysfs_of_node(struct sysroot_dir *dir, char **ret, struct dt_info *ret_bad);
+
+/* The driver directory the last device's module link was read in: devices of one driver share it. */
+struct sysfs_driver_cache {
+	struct sysroot_dir *dir;
+};
+void sysfs_driver_cache_done(struct sysfs_driver_cache *c);
 
 /*
  * driver, driver/module, iommu_group and sys/kernel/iommu_groups/N/type of
  * the device whose directory is dir. Returns 0 or -ENOMEM.
  */
-int sysfs_read_binding(struct sysroot *sr, struct machine *m, const char *dir, struct device *d);
+int sysfs_read_binding(struct sysroot *sr, struct sysroot_dir *dir, struct machine *m,
+		       struct device *d, struct sysfs_driver_cache *cache);
 
 /* machine.devices sorted by syspath, for finding the device a sysfs path lies under. */
 struct dev_index {

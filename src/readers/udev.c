@@ -130,40 +130,53 @@ int udev_props_parse(const char *buf, size_t len, struct udev_props *u)
 	return 0;
 }
 
-/* A snapshot's udev properties file; absent is fine. */
-static int read_props_file(struct sysroot *sr, struct machine *m, const char *path,
+/* A snapshot's udev properties file dir/name; absent is fine. */
+static int read_props_file(struct sysroot_dir *dir, struct machine *m, const char *name,
 			   struct udev_props *u)
 {
-	_cleanup_free_ char *buf = NULL;
+	_cleanup_free_ char *buf = NULL, *path = NULL;
 	size_t len;
-	int r = sysroot_read_file(sr, path, 65536, &buf, &len);
+	int r = sysroot_dir_read_file(dir, name, 65536, &buf, &len);
 
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT)
 		return 0;
-	if (r < 0)
-		return machine_add_input_errno(m, path, r);
-	r = udev_props_parse(buf, len, u);
+	if (r == 0) {
+		r = udev_props_parse(buf, len, u);
+		if (r != -EBADMSG)
+			return r;
+	}
+	if (asprintf(&path, "%s/%s", sysroot_dir_path(dir), name) < 0)
+		return -ENOMEM;
 	if (r == -EBADMSG)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content");
-	return r;
+	return machine_add_input_errno(m, path, r);
 }
 
-static int read_udev_snapshot(struct sysroot *sr, struct machine *m)
+/* The snapshot's directory of properties files, when it was captured with them. */
+static int open_snapshot(struct sysroot *sr, const char *path, struct sysroot_dir **ret)
 {
 	struct stat st;
-	int r = sysroot_stat(sr, UDEV_SNAPSHOT, &st);
+	int r = sysroot_stat(sr, path, &st);
 
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || !S_ISDIR(st.st_mode))
 		return 0; /* captured without udev, or not a capture: nothing to add */
+	r = sysroot_dir_new(sr, ret, "%s", path);
+	return r < 0 ? r : 1;
+}
+
+static int read_udev_snapshot(struct sysroot *sr, struct machine *m)
+{
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+	int r = open_snapshot(sr, UDEV_SNAPSHOT, &dir);
+
+	if (r <= 0)
+		return r;
 	for (size_t i = 0; i < m->n_devices; i++) {
-		_cleanup_free_ char *path = NULL;
-		if (asprintf(&path, UDEV_SNAPSHOT "/%s", m->devices[i].id) < 0)
-			return -ENOMEM;
-		r = read_props_file(sr, m, path, &m->devices[i].udev);
+		r = read_props_file(dir, m, m->devices[i].id, &m->devices[i].udev);
 		if (r < 0)
 			return r;
 	}
@@ -214,18 +227,13 @@ int read_udev(struct sysroot *sr, struct machine *m)
 
 static int read_udev_blocks_snapshot(struct sysroot *sr, struct machine *m)
 {
-	struct stat st;
-	int r = sysroot_stat(sr, UDEV_SNAPSHOT "/block", &st);
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
+	int r = open_snapshot(sr, UDEV_SNAPSHOT "/block", &dir);
 
-	if (r == -ENOMEM)
+	if (r <= 0)
 		return r;
-	if (r < 0 || !S_ISDIR(st.st_mode))
-		return 0;
 	for (size_t i = 0; i < m->n_blocks; i++) {
-		_cleanup_free_ char *path = NULL;
-		if (asprintf(&path, UDEV_SNAPSHOT "/block/%s", m->blocks[i].disk) < 0)
-			return -ENOMEM;
-		r = read_props_file(sr, m, path, &m->blocks[i].udev);
+		r = read_props_file(dir, m, m->blocks[i].disk, &m->blocks[i].udev);
 		if (r < 0)
 			return r;
 	}

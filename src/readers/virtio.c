@@ -30,24 +30,25 @@ int virtio_parse_access_platform(const char *buf, size_t len)
 
 static int read_one(struct sysroot *sr, struct machine *m, struct device *d)
 {
+	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 	char **names = NULL;
 	size_t n = 0;
-	int r = sysroot_list_dir(sr, d->syspath, &names, &n);
+	int r = sysroot_dir_new(sr, &dir, "%s", d->syspath);
 
+	if (r == 0)
+		r = sysroot_dir_list(dir, &names, &n);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		if (strncmp(names[i], "virtio", 6) != 0 || !names[i][6])
-			continue;
-		_cleanup_free_ char *dir = path_join(d->syspath, names[i]);
-		_cleanup_free_ char *path = dir ? path_join(dir, "features") : NULL;
+		_cleanup_sysroot_dir_ struct sysroot_dir *vdev = NULL;
 		_cleanup_free_ char *buf = NULL;
 		size_t len;
-		if (!path) {
-			r = -ENOMEM;
+		if (strncmp(names[i], "virtio", 6) != 0 || !names[i][6])
+			continue;
+		r = sysroot_dir_new_at(dir, &vdev, "%s", names[i]);
+		if (r < 0)
 			break;
-		}
-		r = sysroot_read_file(sr, path, 4096, &buf, &len);
+		r = sysroot_dir_read_file(vdev, "features", 4096, &buf, &len);
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
@@ -55,9 +56,12 @@ static int read_one(struct sysroot *sr, struct machine *m, struct device *d)
 			continue;
 		}
 		d->virtio_access_platform = virtio_parse_access_platform(buf, len);
-		if (d->virtio_access_platform < 0)
-			r = machine_add_input(m, path, INPUT_INVALID, EBADMSG,
-					      "expected a string of 0 and 1, one per feature bit");
+		if (d->virtio_access_platform >= 0)
+			break;
+		_cleanup_free_ char *path = path_join(sysroot_dir_path(vdev), "features");
+		r = path ? machine_add_input(m, path, INPUT_INVALID, EBADMSG,
+					     "expected a string of 0 and 1, one per feature bit")
+			 : -ENOMEM;
 		break;
 	}
 	sysroot_free_names(names, n);

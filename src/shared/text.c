@@ -62,6 +62,39 @@ int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret)
 	return 0;
 }
 
+int parse_int_line(const char *s, size_t len, unsigned base, int64_t min, int64_t max,
+		   int64_t *ret)
+{
+	bool neg = false;
+	uint64_t u;
+	int64_t v;
+	int r;
+
+	if (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (base == 10 && min < 0 && len > 0 && s[0] == '-') {
+		neg = true;
+		s++;
+		len--;
+	}
+	r = parse_u64(s, len, base, &u);
+	if (r < 0)
+		return r == -ERANGE ? -ERANGE : -EINVAL;
+	if (neg) {
+		if (u > (uint64_t)INT64_MAX + 1)
+			return -ERANGE;
+		v = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
+	} else {
+		if (u > (uint64_t)INT64_MAX)
+			return -ERANGE;
+		v = (int64_t)u;
+	}
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
 const char *skip_blanks(const char *s, const char *end)
 {
 	while (s < end && (*s == ' ' || *s == '\t'))

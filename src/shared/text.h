@@ -33,6 +33,14 @@ bool text_has_nul(const char *buf, size_t len);
  */
 _must_check_ int parse_u64(const char *s, size_t len, unsigned base, uint64_t *ret);
 
+/*
+ * Parse a one-line number (a sysfs attribute), one trailing newline allowed.
+ * base 10 accepts a leading '-' when min < 0; base 16 an optional "0x".
+ * Returns 0, -EINVAL (not a number), -ERANGE (outside [min, max]).
+ */
+int parse_int_line(const char *s, size_t len, unsigned base, int64_t min, int64_t max,
+		   int64_t *ret);
+
 /* The value of a hex digit, -1 for anything else. */
 _must_check_ int hex_digit(char c);
 

@@ -17,46 +17,10 @@
 
 #include "readers/readers.h"
 #include "readers/sysfs-util.h"
+#include "shared/text.h"
 #include "sysfs-fixture.h"
 
 /* ---- path helpers ---- */
-
-static void assert_resolves(const char *link, const char *target, const char *want)
-{
-	char *got = NULL;
-
-	assert_int_equal(path_resolve_link(link, target, &got), 0);
-	assert_string_equal(got, want);
-	free(got);
-}
-
-static void test_resolve_link(void **state)
-{
-	assert_resolves("sys/bus/pci/devices/0000:00:02.0",
-			"../../../devices/pci0000:00/0000:00:02.0",
-			"sys/devices/pci0000:00/0000:00:02.0");
-	assert_resolves("sys/class/block/vda",
-			"../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda",
-			"sys/devices/pci0000:00/0000:00:02.0/virtio1/block/vda");
-	assert_resolves("sys/devices/platform/soc/fe340000.mmc/of_node",
-			"../../../../firmware/devicetree/base/soc/mmc@fe340000",
-			"sys/firmware/devicetree/base/soc/mmc@fe340000");
-	/* "." and empty components vanish */
-	assert_resolves("a/b/link", "./c//d/.", "a/b/c/d");
-	/* ".." at the root stays at the root, as the kernel's walk does */
-	assert_resolves("a/link", "../../../../x", "x");
-	assert_resolves("a/link", "..", "");
-	/* absolute targets start from the root, not from the host's "/" */
-	assert_resolves("sys/class/block/vda", "/sys/devices/virtual/block/vda",
-			"sys/devices/virtual/block/vda");
-	assert_resolves("link", "/", "");
-	assert_resolves("link", "target", "target");
-	assert_resolves("x/link", "a/../../b", "b");
-
-	char *got = NULL;
-	assert_int_equal(path_resolve_link("a/link", "", &got), -EINVAL);
-	assert_null(got);
-}
 
 static void test_path_join(void **state)
 {
@@ -72,7 +36,7 @@ static void assert_int(const char *s, unsigned base, int64_t min, int64_t max, i
 		       int64_t want)
 {
 	int64_t v = 12345;
-	int r = sysfs_parse_int(s, strlen(s), base, min, max, &v);
+	int r = parse_int_line(s, strlen(s), base, min, max, &v);
 
 	assert_int_equal(r, want_r);
 	assert_true(v == (r == 0 ? want : 12345));
@@ -100,40 +64,6 @@ static void test_parse_int(void **state)
 	assert_int("99999999999999999999\n", 10, 0, INT64_MAX, -ERANGE, 0);
 	assert_int("9223372036854775807\n", 10, 0, INT64_MAX, 0, INT64_MAX);
 	assert_int("-9223372036854775808\n", 10, INT64_MIN, 0, 0, INT64_MIN);
-}
-
-static void test_resolve_in_root(void **state)
-{
-	struct fixture f;
-	struct sysroot *sr;
-	char *got = NULL;
-
-	fx_init(&f);
-	fx_dir(&f, "usr/lib/modules/6.1.0");
-	fx_link(&f, "lib", "usr/lib");
-	fx_link(&f, "usr/lib/modules/current", "/lib/modules/6.1.0"); /* absolute: from the root */
-	fx_link(&f, "loop", "loop");
-	fx_link(&f, "escape", "../../../../etc");
-	sr = fx_open(&f);
-
-	assert_int_equal(path_resolve_in_root(sr, "lib/modules/6.1.0", &got), 0);
-	assert_string_equal(got, "usr/lib/modules/6.1.0");
-	free(got);
-	assert_int_equal(path_resolve_in_root(sr, "lib/modules/current", &got), 0);
-	assert_string_equal(got, "usr/lib/modules/6.1.0");
-	free(got);
-	assert_int_equal(path_resolve_in_root(sr, "/lib/./modules/../modules/6.1.0/", &got), 0);
-	assert_string_equal(got, "usr/lib/modules/6.1.0");
-	free(got);
-	got = NULL;
-	assert_int_equal(path_resolve_in_root(sr, "loop", &got), -ELOOP);
-	assert_int_equal(path_resolve_in_root(sr, "lib/modules/none", &got), -ENOENT);
-	/* "../" above the root stays inside: "etc" of the sysroot, which does not exist */
-	assert_int_equal(path_resolve_in_root(sr, "escape", &got), -ENOENT);
-	assert_null(got);
-
-	sysroot_free(sr);
-	fx_done(&f);
 }
 
 /* ---- read_pci ---- */
@@ -375,8 +305,7 @@ static void test_read_iommu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_resolve_link),	   cmocka_unit_test(test_path_join),
-		cmocka_unit_test(test_parse_int),	   cmocka_unit_test(test_resolve_in_root),
+		cmocka_unit_test(test_path_join),	   cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_read_pci),	   cmocka_unit_test(test_read_pci_missing),
 		cmocka_unit_test(test_read_pci_dt_bridge), cmocka_unit_test(test_read_iommu),
 	};

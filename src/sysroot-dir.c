@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Directory handles: a reader's reads relative to a directory it holds open. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "shared/macro.h"
+#include "shared/text.h"
+#include "sysroot-private.h"
+
+/* base "/" fmt as one root-relative path without leading or trailing '/'. */
+_printf_(2, 0) static int format_path(const char *base, const char *fmt, va_list ap, char **ret)
+{
+	_cleanup_free_ char *rel = NULL;
+	char *p = NULL;
+
+	if (vasprintf(&rel, fmt, ap) < 0)
+		return -ENOMEM;
+	const char *s = rel;
+	while (*s == '/')
+		s++;
+	size_t len = strlen(s);
+	while (len > 0 && s[len - 1] == '/')
+		len--;
+	if (base && *base && len) {
+		if (asprintf(&p, "%s/%.*s", base, (int)len, s) < 0)
+			p = NULL;
+	} else {
+		p = base && *base ? strdup(base) : strndup(s, len);
+	}
+	if (!p)
+		return -ENOMEM;
+	*ret = p;
+	return 0;
+}
+
+/*
+ * The directory's O_PATH fd, resolved on its first use and kept; -errno when
+ * it cannot be. lazy: the resolution is part of a read, which the trace
+ * shows after this line.
+ */
+static int dir_fd(struct sysroot_dir *d, bool lazy)
+{
+	struct sysroot *sr = d->sr;
+	int fd;
+
+	if (d->fd >= 0 || d->err < 0)
+		return d->fd >= 0 ? d->fd : d->err;
+	if (*d->path) {
+		fd = sysroot_resolve_dir(sr, d->path, &d->canon);
+	} else {
+		fd = fcntl(sr->root_fd, F_DUPFD_CLOEXEC, 3);
+		fd = fd < 0 ? -errno : fd;
+		if (fd >= 0 && sr->cap && !(d->canon = strdup(""))) {
+			close(fd);
+			fd = -ENOMEM;
+		}
+	}
+	if (lazy)
+		sysroot_trace(sr, "opendir", NULL, d->path, fd < 0 ? fd : 0, NULL);
+	if (fd == -ENOMEM)
+		return fd; /* worth another try */
+	if (fd < 0)
+		d->err = fd;
+	else
+		d->fd = fd;
+	return fd;
+}
+
+_printf_(5, 0) static int dir_make(struct sysroot *sr, const char *base, bool now,
+				   struct sysroot_dir **ret, const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *path = NULL;
+	int r = format_path(base, fmt, ap, &path);
+
+	if (r < 0)
+		return r;
+	if (strlen(path) >= PATH_MAX && now)
+		return -ENAMETOOLONG;
+	struct sysroot_dir *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->sr = sr;
+	d->path = TAKE_PTR(path);
+	d->fd = -1;
+	/* as a read by path would: each read through it fails so */
+	if (strlen(d->path) >= PATH_MAX)
+		d->err = -ENAMETOOLONG;
+	if (now) {
+		r = sysroot_finish(sr, "opendir", NULL, d->path, dir_fd(d, false), NULL);
+		if (r < 0) {
+			sysroot_dir_free(d);
+			return r;
+		}
+	}
+	*ret = d;
+	return 0;
+}
+
+int sysroot_dir_open(struct sysroot *sr, struct sysroot_dir **ret, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = dir_make(sr, NULL, true, ret, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int sysroot_dir_open_at(struct sysroot_dir *parent, struct sysroot_dir **ret, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = dir_make(parent->sr, parent->path, true, ret, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int sysroot_dir_new(struct sysroot *sr, struct sysroot_dir **ret, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = dir_make(sr, NULL, false, ret, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int sysroot_dir_new_at(struct sysroot_dir *parent, struct sysroot_dir **ret, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = dir_make(parent->sr, parent->path, false, ret, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+void sysroot_dir_free(struct sysroot_dir *d)
+{
+	if (!d)
+		return;
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->path);
+	free(d->canon);
+	free(d);
+}
+
+const char *sysroot_dir_path(const struct sysroot_dir *d)
+{
+	return d->path;
+}
+
+static bool plain_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/*
+ * The directory fd for a quick access to a plain name in it, or -EAGAIN for
+ * the careful path over dir/name (a name with '/', a directory the resolver
+ * failed on for a reason of its own, a capture begun after it was opened).
+ */
+static int quick_fd(struct sysroot_dir *d, const char *name)
+{
+	if (!plain_name(name))
+		return -EAGAIN;
+	int fd = dir_fd(d, true);
+	if (fd >= 0)
+		return d->sr->cap && !d->canon ? -EAGAIN : fd;
+	/* what the careful path would say too: no need to ask it */
+	return fd == -ENOENT || fd == -ENOTDIR || fd == -EACCES || fd == -ELOOP || fd == -ENOMEM
+		       ? fd
+		       : -EAGAIN;
+}
+
+/* Capturing: where the quick path's name is, every link resolved. */
+static int quick_canon(const struct sysroot_dir *d, const char *name, char **ret_canon)
+{
+	if (!d->sr->cap)
+		return 0;
+	*ret_canon = sysroot_join(d->canon, name);
+	return *ret_canon ? 0 : -ENOMEM;
+}
+
+/*
+ * A regular file, checked with fstatat() before it is opened (so no FIFO or
+ * device node is ever opened) and again after (the very inode). -EAGAIN:
+ * anything else, which the careful path decides.
+ */
+static int read_leaf(int dfd, const char *name, size_t max, char **ret_buf, size_t *ret_len)
+{
+	struct stat st, st2;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EAGAIN; /* links, directories, FIFOs, devices */
+	_cleanup_close_ int fd =
+		openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st2) < 0)
+		return -errno;
+	if (st2.st_ino != st.st_ino || st2.st_dev != st.st_dev || !S_ISREG(st2.st_mode))
+		return -EAGAIN; /* swapped under us: let the careful path look again */
+	return sysroot_read_fd(fd, max, st2.st_size, ret_buf, ret_len);
+}
+
+static int dir_read(struct sysroot_dir *d, const char *name, size_t max, char **ret_buf,
+		    size_t *ret_len, char **ret_canon)
+{
+	int dfd = quick_fd(d, name);
+
+	if (dfd >= 0) {
+		int r = read_leaf(dfd, name, max, ret_buf, ret_len);
+		if (r == 0 && quick_canon(d, name, ret_canon) < 0) {
+			free(*ret_buf);
+			return -ENOMEM;
+		}
+		if (r != -EAGAIN)
+			return r;
+	} else if (dfd != -EAGAIN) {
+		return dfd;
+	}
+	_cleanup_free_ char *path = sysroot_join(d->path, name);
+	if (!path)
+		return -ENOMEM;
+	return sysroot_read_careful(d->sr, path, max, ret_buf, ret_len, ret_canon);
+}
+
+int sysroot_dir_read_file(struct sysroot_dir *d, const char *name, size_t max, char **ret_buf,
+			  size_t *ret_len)
+{
+	_cleanup_free_ char *canon = NULL;
+	char detail[32];
+	size_t len = 0;
+	int r = dir_read(d, name, max, ret_buf, &len, &canon);
+
+	if (r == 0 && canon)
+		capture_file(d->sr->cap, canon, *ret_buf, len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	if (r == 0 && d->sr->trace)
+		snprintf(detail, sizeof(detail), "%zu bytes", len);
+	return sysroot_finish(d->sr, "read", d->path, name, r, r == 0 ? detail : NULL);
+}
+
+static int dir_readlink(struct sysroot_dir *d, const char *name, char **ret, char **ret_canon)
+{
+	int dfd = quick_fd(d, name);
+
+	if (dfd >= 0) {
+		char target[PATH_MAX];
+		ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+		if (n < 0)
+			return -errno; /* EINVAL: not a link */
+		target[n] = '\0';
+		_cleanup_free_ char *s = strdup(target);
+		if (!s || quick_canon(d, name, ret_canon) < 0)
+			return -ENOMEM;
+		*ret = TAKE_PTR(s);
+		return 0;
+	}
+	if (dfd != -EAGAIN)
+		return dfd;
+	_cleanup_free_ char *path = sysroot_join(d->path, name);
+	if (!path)
+		return -ENOMEM;
+	return sysroot_readlink_careful(d->sr, path, ret, ret_canon);
+}
+
+int sysroot_dir_readlink(struct sysroot_dir *d, const char *name, char **ret)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r = dir_readlink(d, name, ret, &canon);
+
+	if (r == 0 && canon)
+		capture_link(d->sr->cap, canon, *ret);
+	return sysroot_finish(d->sr, "readlink", d->path, name, r, r == 0 ? *ret : NULL);
+}
+
+static int dir_stat(struct sysroot_dir *d, const char *name, struct stat *ret, char **ret_canon)
+{
+	int dfd = quick_fd(d, name);
+
+	if (dfd >= 0) {
+		struct stat st;
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		if (!S_ISLNK(st.st_mode)) {
+			if (quick_canon(d, name, ret_canon) < 0)
+				return -ENOMEM;
+			*ret = st;
+			return 0;
+		}
+	} else if (dfd != -EAGAIN) {
+		return dfd;
+	}
+	_cleanup_free_ char *path = sysroot_join(d->path, name);
+	if (!path)
+		return -ENOMEM;
+	return sysroot_stat_careful(d->sr, path, ret, ret_canon);
+}
+
+int sysroot_dir_stat(struct sysroot_dir *d, const char *name, struct stat *ret)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r = dir_stat(d, name, ret, &canon);
+
+	if (r == 0 && canon)
+		sysroot_capture_stat(d->sr, canon, ret);
+	return sysroot_finish(d->sr, "stat", d->path, name, r, NULL);
+}
+
+int sysroot_dir_list(struct sysroot_dir *d, char ***ret_names, size_t *ret_n)
+{
+	int dfd = dir_fd(d, true);
+	char detail[32];
+	size_t n = 0;
+	int r;
+
+	if (dfd >= 0 && !(d->sr->cap && !d->canon)) {
+		r = sysroot_list_fd(d->sr, dfd, d->canon, ret_names, &n);
+	} else {
+		/* a directory not resolved, or resolved before the capture began */
+		_cleanup_free_ char *canon = NULL;
+		_cleanup_close_ int pfd = sysroot_resolve(d->sr, d->path, true, &canon);
+		r = pfd < 0 ? pfd : sysroot_list_fd(d->sr, pfd, canon, ret_names, &n);
+	}
+	if (r == 0)
+		*ret_n = n;
+	if (r == 0 && d->sr->trace)
+		snprintf(detail, sizeof(detail), "%zu entries", n);
+	return sysroot_finish(d->sr, "list", NULL, d->path, r, r == 0 ? detail : NULL);
+}
+
+/* ---- typed reads ---- */
+
+static bool printable(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return false;
+	return true;
+}
+
+int sysroot_dir_read_string(struct sysroot_dir *d, const char *name, char **ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = sysroot_dir_read_file(d, name, SYSROOT_ATTR_MAX, &buf, &len);
+
+	if (r < 0)
+		return r;
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (len == 0 || !printable(buf, len))
+		return -EBADMSG;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+int sysroot_dir_read_int(struct sysroot_dir *d, const char *name, unsigned base, int64_t min,
+			 int64_t max, int64_t *ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = sysroot_dir_read_file(d, name, SYSROOT_ATTR_MAX, &buf, &len);
+
+	if (r < 0)
+		return r;
+	if (text_has_nul(buf, len))
+		return -EBADMSG;
+	r = parse_int_line(buf, len, base, min, max, ret);
+	return r == -ERANGE ? r : r < 0 ? -EBADMSG : 0;
+}
+
+/* ---- links, lexically ---- */
+
+/* Collapse "", "." and ".." components of path into a root-relative path. */
+static int path_normalize(const char *path, char **ret)
+{
+	size_t cap = strlen(path) + 1, len = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return -ENOMEM;
+	out[0] = '\0';
+	for (const char *p = path; *p;) {
+		const char *slash = strchr(p, '/');
+		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (clen == 2 && p[0] == '.' && p[1] == '.') {
+			char *last = strrchr(out, '/');
+			len = last ? (size_t)(last - out) : 0;
+			out[len] = '\0';
+		} else if (clen > 0 && !(clen == 1 && p[0] == '.')) {
+			if (len > 0)
+				out[len++] = '/';
+			memcpy(out + len, p, clen);
+			len += clen;
+			out[len] = '\0';
+		}
+		p += clen;
+		if (*p == '/')
+			p++;
+	}
+	*ret = out;
+	return 0;
+}
+
+int sysroot_link_resolve(const char *link_path, const char *target, char **ret)
+{
+	_cleanup_free_ char *joined = NULL;
+
+	if (!*target)
+		return -EINVAL;
+	if (target[0] == '/') {
+		joined = strdup(target);
+	} else {
+		const char *slash = strrchr(link_path, '/');
+		size_t dlen = slash ? (size_t)(slash - link_path) : 0;
+		size_t tlen = strlen(target);
+
+		joined = malloc(dlen + 1 + tlen + 1);
+		if (joined) {
+			memcpy(joined, link_path, dlen);
+			joined[dlen] = '/';
+			memcpy(joined + dlen + 1, target, tlen + 1);
+		}
+	}
+	if (!joined)
+		return -ENOMEM;
+	return path_normalize(joined, ret);
+}
+
+int sysroot_dir_follow(struct sysroot_dir *d, const char *name, char **ret)
+{
+	_cleanup_free_ char *target = NULL, *link = NULL;
+	int r = sysroot_dir_readlink(d, name, &target);
+
+	if (r < 0)
+		return r;
+	link = sysroot_join(d->path, name);
+	if (!link)
+		return -ENOMEM;
+	return sysroot_link_resolve(link, target, ret);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What sysroot.c and sysroot-dir.c share; nothing outside them includes it. */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "shared/strmap.h"
+#include "sysroot.h"
+
+struct sysroot {
+	char *path;
+	int root_fd; /* O_PATH|O_DIRECTORY on the root */
+	bool live;
+	bool use_openat2;
+	bool trace;           /* DMAMASK_DEBUG=sysroot: one stderr line per access */
+	struct strmap errors; /* MANIFEST error.<path>=ERRNO: path -> errno */
+	struct capture *cap;  /* --capture: copy what is read; NULL otherwise */
+};
+
+struct sysroot_dir {
+	struct sysroot *sr;
+	char *path;  /* root-relative, as asked, no leading or trailing '/': "" is the root */
+	char *canon; /* capturing: the directory with every link resolved */
+	int fd;      /* O_PATH on the directory; -1 until resolved or when it failed */
+	int err;     /* why it could not be resolved (-errno); 0 when fine or not tried yet */
+};
+
+/* An O_PATH fd for path inside the root; when capturing, its canonical path too. */
+int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon);
+
+/* The same for a directory: -ENOTDIR for anything else. */
+int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon);
+
+/* "dir/name" ("name" when dir is the root); NULL on OOM. */
+char *sysroot_join(const char *dir, const char *name);
+
+/* DMAMASK_DEBUG=sysroot: "dmamask-audit: sysroot: OP DIR/NAME: RESULT (DETAIL)" on stderr. */
+void sysroot_trace(const struct sysroot *sr, const char *op, const char *dir, const char *name,
+		   int r, const char *detail);
+
+/*
+ * Where every public access ends: an absence the MANIFEST says was an error
+ * becomes that error, a capture notes the failure, the trace prints a line.
+ * The path is dir/name (dir NULL: name alone); detail is the trace's
+ * parenthesised suffix or NULL. Returns r, or what it became.
+ */
+int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const char *name, int r,
+		   const char *detail);
+
+/* The slow, careful accesses of a whole root-relative path (capturing: *ret_canon too). */
+int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len, char **ret_canon);
+int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon);
+int sysroot_stat_careful(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon);
+/* List the directory open as O_PATH pfd; capturing (canon set), copy the listing. */
+int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, char ***ret_names,
+		    size_t *ret_n);
+/* read() fd to its end (see sysroot.c). */
+int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len);
+/* What a successful read, readlink or stat leaves in a capture. */
+void sysroot_capture_stat(struct sysroot *sr, const char *canon, const struct stat *st);
