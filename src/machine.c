@@ -227,6 +227,7 @@ void device_done(struct device *d)
 void block_queue_done(struct block_queue *b)
 {
 	free(b->disk);
+	free(b->syspath);
 	free(b->dma_device);
 	udev_props_done(&b->udev);
 	memset(b, 0, sizeof(*b));

@@ -234,6 +234,7 @@ struct device {
 
 struct block_queue {
 	char *disk;              /* "vda", "mmcblk0" (whole disks, not partitions) */
+	char *syspath;           /* root-relative resolved path of the disk; NULL unknown */
 	char *dma_device;        /* id of the nearest PCI/platform/AMBA ancestor; NULL none */
 	size_t dev_index;        /* index in machine.devices, SIZE_MAX when none */
 	/* queue/ limits, -1 when absent (block/blk-sysfs.c) */

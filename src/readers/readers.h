@@ -106,6 +106,8 @@ int read_iommu(struct sysroot *sr, struct machine *m);
 
 /* sys/class/block: whole disks, their queue limits and DMA device. After the device readers. */
 int read_block(struct sysroot *sr, struct machine *m);
+/* The platform/AMBA devices only disks reveal (no of_node); then each disk's device index. */
+int read_disk_parents(struct sysroot *sr, struct machine *m);
 
 /*
  * Signs that devices do DMA (device.dma_signs): disks' DMA devices, the

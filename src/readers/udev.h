@@ -7,8 +7,8 @@
 
 /*
  * ID_PATH, ID_SERIAL and the /dev/disk/by-path link of every block queue.
- * read_block() calls it once the disks are known (read_udev runs before
- * read_block). Does nothing unless the sysroot is live and run/udev/data
+ * A collection stage of its own, after read_block() and read_disk_parents()
+ * (read_udev, for devices, runs before them). Does nothing unless the sysroot is live and run/udev/data
  * exists; records no input (read_udev did). Returns 0 or -ENOMEM.
  */
 int read_udev_blocks(struct sysroot *sr, struct machine *m);

@@ -126,6 +126,7 @@ static void read_all(struct sysroot *sr, struct machine *m)
 	assert_int_equal(read_pci(sr, m), 0);
 	assert_int_equal(read_platform(sr, m), 0);
 	assert_int_equal(read_block(sr, m), 0);
+	assert_int_equal(read_disk_parents(sr, m), 0);
 	assert_int_equal(read_dma_signs(sr, m), 0);
 }
 
