@@ -15,10 +15,9 @@
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/openat2.h"
+#include "shared/kernel-defs.h"
 #include "sysroot-private.h"
 
-/* Linux's own limit on symlinks followed in one lookup (MAXSYMLINKS). */
-#define MAX_SYMLINKS 40
 
 static int openat2_in_root(int root_fd, const char *path, int flags)
 {
@@ -135,7 +134,7 @@ static int walk_in_root(int root_fd, const char *path, bool follow_last, struct 
 			if (cap)
 				capture_link(cap, canon, target);
 			canon[canon_at[depth]] = '\0';
-			if (++links > MAX_SYMLINKS) {
+			if (++links > MAXSYMLINKS) {
 				r = -ELOOP;
 				goto out;
 			}

@@ -10,11 +10,8 @@
 #include "analysis/coco.h"
 #include "analysis/layout.h"
 #include "machine.h"
+#include "shared/kernel-defs.h"
 
-/* 2 KiB slots (IO_TLB_SHIFT 11, include/linux/swiotlb.h). */
-#define IO_TLB_SHIFT 11
-/* IO_TLB_DEFAULT_SIZE: 64 MiB. */
-#define IO_TLB_DEFAULT_BYTES (64ull << 20)
 
 enum tristate {
 	TRI_NO,

@@ -8,13 +8,12 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/text.h"
 
 /* The kernel caps it at COMMAND_LINE_SIZE (at most 4096 on most arches). */
 #define CMDLINE_MAX 65536
-/* IO_TLB_SEGSIZE (include/linux/swiotlb.h): slab counts are rounded up to it. */
-#define IO_TLB_SEGSIZE 128u
 
 /* One parameter as lib/cmdline.c next_arg() splits it; val NULL without '='. */
 struct kparam {

@@ -12,16 +12,11 @@
 
 #include "readers/readers.h"
 #include "shared/errno-util.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 
-#define DT_BASE "sys/firmware/devicetree/base"
 /* Properties are small; a cap keeps a hostile snapshot from costing memory. */
 #define DT_PROP_MAX (1u << 20)
-/* OF_MAX_ADDR_CELLS in drivers/of/address.c. */
-#define DT_MAX_CELLS 4
-/* OF_ROOT_NODE_{ADDR,SIZE}_CELLS_DEFAULT (include/linux/of.h). */
-#define DT_DEFAULT_ADDR_CELLS 2
-#define DT_DEFAULT_SIZE_CELLS 1
 /* Real trees are under ten levels deep. */
 #define DT_MAX_DEPTH 64
 

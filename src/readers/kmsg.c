@@ -15,12 +15,11 @@
 
 #include "readers/readers.h"
 #include "shared/array.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/text.h"
 
 #define KMSG_MAX (16u << 20)
-/* IO_TLB_SIZE (include/linux/swiotlb.h): the pool is a whole number of 2 KiB slots. */
-#define IO_TLB_SIZE 2048u
 /* A split "Memory Encryption Features active:" line has at most a handful of pr_cont pieces. */
 #define COCO_FRAGMENTS_MAX 8
 #define COCO_LINE_MAX 256

@@ -17,8 +17,7 @@
 #include "machine.h"
 #include "sysroot.h"
 
-/* Where sysfs shows the flattened devicetree (drivers/of/kobj.c). */
-#define DT_BASE "sys/firmware/devicetree/base"
+#include "shared/kernel-defs.h"
 
 /* A sysfs attribute is at most one page (fs/sysfs/file.c); 64 KiB pages included. */
 #define SYSFS_ATTR_MAX SYSROOT_ATTR_MAX

@@ -14,6 +14,7 @@
 #include "render/render.h"
 #include "analysis/eras.h"
 #include "shared/errno-util.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "shared/utf8.h"
@@ -305,11 +306,6 @@ static struct json_object *dma_signs_json(unsigned signs)
 		if (signs & (1u << s))
 			json_object_array_add(a, jstr(dma_sign_to_string((enum dma_sign)s)));
 	return a;
-}
-
-static int fls64(uint64_t v)
-{
-	return v ? 64 - __builtin_clzll(v) : 0;
 }
 
 static struct json_object *device_json(const struct device_report *r)

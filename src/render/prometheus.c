@@ -15,6 +15,7 @@
 
 #include "render/render.h"
 #include "shared/utf8.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 
 struct prom {
@@ -157,11 +158,6 @@ static void device_sample(struct prom *p, const struct device_report *r, uint64_
 		{ "verdict", verdict_to_string(r->verdict) },
 	};
 	sample_labels(p, l, ARRAY_SIZE(l), v);
-}
-
-static int fls64(uint64_t v)
-{
-	return v ? 64 - __builtin_clzll(v) : 0;
 }
 
 /* The same number as the JSON report's dma_mask_bits; -1 when unknown. */
