@@ -317,25 +317,22 @@ int sysroot_dir_stat(struct sysroot_dir *d, const char *name, struct stat *ret)
 	return sysroot_finish(d->sr, "stat", d->path, name, r, NULL);
 }
 
-int sysroot_dir_list(struct sysroot_dir *d, char ***ret_names, size_t *ret_n)
+int sysroot_dir_list(struct sysroot_dir *d, struct strv *ret)
 {
 	int dfd = dir_fd(d, true);
 	char detail[32];
-	size_t n = 0;
 	int r;
 
 	if (dfd >= 0 && !(d->sr->cap && !d->canon)) {
-		r = sysroot_list_fd(d->sr, dfd, d->canon, ret_names, &n);
+		r = sysroot_list_fd(d->sr, dfd, d->canon, ret);
 	} else {
 		/* a directory not resolved, or resolved before the capture began */
 		_cleanup_free_ char *canon = NULL;
 		_cleanup_close_ int pfd = sysroot_resolve(d->sr, d->path, true, &canon);
-		r = pfd < 0 ? pfd : sysroot_list_fd(d->sr, pfd, canon, ret_names, &n);
+		r = pfd < 0 ? pfd : sysroot_list_fd(d->sr, pfd, canon, ret);
 	}
-	if (r == 0)
-		*ret_n = n;
 	if (r == 0 && d->sr->trace)
-		snprintf(detail, sizeof(detail), "%zu entries", n);
+		snprintf(detail, sizeof(detail), "%zu entries", ret->n);
 	return sysroot_finish(d->sr, "list", NULL, d->path, r, r == 0 ? detail : NULL);
 }
 

@@ -54,8 +54,7 @@ int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char 
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon);
 int sysroot_stat_careful(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon);
 /* List the directory open as O_PATH pfd; capturing (canon set), copy the listing. */
-int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, char ***ret_names,
-		    size_t *ret_n);
+int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, struct strv *ret);
 /* read() fd to its end (see sysroot.c). */
 int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len);
 /* What a successful read, readlink or stat leaves in a capture. */

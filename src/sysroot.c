@@ -563,19 +563,6 @@ int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
 	return sysroot_finish(sr, "readlink", NULL, path, r, r == 0 ? *ret : NULL);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void sysroot_free_names(char **names, size_t n)
-{
-	if (!names)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
 
 /* A listing in a capture: the directory, and each entry that is a link or a directory. */
 static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char **names, size_t n)
@@ -600,11 +587,9 @@ static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char
 	}
 }
 
-int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, char ***ret_names,
-		    size_t *ret_n)
+int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, struct strv *ret)
 {
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	_cleanup_strv_ struct strv names = { 0 };
 	int r = 0;
 
 	int fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -620,51 +605,32 @@ int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, char ***ret_
 	for (errno = 0; (de = readdir(d)); errno = 0) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			char **nn = realloc(names, ncap * sizeof(*nn));
-			if (!nn) {
-				r = -ENOMEM;
-				break;
-			}
-			names = nn;
-			cap = ncap;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
-			r = -ENOMEM;
+		r = strv_push(&names, de->d_name);
+		if (r < 0)
 			break;
-		}
-		n++;
 	}
 	if (r == 0 && errno)
 		r = -errno;
 	closedir(d);
-	if (r < 0) {
-		sysroot_free_names(names, n);
+	if (r < 0)
 		return r;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
+	strv_sort(&names);
 	if (canon && sr->cap)
-		capture_listing(sr, pfd, canon, names, n);
-	*ret_names = names;
-	*ret_n = n;
+		capture_listing(sr, pfd, canon, names.v, names.n);
+	*ret = names;
+	names = (struct strv){ 0 };
 	return 0;
 }
 
-int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n)
+int sysroot_list_dir(struct sysroot *sr, const char *path, struct strv *ret)
 {
 	_cleanup_free_ char *canon = NULL;
 	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, &canon);
 	char detail[32];
-	size_t n = 0;
-	int r = pfd < 0 ? pfd : sysroot_list_fd(sr, pfd, canon, ret_names, &n);
+	int r = pfd < 0 ? pfd : sysroot_list_fd(sr, pfd, canon, ret);
 
-	if (r == 0)
-		*ret_n = n;
 	return sysroot_finish(sr, "list", NULL, path, r,
-			      count_detail(detail, sizeof(detail), r, n, "entries"));
+			      count_detail(detail, sizeof(detail), r, r == 0 ? ret->n : 0, "entries"));
 }
 
 /* A capture keeps what existed: a directory, or an empty file for a file or device node. */

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "shared/strv.h"
+
 #include "shared/macro.h"
 
 struct sysroot;
@@ -58,8 +60,7 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret);
 
 /* Sorted names in a directory, without "." and "..". */
-int sysroot_list_dir(struct sysroot *sr, const char *path, char ***ret_names, size_t *ret_n);
-void sysroot_free_names(char **names, size_t n);
+int sysroot_list_dir(struct sysroot *sr, const char *path, struct strv *ret);
 
 /* stat() of path, following symlinks inside the root. */
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret);
@@ -142,7 +143,7 @@ int sysroot_dir_read_file(struct sysroot_dir *dir, const char *name, size_t max,
 int sysroot_dir_readlink(struct sysroot_dir *dir, const char *name, char **ret);
 int sysroot_dir_stat(struct sysroot_dir *dir, const char *name, struct stat *ret);
 /* As sysroot_list_dir() of the directory itself. */
-int sysroot_dir_list(struct sysroot_dir *dir, char ***ret_names, size_t *ret_n);
+int sysroot_dir_list(struct sysroot_dir *dir, struct strv *ret);
 
 /* An attribute is at most a page (fs/sysfs/file.c), 64 KiB pages included. */
 #define SYSROOT_ATTR_MAX 65536

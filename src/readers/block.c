@@ -69,14 +69,14 @@ int read_block(struct sysroot *sr, struct machine *m)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *class = NULL;
 	_cleanup_free_ struct dev_index *idx = NULL;
-	char **names = NULL;
-	size_t n = 0, n_idx = 0;
+	struct strv names = { 0 };
+	size_t n_idx = 0;
 	int r;
 
 	r = sysroot_dir_new(sr, &class, CLASS_BLOCK);
 	if (r < 0)
 		return r;
-	r = sysroot_dir_list(class, &names, &n);
+	r = sysroot_dir_list(class, &names);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -84,9 +84,9 @@ int read_block(struct sysroot *sr, struct machine *m)
 	r = machine_add_input(m, CLASS_BLOCK, INPUT_OK, 0, NULL);
 	if (r >= 0)
 		r = dev_index_build(m, &idx, &n_idx);
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = read_disk(m, class, idx, n_idx, names[i]);
-	sysroot_free_names(names, n);
+	for (size_t i = 0; r >= 0 && i < names.n; i++)
+		r = read_disk(m, class, idx, n_idx, names.v[i]);
+	strv_done(&names);
 	if (r < 0)
 		return r;
 	if (m->n_blocks)

@@ -393,25 +393,24 @@ static int read_pool_extent(struct sysroot *sr, struct sysroot_dir *dir, const c
 static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph, char **ret)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *parent = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	int r = node_dir(sr, "reserved-memory", &parent);
 
 	*ret = NULL;
 	if (r < 0)
 		return r;
-	r = sysroot_dir_list(parent, &names, &n);
+	r = sysroot_dir_list(parent, &names);
 	if (r == -ENOMEM)
 		return r;
 	if (unreadable(r))
 		return set_read_error(d, "reserved-memory", NULL, r);
 	if (r < 0)
 		return 0;
-	for (size_t i = 0; i < n && !*ret && r >= 0; i++) {
+	for (size_t i = 0; i < names.n && !*ret && r >= 0; i++) {
 		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 		_cleanup_free_ char *node = NULL;
-		if (asprintf(&node, "reserved-memory/%s", names[i]) < 0 ||
-		    sysroot_dir_new_at(parent, &dir, "%s", names[i]) < 0) {
+		if (asprintf(&node, "reserved-memory/%s", names.v[i]) < 0 ||
+		    sysroot_dir_new_at(parent, &dir, "%s", names.v[i]) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -429,7 +428,7 @@ static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph
 				*ret = TAKE_PTR(node);
 		}
 	}
-	sysroot_free_names(names, n);
+	strv_done(&names);
 	if (d->err)
 		*ret = NULL; /* the search stopped at an unreadable node: no answer */
 	return r < 0 ? r : 0;

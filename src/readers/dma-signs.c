@@ -145,19 +145,18 @@ static int read_class(struct sysroot *sr, struct machine *m, const struct dev_in
 		      size_t n_idx, const char *dir, enum dma_sign sign, bool climb)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *class = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	int r = sysroot_dir_new(sr, &class, "%s", dir);
 
 	if (r < 0)
 		return r;
-	r = sysroot_dir_list(class, &names, &n);
+	r = sysroot_dir_list(class, &names);
 	if (r == -ENOMEM)
 		return r;
 	r = machine_add_input_errno(m, dir, r);
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = read_class_device(sr, m, idx, n_idx, class, names[i], sign, climb);
-	sysroot_free_names(names, n);
+	for (size_t i = 0; r >= 0 && i < names.n; i++)
+		r = read_class_device(sr, m, idx, n_idx, class, names.v[i], sign, climb);
+	strv_done(&names);
 	return r < 0 ? r : 0;
 }
 
@@ -178,21 +177,20 @@ static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct de
 {
 	static const char path[] = "sys/bus/usb/devices";
 	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	int r = sysroot_dir_new(sr, &dir, path);
 
 	if (r < 0)
 		return r;
-	r = sysroot_dir_list(dir, &names, &n);
+	r = sysroot_dir_list(dir, &names);
 	if (r == -ENOMEM)
 		return r;
 	r = machine_add_input_errno(m, path, r);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
 		_cleanup_free_ char *hub = NULL;
-		if (!is_root_hub(names[i]))
+		if (!is_root_hub(names.v[i]))
 			continue;
-		r = sysroot_dir_follow(dir, names[i], &hub);
+		r = sysroot_dir_follow(dir, names.v[i], &hub);
 		if (r == -ENOMEM)
 			break;
 		r = 0; /* not a link (a copied directory): nothing to climb */
@@ -200,7 +198,7 @@ static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct de
 		if (hit)
 			set_sign(&m->devices[hit->index], DMA_SIGN_USB_HOST);
 	}
-	sysroot_free_names(names, n);
+	strv_done(&names);
 	return r < 0 ? r : 0;
 }
 
@@ -243,11 +241,6 @@ static int read_dt_signs(struct sysroot *sr, struct machine *m, struct device *d
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';
@@ -278,11 +271,9 @@ static bool next_token(const char **p, const char *end, const char **ret, size_t
  * string (dev_driver_string) may be empty: then the line opens with the
  * device.
  */
-int dma_api_dump_parse(const char *buf, size_t len, char ***ret_names, size_t *ret_n,
-		       struct parse_error *ret_err)
+int dma_api_dump_parse(const char *buf, size_t len, struct strv *ret, struct parse_error *ret_err)
 {
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	_cleanup_strv_ struct strv names = { 0 };
 	unsigned line = 0;
 	int r = 0;
 
@@ -312,38 +303,23 @@ int dma_api_dump_parse(const char *buf, size_t len, char ***ret_names, size_t *r
 			r = parse_fail(ret_err, line, "not \"DRIVER DEVICE TYPE idx N ...\"");
 			break;
 		}
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			char **v = realloc(names, ncap * sizeof(*v));
-			if (!v) {
-				r = -ENOMEM;
-				break;
-			}
-			names = v;
-			cap = ncap;
-		}
-		if (!(names[n] = strndup(dev, dev_len))) {
-			r = -ENOMEM;
-			break;
-		}
-		n++;
+		_cleanup_free_ char *name = strndup(dev, dev_len);
+		r = name ? strv_push(&names, name) : -ENOMEM;
 	}
-	if (r < 0) {
-		sysroot_free_names(names, n);
+	if (r < 0)
 		return r;
-	}
 	/* sorted, each device once */
 	size_t u = 0;
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		if (u && strcmp(names[u - 1], names[i]) == 0)
-			free(names[i]);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		if (u && strcmp(names.v[u - 1], names.v[i]) == 0)
+			free(names.v[i]);
 		else
-			names[u++] = names[i];
+			names.v[u++] = names.v[i];
 	}
-	*ret_names = names;
-	*ret_n = u;
+	names.n = u;
+	*ret = names;
+	names = (struct strv){ 0 };
 	return 0;
 }
 
@@ -351,19 +327,18 @@ static int read_dma_api_dump(struct sysroot *sr, struct machine *m)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct parse_error e = { 0 };
-	char **names = NULL;
-	size_t len, n = 0;
+	_cleanup_strv_ struct strv names = { 0 };
+	size_t len;
 	int r = read_input(sr, m, DMA_API_DUMP, SYSROOT_READ_MAX, &buf, &len);
 
 	if (r <= 0)
 		return r;
-	r = dma_api_dump_parse(buf, len, &names, &n, &e);
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		struct device *d = machine_find_device(m, names[i]);
+	r = dma_api_dump_parse(buf, len, &names, &e);
+	for (size_t i = 0; r == 0 && i < names.n; i++) {
+		struct device *d = machine_find_device(m, names.v[i]);
 		if (d)
 			set_sign(d, DMA_SIGN_DMA_API_DEBUG);
 	}
-	sysroot_free_names(names, n);
 	return record_parse_result(m, DMA_API_DUMP, r, &e);
 }
 

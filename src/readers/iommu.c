@@ -11,15 +11,14 @@
 
 int read_iommu(struct sysroot *sr, struct machine *m)
 {
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	int r;
 
-	r = sysroot_list_dir(sr, IOMMU_GROUPS, &names, &n);
+	r = sysroot_list_dir(sr, IOMMU_GROUPS, &names);
 	if (r == -ENOMEM)
 		return r;
-	sysroot_free_names(names, n);
 	/* iommu_init() makes the directory with CONFIG_IOMMU_API alone: empty is not "present" */
-	m->iommu_groups_present = r == 0 && n > 0;
+	m->iommu_groups_present = r == 0 && names.n > 0;
+	strv_done(&names);
 	return machine_add_input_errno(m, IOMMU_GROUPS, r);
 }

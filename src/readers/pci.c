@@ -280,14 +280,13 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 int read_pci(struct sysroot *sr, struct machine *m)
 {
 	struct pci_walk w = { .sr = sr };
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	int r;
 
 	r = sysroot_dir_new(sr, &w.bus, PCI_DEVICES);
 	if (r < 0)
 		return r;
-	r = sysroot_dir_list(w.bus, &names, &n);
+	r = sysroot_dir_list(w.bus, &names);
 	if (r < 0) {
 		sysroot_dir_free(w.bus);
 		if (r == -ENOMEM)
@@ -296,9 +295,9 @@ int read_pci(struct sysroot *sr, struct machine *m)
 		return machine_add_input_errno(m, PCI_DEVICES, r);
 	}
 	r = machine_add_input(m, PCI_DEVICES, INPUT_OK, 0, NULL);
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = read_function(&w, m, names[i]);
-	sysroot_free_names(names, n);
+	for (size_t i = 0; r >= 0 && i < names.n; i++)
+		r = read_function(&w, m, names.v[i]);
+	strv_done(&names);
 	sysroot_dir_free(w.bus);
 	sysfs_driver_cache_done(&w.driver);
 	free(w.bridge.parent);

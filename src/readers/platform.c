@@ -58,7 +58,9 @@ static int seen_add(struct seen *s, const char *id)
 
 static void seen_done(struct seen *s)
 {
-	sysroot_free_names(s->ids, s->n);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->ids[i]);
+	free(s->ids);
 }
 
 /*
@@ -165,21 +167,21 @@ int read_platform(struct sysroot *sr, struct machine *m)
 
 	for (size_t b = 0; r >= 0 && b < ARRAY_SIZE(buses); b++) {
 		_cleanup_sysroot_dir_ struct sysroot_dir *busdir = NULL;
-		char **names = NULL;
-		size_t n = 0, before = w.added.n;
+		struct strv names = { 0 };
+		size_t before = w.added.n;
 
 		r = sysroot_dir_new(sr, &busdir, "%s", buses[b].dir);
 		if (r < 0)
 			break;
-		r = sysroot_dir_list(busdir, &names, &n);
+		r = sysroot_dir_list(busdir, &names);
 		if (r == -ENOMEM)
 			break;
 		/* either bus may be absent (x86 has no AMBA): recorded, not an error */
 		r = machine_add_input_errno(m, buses[b].dir, r);
-		for (size_t i = 0; r >= 0 && i < n; i++)
-			if (!seen_has(&w.added, before, names[i]))
-				r = read_device(&w, m, busdir, buses[b].bus, names[i]);
-		sysroot_free_names(names, n);
+		for (size_t i = 0; r >= 0 && i < names.n; i++)
+			if (!seen_has(&w.added, before, names.v[i]))
+				r = read_device(&w, m, busdir, buses[b].bus, names.v[i]);
+		strv_done(&names);
 		if (r >= 0 && w.added.n > before)
 			qsort(w.added.ids, w.added.n, sizeof(*w.added.ids), cmp_str);
 	}

@@ -118,8 +118,7 @@ int read_disk_parents(struct sysroot *sr, struct machine *m);
  */
 int read_dma_signs(struct sysroot *sr, struct machine *m);
 /* debugfs dma-api/dump: the names of the devices with live mappings, sorted, each once. */
-int dma_api_dump_parse(const char *buf, size_t len, char ***ret_names, size_t *ret_n,
-		       struct parse_error *ret_err);
+int dma_api_dump_parse(const char *buf, size_t len, struct strv *ret, struct parse_error *ret_err);
 
 /* dev/kmsg (record format, live or captured): swiotlb pool, CoCo lines, DMA overflows. */
 int kmsg_parse(const char *buf, size_t len, struct machine *m);

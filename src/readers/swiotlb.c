@@ -18,14 +18,12 @@
 /* Why the debugfs directory is not there, in a few words. */
 static const char *debugfs_missing_detail(struct sysroot *sr)
 {
-	char **names = NULL;
-	size_t n = 0;
-	int r = sysroot_list_dir(sr, "sys/kernel/debug", &names, &n);
+	_cleanup_strv_ struct strv names = { 0 };
+	int r = sysroot_list_dir(sr, "sys/kernel/debug", &names);
 
-	sysroot_free_names(names, n);
 	if (r < 0)
 		return "no sys/kernel/debug";
-	if (n == 0)
+	if (names.n == 0)
 		return "debugfs not mounted";
 	return "no swiotlb directory in debugfs";
 }

@@ -31,21 +31,20 @@ int virtio_parse_access_platform(const char *buf, size_t len)
 static int read_one(struct sysroot *sr, struct machine *m, struct device *d)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	int r = sysroot_dir_new(sr, &dir, "%s", d->syspath);
 
 	if (r == 0)
-		r = sysroot_dir_list(dir, &names, &n);
+		r = sysroot_dir_list(dir, &names);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	for (size_t i = 0; r >= 0 && i < n; i++) {
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
 		_cleanup_sysroot_dir_ struct sysroot_dir *vdev = NULL;
 		_cleanup_free_ char *buf = NULL;
 		size_t len;
-		if (strncmp(names[i], "virtio", 6) != 0 || !names[i][6])
+		if (strncmp(names.v[i], "virtio", 6) != 0 || !names.v[i][6])
 			continue;
-		r = sysroot_dir_new_at(dir, &vdev, "%s", names[i]);
+		r = sysroot_dir_new_at(dir, &vdev, "%s", names.v[i]);
 		if (r < 0)
 			break;
 		r = sysroot_dir_read_file(vdev, "features", 4096, &buf, &len);
@@ -64,7 +63,7 @@ static int read_one(struct sysroot *sr, struct machine *m, struct device *d)
 			 : -ENOMEM;
 		break;
 	}
-	sysroot_free_names(names, n);
+	strv_done(&names);
 	return r;
 }
 

@@ -9,16 +9,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = fuzz_text(data, size);
 	struct parse_error e = { 0 };
-	char **names = NULL;
-	size_t n = 0;
-	int r = dma_api_dump_parse(buf, size, &names, &n, &e);
+	struct strv names = { 0 };
+	int r = dma_api_dump_parse(buf, size, &names, &e);
 
 	fuzz_assert_parse_result(r);
-	for (size_t i = 0; r == 0 && i < n; i++)
-		fuzz_assert(i == 0 || strcmp(names[i - 1], names[i]) < 0);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	fuzz_assert(r == 0 || names.n == 0);
+	for (size_t i = 0; r == 0 && i < names.n; i++)
+		fuzz_assert(i == 0 || strcmp(names.v[i - 1], names.v[i]) < 0);
+	strv_done(&names);
 	free(buf);
 	return 0;
 }

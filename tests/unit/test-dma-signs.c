@@ -274,23 +274,21 @@ static void test_bad_inputs(void **state)
 static void assert_names(const char *dump, const char *const *want, size_t n_want)
 {
 	struct parse_error e = { 0 };
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 
-	assert_int_equal(dma_api_dump_parse(dump, strlen(dump), &names, &n, &e), 0);
-	assert_int_equal(n, n_want);
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(names[i], want[i]);
-	sysroot_free_names(names, n);
+	assert_int_equal(dma_api_dump_parse(dump, strlen(dump), &names, &e), 0);
+	assert_int_equal(names.n, n_want);
+	for (size_t i = 0; i < names.n; i++)
+		assert_string_equal(names.v[i], want[i]);
+	strv_done(&names);
 }
 
 static void assert_bad_dump(const char *dump, size_t len, unsigned line)
 {
 	struct parse_error e = { 0 };
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 
-	assert_int_equal(dma_api_dump_parse(dump, len, &names, &n, &e), -EBADMSG);
+	assert_int_equal(dma_api_dump_parse(dump, len, &names, &e), -EBADMSG);
 	assert_int_equal(e.line, line);
 	assert_non_null(e.what);
 }

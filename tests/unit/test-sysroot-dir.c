@@ -167,21 +167,19 @@ static void test_list(void **ptr)
 {
 	struct state *s = *ptr;
 	_cleanup_sysroot_dir_ struct sysroot_dir *root = NULL, *missing = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 
 	/* "" and "/" are the root */
 	assert_int_equal(sysroot_dir_open(s->sr, &root, "/"), 0);
 	assert_string_equal(sysroot_dir_path(root), "");
-	assert_int_equal(sysroot_dir_list(root, &names, &n), 0);
-	assert_int_equal(n, 6);
-	assert_string_equal(names[0], "etc"); /* sorted */
-	assert_string_equal(names[5], "up");
-	sysroot_free_names(names, n);
-	names = NULL;
+	assert_int_equal(sysroot_dir_list(root, &names), 0);
+	assert_int_equal(names.n, 6);
+	assert_string_equal(names.v[0], "etc"); /* sorted */
+	assert_string_equal(names.v[5], "up");
+	strv_done(&names);
 	assert_int_equal(sysroot_dir_new(s->sr, &missing, "nowhere"), 0);
-	assert_int_equal(sysroot_dir_list(missing, &names, &n), -ENOENT);
-	assert_null(names);
+	assert_int_equal(sysroot_dir_list(missing, &names), -ENOENT);
+	assert_null(names.v);
 }
 
 /* No handle, no read leaves the root, whatever the path or the name says. */
@@ -275,15 +273,14 @@ static void test_recorded_error(void **ptr)
 
 static int count_fds(void)
 {
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	struct sysroot *proc;
 
 	assert_int_equal(sysroot_open("/proc/self", 0, &proc), 0);
-	assert_int_equal(sysroot_list_dir(proc, "fd", &names, &n), 0);
-	sysroot_free_names(names, n);
+	assert_int_equal(sysroot_list_dir(proc, "fd", &names), 0);
+	strv_done(&names);
 	sysroot_free(proc);
-	return (int)n;
+	return (int)names.n;
 }
 
 static void test_no_fd_leak(void **ptr)

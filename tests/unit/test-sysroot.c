@@ -593,8 +593,7 @@ static void test_list_dir_sorted(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const expected[] = { ".hidden", "0000:00:01.0", "Z", "a", "b", "c", "dir" };
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 
 	write_file(f, "d/c", "");
 	write_file(f, "d/a", "");
@@ -604,85 +603,80 @@ static void test_list_dir_sorted(void **state)
 	make_dir(f, "d/dir");
 	make_link(f, "d/0000:00:01.0", "/nowhere");
 
-	assert_int_equal(sysroot_list_dir(f->sr, "d", &names, &n), 0);
-	assert_int_equal(n, sizeof(expected) / sizeof(expected[0]));
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(names[i], expected[i]);
-	sysroot_free_names(names, n);
+	assert_int_equal(sysroot_list_dir(f->sr, "d", &names), 0);
+	assert_int_equal(names.n, sizeof(expected) / sizeof(expected[0]));
+	for (size_t i = 0; i < names.n; i++)
+		assert_string_equal(names.v[i], expected[i]);
+	strv_done(&names);
 }
 
 static void test_list_dir_many(void **state)
 {
 	struct fixture *f = *state;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	char rel[32];
 
 	for (int i = 99; i >= 0; i--) {
 		snprintf(rel, sizeof(rel), "many/e%03d", i);
 		write_file(f, rel, "");
 	}
-	assert_int_equal(sysroot_list_dir(f->sr, "many", &names, &n), 0);
-	assert_int_equal(n, 100);
-	for (size_t i = 0; i < n; i++) {
+	assert_int_equal(sysroot_list_dir(f->sr, "many", &names), 0);
+	assert_int_equal(names.n, 100);
+	for (size_t i = 0; i < names.n; i++) {
 		snprintf(rel, sizeof(rel), "e%03zu", i);
-		assert_string_equal(names[i], rel);
+		assert_string_equal(names.v[i], rel);
 	}
-	sysroot_free_names(names, n);
+	strv_done(&names);
 }
 
 static void test_list_dir_empty_and_root(void **state)
 {
 	struct fixture *f = *state;
-	char **names = NULL;
-	size_t n = 99;
+	struct strv names = { .n = 99 };
 
 	make_dir(f, "empty");
-	assert_int_equal(sysroot_list_dir(f->sr, "empty", &names, &n), 0);
-	assert_int_equal(n, 0);
-	sysroot_free_names(names, n);
+	assert_int_equal(sysroot_list_dir(f->sr, "empty", &names), 0);
+	assert_int_equal(names.n, 0);
+	strv_done(&names);
 
-	names = NULL;
-	assert_int_equal(sysroot_list_dir(f->sr, "/", &names, &n), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(names[0], "empty");
-	sysroot_free_names(names, n);
+	assert_int_equal(sysroot_list_dir(f->sr, "/", &names), 0);
+	assert_int_equal(names.n, 1);
+	assert_string_equal(names.v[0], "empty");
+	strv_done(&names);
 }
 
 static void test_list_dir_through_symlink(void **state)
 {
 	struct fixture *f = *state;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 
 	write_file(f, "sys/devices/pci0000:00/0000:00:01.0/vendor", "0x8086\n");
 	write_file(f, "sys/devices/pci0000:00/0000:00:01.0/device", "0x1234\n");
 	make_link(f, "sys/bus/pci/devices/0000:00:01.0", "/sys/devices/pci0000:00/0000:00:01.0");
-	assert_int_equal(sysroot_list_dir(f->sr, "sys/bus/pci/devices/0000:00:01.0", &names, &n), 0);
-	assert_int_equal(n, 2);
-	assert_string_equal(names[0], "device");
-	assert_string_equal(names[1], "vendor");
-	sysroot_free_names(names, n);
+	assert_int_equal(sysroot_list_dir(f->sr, "sys/bus/pci/devices/0000:00:01.0", &names), 0);
+	assert_int_equal(names.n, 2);
+	assert_string_equal(names.v[0], "device");
+	assert_string_equal(names.v[1], "vendor");
+	strv_done(&names);
 
 	/* A link out of the root lists the root's directory of that name, or nothing. */
 	make_link(f, "escape", "../../../../../../etc");
-	assert_int_equal(sysroot_list_dir(f->sr, "escape", &names, &n), -ENOENT);
+	assert_int_equal(sysroot_list_dir(f->sr, "escape", &names), -ENOENT);
 }
 
 static void test_list_dir_errors(void **state)
 {
 	struct fixture *f = *state;
 	char *untouched[1];
-	char **names = untouched;
-	size_t n = 77;
+	struct strv names = { .v = untouched, .n = 77 };
 
 	write_file(f, "file", "x");
-	assert_int_equal(sysroot_list_dir(f->sr, "file", &names, &n), -ENOTDIR);
-	assert_int_equal(sysroot_list_dir(f->sr, "missing", &names, &n), -ENOENT);
+	assert_int_equal(sysroot_list_dir(f->sr, "file", &names), -ENOTDIR);
+	assert_int_equal(sysroot_list_dir(f->sr, "missing", &names), -ENOENT);
 	make_link(f, "loop", "loop");
-	assert_int_equal(sysroot_list_dir(f->sr, "loop", &names, &n), -ELOOP);
-	assert_ptr_equal(names, untouched);
-	assert_int_equal(n, 77);
+	assert_int_equal(sysroot_list_dir(f->sr, "loop", &names), -ELOOP);
+	assert_ptr_equal(names.v, untouched);
+	assert_int_equal(names.n, 77);
 }
 
 /* ---- stat ---- */
@@ -712,8 +706,7 @@ static void test_recorded_error(void **state)
 {
 	struct fixture *f = *state;
 	char *s = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	struct stat st;
 
 	write_file(f, "proc/present", "here\n");
@@ -724,7 +717,7 @@ static void test_recorded_error(void **state)
 	/* A read that finds nothing reports what capture saw. */
 	assert_read_fails(f, "proc/iomem", -EACCES);
 	assert_read_fails(f, "/proc/iomem", -EACCES);
-	assert_int_equal(sysroot_list_dir(f->sr, "sys/kernel/debug", &names, &n), -EPERM);
+	assert_int_equal(sysroot_list_dir(f->sr, "sys/kernel/debug", &names), -EPERM);
 	assert_int_equal(sysroot_readlink(f->sr, "proc/iomem", &s), -EACCES);
 	assert_int_equal(sysroot_stat(f->sr, "sys/kernel/debug", &st), -EPERM);
 	/* Other paths are still just missing. */
@@ -757,8 +750,7 @@ static void test_no_fd_leak(void **state)
 {
 	struct fixture *f = *state;
 	char *buf = NULL;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 	struct stat st;
 	char p[PATH_MAX];
 
@@ -788,9 +780,9 @@ static void test_no_fd_leak(void **state)
 		assert_int_equal(sysroot_readlink(f->sr, "link", &buf), 0);
 		free(buf);
 		assert_int_equal(sysroot_readlink(f->sr, "proc/iomem", &buf), -EINVAL);
-		assert_int_equal(sysroot_list_dir(f->sr, "dir", &names, &n), 0);
-		sysroot_free_names(names, n);
-		assert_int_equal(sysroot_list_dir(f->sr, "big", &names, &n), -ENOTDIR);
+		assert_int_equal(sysroot_list_dir(f->sr, "dir", &names), 0);
+		strv_done(&names);
+		assert_int_equal(sysroot_list_dir(f->sr, "big", &names), -ENOTDIR);
 		assert_int_equal(sysroot_stat(f->sr, "dir/sub", &st), 0);
 		assert_int_equal(sysroot_stat(f->sr, "loop", &st), -ELOOP);
 	}
@@ -802,16 +794,15 @@ static void test_no_fd_leak(void **state)
 static void test_trailing_slash(void **state)
 {
 	struct fixture *f = *state;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = { 0 };
 
 	write_file(f, "proc/iomem", "x\n");
 	write_file(f, "dir/a", "");
 	/* "file/" names a directory that is not one. */
 	assert_read_fails(f, "proc/iomem/", -ENOTDIR);
-	assert_int_equal(sysroot_list_dir(f->sr, "dir/", &names, &n), 0);
-	assert_int_equal(n, 1);
-	sysroot_free_names(names, n);
+	assert_int_equal(sysroot_list_dir(f->sr, "dir/", &names), 0);
+	assert_int_equal(names.n, 1);
+	strv_done(&names);
 }
 
 static void test_empty_path(void **state)
