@@ -162,7 +162,10 @@ static char *device_before(const char *s, const char *at)
 	const char *p = at;
 	while (p > s && p[-1] != ' ')
 		p--;
-	return p < at ? strndup(p, (size_t)(at - p)) : NULL;
+	/* a raw NUL would cut the name short: no name rather than a wrong one */
+	if (p == at || memchr(p, '\0', (size_t)(at - p)))
+		return NULL;
+	return strndup(p, (size_t)(at - p));
 }
 
 /* DEVICE=+subsystem:name (printk's dev_printk_info): the name, else NULL. */
@@ -199,6 +202,10 @@ static int append_overflow(struct dma_overflow **v, size_t *n, const struct dma_
 		dev = device_before(s, at);
 	if (!dev)
 		return -EBADMSG;
+	if (!*dev) {
+		free(dev);
+		return -EBADMSG;
+	}
 	if (array_full(*n)) {
 		struct dma_overflow *nv = reallocarray(*v, array_capacity(*n), sizeof(*nv));
 		if (!nv) {

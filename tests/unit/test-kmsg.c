@@ -194,6 +194,19 @@ static void test_pool_overflow(void **state)
 	tmp_root_free(root);
 }
 
+/* A NUL inside the name before ": swiotlb addr" (escaped or raw): no name, not a cut one (fuzz). */
+static void test_pool_overflow_nul_in_name(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	static const char rec[] = "4,1,1,-;b43 00\\x00:05.0: swiotlb addr 0x1000+1 overflow (mask ff, bus limit 0).\n"
+				  "4,2,2,-;b43 0000\0:05.0: DMA addr 0x1000+1 overflow (mask ff, bus limit 0).\n";
+
+	assert_int_equal(kmsg_parse(rec, sizeof(rec) - 1, m), 0);
+	assert_int_equal(m->swiotlb.pool_overflow_messages, 1);
+	assert_int_equal(m->n_pool_overflows, 0);
+	assert_int_equal(m->n_overflows, 0);
+}
+
 /* A DEVICE= value with a raw NUL: the name ends there (ASan caught an over-read past it). */
 static void test_device_with_nul(void **state)
 {
@@ -457,6 +470,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_swiotlb_old_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pool_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_overflow_nul_in_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sev, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sev_older_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tdx, setup, teardown),
