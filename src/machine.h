@@ -174,7 +174,7 @@ enum dma_sign {
 	DMA_SIGN_DT_COHERENT,   /* DT "dma-coherent" */
 	DMA_SIGN_DT_MEMORY_REGION, /* DT "memory-region" */
 	DMA_SIGN_DMA_API_DEBUG, /* live mappings in sys/kernel/debug/dma-api/dump */
-	DMA_SIGN_KERNEL_LOG,    /* dev/kmsg "DMA addr ... overflow" for it: a mapping failed */
+	DMA_SIGN_KERNEL_LOG,    /* dev/kmsg "DMA addr"/"swiotlb addr ... overflow" for it: a mapping failed */
 	_DMA_SIGN_MAX,
 	_DMA_SIGN_INVALID = -EINVAL,
 };
@@ -349,6 +349,9 @@ struct machine {
 	struct swiotlb_info swiotlb;
 	struct dma_overflow *overflows;
 	size_t n_overflows;
+	/* "swiotlb addr ... overflow (mask ..., bus limit ...)" (kernel/dma/swiotlb.c swiotlb_map): the pool out of reach */
+	struct dma_overflow *pool_overflows;
+	size_t n_pool_overflows;
 	struct confidential coco;
 	struct hypervisor hyp;
 	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */

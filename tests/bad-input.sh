@@ -120,6 +120,25 @@ expect_input "iomem address above 2^64" "$r" proc/iomem invalid EBADMSG
 r=$(mkroot whole-space); printf '00000000-ffffffffffffffff : System RAM\n' > "$r/proc/iomem"
 expect_input "iomem range covering 2^64" "$r" proc/iomem invalid EBADMSG
 
+# Malformed "swiotlb addr ... overflow" records (kernel/dma/swiotlb.c swiotlb_map):
+# skipped and counted, never a finding, never pinned on a device.
+r=$(mkroot pool-overflow)
+{
+	printf '4,9000,1,-;ahci 0000:00:1f.2: swiotlb addr 0xbbfe8000+ overflow (mask ffffffff, bus limit 0).\n'
+	printf '4,9001,2,-;ahci 0000:00:1f.2: swiotlb addr 0xzz+12 overflow (mask ffffffff, bus limit 0).\n'
+	printf '4,9002,3,-;swiotlb addr 0xbbfe8000+4096 overflow (mask ffffffff, bus limit 0).\n'
+	printf '4,9003,4,-;nvme 0000:01:00.0: swiotlb addr 0xffffffffffffffffff+1 overflow (mask ff, bus limit 0).\n'
+	printf '4,9004,5,-;nvme 0000:01:00.0: swiotlb addr 0x1000+1 overflow (mask ff\n'
+	printf ' DEVICE=+pci:0000:00:1f.2\n'
+} >> "$r/dev/kmsg"
+expect_input "malformed swiotlb addr overflow lines" "$r" dev/kmsg ok
+check "malformed swiotlb addr overflow lines: five records skipped" jqe "$tmp/j" \
+	'[.inputs[] | select(.path == "dev/kmsg")][0].detail == "5 malformed records skipped"'
+check "malformed swiotlb addr overflow lines: no swiotlb-out-of-reach" jqe "$tmp/j" \
+	'[.findings[] | select(.id == "swiotlb-out-of-reach")] | length == 0'
+check "malformed swiotlb addr overflow lines: no kernel-log sign" jqe "$tmp/j" \
+	'[.devices[] | select(.dma_signs | index("kernel-log"))] | length == 0'
+
 # A crafted libkmod index makes libkmod loop and allocate: the lookup runs
 # sandboxed, the run ends, the input is invalid.
 r=$(mkroot kmod-index); rm -rf "$r/sys/bus/pci/devices"/*/driver

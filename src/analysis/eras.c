@@ -93,6 +93,18 @@ static const struct era_row table[] = {
 	  "lib/swiotlb.c swiotlb_print_info: older formats, before 4.0" },
 	{ ERA_POOL_LOGGED, KV(4, 0, 0), 0, ANY_ARCH, POOL_LOG_ALWAYS,
 	  "lib/swiotlb.c, kernel/dma/swiotlb.c swiotlb_print_info (4.0 on)" },
+
+	/* One swiotlb mapping is at most IO_TLB_SEGSIZE (128) slots of IO_TLB_SIZE (2 KiB)
+	 * = 256 KiB in every era. 1f221a0d0dbf "swiotlb: respect min_align_mask" (5.12)
+	 * keeps the buffer's offset within min_align_mask (NVMe: 4095) in the bounce
+	 * slot, so such a device fits less; 82806744fd7d (5.19) made
+	 * swiotlb_max_mapping_size() subtract roundup(min_align_mask, IO_TLB_SIZE). */
+	{ ERA_MAPPING_ALIGN, 0, KV(5, 12, 0), ANY_ARCH, MAPPING_ALIGN_NONE,
+	  "kernel/dma/swiotlb.c (lib/swiotlb.c before 4.18): IO_TLB_SEGSIZE slots, no min_align_mask before 5.12" },
+	{ ERA_MAPPING_ALIGN, KV(5, 12, 0), KV(5, 19, 0), ANY_ARCH, MAPPING_ALIGN_UNCOUNTED,
+	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: min_align_mask offset (1f221a0d0dbf, 5.12), not in swiotlb_max_mapping_size" },
+	{ ERA_MAPPING_ALIGN, KV(5, 19, 0), 0, ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
+	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size: - roundup(min_align_mask, IO_TLB_SIZE) (82806744fd7d, 5.19)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)

@@ -33,6 +33,7 @@ enum era_rule {
 	ERA_SWIOTLB_NOFORCE,     /* what swiotlb=noforce leaves: NOFORCE_* */
 	ERA_PLATFORM_MASK,       /* default mask of a DT platform device: PLATFORM_MASK_* */
 	ERA_POOL_LOGGED,         /* whether the boot log names every pool: POOL_LOG_* */
+	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
 	_ERA_RULE_MAX,
 };
 
@@ -84,6 +85,12 @@ enum {
 enum {
 	POOL_LOG_UNPARSED,       /* "Placing N MB software IO TLB between ...": not read */
 	POOL_LOG_ALWAYS,         /* swiotlb_print_info() in a form kmsg.c reads, for every pool */
+};
+
+enum {
+	MAPPING_ALIGN_NONE,      /* no min_align_mask: IO_TLB_SEGSIZE slots is exact */
+	MAPPING_ALIGN_UNCOUNTED, /* kept, but swiotlb_max_mapping_size() ignores it: drivers cap too high */
+	MAPPING_ALIGN_SUBTRACTED, /* swiotlb_max_mapping_size() subtracts roundup(min_align_mask, IO_TLB_SIZE) */
 };
 
 struct era_row {

@@ -10,7 +10,11 @@
 #include "analysis/findings-device.h"
 #include "analysis/findings-machine.h"
 #include "shared/macro.h"
+#include "shared/sat.h"
 #include "shared/strbuf.h"
+
+/* IO_TLB_SEGSIZE (128) slots of IO_TLB_SIZE (include/linux/swiotlb.h): the most one bounce holds */
+#define SWIOTLB_MAX_MAPPING_BYTES (128ull << IO_TLB_SHIFT)
 
 static bool legacy_decisions_differ(const struct legacy_result *lr)
 {
@@ -166,6 +170,139 @@ static void predicted_findings(const struct devices_input *in, const struct devi
 	}
 }
 
+/*
+ * Whether the device's buffers go through swiotlb (not the pre-5.13 block
+ * layer's own page copies): only then does kernel/dma/direct.c
+ * dma_direct_max_mapping_size() give swiotlb_max_mapping_size(), i.e. when
+ * is_swiotlb_active() and (dma_addressing_limited() or is_swiotlb_force_bounce()).
+ */
+static bool bounces_through_swiotlb(const struct device_report *r)
+{
+	return r->verdict == VERDICT_FORCED ||
+	       (r->verdict == VERDICT_PARTIAL && r->out_of_reach_decides);
+}
+
+/* The largest segment a request on q can carry: min(max_segment_size, max_hw_sectors_kb KiB); false when either is absent. */
+static bool queue_max_segment(const struct block_queue *q, uint64_t *ret)
+{
+	if (q->max_segment_size < 0 || q->max_hw_sectors_kb < 0)
+		return false;
+	uint64_t hw = sat_shl((uint64_t)q->max_hw_sectors_kb, 10);
+	*ret = (uint64_t)q->max_segment_size < hw ? (uint64_t)q->max_segment_size : hw;
+	return true;
+}
+
+/*
+ * bounce-mapping-too-large: a bounce is at most 128 slots in one piece
+ * (swiotlb_find_slots fails beyond it, "swiotlb buffer is full (sz: ...)",
+ * dynamic pools included). Drivers that cap their queue with
+ * dma_max_mapping_size() (virtio-blk 5.1, nvme and SCSI 5.3, sdhci) show it in
+ * the limits, so no driver list is needed. min_align_mask is not in sysfs:
+ * 256 KiB is the upper bound, a device with one (NVMe: 4095) fits less.
+ */
+static void mapping_size_finding(const struct devices_input *in, const struct device_report *r,
+				 struct findings *f)
+{
+	const struct machine *m = in->m;
+	const struct block_queue *worst = NULL;
+	uint64_t worst_seg = 0, disks = 0;
+
+	if (!bounces_through_swiotlb(r))
+		return;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct block_queue *q = &m->blocks[i];
+		uint64_t seg;
+		if (q->dev_index >= m->n_devices || &m->devices[q->dev_index] != r->dev ||
+		    !queue_max_segment(q, &seg) || seg <= SWIOTLB_MAX_MAPPING_BYTES)
+			continue;
+		disks++;
+		if (!worst || seg > worst_seg) {
+			worst = q;
+			worst_seg = seg;
+		}
+	}
+	if (!worst)
+		return;
+
+	struct strbuf b = { 0 };
+	strbuf_append(&b, "disk ");
+	strbuf_append(&b, worst->disk ? worst->disk : "?");
+	strbuf_append(&b, " allows segments of ");
+	strbuf_append_size(&b, worst_seg);
+	strbuf_append(&b, ", but one swiotlb bounce holds at most ");
+	strbuf_append_size(&b, SWIOTLB_MAX_MAPPING_BYTES);
+	strbuf_append(&b, ": larger I/O fails with \"swiotlb buffer is full\"");
+	_cleanup_free_ char *msg = strbuf_steal(&b);
+	struct finding *x = findings_add(f, FINDING_BOUNCE_MAPPING_TOO_LARGE, r->dev->id, msg);
+	finding_add_str(f, x, "disk", worst->disk ? worst->disk : "");
+	finding_add_u64(f, x, "segment_bytes", worst_seg);
+	finding_add_u64(f, x, "max_segment_size", (uint64_t)worst->max_segment_size);
+	finding_add_u64(f, x, "max_hw_sectors_kb", (uint64_t)worst->max_hw_sectors_kb);
+	finding_add_u64(f, x, "swiotlb_max_mapping_bytes", SWIOTLB_MAX_MAPPING_BYTES);
+	switch (era_value(ERA_MAPPING_ALIGN, in->release, in->arch_family, NULL)) {
+	case MAPPING_ALIGN_NONE:
+		finding_add_str(f, x, "swiotlb_max_mapping", "exact: no min_align_mask before 5.12");
+		break;
+	case MAPPING_ALIGN_UNCOUNTED:
+		finding_add_str(f, x, "swiotlb_max_mapping",
+				"upper bound: a device's min_align_mask (NVMe 4095) keeps its offset in "
+				"the slots, which dma_max_mapping_size() ignores before 5.19");
+		break;
+	default:
+		finding_add_str(f, x, "swiotlb_max_mapping",
+				"upper bound: less roundup(min_align_mask, 2 KiB) for a device with one "
+				"(NVMe 4095: 252 KiB), which sysfs does not show");
+		break;
+	}
+	if (disks > 1)
+		finding_add_u64(f, x, "disks", disks);
+}
+
+/* The swiotlb-out-of-reach finding already raised for this device, or NULL. */
+static struct finding *find_device_finding(struct findings *f, enum finding_id id, const char *device)
+{
+	for (size_t i = f->n; i-- > 0;)
+		if (f->v[i].id == id && f->v[i].device && strcmp(f->v[i].device, device) == 0)
+			return &f->v[i];
+	return NULL;
+}
+
+/*
+ * "swiotlb addr ... overflow" (kernel/dma/swiotlb.c swiotlb_map, dev_WARN_ONCE:
+ * once per boot for all devices): a bounce slot came back beyond this
+ * device's dma_capable(), so the mapping failed, and so do its other bounces.
+ * The prediction's swiotlb-out-of-reach, when raised, takes the log's numbers.
+ */
+static void pool_overflow_finding(const struct devices_input *in, const struct device_report *r,
+				  struct findings *f)
+{
+	const struct machine *m = in->m;
+	const struct dma_overflow *first = NULL;
+	uint64_t lines = 0;
+
+	for (size_t i = 0; i < m->n_pool_overflows; i++) {
+		const struct dma_overflow *o = &m->pool_overflows[i];
+		if (!o->device || strcmp(o->device, r->dev->id) != 0)
+			continue;
+		if (!first)
+			first = o;
+		lines++;
+	}
+	if (!first)
+		return;
+	struct finding *x = find_device_finding(f, FINDING_SWIOTLB_OUT_OF_REACH, r->dev->id);
+	if (!x)
+		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, r->dev->id,
+				 "the kernel log shows a bounce of this device that failed: the swiotlb "
+				 "pool lies outside its reach (\"swiotlb addr ... overflow\"), so every "
+				 "bounce fails");
+	finding_add_hex(f, x, "addr", first->addr);
+	finding_add_u64(f, x, "size", first->size);
+	finding_add_hex(f, x, "mask", first->mask);
+	finding_add_hex(f, x, "bus_limit", first->bus_limit);
+	finding_add_u64(f, x, "log_lines", lines);
+}
+
 /* What the kernel log proves happened to the device, whatever it does now. */
 static void logged_findings(const struct devices_input *in, const struct device_report *r,
 			    struct findings *f)
@@ -185,6 +322,7 @@ static void logged_findings(const struct devices_input *in, const struct device_
 		finding_add_hex(f, x, "mask", o->mask);
 		finding_add_hex(f, x, "bus_limit", o->bus_limit);
 	}
+	pool_overflow_finding(in, r, f);
 }
 
 void device_findings(const struct devices_input *in, const struct device_report *r,
@@ -192,8 +330,10 @@ void device_findings(const struct devices_input *in, const struct device_report 
 {
 	/* a device that does no DMA (unbound, a bridge, no sign of it) gets no
 	 * prediction: a mask limited by the bus, or not 2^n-1, costs it nothing */
-	if (r->verdict != VERDICT_IDLE)
+	if (r->verdict != VERDICT_IDLE) {
 		predicted_findings(in, r, f);
+		mapping_size_finding(in, r, f);
+	}
 	logged_findings(in, r, f);
 }
 

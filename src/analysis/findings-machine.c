@@ -10,6 +10,7 @@
 #include "analysis/findings-machine.h"
 #include "analysis/legacy-block.h"
 #include "shared/macro.h"
+#include "shared/sat.h"
 
 void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
 			const struct legacy_block *c, const struct legacy_block *p)
@@ -103,9 +104,38 @@ static void confusion_finding(const struct report *r, struct findings *f)
 	confusion_evidence(f, x, l, c, p);
 }
 
-static void swiotlb_findings(const struct report *r, struct findings *f)
+/*
+ * Whether a full pool grows: CONFIG_SWIOTLB_DYNAMIC (6.6+, default n), seen as
+ * debugfs swiotlb/io_tlb_transient_nslabs (swiotlb_create_debugfs_files). Then
+ * swiotlb_find_slots() gives a mapping that finds no room a transient pool of
+ * its own size below the device's limit (GFP_NOWAIT) and schedules a new
+ * regular pool (swiotlb_dyn_alloc): exhaustion fails only when those
+ * allocations do. Xen's remapped pool never grows (swiotlb_init_remap:
+ * can_grow only without remap). TRI_UNKNOWN without debugfs.
+ */
+static enum tristate swiotlb_dynamic(const struct machine *m, const struct report *r)
+{
+	if (r->swiotlb.xen_pv)
+		return TRI_NO;
+	if (m->swiotlb.have_transient)
+		return TRI_YES;
+	return m->swiotlb.have_nslabs ? TRI_NO : TRI_UNKNOWN;
+}
+
+static void add_dynamic_evidence(const struct machine *m, struct findings *f, struct finding *x,
+				 enum tristate dynamic)
+{
+	if (dynamic == TRI_UNKNOWN)
+		return;
+	finding_add_bool(f, x, "dynamic", dynamic == TRI_YES);
+	if (dynamic == TRI_YES)
+		finding_add_u64(f, x, "transient_bytes", sat_shl(m->swiotlb.transient, IO_TLB_SHIFT));
+}
+
+static void swiotlb_findings(const struct machine *m, const struct report *r, struct findings *f)
 {
 	const struct swiotlb_state *s = &r->swiotlb;
+	enum tristate dynamic = swiotlb_dynamic(m, r);
 	struct finding *x;
 
 	if (s->forced) {
@@ -117,10 +147,21 @@ static void swiotlb_findings(const struct report *r, struct findings *f)
 		uint64_t peak = s->hiwater_known ? s->hiwater_bytes : s->used_bytes;
 		if (peak >= s->size_bytes / 10 * 9) {
 			x = findings_add(f, FINDING_SWIOTLB_PRESSURE, NULL,
-					 "the swiotlb pool has been at least 90% full: mappings may "
-					 "fail with \"swiotlb buffer is full\"");
+					 dynamic == TRI_YES
+						 ? "the swiotlb pool has been at least 90% full, but it "
+						   "grows (dynamic swiotlb): a full pool adds transient "
+						   "pools, and mappings fail only when that allocation does"
+						 : "the swiotlb pool has been at least 90% full: mappings may "
+						   "fail with \"swiotlb buffer is full\"");
+			/* nothing failed: it only costs allocations under memory pressure */
+			if (dynamic == TRI_YES) {
+				finding_lower_severity(x, SEVERITY_INFO);
+				finding_set_remedy(f, x, "none needed; swiotlb=<slabs> avoids the "
+							 "transient allocations");
+			}
 			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
 			finding_add_u64(f, x, "peak_used_bytes", peak);
+			add_dynamic_evidence(m, f, x, dynamic);
 		}
 	}
 }
@@ -130,11 +171,19 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 	struct finding *x;
 
 	if (m->swiotlb.full_messages) {
+		enum tristate dynamic = swiotlb_dynamic(m, r);
+		/* still a failure when dynamic: the transient pool could not be had either,
+		 * or the mapping was over IO_TLB_SEGSIZE slots, which no pool holds */
 		x = findings_add(f, FINDING_SWIOTLB_PRESSURE, NULL,
-				 "the kernel log says \"swiotlb buffer is full\": mappings failed");
+				 dynamic == TRI_YES
+					 ? "the kernel log says \"swiotlb buffer is full\" although the pool "
+					   "grows (dynamic swiotlb): mappings failed, larger than 256 KiB or "
+					   "with no memory for a transient pool"
+					 : "the kernel log says \"swiotlb buffer is full\": mappings failed");
 		finding_set_remedy(f, x, "enlarge the pool with swiotlb=<slabs> or remove the need "
 					 "to bounce");
 		finding_add_u64(f, x, "log_lines", m->swiotlb.full_messages);
+		add_dynamic_evidence(m, f, x, dynamic);
 	}
 	if (r->swiotlb.xen_pv) {
 		x = findings_add(f, FINDING_XEN_PV_UNDECIDABLE, NULL,
@@ -152,6 +201,19 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 		finding_add_hex(f, x, "mask", m->overflows[i].mask);
 		finding_add_hex(f, x, "bus_limit", m->overflows[i].bus_limit);
 	}
+	for (size_t i = 0; i < m->n_pool_overflows; i++) {
+		const struct dma_overflow *o = &m->pool_overflows[i];
+		if (o->device && machine_find_device(m, o->device))
+			continue; /* reported with its device */
+		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, o->device,
+				 "the kernel log shows a bounce that failed: the swiotlb pool lies "
+				 "outside that device's reach (\"swiotlb addr ... overflow\")");
+		finding_set_remedy(f, x, "find the device and see swiotlb-out-of-reach");
+		finding_add_hex(f, x, "addr", o->addr);
+		finding_add_u64(f, x, "size", o->size);
+		finding_add_hex(f, x, "mask", o->mask);
+		finding_add_hex(f, x, "bus_limit", o->bus_limit);
+	}
 }
 
 void machine_findings(const struct machine *m, const struct report *r, struct findings *f)
@@ -159,6 +221,6 @@ void machine_findings(const struct machine *m, const struct report *r, struct fi
 	snapshot_findings(m, f);
 	layout_findings(m, &r->layout, f);
 	confusion_finding(r, f);
-	swiotlb_findings(r, f);
+	swiotlb_findings(m, r, f);
 	log_findings(m, r, f);
 }

@@ -63,6 +63,10 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 	[FINDING_SNAPSHOT_INCOMPLETE] = { "snapshot-incomplete", SEVERITY_ERROR,
 		"capture again into an empty directory with room to spare, and let it finish; "
 		"--allow-incomplete audits this one anyway" },
+	[FINDING_BOUNCE_MAPPING_TOO_LARGE] = { "bounce-mapping-too-large", SEVERITY_ERROR,
+		"cap the queue below the swiotlb maximum (echo N > queue/max_sectors_kb), use a "
+		"kernel whose driver caps it with dma_max_mapping_size(), or remove the need to "
+		"bounce" },
 };
 
 const struct finding_info *finding_info(enum finding_id id)
@@ -179,6 +183,13 @@ void finding_add_str(struct findings *f, struct finding *x, const char *key, con
 	struct evidence *e = add_evidence(f, x, key, EVIDENCE_STR);
 	if (e)
 		e->s = dup_or_null(v, &f->err);
+}
+
+void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v)
+{
+	struct evidence *e = add_evidence(f, x, key, EVIDENCE_BOOL);
+	if (e)
+		e->u = v;
 }
 
 void findings_done(struct findings *f)

@@ -8,6 +8,7 @@
 #include "shared/macro.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,7 @@ enum finding_id {
 	FINDING_DMA_OVERFLOW_LOGGED,
 	FINDING_XEN_PV_UNDECIDABLE,
 	FINDING_SNAPSHOT_INCOMPLETE,
+	FINDING_BOUNCE_MAPPING_TOO_LARGE,
 	_FINDING_ID_MAX,
 	_FINDING_ID_INVALID = -EINVAL,
 };
@@ -62,6 +64,7 @@ enum evidence_type {
 	EVIDENCE_U64, /* a count or size: a JSON integer */
 	EVIDENCE_HEX, /* an address, PFN or mask: a "0x..." string */
 	EVIDENCE_STR,
+	EVIDENCE_BOOL, /* a JSON true/false */
 };
 
 struct evidence {
@@ -101,6 +104,7 @@ void finding_set_remedy(struct findings *f, struct finding *x, const char *remed
 void finding_add_u64(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
 void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
 void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
+void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
 void findings_done(struct findings *f);
 /* Highest severity present, or _SEVERITY_INVALID when there are none. */
 enum severity findings_max_severity(const struct findings *f);

@@ -359,6 +359,13 @@ int read_dma_signs(struct sysroot *sr, struct machine *m)
 		if (d)
 			set_sign(d, DMA_SIGN_KERNEL_LOG);
 	}
+	for (size_t i = 0; i < m->n_pool_overflows; i++) {
+		struct device *d = m->pool_overflows[i].device
+					   ? machine_find_device(m, m->pool_overflows[i].device)
+					   : NULL;
+		if (d)
+			set_sign(d, DMA_SIGN_KERNEL_LOG);
+	}
 
 	r = dev_index_build(m, &idx, &n_idx);
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(class_sources); i++)

@@ -6,8 +6,8 @@
  * ' ', above '~' and the backslash itself are escaped as \xNN.
  *
  * Lines looked for: the swiotlb pool (kernel/dma/swiotlb.c), confidential
- * computing (arch/x86/mm/mem_encrypt.c, arch/arm64/kernel/rsi.c) and DMA
- * overflows (kernel/dma/direct.h).
+ * computing (arch/x86/mm/mem_encrypt.c, arch/arm64/kernel/rsi.c), DMA
+ * overflows (kernel/dma/direct.h) and pool overflows (kernel/dma/swiotlb.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,7 +161,10 @@ static char *device_before(const char *s, const char *at)
 	const char *p = at;
 	while (p > s && p[-1] != ' ')
 		p--;
-	return p < at ? strndup(p, (size_t)(at - p)) : NULL;
+	/* a raw NUL would cut the name short: no name rather than a wrong one */
+	if (p == at || memchr(p, '\0', (size_t)(at - p)))
+		return NULL;
+	return strndup(p, (size_t)(at - p));
 }
 
 /* DEVICE=+subsystem:name (printk's dev_printk_info): the name, else NULL. */
@@ -173,6 +176,46 @@ static char *device_from_dict(const char *v, size_t len)
 	if (!colon || colon + 1 >= v + len)
 		return NULL;
 	return strndup(colon + 1, (size_t)(v + len - colon - 1));
+}
+
+/* "ADDR+SIZE overflow (mask M, bus limit L)" at s, as kernel/dma/direct.h and swiotlb.c print it. */
+static bool parse_overflow_numbers(const char *p, const char *end, struct dma_overflow *o)
+{
+	return (p = parse_hex_until(p, end, "+", &o->addr)) && (p = expect(p, end, "+")) &&
+	       (p = parse_dec_until(p, end, " ", &o->size)) &&
+	       (p = expect(p, end, " overflow (mask ")) &&
+	       (p = parse_hex_until(p, end, ",", &o->mask)) &&
+	       (p = expect(p, end, ", bus limit ")) && parse_hex_until(p, end, ")", &o->bus_limit);
+}
+
+/*
+ * Append o to *v, named by the record's DEVICE= (dict_dev) or else by the
+ * word before at (": ..."). Returns 1, -EBADMSG when neither names a device
+ * (dev_printk always does), -ENOMEM.
+ */
+static int append_overflow(struct dma_overflow **v, size_t *n, const struct dma_overflow *o,
+			   const char *s, const char *at, const char *dict_dev, size_t dict_len)
+{
+	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!dev)
+		dev = device_before(s, at);
+	if (!dev)
+		return -EBADMSG;
+	if (!*dev) {
+		free(dev);
+		return -EBADMSG;
+	}
+	if (array_full(*n)) {
+		struct dma_overflow *nv = reallocarray(*v, array_capacity(*n), sizeof(*nv));
+		if (!nv) {
+			free(dev);
+			return -ENOMEM;
+		}
+		*v = nv;
+	}
+	(*v)[*n] = *o;
+	(*v)[(*n)++].device = dev;
+	return 1;
 }
 
 /*
@@ -188,13 +231,7 @@ static int match_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, const
 	struct dma_overflow o = { 0 };
 
 	if ((at = find(s, len, ": DMA addr "))) {
-		p = at + strlen(": DMA addr ");
-		if (!(p = parse_hex_until(p, end, "+", &o.addr)) || !(p = expect(p, end, "+")) ||
-		    !(p = parse_dec_until(p, end, " ", &o.size)) ||
-		    !(p = expect(p, end, " overflow (mask ")) ||
-		    !(p = parse_hex_until(p, end, ",", &o.mask)) ||
-		    !(p = expect(p, end, ", bus limit ")) ||
-		    !parse_hex_until(p, end, ")", &o.bus_limit))
+		if (!parse_overflow_numbers(at + strlen(": DMA addr "), end, &o))
 			return -EBADMSG;
 	} else if ((at = find(s, len, ": overflow ")) && find(s, len, " of DMA mask ")) {
 		p = at + strlen(": overflow ");
@@ -212,24 +249,32 @@ static int match_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, const
 		return 0;
 	}
 
-	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
-	if (!dev)
-		dev = device_before(s, at);
-	if (!dev)
-		return -EBADMSG; /* dev_printk always names the device */
-	struct machine *m = ctx->m;
-	if (array_full(m->n_overflows)) {
-		struct dma_overflow *n = reallocarray(m->overflows, array_capacity(m->n_overflows),
-						      sizeof(*n));
-		if (!n) {
-			free(dev);
-			return -ENOMEM;
-		}
-		m->overflows = n;
-	}
-	o.device = dev;
-	m->overflows[m->n_overflows++] = o;
-	return 1;
+	return append_overflow(&ctx->m->overflows, &ctx->m->n_overflows, &o, s, at, dict_dev, dict_len);
+}
+
+/*
+ * kernel/dma/swiotlb.c swiotlb_map(): "swiotlb addr %pad+%zu overflow (mask
+ * %llx, bus limit %llx)." (dev_WARN_ONCE, so "DRIVER DEVNAME: " before it; in
+ * this form by 5.9, "bus limit" from the 5.5 bus_dma_limit): the bounce slot
+ * is beyond the device's reach. Every such line is counted; one that does not
+ * parse, or names no device, is malformed and attributed to nobody.
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_pool_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+			       size_t dict_len)
+{
+	static const char lead[] = ": swiotlb addr ";
+	const char *end = s + len, *p = find(s, len, "swiotlb addr ");
+	struct dma_overflow o = { 0 };
+
+	if (!p || !find(p, (size_t)(end - p), " overflow"))
+		return 0;
+	ctx->m->swiotlb.pool_overflow_messages++;
+	const char *at = p - s >= 2 && memcmp(p - 2, lead, 2) == 0 ? p - 2 : NULL;
+	if (!at || !parse_overflow_numbers(at + strlen(lead), end, &o))
+		return -EBADMSG;
+	return append_overflow(&ctx->m->pool_overflows, &ctx->m->n_pool_overflows, &o, s, at,
+			       dict_dev, dict_len);
 }
 
 /* Keep the first CoCo line. */
@@ -373,11 +418,9 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 		sw->full_messages++;
 		return 0;
 	}
-	const char *p = find(s, len, "swiotlb addr ");
-	if (p && find(p, len - (size_t)(p - s), " overflow")) {
-		sw->pool_overflow_messages++;
-		return 0;
-	}
+	r = match_pool_overflow(ctx, s, len, dict_dev, dict_len);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	r = match_overflow(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
 		return r < 0 ? r : 0;

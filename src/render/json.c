@@ -158,6 +158,7 @@ static struct json_object *findings_json(const struct findings *f)
 			const struct evidence *e = &x->evidence[j];
 			add(ev, e->key, e->type == EVIDENCE_U64   ? ju64(e->u)
 					: e->type == EVIDENCE_HEX ? jhex(e->u)
+					: e->type == EVIDENCE_BOOL ? json_object_new_boolean(e->u != 0)
 								  : jstr(e->s));
 		}
 		add(o, "evidence", ev);

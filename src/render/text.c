@@ -379,6 +379,8 @@ static void print_findings(FILE *out, const struct findings *f, unsigned width)
 					append_safe(&b, e->s);
 				else if (e->type == EVIDENCE_HEX)
 					strbuf_append_hex(&b, e->u);
+				else if (e->type == EVIDENCE_BOOL)
+					strbuf_append(&b, e->u ? "true" : "false");
 				else
 					strbuf_append_u64(&b, e->u);
 			}

@@ -645,8 +645,11 @@ def guest_devices(t):
     bus = "sys/devices/pci0000:00"
     pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32)
     blk = pci(t, bus, "0000:00:02.0", 0x1af4, 0x1042, 0x010000, 64, "virtio-pci", "virtio_pci")
+    # forced bouncing: virtio-blk caps segments at virtio_max_dma_size() = 256 KiB
+    # (5.1), as kernel-x86-pc-force-virtio's vdb shows on Debian 6.1
     disk(t, blk + "/virtio1", "vda", ["vda1"], (254, 0), sectors=41943040,
-         max_segments=254, max_segment_size=4294967295, dma_alignment=511)
+         max_hw_sectors_kb=2147483647, max_segments=254, max_segment_size=262144,
+         dma_alignment=511)
 
 
 def virtio_features(t, path, access_platform):
@@ -1422,6 +1425,157 @@ def x86_unbound(t):
     ]
 
 
+# ---------------------------------------------------------------- issue 10.10, 10.11
+
+def x86_sev_nvme_4_19(t):
+    """An SEV guest on Debian 10's 4.19: every mapping bounces, and nvme did not cap
+    its queue at the swiotlb maximum until 7637de311bd2 (5.3): its 512 KiB
+    requests fail with "swiotlb buffer is full" (the bug that commit fixed)."""
+    manifest(t, "x86_64", "4.19.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/boot/vmlinuz-4.19.0-27-amd64 root=/dev/vda1 ro console=ttyS0"
+    x86_guest_proc(t, cmd)
+    bus = "sys/devices/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32)
+    # virtio-blk without VIRTIO_F_ACCESS_PLATFORM: no DMA API, so a 4 GiB segment is harmless
+    blk = pci(t, bus, "0000:00:02.0", 0x1af4, 0x1001, 0x010000, 64, "virtio-pci", "virtio_pci")
+    virtio_features(t, blk + "/virtio1", False)
+    disk(t, blk + "/virtio1", "vda", ["vda1"], (254, 0), sectors=41943040,
+         max_segments=254, max_segment_size=4294967295, dma_alignment=None)
+    # QEMU nvme, MDTS 7: 512 KiB requests in 4 GiB segments
+    nvme = pci(t, bus, "0000:00:04.0", 0x1b36, 0x0010, 0x010802, 64, "nvme", "nvme",
+               subsys=(0x1af4, 0x1100))
+    disk(t, nvme + "/nvme/nvme0", "nvme0n1", [], (259, 0), sectors=20971520,
+         max_sectors_kb=512, max_hw_sectors_kb=512, max_segments=127,
+         max_segment_size=4294967295, dma_alignment=None, glue=False)
+    # an nvme whose MDTS 5 keeps it at 128 KiB: below the swiotlb maximum
+    nvme1 = pci(t, bus, "0000:00:05.0", 0x1b36, 0x0010, 0x010802, 64, "nvme", "nvme",
+                subsys=(0x1af4, 0x1100))
+    disk(t, nvme1 + "/nvme/nvme1", "nvme1n1", [], (259, 1), sectors=20971520,
+         max_sectors_kb=128, max_hw_sectors_kb=128, max_segments=33,
+         max_segment_size=4294967295, dma_alignment=None, glue=False)
+    kmsg(t, [
+        "Linux version 4.19.0-27-amd64 (debian-kernel@lists.debian.org) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP Debian 4.19.316-1 (2024-06-25)",
+        "Command line: " + cmd,
+        "AMD Secure Encrypted Virtualization (SEV) active",
+        "software IO TLB: mapped [mem 0x7bfdc000-0x7ffdc000] (64MB)",
+        dev_line("0000:00:04.0", "[1b36:0010] type 00 class 0x010802"),
+        # 4.19's form, before 5.1 added the slot counts
+        ("!nvme 0000:00:04.0: swiotlb buffer is full (sz: 524288 bytes)",
+         ["SUBSYSTEM=pci", "DEVICE=+pci:0000:00:04.0"]),
+    ])
+    return [
+        "# SEV on 4.19: forced bouncing, 256 KiB per bounce, exact (no min_align_mask before 5.12)",
+        ".swiotlb.forced == true",
+        ".swiotlb.forced_why | test(\"SEV\")",
+        "%s | .verdict == \"forced\"" % dev("0000:00:04.0"),
+        "%s | length == 1" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].severity == \"error\"" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.disk == \"nvme0n1\"" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.segment_bytes == 524288" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.max_segment_size == 4294967295 and .[0].evidence.max_hw_sectors_kb == 512" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.swiotlb_max_mapping | startswith(\"exact\")" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.disks == null" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].message | test(\"nvme0n1\")" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "# the 128 KiB nvme fits in one bounce",
+        "%s | .verdict == \"forced\"" % dev("0000:00:05.0"),
+        "%s | length == 0" % finding("bounce-mapping-too-large", "0000:00:05.0"),
+        "# virtio-blk without ACCESS_PLATFORM bounces nothing: its 4 GiB segments are fine",
+        "%s | .verdict == \"direct\"" % dev("0000:00:02.0"),
+        "%s | length == 0" % finding("bounce-mapping-too-large", "0000:00:02.0"),
+        "[.findings[] | select(.id == \"bounce-mapping-too-large\")] | length == 1",
+        "# the failure the log shows; no debugfs, so nothing said about a dynamic pool",
+        "%s | .[0].evidence.log_lines == 1 and .[0].evidence.dynamic == null" % finding("swiotlb-pressure"),
+        ".exit_status == 1",
+    ]
+
+
+def x86_swiotlb_dynamic(t):
+    """Debian 13's 6.12 with CONFIG_SWIOTLB_DYNAMIC: the pool has grown by a
+    second pool and holds transient ones; a 30-bit wireless card logged that
+    the pool is beyond its reach; a 32-bit device whose driver does not cap
+    its queue sends 1 MiB segments, which no pool, dynamic or not, holds."""
+    release = "6.12.38+deb13-amd64"
+    manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/boot/vmlinuz-%s root=/dev/nvme0n1p1 ro quiet" % release
+    x86_proc(t, cmd)
+    x86_pc_devices(t)
+    bus = "sys/devices/pci0000:00"
+    # sdhci-pci with SDMA only: sdhci_setup_host caps max_req_size at
+    # dma_max_mapping_size() (256 KiB while it bounces)
+    sd = pci(t, bus, "0000:00:03.0", 0x1217, 0x8621, 0x080501, 32, "sdhci-pci", "sdhci_pci",
+             subsys=(0x1217, 0x8621))
+    disk(t, sd + "/mmc_host/mmc0/mmc0:0001", "mmcblk0", [], (179, 0), sectors=62333952,
+         max_sectors_kb=256, max_hw_sectors_kb=256, max_segments=1,
+         max_segment_size=262144, dma_alignment=511)
+    # an out-of-tree block driver (32-bit DMA) that sets 1 MiB segments and never
+    # asks dma_max_mapping_size(): the rule needs no driver list, the limits show it
+    raid = pci(t, bus, "0000:00:04.0", 0x1000, 0x0060, 0x010400, 32, "oot_raid", "oot_raid",
+               subsys=(0x1000, 0x1006))
+    disk(t, raid, "oraid0", [], (252, 0), sectors=1953525168, max_sectors_kb=1024,
+         max_hw_sectors_kb=1024, max_segments=64, max_segment_size=1048576)
+    # b43 sets a 30-bit mask: the pool at 0xbbfe8000 is beyond it
+    pci(t, bus, "0000:00:05.0", 0x14e4, 0x4318, 0x028000, 30, "b43-pci-bridge", "ssb",
+        subsys=(0x14e4, 0x0449))
+    # a 64-bit nvme with 4 MiB requests: direct, no bounce, no limit
+    nv = pci(t, bus, "0000:00:06.0", 0x144d, 0xa80a, 0x010802, 64, "nvme", "nvme",
+             subsys=(0x144d, 0xa801))
+    disk(t, nv + "/nvme/nvme1", "nvme1n1", [], (259, 2), sectors=1000215216,
+         max_sectors_kb=1280, max_hw_sectors_kb=4096, max_segments=127,
+         max_segment_size=4294967295, dma_alignment=3, glue=False)
+    d = "sys/kernel/debug/swiotlb"
+    t.file(d + "/io_tlb_nslabs", "49152\n")  # 32768 at boot, plus a pool swiotlb_dyn_alloc added
+    t.file(d + "/io_tlb_used", "1024\n")
+    t.file(d + "/io_tlb_used_hiwater", "48000\n")
+    t.file(d + "/io_tlb_transient_nslabs", "512\n")
+    kmsg(t, X86_BOOT + [
+        "Command line: " + cmd,
+        SWIOTLB_X86,
+        "!------------[ cut here ]------------",
+        # kernel/dma/swiotlb.c swiotlb_map, dev_WARN_ONCE: no DEVICE= dictionary
+        "!b43-pci-bridge 0000:00:05.0: swiotlb addr 0x00000000bbfe8000+1538 overflow (mask 3fffffff, bus limit 0).",
+        "!WARNING: CPU: 2 PID: 811 at kernel/dma/swiotlb.c:1601 swiotlb_map+0x3a1/0x3d0",
+        # a record cut short: counted as malformed, attributed to nobody
+        "!b43-pci-bridge 0000:00:05.0: swiotlb addr 0x00000000bbfe8800+ overflow (mask 3fff",
+        ("!oot_raid 0000:00:04.0: swiotlb buffer is full (sz: 1048576 bytes), total 49152 (slots), used 1024 (slots)",
+         ["SUBSYSTEM=pci", "DEVICE=+pci:0000:00:04.0"]),
+    ])
+    return [
+        "# dynamic swiotlb: a full pool grows, so the high-water mark is info",
+        "%s | length == 2" % finding("swiotlb-pressure"),
+        "[%s[] | select(.evidence.peak_used_bytes != null)] | .[0].severity == \"info\" and .[0].evidence.dynamic == true" % finding("swiotlb-pressure"),
+        "[%s[] | select(.evidence.peak_used_bytes != null)] | .[0].evidence.transient_bytes == 512 * 2048" % finding("swiotlb-pressure"),
+        "[%s[] | select(.evidence.peak_used_bytes != null)] | .[0].message | test(\"grows\")" % finding("swiotlb-pressure"),
+        "# ... but a logged full pool is still a failure, dynamic or not",
+        "[%s[] | select(.evidence.log_lines != null)] | .[0].severity == \"warning\" and .[0].evidence.dynamic == true" % finding("swiotlb-pressure"),
+        "# the pool out of the 30-bit card's reach: predicted, and proved by the log",
+        "%s | .verdict == \"fails\" and .swiotlb_pool_reachable == false" % dev("0000:00:05.0"),
+        "%s | .dma_signs == [\"kernel-log\"]" % dev("0000:00:05.0"),
+        "%s | length == 1" % finding("swiotlb-out-of-reach", "0000:00:05.0"),
+        "%s | .[0].severity == \"error\"" % finding("swiotlb-out-of-reach", "0000:00:05.0"),
+        "%s | .[0].evidence.pool_start == \"0xbbfe8000\" and .[0].evidence.limit == \"0x3fffffff\"" % finding("swiotlb-out-of-reach", "0000:00:05.0"),
+        "%s | .[0].evidence.addr == \"0xbbfe8000\" and .[0].evidence.size == 1538" % finding("swiotlb-out-of-reach", "0000:00:05.0"),
+        "%s | .[0].evidence.mask == \"0x3fffffff\" and .[0].evidence.bus_limit == \"0x0\" and .[0].evidence.log_lines == 1" % finding("swiotlb-out-of-reach", "0000:00:05.0"),
+        "[.findings[] | select(.id == \"swiotlb-out-of-reach\")] | length == 1",
+        "[.inputs[] | select(.path == \"dev/kmsg\")][0].detail == \"1 malformed record skipped\"",
+        "# 1 MiB segments of a bouncing device: too large for any bounce",
+        "%s | .verdict == \"partial\"" % dev("0000:00:04.0"),
+        "%s | length == 1" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.disk == \"oraid0\" and .[0].evidence.segment_bytes == 1048576" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "%s | .[0].evidence.swiotlb_max_mapping | startswith(\"upper bound\")" % finding("bounce-mapping-too-large", "0000:00:04.0"),
+        "# bouncing, but capped (sdhci) or within 64 KiB segments (ahci): no finding",
+        "%s | .verdict == \"partial\"" % dev("0000:00:03.0"),
+        "%s | length == 0" % finding("bounce-mapping-too-large", "0000:00:03.0"),
+        "%s | .verdict == \"partial\"" % dev("0000:00:1f.2"),
+        "%s | length == 0" % finding("bounce-mapping-too-large", "0000:00:1f.2"),
+        "# direct with 4 GiB segments: nothing bounces, no finding",
+        "%s | .verdict == \"direct\"" % dev("0000:00:06.0"),
+        "[.findings[] | select(.id == \"bounce-mapping-too-large\")] | length == 1",
+        ".exit_status == 1",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -1440,6 +1594,8 @@ FIXTURES = {
     "arm-2012-boardfile": arm_2012_boardfile,
     "arm64-pool-high": arm64_pool_high,
     "arm64-virt": arm64_virt,
+    "x86-sev-nvme-4.19": x86_sev_nvme_4_19,
+    "x86-swiotlb-dynamic": x86_swiotlb_dynamic,
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"

@@ -137,6 +137,73 @@ static void test_swiotlb_messages(void **state)
 	assert_true(m->swiotlb.log_no_low_mem);
 	assert_int_equal(m->swiotlb.full_messages, 2);
 	assert_int_equal(m->swiotlb.pool_overflow_messages, 1);
+	assert_int_equal(m->n_overflows, 0); /* a pool overflow is not a "DMA addr" one */
+	assert_int_equal(m->n_pool_overflows, 1);
+	assert_string_equal(m->pool_overflows[0].device, "0000:00:1f.2");
+	assert_int_equal(m->pool_overflows[0].addr, 0xbbfe8000);
+	assert_int_equal(m->pool_overflows[0].size, 512);
+	assert_int_equal(m->pool_overflows[0].mask, 0xffffffff);
+	assert_int_equal(m->pool_overflows[0].bus_limit, 0);
+}
+
+/* kernel/dma/swiotlb.c swiotlb_map: "swiotlb addr %pad+%zu overflow (mask %llx, bus limit %llx)." */
+static void test_pool_overflow(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	static const char log[] =
+		/* dev_WARN_ONCE: "DRIVER DEVNAME: ", no dictionary */
+		"4,900,9000000,-;b43-pci-bridge 0000:03:00.0: swiotlb addr 0x00000000bbfe8000+1536 "
+		"overflow (mask 3fffffff, bus limit 0).\n"
+		/* a dictionary names the device over the text */
+		"4,901,9000001,-;b43 0000:09:09.9: swiotlb addr 0x00000000f8000000+4096 overflow "
+		"(mask 3fffffff, bus limit 3fffffff).\n"
+		" SUBSYSTEM=platform\n"
+		" DEVICE=+platform:fe340000.mmc\n"
+		/* malformed: counted, attributed to nobody, the record skipped */
+		"4,902,9000002,-;swiotlb addr 0x1000+12 overflow (mask ff, bus limit 0).\n"
+		"4,903,9000003,-;b43 0000:04:00.0: swiotlb addr 0xzz+12 overflow (mask ff, bus limit 0).\n"
+		"4,904,9000004,-;b43 0000:05:00.0: swiotlb addr 0x1000+12 overflow (mask ff\n"
+		"4,905,9000005,-;b43 0000:06:00.0: swiotlb addr 0x1000+ overflow (mask ff, bus limit 0).\n"
+		/* not this line: no " overflow" after it */
+		"6,906,9000006,-;foo: swiotlb addr is fine\n";
+
+	assert_int_equal(parse(m, log), 0);
+	assert_int_equal(m->swiotlb.pool_overflow_messages, 6);
+	assert_int_equal(m->n_pool_overflows, 2);
+	assert_int_equal(m->n_overflows, 0);
+	assert_string_equal(m->pool_overflows[0].device, "0000:03:00.0");
+	assert_int_equal(m->pool_overflows[0].addr, 0xbbfe8000);
+	assert_int_equal(m->pool_overflows[0].size, 1536);
+	assert_int_equal(m->pool_overflows[0].mask, 0x3fffffff);
+	assert_int_equal(m->pool_overflows[0].bus_limit, 0);
+	assert_string_equal(m->pool_overflows[1].device, "fe340000.mmc");
+	assert_int_equal(m->pool_overflows[1].addr, 0xf8000000);
+	assert_int_equal(m->pool_overflows[1].bus_limit, 0x3fffffff);
+
+	/* read_kmsg says how many records it could not use */
+	char *root = tmp_root_new();
+	struct sysroot *sr;
+	tmp_root_write_str(root, "dev/kmsg", log);
+	machine_done(m);
+	machine_init(m);
+	assert_int_equal(sysroot_open(root, 0, &sr), 0);
+	assert_int_equal(read_kmsg(sr, m), 0);
+	assert_int_equal(m->n_pool_overflows, 2);
+	assert_string_equal(m->inputs[0].detail, "4 malformed records skipped");
+	sysroot_free(sr);
+	tmp_root_free(root);
+}
+
+/* A NUL inside the name before ": swiotlb addr" (escaped or raw): no name, not a cut one (fuzz). */
+static void test_pool_overflow_nul_in_name(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	static const char rec[] = "4,1,1,-;b43 00\\x00:05.0: swiotlb addr 0x1000+1 overflow (mask ff, bus limit 0).\n"
+				  "4,2,2,-;b43 0000\0:05.0: DMA addr 0x1000+1 overflow (mask ff, bus limit 0).\n";
+
+	assert_int_equal(kmsg_parse(rec, sizeof(rec) - 1, m), 0);
+	assert_int_equal(m->swiotlb.pool_overflow_messages, 1);
+	assert_int_equal(m->n_pool_overflows, 0);
 	assert_int_equal(m->n_overflows, 0);
 }
 
@@ -402,6 +469,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_swiotlb_pool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_old_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiotlb_messages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_overflow_nul_in_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sev, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sev_older_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tdx, setup, teardown),

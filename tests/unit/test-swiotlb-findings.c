@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Findings about what one swiotlb bounce can hold and where the pool is,
+ * through report_build on hand-made machines (issue 10.10, 10.11):
+ * bounce-mapping-too-large, swiotlb-out-of-reach from the kernel log, and
+ * swiotlb-pressure with a dynamic pool.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/report.h"
+
+#define KiB 1024ull
+
+/* An x86_64 PC: RAM to 0x63fffffff (5.25 GiB above 4 GiB), the pool at 0xbbfe8000. */
+static void setup_pc(struct machine *m, const char *release)
+{
+	static const struct ram_range ram[] = { { 0x1000, 0x9fbff },
+						{ 0x100000, 0xbfffffff },
+						{ 0x100000000, 0x63fffffff } };
+
+	machine_init(m);
+	m->page_size = 4096;
+	m->arch.value = strdup("x86_64");
+	m->arch_info = arch_lookup(m->arch.value);
+	m->release.value = strdup(release);
+	m->ram = malloc(sizeof(ram));
+	assert_non_null(m->arch.value);
+	assert_non_null(m->release.value);
+	assert_non_null(m->ram);
+	memcpy(m->ram, ram, sizeof(ram));
+	m->n_ram = 3;
+	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+	m->swiotlb.have_pool = true;
+	m->swiotlb.pool_start = 0xbbfe8000;
+	m->swiotlb.pool_end = 0xbffe8000;
+}
+
+static void add_pci(struct machine *m, const char *id, const char *driver, int mask_bits)
+{
+	struct device *d = machine_add_device(m);
+
+	assert_non_null(d);
+	d->id = strdup(id);
+	d->driver = driver ? strdup(driver) : NULL;
+	d->bus = DEV_BUS_PCI;
+	d->dma_mask_bits = d->coherent_mask_bits = mask_bits;
+	d->have_pci_ids = true;
+	d->class_code = 0x010800;
+	d->iommu_group = -1;
+	d->virtio_access_platform = -1;
+	assert_non_null(d->id);
+}
+
+/* A disk of device id (machine_sort_devices() done) with these queue limits; -1 absent. */
+static void add_disk(struct machine *m, const char *disk, const char *id, int64_t max_segment_size,
+		     int64_t max_hw_sectors_kb)
+{
+	const struct device *d = machine_find_device(m, id);
+	struct block_queue *q = machine_add_block(m);
+
+	assert_non_null(d);
+	assert_non_null(q);
+	q->disk = strdup(disk);
+	q->dma_device = strdup(id);
+	assert_non_null(q->disk);
+	assert_non_null(q->dma_device);
+	q->dev_index = (size_t)(d - m->devices);
+	q->max_segment_size = max_segment_size;
+	q->max_hw_sectors_kb = max_hw_sectors_kb;
+	q->max_sectors_kb = q->max_segments = q->logical_block_size = q->dma_alignment = -1;
+}
+
+static const struct device_report *report_of(const struct report *r, const char *id)
+{
+	for (size_t i = 0; i < r->devices.n_devices; i++)
+		if (strcmp(r->devices.devices[i].dev->id, id) == 0)
+			return &r->devices.devices[i];
+	fail_msg("no report for %s", id);
+	return NULL;
+}
+
+/* The findings named id about device (NULL: machine-wide); *ret_n how many. */
+static const struct finding *find(const struct report *r, const char *id, const char *device,
+				  size_t *ret_n)
+{
+	const struct finding *first = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->findings.n; i++) {
+		const struct finding *x = &r->findings.v[i];
+		if (strcmp(finding_id_to_string(x->id), id) != 0)
+			continue;
+		if (device ? !x->device || strcmp(x->device, device) != 0 : x->device != NULL)
+			continue;
+		if (!first)
+			first = x;
+		n++;
+	}
+	if (ret_n)
+		*ret_n = n;
+	return first;
+}
+
+static const struct evidence *ev(const struct finding *x, const char *key)
+{
+	for (size_t i = 0; x && i < x->n_evidence; i++)
+		if (strcmp(x->evidence[i].key, key) == 0)
+			return &x->evidence[i];
+	return NULL;
+}
+
+/* The evidence key of x, which must be there. */
+static const struct evidence *ev_must(const struct finding *x, const char *key)
+{
+	static const struct evidence none = { .key = "", .s = (char *)"" };
+	const struct evidence *e = ev(x, key);
+	if (!e) {
+		fail_msg("no evidence %s", key);
+		return &none;
+	}
+	return e;
+}
+
+static uint64_t ev_u(const struct finding *x, const char *key)
+{
+	return ev_must(x, key)->u;
+}
+
+static const char *ev_s(const struct finding *x, const char *key)
+{
+	const char *s = ev_must(x, key)->s;
+	return s ? s : "";
+}
+
+/* A 32-bit device bounces RAM above 4 GiB: a queue allowing more than 256 KiB fails. */
+static void test_partial_segment_too_large(void **state)
+{
+	struct machine m;
+	struct report r;
+	size_t n;
+
+	(void)state;
+	setup_pc(&m, "6.1.0-27-amd64");
+	add_pci(&m, "0000:02:00.0", "sdhci-pci", 32);  /* 512 KiB segments, two disks */
+	add_pci(&m, "0000:03:00.0", "sdhci-pci", 32);  /* capped at 256 KiB */
+	add_pci(&m, "0000:04:00.0", "nvme", 64);       /* direct: any segment is fine */
+	add_pci(&m, "0000:05:00.0", "ahci", 32);       /* limits absent: nothing guessed */
+	add_pci(&m, "0000:06:00.0", "ahci", 32);       /* max_hw_sectors_kb decides: 128 KiB */
+	machine_sort_devices(&m);
+	add_disk(&m, "mmcblk0", "0000:02:00.0", 524288, 512);
+	add_disk(&m, "mmcblk1", "0000:02:00.0", 4294967295, 1024);
+	add_disk(&m, "mmcblk2", "0000:03:00.0", 262144, 256);
+	add_disk(&m, "nvme0n1", "0000:04:00.0", 4294967295, 2048);
+	add_disk(&m, "sda", "0000:05:00.0", -1, 32767);
+	add_disk(&m, "sdb", "0000:05:00.0", 4294967295, -1);
+	add_disk(&m, "sdc", "0000:06:00.0", 4294967295, 128);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+
+	assert_int_equal(report_of(&r, "0000:02:00.0")->verdict, VERDICT_PARTIAL);
+	const struct finding *x = find(&r, "bounce-mapping-too-large", "0000:02:00.0", &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x->severity, SEVERITY_ERROR);
+	/* the disk with the largest segment names it; both are counted */
+	assert_string_equal(ev_s(x, "disk"), "mmcblk1");
+	assert_int_equal(ev_u(x, "segment_bytes"), 1024 * KiB);
+	assert_int_equal(ev_u(x, "max_segment_size"), 4294967295ull);
+	assert_int_equal(ev_u(x, "max_hw_sectors_kb"), 1024);
+	assert_int_equal(ev_u(x, "swiotlb_max_mapping_bytes"), 256 * KiB);
+	assert_int_equal(ev_u(x, "disks"), 2);
+	/* 6.1: swiotlb_max_mapping_size() subtracts the min_align_mask the tool cannot see */
+	assert_non_null(strstr(ev_s(x, "swiotlb_max_mapping"), "upper bound"));
+	assert_non_null(strstr(x->message, "mmcblk1"));
+
+	assert_int_equal(report_of(&r, "0000:03:00.0")->verdict, VERDICT_PARTIAL);
+	find(&r, "bounce-mapping-too-large", "0000:03:00.0", &n);
+	assert_int_equal(n, 0);
+	assert_int_equal(report_of(&r, "0000:04:00.0")->verdict, VERDICT_DIRECT);
+	find(&r, "bounce-mapping-too-large", "0000:04:00.0", &n);
+	assert_int_equal(n, 0);
+	find(&r, "bounce-mapping-too-large", "0000:05:00.0", &n);
+	assert_int_equal(n, 0);
+	find(&r, "bounce-mapping-too-large", "0000:06:00.0", &n);
+	assert_int_equal(n, 0);
+	report_done(&r);
+	machine_done(&m);
+}
+
+/* Forced bouncing: every mapping is a bounce, whatever the mask; 4.19 knew no min_align_mask. */
+static void test_forced_segment_too_large(void **state)
+{
+	struct machine m;
+	struct report r;
+	size_t n;
+
+	(void)state;
+	setup_pc(&m, "4.19.0-27-amd64");
+	m.cmd.swiotlb_force = true;
+	add_pci(&m, "0000:00:04.0", "nvme", 64);
+	add_pci(&m, "0000:00:05.0", "nvme", 64);
+	machine_sort_devices(&m);
+	add_disk(&m, "nvme0n1", "0000:00:04.0", 4294967295, 512);
+	add_disk(&m, "nvme1n1", "0000:00:05.0", 4294967295, 128);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+
+	assert_int_equal(report_of(&r, "0000:00:04.0")->verdict, VERDICT_FORCED);
+	const struct finding *x = find(&r, "bounce-mapping-too-large", "0000:00:04.0", &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(ev_u(x, "segment_bytes"), 512 * KiB);
+	assert_null(ev(x, "disks"));
+	assert_non_null(strstr(ev_s(x, "swiotlb_max_mapping"), "exact"));
+	assert_int_equal(report_of(&r, "0000:00:05.0")->verdict, VERDICT_FORCED);
+	find(&r, "bounce-mapping-too-large", "0000:00:05.0", &n);
+	assert_int_equal(n, 0);
+	report_done(&r);
+	machine_done(&m);
+
+	/* without swiotlb=force the same nvme is direct: no finding */
+	setup_pc(&m, "4.19.0-27-amd64");
+	add_pci(&m, "0000:00:04.0", "nvme", 64);
+	machine_sort_devices(&m);
+	add_disk(&m, "nvme0n1", "0000:00:04.0", 4294967295, 512);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "0000:00:04.0")->verdict, VERDICT_DIRECT);
+	find(&r, "bounce-mapping-too-large", "0000:00:04.0", &n);
+	assert_int_equal(n, 0);
+	report_done(&r);
+	machine_done(&m);
+}
+
+static void add_pool_overflow(struct machine *m, const char *device, uint64_t addr, uint64_t mask)
+{
+	struct dma_overflow *v = reallocarray(m->pool_overflows, m->n_pool_overflows + 1, sizeof(*v));
+
+	assert_non_null(v);
+	m->pool_overflows = v;
+	v[m->n_pool_overflows++] = (struct dma_overflow){
+		.device = device ? strdup(device) : NULL, .addr = addr, .size = 4096, .mask = mask,
+	};
+}
+
+/* "swiotlb addr ... overflow" in the log: swiotlb-out-of-reach on that device, once. */
+static void test_pool_overflow_logged(void **state)
+{
+	struct machine m;
+	struct report r;
+	size_t n;
+
+	(void)state;
+	setup_pc(&m, "6.12.38+deb13-amd64");
+	add_pci(&m, "0000:03:00.0", "b43-pci-bridge", 30); /* the pool at 0xbbfe8000 is beyond 1 GiB */
+	add_pci(&m, "0000:04:00.0", "ahci", 32);           /* reaches the pool, says the prediction */
+	add_pci(&m, "0000:05:00.0", NULL, 30);             /* idle now */
+	machine_sort_devices(&m);
+	add_pool_overflow(&m, "0000:03:00.0", 0xbbfe8000, 0x3fffffff);
+	add_pool_overflow(&m, "0000:03:00.0", 0xbbfe9000, 0x3fffffff);
+	add_pool_overflow(&m, "0000:04:00.0", 0xbbfe8000, 0xffffffff);
+	add_pool_overflow(&m, "0000:05:00.0", 0xbbfe8000, 0x3fffffff);
+	add_pool_overflow(&m, "0000:99:00.0", 0xbbfe8000, 0xffffff);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+
+	/* predicted and logged: one finding with both sets of numbers */
+	assert_int_equal(report_of(&r, "0000:03:00.0")->verdict, VERDICT_FAILS);
+	const struct finding *x = find(&r, "swiotlb-out-of-reach", "0000:03:00.0", &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x->severity, SEVERITY_ERROR);
+	assert_int_equal(ev_u(x, "pool_start"), 0xbbfe8000);
+	assert_int_equal(ev_u(x, "limit"), 0x3fffffff);
+	assert_int_equal(ev_u(x, "addr"), 0xbbfe8000); /* the first line */
+	assert_int_equal(ev_u(x, "size"), 4096);
+	assert_int_equal(ev_u(x, "mask"), 0x3fffffff);
+	assert_int_equal(ev_u(x, "bus_limit"), 0);
+	assert_int_equal(ev_u(x, "log_lines"), 2);
+
+	/* logged only: the log is proof the prediction missed */
+	x = find(&r, "swiotlb-out-of-reach", "0000:04:00.0", &n);
+	assert_int_equal(n, 1);
+	assert_null(ev(x, "pool_start"));
+	assert_int_equal(ev_u(x, "mask"), 0xffffffff);
+	assert_int_equal(ev_u(x, "log_lines"), 1);
+	assert_non_null(strstr(x->message, "kernel log"));
+
+	/* a fact about the past: kept for an idle device */
+	assert_int_equal(report_of(&r, "0000:05:00.0")->verdict, VERDICT_IDLE);
+	find(&r, "swiotlb-out-of-reach", "0000:05:00.0", &n);
+	assert_int_equal(n, 1);
+
+	/* a device the audit does not know: machine-wide, under the logged name */
+	x = find(&r, "swiotlb-out-of-reach", "0000:99:00.0", &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(ev_u(x, "mask"), 0xffffff);
+	report_done(&r);
+	machine_done(&m);
+}
+
+static void set_debugfs(struct machine *m, uint64_t nslabs, uint64_t hiwater, bool transient)
+{
+	m->swiotlb.have_nslabs = m->swiotlb.have_used = m->swiotlb.have_hiwater = true;
+	m->swiotlb.nslabs = nslabs;
+	m->swiotlb.used = 0;
+	m->swiotlb.hiwater = hiwater;
+	m->swiotlb.have_transient = transient;
+	m->swiotlb.transient = transient ? 256 : 0;
+}
+
+/* 6.6+ CONFIG_SWIOTLB_DYNAMIC: a full pool grows, so a high-water mark is info. */
+static void test_pressure_dynamic(void **state)
+{
+	struct machine m;
+	struct report r;
+	size_t n;
+
+	(void)state;
+	setup_pc(&m, "6.12.38+deb13-amd64");
+	set_debugfs(&m, 32768, 32700, true);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	const struct finding *x = find(&r, "swiotlb-pressure", NULL, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x->severity, SEVERITY_INFO);
+	assert_int_equal(ev_must(x, "dynamic")->type, EVIDENCE_BOOL);
+	assert_int_equal(ev_u(x, "dynamic"), 1);
+	assert_int_equal(ev_u(x, "transient_bytes"), 256 * 2048);
+	assert_non_null(strstr(x->message, "grows"));
+	assert_int_equal(r.exit_status, EXIT_CLEAN);
+	report_done(&r);
+	machine_done(&m);
+
+	/* the same counters without io_tlb_transient_nslabs: a warning, dynamic false */
+	setup_pc(&m, "6.1.0-27-amd64");
+	set_debugfs(&m, 32768, 32700, false);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	x = find(&r, "swiotlb-pressure", NULL, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x->severity, SEVERITY_WARNING);
+	assert_int_equal(ev_u(x, "dynamic"), 0);
+	assert_null(ev(x, "transient_bytes"));
+	report_done(&r);
+	machine_done(&m);
+
+	/* "swiotlb buffer is full" with a dynamic pool: still failures, said so */
+	setup_pc(&m, "6.12.38+deb13-amd64");
+	set_debugfs(&m, 32768, 100, true);
+	m.swiotlb.full_messages = 3;
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	x = find(&r, "swiotlb-pressure", NULL, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x->severity, SEVERITY_WARNING);
+	assert_int_equal(ev_u(x, "log_lines"), 3);
+	assert_int_equal(ev_u(x, "dynamic"), 1);
+	assert_non_null(strstr(x->message, "grows"));
+	report_done(&r);
+	machine_done(&m);
+
+	/* no debugfs: whether the pool grows is not known, nothing said about it */
+	setup_pc(&m, "6.12.38+deb13-amd64");
+	m.swiotlb.full_messages = 1;
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	x = find(&r, "swiotlb-pressure", NULL, &n);
+	assert_int_equal(n, 1);
+	assert_null(ev(x, "dynamic"));
+	report_done(&r);
+	machine_done(&m);
+
+	/* Xen PV's remapped pool never grows, whatever debugfs shows */
+	setup_pc(&m, "6.12.38+deb13-amd64");
+	set_debugfs(&m, 32768, 32700, true);
+	m.hyp.type = HYPERVISOR_XEN;
+	m.hyp.xen_guest_type = XEN_GUEST_PV;
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	x = find(&r, "swiotlb-pressure", NULL, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x->severity, SEVERITY_WARNING);
+	assert_int_equal(ev_u(x, "dynamic"), 0);
+	report_done(&r);
+	machine_done(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_partial_segment_too_large),
+		cmocka_unit_test(test_forced_segment_too_large),
+		cmocka_unit_test(test_pool_overflow_logged),
+		cmocka_unit_test(test_pressure_dynamic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
