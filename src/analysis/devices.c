@@ -289,24 +289,20 @@ static const char *no_dma_api_reason(const char *driver)
 	return NULL;
 }
 
-static void decide(const struct devices_input *in, struct device_report *r)
+/* Devices whose DMA the DMA API never sees, or that do none: true when decided. */
+static bool decided_outside_dma_api(const struct devices_input *in, struct device_report *r)
 {
 	const struct device *d = r->dev;
-	const struct swiotlb_state *sw = in->sw;
-	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
-	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && r->legacy.known;
 
-	r->kernel_model = legacy_decides ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
-	r->pool_reachable = TRI_UNKNOWN;
 	if (!d->driver) {
 		r->verdict = VERDICT_IDLE;
 		r->reason = "no driver bound: no DMA";
-		return;
+		return true;
 	}
 	if (r->bridge) {
 		r->verdict = VERDICT_IDLE;
 		r->reason = "bridge or host controller: forwards DMA, does none of its own";
-		return;
+		return true;
 	}
 	/* every platform/AMBA device has a default mask, DMA or not: only evidence
 	 * (a disk, a NIC, a DMA-engine channel, a DT property...) makes it a master.
@@ -315,17 +311,17 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0 && d->dt.err) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "devicetree unreadable: whether it does DMA cannot be known";
-		return;
+		return true;
 	}
 	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0) {
 		r->verdict = VERDICT_IDLE;
 		r->reason = "no sign that it does DMA";
-		return;
+		return true;
 	}
 	if (no_dma_api_reason(d->driver)) {
 		r->verdict = VERDICT_DIRECT;
 		r->reason = no_dma_api_reason(d->driver);
-		return;
+		return true;
 	}
 	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
 	 * virtio passes guest-physical addresses: no DMA API, so neither an IOMMU
@@ -334,23 +330,41 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->verdict = VERDICT_DIRECT;
 		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
 			    "no DMA API";
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* Xen PV and the IOMMU domain: true when decided. */
+static bool decided_by_domain(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+
 	if (sw->xen_pv) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
-		return;
+		return true;
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
 		r->verdict = VERDICT_IOMMU;
 		r->reason = "translated IOMMU domain: I/O virtual addresses inside the mask";
-		return;
+		return true;
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_UNMANAGED || d->iommu_domain == IOMMU_DOMAIN_BLOCKED) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* Who forces every mapping of this device to bounce (r->forced); true when decided otherwise. */
+static bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+
 	if (d->dt.restricted_pool) {
 		r->forced = true;
 		r->forced_why = "devicetree restricted-dma-pool (memory-region)";
@@ -372,11 +386,25 @@ static void decide(const struct devices_input *in, struct device_report *r)
 					      "from Linux, decides whether every mapping bounces"
 					    : "AMD SME host: the physical address bits (proc/cpuinfo) are "
 					      "unknown, so whether the C-bit lies beyond the limit is unknown";
-			return;
+			return true;
 		default:
 			break;
 		}
 	}
+	return false;
+}
+
+static void decide(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
+	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && r->legacy.known;
+
+	r->kernel_model = legacy_decides ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
+	r->pool_reachable = TRI_UNKNOWN;
+	if (decided_outside_dma_api(in, r) || decided_by_domain(in, r) || decided_by_forcing(in, r))
+		return;
 	if (r->forced) {
 		r->verdict = VERDICT_FORCED;
 		r->reason = r->forced_why;

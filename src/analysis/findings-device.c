@@ -50,9 +50,9 @@ static char *sized_message(const char *before, uint64_t bytes, const char *after
 	return strbuf_steal(&b);
 }
 
-/* What the models predict for a device that does DMA. */
-static void predicted_findings(const struct devices_input *in, const struct device_report *r,
-			       struct findings *f)
+/* What bouncing, forced bouncing or its failure predicts for a device that does DMA. */
+static void bounce_findings(const struct devices_input *in, const struct device_report *r,
+			    struct findings *f)
 {
 	const struct device *d = r->dev;
 	const struct swiotlb_state *sw = in->sw;
@@ -122,6 +122,15 @@ static void predicted_findings(const struct devices_input *in, const struct devi
 		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
 		finding_add_hex(f, x, "limit", r->limit);
 	}
+}
+
+/* What the mask itself and the readings of max_low_pfn say about a device that does DMA. */
+static void mask_findings(const struct devices_input *in, const struct device_report *r,
+			  struct findings *f)
+{
+	const struct device *d = r->dev;
+	struct finding *x;
+
 	if (r->mask_known && !mask_is_contiguous(r->dma_mask)) {
 		uint64_t diff = r->direct.reachable_bytes > r->bitmask.reachable_bytes
 					? r->direct.reachable_bytes - r->bitmask.reachable_bytes
@@ -168,6 +177,14 @@ static void predicted_findings(const struct devices_input *in, const struct devi
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
 		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
 	}
+}
+
+/* What the models predict for a device that does DMA. */
+static void predicted_findings(const struct devices_input *in, const struct device_report *r,
+			       struct findings *f)
+{
+	bounce_findings(in, r, f);
+	mask_findings(in, r, f);
 }
 
 /*
