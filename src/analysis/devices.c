@@ -158,9 +158,12 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 		*out = lr;
 		return 0;
 	}
+	bool scsi_none = r && r->scsi_block &&
+			 era_value(ERA_SCSI_BLOCK_LIMIT, in->release, in->arch_family, NULL) == SCSI_LIMIT_NONE;
 	struct legacy_block_input li = {
 		.bits = in->bits,
-		.limit_rule = era_value(ERA_BLOCK_LIMIT, in->release, in->arch_family, NULL),
+		.limit_rule = scsi_none ? BLOCK_LIMIT_NONE
+					: era_value(ERA_BLOCK_LIMIT, in->release, in->arch_family, NULL),
 		.has_mask = r && r->mask_known,
 		.mask = r && r->mask_known ? r->dma_mask : 0,
 	};
@@ -498,7 +501,15 @@ static void affected_ram(const struct devices_input *in, struct device_report *r
 	}
 }
 
-static int analyse_one(const struct devices_input *in, const struct device *d, bool has_block,
+/* drivers/scsi/sd.c sd_format_disk_name() "sd", sr.c "sr": disks of a SCSI host (libata too). */
+static bool is_scsi_disk(const char *disk)
+{
+	return disk && (strncmp(disk, "sd", 2) == 0 || strncmp(disk, "sr", 2) == 0);
+}
+
+enum { HAS_BLOCK = 1 << 0, HAS_SCSI_BLOCK = 1 << 1 };
+
+static int analyse_one(const struct devices_input *in, const struct device *d, unsigned block,
 		       struct device_report *r, struct findings *f)
 {
 	int walk = era_value(ERA_DT_WALK_START, in->release, in->arch_family, NULL);
@@ -507,7 +518,8 @@ static int analyse_one(const struct devices_input *in, const struct device *d, b
 
 	memset(r, 0, sizeof(*r));
 	r->dev = d;
-	r->has_block = has_block;
+	r->has_block = block & HAS_BLOCK;
+	r->scsi_block = block & HAS_SCSI_BLOCK;
 	e = dma_map_from_dt(&d->dt, walk, &r->map);
 	if (e < 0)
 		return e;
@@ -529,7 +541,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, b
 			return e;
 		r->reach_known = true;
 	}
-	if (has_block) {
+	if (r->has_block) {
 		e = legacy_for(in, r, range_map, &r->legacy);
 		if (e < 0)
 			return e;
@@ -544,14 +556,15 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 {
 	const struct machine *m = in->m;
 	struct devices_result res = { 0 };
-	_cleanup_free_ bool *has_block = calloc(m->n_devices ? m->n_devices : 1, sizeof(bool));
+	_cleanup_free_ unsigned *block = calloc(m->n_devices ? m->n_devices : 1, sizeof(unsigned));
 	int e = 0;
 
-	if (!has_block)
+	if (!block)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->n_blocks; i++)
 		if (m->blocks[i].dev_index < m->n_devices)
-			has_block[m->blocks[i].dev_index] = true;
+			block[m->blocks[i].dev_index] |=
+				HAS_BLOCK | (is_scsi_disk(m->blocks[i].disk) ? HAS_SCSI_BLOCK : 0);
 
 	res.devices = calloc(m->n_devices ? m->n_devices : 1, sizeof(*res.devices));
 	res.blocks = calloc(m->n_blocks ? m->n_blocks : 1, sizeof(*res.blocks));
@@ -560,7 +573,7 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < m->n_devices && e == 0; i++) {
-		e = analyse_one(in, &m->devices[i], has_block[i], &res.devices[i], f);
+		e = analyse_one(in, &m->devices[i], block[i], &res.devices[i], f);
 		res.n_devices = i + 1;
 	}
 	for (size_t i = 0; i < m->n_blocks && e == 0; i++) {

@@ -79,6 +79,7 @@ struct device_report {
 	struct reach direct;                 /* dma-direct model */
 	struct reach bitmask;                /* bitmask model */
 	bool has_block;                      /* a disk's queue uses this device */
+	bool scsi_block;                     /* one of them is a SCSI disk (sd, sr): libata too */
 	struct legacy_result legacy;         /* legacy-block model, when computable */
 	enum kernel_model kernel_model;
 	enum verdict verdict;

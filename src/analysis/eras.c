@@ -40,6 +40,16 @@ static const struct era_row table[] = {
 	{ ERA_BLOCK_LIMIT, KV(5, 3, 0), 0, ANY_ARCH, BLOCK_LIMIT_ANY_WITH_MASK,
 	  "\"mmc: core: let the dma map ops handle bouncing\", \"dma-mapping: remove dma_max_pfn\" (5.3)" },
 
+	/* SCSI (and libata, a SCSI host) stopped deriving a bounce limit from the
+	 * mask in 21e07dba9fb1 "scsi: reduce use of block bounce buffers" (4.18):
+	 * __scsi_init_queue() sets one only for unchecked_isa_dma hosts, and the
+	 * default limit had long been BLK_BOUNCE_ANY (blk_set_default_limits), so
+	 * a SCSI queue bounces nothing; only the DMA API below judges reach. */
+	{ ERA_SCSI_BLOCK_LIMIT, 0, KV(4, 18, 0), ANY_ARCH, SCSI_LIMIT_AS_BLOCK,
+	  "drivers/scsi/scsi_lib.c scsi_calculate_bounce_limit, before 4.18" },
+	{ ERA_SCSI_BLOCK_LIMIT, KV(4, 18, 0), 0, ANY_ARCH, SCSI_LIMIT_NONE,
+	  "drivers/scsi/scsi_lib.c __scsi_init_queue: no bounce limit (21e07dba9fb1, 4.18)" },
+
 	/* dma-direct translation: dma_pfn_offset until the dma_range_map of 5.10
 	 * ("dma-mapping: introduce DMA range map, supplanting dma_pfn_offset"),
 	 * whose translate_phys_to_dma() returns DMA_MAPPING_ERROR when no region

@@ -33,6 +33,7 @@ enum era_rule {
 	ERA_SWIOTLB_NOFORCE,     /* what swiotlb=noforce leaves: NOFORCE_* */
 	ERA_PLATFORM_MASK,       /* default mask of a DT platform device: PLATFORM_MASK_* */
 	ERA_POOL_LOGGED,         /* whether the boot log names every pool: POOL_LOG_* */
+	ERA_SCSI_BLOCK_LIMIT,    /* what a SCSI/ATA queue's bounce limit follows: SCSI_LIMIT_* */
 	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
 	_ERA_RULE_MAX,
 };
@@ -53,6 +54,7 @@ enum {
 	BLOCK_LIMIT_PHYS_OFFSET_PFN, /* ARM dma_max_pfn(): PHYS_PFN_OFFSET + dma_to_pfn(mask) */
 	BLOCK_LIMIT_DMA_MAX_PFN,     /* dma_max_pfn(): (mask >> PAGE_SHIFT) + dma_pfn_offset */
 	BLOCK_LIMIT_ANY_WITH_MASK,   /* a device with a mask sets no bounce limit */
+	BLOCK_LIMIT_NONE,            /* the driver sets none at all: BLK_BOUNCE_ANY, mask or not */
 };
 
 enum {
@@ -75,6 +77,11 @@ enum {
 enum {
 	NOFORCE_NO_POOL,         /* swiotlb_force_disable: no pool at all */
 	NOFORCE_ONE_SLAB,        /* SWIOTLB_NO_FORCE kept a minimal pool: unusable in practice */
+};
+
+enum {
+	SCSI_LIMIT_AS_BLOCK,     /* scsi_calculate_bounce_limit(): as ERA_BLOCK_LIMIT says */
+	SCSI_LIMIT_NONE,         /* __scsi_init_queue() sets none: BLOCK_LIMIT_NONE */
 };
 
 enum {

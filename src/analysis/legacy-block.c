@@ -34,8 +34,10 @@ int legacy_block_compute(const struct layout *l, const struct legacy_block_input
 
 	/* BLK_BOUNCE_HIGH: blk_max_low_pfn << PAGE_SHIFT on 32-bit, -1ULL on 64-bit */
 	uint64_t bounce_high = in->bits == 32 ? b.blk_max_low_pfn << shift : UINT64_MAX;
-	b.bounce_high = !in->has_mask;
-	if (!in->has_mask) {
+	b.bounce_high = !in->has_mask && in->limit_rule != BLOCK_LIMIT_NONE;
+	if (in->limit_rule == BLOCK_LIMIT_NONE) {
+		b.max_addr = UINT64_MAX; /* BLK_BOUNCE_ANY whatever the mask */
+	} else if (!in->has_mask) {
 		b.max_addr = bounce_high;
 	} else {
 		switch (in->limit_rule) {

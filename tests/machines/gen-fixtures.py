@@ -770,6 +770,44 @@ def x86_sme_host(t):
     ]
 
 
+def x86_32_pae_scsi_419(t):
+    """A 32-bit PAE kernel of 4.19 with 6 GiB: a 32-bit AHCI disk (SCSI, libata).
+
+    From 4.18 (21e07dba9fb1) __scsi_init_queue() sets no bounce limit, and the
+    default is BLK_BOUNCE_ANY, so the block layer bounces nothing for sda: the
+    RAM above 4 GiB reaches the DMA API, whose swiotlb pool (PAE selects
+    SWIOTLB) bounces it. Before 4.18 scsi_calculate_bounce_limit() made the
+    block layer bounce it instead.
+    """
+    manifest(t, "i686", "4.19.0-27-686-pae", "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/vmlinuz-4.19.0-27-686-pae root=/dev/sda1 ro"
+    proc(t, "00000000-00000fff : Reserved\n00001000-0009fbff : System RAM\n"
+            "0009fc00-000fffff : Reserved\n00100000-bfffffff : System RAM\n"
+            "c0000000-febfffff : PCI Bus 0000:00\n100000000-17fffffff : System RAM\n",
+         zoneinfo([("DMA", 1, 4095, 3998), ("Normal", 4096, 225280, 221000),
+                   ("HighMem", 229376, 1343488, 1343488)]),
+         "MemTotal:        6000000 kB\nMemFree:         5000000 kB\nHighTotal:       5373952 kB\n"
+         "HighFree:        5000000 kB\nLowTotal:         880000 kB\nLowFree:          500000 kB\n"
+         "Bounce:                0 kB\n", cmd)
+    x86_pc_devices(t)
+    kmsg(t, [
+        "Linux version 4.19.0-27-686-pae (debian-kernel@lists.debian.org) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP Debian 4.19.316-1 (2024-06-25)",
+        "Command line: " + cmd,
+        "PCI-DMA: Using software bounce buffering for IO (SWIOTLB)",
+        "software IO TLB: mapped [mem 0x2f7fa000-0x337fa000] (64MB)",
+    ])
+    return [
+        "# SCSI on 4.18+: the block layer bounces nothing; swiotlb takes the RAM above 4 GiB",
+        ".memory.highmem_bytes > 0",
+        "%s | .kernel_model == \"legacy-block\"" % dev("0000:00:1f.2"),
+        "%s | .models[\"legacy-block\"].as_pfn | .early_return and .bounce_bytes == 0" % dev("0000:00:1f.2"),
+        "%s | .models[\"legacy-block\"].missed_bytes == 2147483648" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"partial\" and .swiotlb_pool_reachable == true" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == 2147483648" % dev("0000:00:1f.2"),
+        "%s | length == 0" % finding("bounce-missed", "0000:00:1f.2"),
+    ]
+
+
 def x86_tdx_guest(t):
     manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=hvc0"
@@ -1580,6 +1618,7 @@ FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
     "x86-sme-host": x86_sme_host,
+    "x86-32-pae-scsi-4.19": x86_32_pae_scsi_419,
     "x86-noforce": x86_noforce,
     "x86-sev-guest": x86_sev_guest,
     "x86-tdx-guest": x86_tdx_guest,

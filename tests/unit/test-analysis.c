@@ -77,6 +77,8 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 10, 0), ANY_ARCH, NULL), RANGE_MAP_REGIONS);
 	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(5, 4, 0), ANY_ARCH, NULL), BUS_LIMIT_MASK);
 	assert_int_equal(era_value(ERA_PLATFORM_MASK, KV(3, 3, 0), ARCH_ARM, NULL), PLATFORM_MASK_NONE);
+	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 17, 19), ANY_ARCH, NULL), SCSI_LIMIT_AS_BLOCK);
+	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 18, 0), ANY_ARCH, NULL), SCSI_LIMIT_NONE);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(4, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_NONE);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 12, 0), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
