@@ -273,6 +273,48 @@ static enum tristate below_sme_cbit(unsigned phys_bits, uint64_t limit)
 	return TRI_UNKNOWN;
 }
 
+/*
+ * Whether this 32-bit ARM kernel is LPAE: Debian names it (-lpae), and RAM
+ * above 4 GiB needs it. TRI_UNKNOWN otherwise.
+ */
+static enum tristate arm_lpae(const struct devices_input *in)
+{
+	const char *rel = in->m->release.value;
+
+	if ((rel && strstr(rel, "lpae")) || in->l->end_pfn > ((1ull << 32) >> in->l->page_shift))
+		return TRI_YES;
+	if (rel && strstr(rel, "armmp"))
+		return TRI_NO; /* Debian's non-LPAE flavour */
+	return TRI_UNKNOWN;
+}
+
+/*
+ * RAM out of reach on 32-bit ARM before 6.0: arm_dma_ops pass it to the
+ * device unchecked (silent corruption) unless a 5.3+ LPAE kernel uses
+ * dma-direct. True when that decided the verdict.
+ */
+static bool decided_by_arm_dma_ops(const struct devices_input *in, struct device_report *r)
+{
+	int rule = era_value(ERA_STREAMING_MAP, in->release, in->arch_family, NULL);
+	enum tristate lpae = arm_lpae(in);
+
+	if (rule == STREAMING_DMA_DIRECT || in->sw->active == TRI_YES ||
+	    (rule == STREAMING_ARM_LPAE_DIRECT && lpae == TRI_YES))
+		return false; /* a pool exists only with dma-direct (LPAE or Xen) */
+	r->out_of_reach_decides = true;
+	if (rule == STREAMING_ARM_LPAE_DIRECT && lpae == TRI_UNKNOWN) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
+			    "arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping";
+		return true;
+	}
+	r->verdict = VERDICT_FAILS;
+	r->missed_corrupts = true;
+	r->reason = "RAM out of reach, and arm_dma_map_page() maps it without a reach check "
+		    "(no swiotlb): DMA hits the wrong memory";
+	return true;
+}
+
 /* Decide r->verdict and r->reason; the first rule that applies wins. */
 /* Drivers whose DMA never goes through the DMA API: no mask applies, nothing bounces. */
 static const struct {
@@ -459,6 +501,8 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = "all RAM within reach";
 		return;
 	}
+	if (in->arch_family == ARCH_ARM && decided_by_arm_dma_ops(in, r))
+		return;
 	needs_pool(sw, r);
 }
 

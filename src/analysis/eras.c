@@ -50,6 +50,17 @@ static const struct era_row table[] = {
 	{ ERA_SCSI_BLOCK_LIMIT, KV(4, 18, 0), 0, ANY_ARCH, SCSI_LIMIT_NONE,
 	  "drivers/scsi/scsi_lib.c __scsi_init_queue: no bounce limit (21e07dba9fb1, 4.18)" },
 
+	/* 32-bit ARM streaming DMA: arm_dma_map_page() (arch/arm/mm/dma-mapping.c)
+	 * returns pfn_to_dma() + offset, no reach check, no swiotlb; LPAE kernels
+	 * use dma-direct and swiotlb from ad3c7b18c5b3 (5.3); every kernel from
+	 * ae626eb97376 "ARM/dma-mapping: use dma-direct unconditionally" (6.0). */
+	{ ERA_STREAMING_MAP, 0, KV(5, 3, 0), ARCH_ARM, STREAMING_ARM_NO_CHECK,
+	  "arch/arm/mm/dma-mapping.c arm_dma_map_page: no reach check, before 5.3" },
+	{ ERA_STREAMING_MAP, KV(5, 3, 0), KV(6, 0, 0), ARCH_ARM, STREAMING_ARM_LPAE_DIRECT,
+	  "arch/arm/mm/init.c: swiotlb for ARM_LPAE (ad3c7b18c5b3, 5.3); arm_dma_ops otherwise" },
+	{ ERA_STREAMING_MAP, 0, 0, ANY_ARCH, STREAMING_DMA_DIRECT,
+	  "kernel/dma/direct.h dma_direct_map_page (ARM: ae626eb97376, 6.0)" },
+
 	/* dma-direct translation: dma_pfn_offset until the dma_range_map of 5.10
 	 * ("dma-mapping: introduce DMA range map, supplanting dma_pfn_offset"),
 	 * whose translate_phys_to_dma() returns DMA_MAPPING_ERROR when no region

@@ -34,6 +34,7 @@ enum era_rule {
 	ERA_PLATFORM_MASK,       /* default mask of a DT platform device: PLATFORM_MASK_* */
 	ERA_POOL_LOGGED,         /* whether the boot log names every pool: POOL_LOG_* */
 	ERA_SCSI_BLOCK_LIMIT,    /* what a SCSI/ATA queue's bounce limit follows: SCSI_LIMIT_* */
+	ERA_STREAMING_MAP,       /* what checks a streaming mapping's reach: STREAMING_* */
 	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
 	_ERA_RULE_MAX,
 };
@@ -82,6 +83,12 @@ enum {
 enum {
 	SCSI_LIMIT_AS_BLOCK,     /* scsi_calculate_bounce_limit(): as ERA_BLOCK_LIMIT says */
 	SCSI_LIMIT_NONE,         /* __scsi_init_queue() sets none: BLOCK_LIMIT_NONE */
+};
+
+enum {
+	STREAMING_DMA_DIRECT,    /* dma_capable(), then swiotlb or a mapping error */
+	STREAMING_ARM_NO_CHECK,  /* arm_dma_map_page(): no reach check, no swiotlb */
+	STREAMING_ARM_LPAE_DIRECT, /* arm_dma_ops unless LPAE, whose dma-direct has swiotlb */
 };
 
 enum {

@@ -103,7 +103,7 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		add_reach_evidence(f, x, r);
 		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
 	}
-	if (r->missed_corrupts) {
+	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
 		_cleanup_free_ char *msg = sized_message(
 			"the block layer does not bounce ", r->legacy.missed_bytes,
 			" of RAM this device cannot reach: without a mask check further down, "
@@ -113,6 +113,13 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
 		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
 		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+	} else if (r->missed_corrupts) {
+		_cleanup_free_ char *msg = sized_message(
+			"", r->direct.unreachable_bytes,
+			" of RAM is out of this device's reach and arm_dma_map_page() maps it "
+			"unchecked, with no bounce buffer: its DMA reads or writes the wrong memory");
+		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
+		add_reach_evidence(f, x, r);
 	}
 	if (r->pool_reachable == TRI_NO && sw->pool_known) {
 		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, d->id,

@@ -1442,6 +1442,59 @@ def arm_256m_c3ffffff(t):
     ]
 
 
+def arm_window_board(t, release):
+    """2 GiB at 0x40000000; the SoC bus reaches its first GiB (dma-ranges); an
+    Ethernet MAC (no disk: dma-direct decides, not the block layer)."""
+    manifest(t, "armv7l", release, "2026-12-03T08:00:00Z")
+    proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO,
+         "MemTotal:        2097152 kB\nMemFree:         1000000 kB\nHighTotal:       1318912 kB\n"
+         "HighFree:         900000 kB\nLowTotal:         778240 kB\nLowFree:          100000 kB\n",
+         "console=ttyS0 root=/dev/nfs")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1], compatible=strings("vendor,board"))
+    dt_node(t, "soc", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus", ranges=b"",
+            dma_ranges=[0x40000000, 0x40000000, 0x40000000])
+    dt_node(t, "soc/ethernet@12000000", compatible="snps,dwmac", reg=[0x12000000, 0x10000])
+    eth = platform(t, "sys/devices/platform/soc/12000000.ethernet", "soc/ethernet@12000000",
+                   "snps,dwmac", "stmmaceth", "stmmac_platform")
+    t.file(eth + "/net/eth0/address", "52:54:00:12:34:56\n")
+    t.link(eth + "/net/eth0/device", eth)
+    t.link("sys/class/net/eth0", eth + "/net/eth0")
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0",
+        "Linux version %s (debian-kernel@lists.debian.org) (gcc-10 (Debian 10.2.1-6) 10.2.1 20210110) #1 SMP Debian" % release,
+        "stmmaceth 12000000.ethernet: User ID: 0x10, Synopsys ID: 0x37",
+    ])
+
+
+def arm_510_armmp_window(t):
+    """Non-LPAE 5.10 (Debian armmp): arm_dma_map_page() maps the GiB beyond the
+    bus window unchecked, no swiotlb: silent corruption, not a failed mapping."""
+    arm_window_board(t, "5.10.0-30-armmp")
+    d = dev("12000000.ethernet")
+    return [
+        "# 32-bit ARM before 6.0 without LPAE: no reach check below the driver",
+        "%s | .bus_limit == \"0x7fffffff\"" % d,
+        "%s | .verdict == \"fails\" and (.reason | test(\"arm_dma_map_page\"))" % d,
+        "%s | .unreachable_ram_bytes == 1073741824" % d,
+        "%s | length == 1" % finding("bounce-missed", "12000000.ethernet"),
+        "%s | .[0].severity == \"error\"" % finding("bounce-missed", "12000000.ethernet"),
+        "%s | length == 0" % finding("bounce-impossible", "12000000.ethernet"),
+    ]
+
+
+def arm_510_lpae_window(t):
+    """The same board with Debian's armmp-lpae 5.10: dma-direct refuses the
+    mapping (no pool: RAM is below 4 GiB), it does not corrupt."""
+    arm_window_board(t, "5.10.0-30-armmp-lpae")
+    d = dev("12000000.ethernet")
+    return [
+        "# LPAE from 5.3: dma-direct checks reach; without a pool the mapping fails",
+        "%s | .verdict == \"fails\" and (.reason | test(\"no swiotlb pool\"))" % d,
+        "%s | length == 1" % finding("bounce-impossible", "12000000.ethernet"),
+        "%s | length == 0" % finding("bounce-missed", "12000000.ethernet"),
+    ]
+
+
 def x86_unbound(t):
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     x86_proc(t, "console=ttyS0 root=/dev/vda1")
@@ -1619,6 +1672,8 @@ FIXTURES = {
     "x86-iommu-dmafq": x86_iommu_dmafq,
     "x86-sme-host": x86_sme_host,
     "x86-32-pae-scsi-4.19": x86_32_pae_scsi_419,
+    "arm-5.10-armmp-window": arm_510_armmp_window,
+    "arm-5.10-lpae-window": arm_510_lpae_window,
     "x86-noforce": x86_noforce,
     "x86-sev-guest": x86_sev_guest,
     "x86-tdx-guest": x86_tdx_guest,

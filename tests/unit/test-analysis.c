@@ -79,6 +79,10 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_PLATFORM_MASK, KV(3, 3, 0), ARCH_ARM, NULL), PLATFORM_MASK_NONE);
 	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 17, 19), ANY_ARCH, NULL), SCSI_LIMIT_AS_BLOCK);
 	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 18, 0), ANY_ARCH, NULL), SCSI_LIMIT_NONE);
+	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(5, 2, 0), ARCH_ARM, NULL), STREAMING_ARM_NO_CHECK);
+	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(5, 10, 0), ARCH_ARM, NULL), STREAMING_ARM_LPAE_DIRECT);
+	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(6, 0, 0), ARCH_ARM, NULL), STREAMING_DMA_DIRECT);
+	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(4, 19, 0), ARCH_ARM64, NULL), STREAMING_DMA_DIRECT);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(4, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_NONE);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 12, 0), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
