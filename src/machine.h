@@ -262,6 +262,8 @@ struct cmdline_params {
 	bool have_swiotlb_slabs;
 	uint64_t swiotlb_slabs;  /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
 	bool iommu_off;          /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
+	bool iommu_soft;         /* x86 iommu=soft: a swiotlb pool whatever the RAM */
+	bool iommu_pt;           /* iommu=pt (the last of pt/nopt): passthrough default domain */
 };
 
 struct swiotlb_info {

@@ -55,6 +55,12 @@ static void arch_default(const struct machine *m, const struct layout *l, enum c
 		s->active_why = "AMD SME host: x86 allocates the pool whatever the RAM size";
 		return;
 	}
+	if (ai->family == ARCH_X86 && m->cmd.iommu_soft) {
+		s->active = TRI_YES;
+		s->active_prov = PROV_DERIVED;
+		s->active_why = "iommu=soft on the command line: x86 allocates the pool";
+		return;
+	}
 	/* iommu=off sets no_iommu and no pool is allocated (seen on Debian 6.1) */
 	if (ai->family == ARCH_X86 && m->cmd.iommu_off) {
 		s->active = TRI_NO;

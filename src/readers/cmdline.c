@@ -130,22 +130,35 @@ static void apply_swiotlb_param(const char *s, size_t len, struct cmdline_params
 		ret->swiotlb_noforce = true;
 }
 
+static bool word_starts(const char *p, const char *stop, const char *word)
+{
+	size_t n = strlen(word);
+	return (size_t)(stop - p) >= n && memcmp(p, word, n) == 0;
+}
+
 /*
  * x86 iommu_setup() (arch/x86/kernel/pci-dma.c, the same since 2.6.24): a
- * comma-separated list whose words are matched by prefix; "off" sets no_iommu.
+ * comma-separated list whose words are matched by prefix (strncmp): "off"
+ * sets no_iommu, "soft" x86_swiotlb_enable, "pt" and "nopt" the default
+ * domain (iommu_set_default_passthrough/translated, 5.4+; iommu_pass_through before).
  */
-static bool iommu_param_off(const char *s, size_t len)
+static void apply_iommu_param(const char *s, size_t len, struct cmdline_params *ret)
 {
 	const char *p = s, *end = s + len;
 
 	while (p < end) {
 		const char *comma = memchr(p, ',', (size_t)(end - p));
 		const char *stop = comma ? comma : end;
-		if (stop - p >= 3 && memcmp(p, "off", 3) == 0)
-			return true;
+		if (word_starts(p, stop, "off"))
+			ret->iommu_off = true;
+		if (word_starts(p, stop, "soft"))
+			ret->iommu_soft = true;
+		if (word_starts(p, stop, "pt"))
+			ret->iommu_pt = true;
+		if (word_starts(p, stop, "nopt"))
+			ret->iommu_pt = false;
 		p = comma ? comma + 1 : end;
 	}
-	return false;
 }
 
 void cmdline_parse_params(const char *cmdline, struct cmdline_params *ret)
@@ -163,8 +176,8 @@ void cmdline_parse_params(const char *cmdline, struct cmdline_params *ret)
 			break;
 		if (a.val && span_is(a.param, a.param_len, "swiotlb"))
 			apply_swiotlb_param(a.val, a.val_len, ret);
-		if (a.val && span_is(a.param, a.param_len, "iommu") && iommu_param_off(a.val, a.val_len))
-			ret->iommu_off = true;
+		if (a.val && span_is(a.param, a.param_len, "iommu"))
+			apply_iommu_param(a.val, a.val_len, ret);
 	}
 }
 

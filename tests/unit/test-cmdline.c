@@ -105,6 +105,24 @@ static void test_cmdline_iommu_off(void **state)
 	assert_false(iommu_off("ro -- iommu=off"));
 }
 
+/* soft, pt and nopt: prefixes too; the later of pt and nopt wins. */
+static void test_cmdline_iommu_words(void **state)
+{
+	struct cmdline_params p;
+	(void)state;
+
+	cmdline_parse_params("iommu=soft", &p);
+	assert_true(p.iommu_soft && !p.iommu_pt && !p.iommu_off);
+	cmdline_parse_params("iommu=pt", &p);
+	assert_true(p.iommu_pt && !p.iommu_soft);
+	cmdline_parse_params("iommu=pt,nopt", &p);
+	assert_false(p.iommu_pt);
+	cmdline_parse_params("iommu=nopt iommu=pt", &p);
+	assert_true(p.iommu_pt);
+	cmdline_parse_params("intel_iommu=pt iommu.passthrough=1", &p);
+	assert_false(p.iommu_pt || p.iommu_soft);
+}
+
 /* read_cmdline() keeps the line and its parameters. */
 static void test_read_cmdline(void **state)
 {
@@ -134,6 +152,7 @@ int main(void)
 		cmocka_unit_test(test_cmdline_repeated),
 		cmocka_unit_test(test_cmdline_quotes),
 		cmocka_unit_test(test_cmdline_iommu_off),
+		cmocka_unit_test(test_cmdline_iommu_words),
 		cmocka_unit_test(test_read_cmdline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

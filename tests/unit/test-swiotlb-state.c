@@ -64,6 +64,11 @@ static void test_iommu_off(void **state)
 	m.coco.log_sme = true;
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 	m.coco.log_sme = false;
+	/* iommu=soft sets x86_swiotlb_enable itself, no_iommu or not */
+	m.cmd.iommu_soft = true;
+	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	assert_non_null(strstr(why, "iommu=soft"));
+	m.cmd.iommu_soft = false;
 	/* x86 only: arm64 has no such parameter */
 	m.arch.value = (char *)"aarch64";
 	m.arch_info = arch_lookup(m.arch.value);
