@@ -61,6 +61,20 @@ static const struct era_row table[] = {
 	{ ERA_STREAMING_MAP, 0, 0, ANY_ARCH, STREAMING_DMA_DIRECT,
 	  "kernel/dma/direct.h dma_direct_map_page (ARM: ae626eb97376, 6.0)" },
 
+	/* arm64 mem_init(): CONFIG_DMA_BOUNCE_UNALIGNED_KMALLOC (selected by arm64
+	 * from the kmalloc-minalign series, 6.5) makes swiotlb = true whatever the
+	 * RAM; 65033574ade9 (6.7) shrinks that pool to min(64 MiB, RAM / 1024) when
+	 * nothing else asked for one. Kernels that deselect it (Raspberry Pi's)
+	 * have none: the default is assumed, and a log or debugfs overrides it. */
+	{ ERA_KMALLOC_POOL, 0, KV(6, 5, 0), ARCH_ARM64, KMALLOC_POOL_NONE,
+	  "arch/arm64/mm/init.c mem_init: swiotlb only above the DMA zone, before 6.5" },
+	{ ERA_KMALLOC_POOL, KV(6, 5, 0), KV(6, 7, 0), ARCH_ARM64, KMALLOC_POOL_DEFAULT,
+	  "arch/arm64/mm/init.c mem_init: DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
+	{ ERA_KMALLOC_POOL, KV(6, 7, 0), 0, ARCH_ARM64, KMALLOC_POOL_SMALL,
+	  "arch/arm64/mm/init.c mem_init: swiotlb_adjust_size(RAM / 1024) (65033574ade9, 6.7)" },
+	{ ERA_KMALLOC_POOL, 0, 0, ANY_ARCH, KMALLOC_POOL_NONE,
+	  "no kmalloc bouncing pool outside arm64" },
+
 	/* dma-direct translation: dma_pfn_offset until the dma_range_map of 5.10
 	 * ("dma-mapping: introduce DMA range map, supplanting dma_pfn_offset"),
 	 * whose translate_phys_to_dma() returns DMA_MAPPING_ERROR when no region

@@ -35,6 +35,7 @@ enum era_rule {
 	ERA_POOL_LOGGED,         /* whether the boot log names every pool: POOL_LOG_* */
 	ERA_SCSI_BLOCK_LIMIT,    /* what a SCSI/ATA queue's bounce limit follows: SCSI_LIMIT_* */
 	ERA_STREAMING_MAP,       /* what checks a streaming mapping's reach: STREAMING_* */
+	ERA_KMALLOC_POOL,        /* arm64's pool for unaligned kmalloc bouncing: KMALLOC_POOL_* */
 	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
 	_ERA_RULE_MAX,
 };
@@ -89,6 +90,12 @@ enum {
 	STREAMING_DMA_DIRECT,    /* dma_capable(), then swiotlb or a mapping error */
 	STREAMING_ARM_NO_CHECK,  /* arm_dma_map_page(): no reach check, no swiotlb */
 	STREAMING_ARM_LPAE_DIRECT, /* arm_dma_ops unless LPAE, whose dma-direct has swiotlb */
+};
+
+enum {
+	KMALLOC_POOL_NONE,       /* a pool only for RAM beyond the DMA zone */
+	KMALLOC_POOL_DEFAULT,    /* always one, of the default size */
+	KMALLOC_POOL_SMALL,      /* always one: min(default, RAM / 1024) unless swiotlb= sizes it */
 };
 
 enum {

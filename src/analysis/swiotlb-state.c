@@ -26,8 +26,8 @@ static void forced(const struct machine *m, enum coco_kind coco, struct swiotlb_
 }
 
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
-static void arch_default(const struct machine *m, const struct layout *l, enum coco_kind coco,
-			 struct swiotlb_state *s)
+static void arch_default(const struct machine *m, const struct layout *l, uint32_t release,
+			 enum coco_kind coco, struct swiotlb_state *s)
 {
 	const struct arch_info *ai = m->arch_info;
 	uint64_t pfn_4g = l->page_shift ? (1ull << 32) >> l->page_shift : 0;
@@ -66,6 +66,19 @@ static void arch_default(const struct machine *m, const struct layout *l, enum c
 		s->active = TRI_NO;
 		s->active_prov = PROV_DERIVED;
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";
+		return;
+	}
+	int kmalloc = era_value(ERA_KMALLOC_POOL, release, ai->family, NULL);
+	if (l->end_pfn <= pfn_4g && kmalloc != KMALLOC_POOL_NONE) {
+		s->active = TRI_YES;
+		s->active_why = "assumed: arm64 6.5+ keeps a pool for bouncing unaligned kmalloc buffers";
+		if (kmalloc == KMALLOC_POOL_SMALL) {
+			/* DIV_ROUND_UP(memblock_phys_mem_size(), 1024), in whole 128-slot segments */
+			uint64_t seg = (uint64_t)IO_TLB_SEGSIZE << IO_TLB_SHIFT;
+			uint64_t want = (l->ram_bytes + 1023) / 1024;
+			want = (want + seg - 1) / seg * seg;
+			s->assumed_bytes = want < IO_TLB_DEFAULT_BYTES ? want : IO_TLB_DEFAULT_BYTES;
+		}
 		return;
 	}
 	s->active = l->end_pfn > pfn_4g ? TRI_YES : TRI_NO;
@@ -113,7 +126,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active_prov = PROV_DERIVED;
 		s.active_why = "forced bouncing allocates a pool";
 	} else {
-		arch_default(m, l, coco.kind, &s);
+		arch_default(m, l, release, coco.kind, &s);
 	}
 
 	if (t->have_pool) {
@@ -132,7 +145,9 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	} else if (s.active == TRI_YES) {
 		s.size_known = true;
 		s.size_prov = PROV_ASSUMED;
-		s.size_bytes = m->cmd.have_swiotlb_slabs ? sat_shl(m->cmd.swiotlb_slabs, IO_TLB_SHIFT) : IO_TLB_DEFAULT_BYTES;
+		s.size_bytes = m->cmd.have_swiotlb_slabs ? sat_shl(m->cmd.swiotlb_slabs, IO_TLB_SHIFT)
+			       : s.assumed_bytes		? s.assumed_bytes
+								: IO_TLB_DEFAULT_BYTES;
 	}
 	if (t->have_used) {
 		s.used_known = true;

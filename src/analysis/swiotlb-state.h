@@ -23,6 +23,7 @@ struct swiotlb_state {
 	enum tristate active;
 	enum provenance active_prov;
 	const char *active_why;   /* static */
+	uint64_t assumed_bytes;   /* the size the rule that assumed a pool gives it; 0: the default */
 	bool pool_known;          /* where it is: the boot log line */
 	uint64_t pool_start;
 	uint64_t pool_end;        /* exclusive */

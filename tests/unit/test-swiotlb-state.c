@@ -48,6 +48,47 @@ static void test_default_pool(void **state)
 	assert_non_null(strstr(why, "assumed"));
 }
 
+/* arm64 with 2 GiB below 4 GiB: a kmalloc bouncing pool from 6.5, small from 6.7. */
+static void test_arm64_kmalloc_pool(void **state)
+{
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 0x40000;
+	l.end_pfn = 0xc0000;
+	l.ram_bytes = 2ull << 30;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	swiotlb_state_compute(&m, &l, KV(6, 6, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.size_bytes, 64ull << 20);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.size_bytes, 2ull << 20); /* RAM / 1024 */
+	assert_int_equal(s.size_prov, PROV_ASSUMED);
+	/* swiotlb=<slabs> sizes it instead */
+	m.cmd.have_swiotlb_slabs = true;
+	m.cmd.swiotlb_slabs = 1024;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes, 2ull << 20);
+	m.cmd.swiotlb_slabs = 4096;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes, 8ull << 20);
+	/* x86 has no such pool */
+	m.cmd.have_swiotlb_slabs = false;
+	m.arch.value = (char *)"x86_64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 1;
+	l.end_pfn = 0x80000;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+}
+
 /* pci_swiotlb_detect(): iommu=off, no pool (Debian 6.1 under QEMU: none was mapped). */
 static void test_iommu_off(void **state)
 {
@@ -135,6 +176,7 @@ static void test_huge_counters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arm64_kmalloc_pool),
 		cmocka_unit_test(test_default_pool),
 		cmocka_unit_test(test_iommu_off),
 		cmocka_unit_test(test_log_from_boot),
