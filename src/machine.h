@@ -285,6 +285,8 @@ struct confidential {
 	bool log_sme;            /* log "... AMD SME", "... (SME) active" */
 	bool log_tdx;            /* log "... Intel TDX", "tdx: Guest detected" */
 	bool log_cca;            /* log "RME: Using RSI version" */
+	unsigned log_hyperv_isolation; /* log "Hyper-V: Isolation Config: ... Group B 0x%x": B & 0xf (0 none) */
+	bool s390_prot_virt;     /* sys/firmware/uv/prot_virt_guest reads 1 */
 	char *log_line;          /* the first of those lines */
 	bool dev_sev_guest;      /* dev/sev-guest exists (SNP) */
 	bool dev_tdx_guest;      /* dev/tdx_guest exists */

@@ -22,6 +22,12 @@ void coco_decide(const struct confidential *c, struct coco_verdict *ret)
 		v.evidence = c->log_tdx ? c->log_line
 			     : c->cpuinfo_tdx_guest ? "proc/cpuinfo flag tdx_guest"
 						    : "dev/tdx_guest exists";
+	} else if (c->log_hyperv_isolation) {
+		v.kind = COCO_HYPERV_ISOLATED;
+		v.evidence = c->log_line;
+	} else if (c->s390_prot_virt) {
+		v.kind = COCO_S390_PV;
+		v.evidence = "sys/firmware/uv/prot_virt_guest is 1";
 	} else if (c->log_cca || c->log_sme) {
 		v.kind = c->log_cca ? COCO_CCA_REALM : COCO_SME_HOST;
 		v.evidence = c->log_line;

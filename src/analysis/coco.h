@@ -12,6 +12,8 @@ enum coco_kind {
 	COCO_TDX_GUEST,
 	COCO_CCA_REALM,
 	COCO_SME_HOST,   /* encrypted host memory: not forced, but a pool whatever the RAM */
+	COCO_HYPERV_ISOLATED, /* a Hyper-V isolated VM (VBS, SNP or TDX isolation) */
+	COCO_S390_PV,    /* an s390 protected-virtualization guest */
 };
 
 struct coco_verdict {

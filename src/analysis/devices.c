@@ -391,6 +391,12 @@ static bool decided_by_domain(const struct devices_input *in, struct device_repo
 		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
 		return true;
 	}
+	if (in->arch_family == ARCH_S390 && d->bus == DEV_BUS_PCI &&
+	    era_value(ERA_S390_PCI_DMA, in->release, in->arch_family, NULL) == S390_PCI_OWN_OPS) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "s390 PCI before 6.7: zPCI translates DMA itself (s390_pci_dma_ops)";
+		return true;
+	}
 	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
 		r->verdict = VERDICT_IOMMU;
 		r->reason = "translated IOMMU domain: I/O virtual addresses inside the mask";

@@ -75,6 +75,21 @@ static const struct era_row table[] = {
 	{ ERA_KMALLOC_POOL, 0, 0, ANY_ARCH, KMALLOC_POOL_NONE,
 	  "no kmalloc bouncing pool outside arm64" },
 
+	/* Hyper-V isolated VMs: swiotlb_force for any isolation type in the 5.16
+	 * Isolation-VM series (ms_hyperv_init_platform), later through
+	 * cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT) in pci_swiotlb_detect(). */
+	{ ERA_HYPERV_FORCE, 0, KV(5, 16, 0), ANY_ARCH, 0,
+	  "arch/x86/kernel/cpu/mshyperv.c: no forced bouncing for isolated VMs, before 5.16" },
+	{ ERA_HYPERV_FORCE, KV(5, 16, 0), 0, ANY_ARCH, 1,
+	  "arch/x86/kernel/cpu/mshyperv.c, arch/x86/kernel/pci-dma.c: SWIOTLB_FORCE (5.16)" },
+
+	/* s390 PCI: arch/s390/pci/pci_dma.c s390_pci_dma_ops until c76c067e488c
+	 * "s390/pci: Use dma-iommu layer" (6.7). */
+	{ ERA_S390_PCI_DMA, 0, KV(6, 7, 0), ANY_ARCH, S390_PCI_OWN_OPS,
+	  "arch/s390/pci/pci_dma.c s390_pci_dma_ops, before 6.7" },
+	{ ERA_S390_PCI_DMA, KV(6, 7, 0), 0, ANY_ARCH, S390_PCI_DMA_IOMMU,
+	  "drivers/iommu/s390-iommu.c, dma-iommu (c76c067e488c, 6.7)" },
+
 	/* dma-direct translation: dma_pfn_offset until the dma_range_map of 5.10
 	 * ("dma-mapping: introduce DMA range map, supplanting dma_pfn_offset"),
 	 * whose translate_phys_to_dma() returns DMA_MAPPING_ERROR when no region

@@ -36,6 +36,8 @@ enum era_rule {
 	ERA_SCSI_BLOCK_LIMIT,    /* what a SCSI/ATA queue's bounce limit follows: SCSI_LIMIT_* */
 	ERA_STREAMING_MAP,       /* what checks a streaming mapping's reach: STREAMING_* */
 	ERA_KMALLOC_POOL,        /* arm64's pool for unaligned kmalloc bouncing: KMALLOC_POOL_* */
+	ERA_HYPERV_FORCE,        /* whether a Hyper-V isolated VM forces bouncing: 0 or 1 */
+	ERA_S390_PCI_DMA,        /* how s390 PCI functions map DMA: S390_PCI_* */
 	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
 	_ERA_RULE_MAX,
 };
@@ -96,6 +98,11 @@ enum {
 	KMALLOC_POOL_NONE,       /* a pool only for RAM beyond the DMA zone */
 	KMALLOC_POOL_DEFAULT,    /* always one, of the default size */
 	KMALLOC_POOL_SMALL,      /* always one: min(default, RAM / 1024) unless swiotlb= sizes it */
+};
+
+enum {
+	S390_PCI_OWN_OPS,        /* s390_pci_dma_ops: zPCI's own translation */
+	S390_PCI_DMA_IOMMU,      /* dma-iommu: the IOMMU group's domain decides */
 };
 
 enum {

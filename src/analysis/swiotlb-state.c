@@ -12,7 +12,8 @@
 #include "shared/sat.h"
 
 /* The one place that decides whether every dma-direct mapping bounces. */
-static void forced(const struct machine *m, enum coco_kind coco, struct swiotlb_state *s)
+static void forced(const struct machine *m, enum coco_kind coco, uint32_t release,
+		   struct swiotlb_state *s)
 {
 	if (m->cmd.swiotlb_force)
 		s->forced_why = "swiotlb=force on the command line";
@@ -22,6 +23,12 @@ static void forced(const struct machine *m, enum coco_kind coco, struct swiotlb_
 		s->forced_why = "Intel TDX guest: all DMA bounces through swiotlb";
 	else if (coco == COCO_CCA_REALM)
 		s->forced_why = "Arm CCA realm: all DMA bounces through swiotlb";
+	else if (coco == COCO_HYPERV_ISOLATED && era_value(ERA_HYPERV_FORCE, release, ANY_ARCH, NULL))
+		s->forced_why = "Hyper-V isolated VM: all DMA bounces through swiotlb";
+	else if (coco == COCO_S390_PV)
+		/* arch/s390/mm/init.c pv_init(): swiotlb_init(true, SWIOTLB_FORCE) (5.2) */
+		s->forced_why = "s390 protected-virtualization guest: all dma-direct DMA bounces through "
+				"swiotlb";
 	s->forced = s->forced_why != NULL;
 }
 
@@ -96,7 +103,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 
 	coco_decide(&m->coco, &coco);
 	s.coco = coco.kind;
-	forced(m, coco.kind, &s);
+	forced(m, coco.kind, release, &s);
 	if (t->have_nslabs) {
 		s.active = t->nslabs ? TRI_YES : TRI_NO;
 		s.active_prov = PROV_READ;

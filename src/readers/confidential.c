@@ -102,12 +102,37 @@ static int check_device(struct sysroot *sr, struct machine *m, const char *path,
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 
+/* arch/s390/kernel/uv.c: sys/firmware/uv/prot_virt_guest prints "%d\n"; absent off s390. */
+static int read_prot_virt(struct sysroot *sr, struct machine *m)
+{
+	static const char path[] = "sys/firmware/uv/prot_virt_guest";
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = sysroot_read_file(sr, path, 64, &buf, &len);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0)
+		return machine_add_input_errno(m, path, r);
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	if (len != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "not 0 or 1");
+	m->coco.s390_prot_virt = buf[0] == '1';
+	return machine_add_input(m, path, INPUT_OK, 0, NULL);
+}
+
 int read_confidential(struct sysroot *sr, struct machine *m)
 {
 	struct confidential *c = &m->coco;
 	int r;
 
 	r = read_cpuinfo(sr, m);
+	if (r < 0)
+		return r;
+	r = read_prot_virt(sr, m);
 	if (r < 0)
 		return r;
 	r = check_device(sr, m, "dev/tdx_guest", &c->dev_tdx_guest);

@@ -361,6 +361,28 @@ static bool coco_fragment(const char *s, size_t len)
 }
 
 /*
+ * arch/x86/kernel/cpu/mshyperv.c ms_hyperv_init_platform(): "Hyper-V:
+ * Isolation Config: Group A 0x%x, Group B 0x%x"; the isolation type is
+ * Group B bits 3:0 (HV_ISOLATION_TYPE: 1 VBS, 2 SNP, 3 TDX). 1, or -ENOMEM.
+ */
+static int hyperv_isolation(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	static const char group_b[] = ", Group B 0x";
+	const char *b = find(s, len, group_b), *end = s + len, *q;
+	uint64_t v;
+
+	if (!b)
+		return 1;
+	b += strlen(group_b);
+	for (q = b; q < end && hex_digit(*q) >= 0; q++)
+		;
+	if (parse_u64(b, (size_t)(q - b), 16, &v) < 0 || (v & 0xf) == 0)
+		return 1;
+	ctx->m->coco.log_hyperv_isolation = (unsigned)(v & 0xf);
+	return keep_line(ctx->m, s, len) < 0 ? -ENOMEM : 1;
+}
+
+/*
  * arch/x86/mm/mem_encrypt.c print_mem_encrypt_feature_info(): "Memory
  * Encryption Features active: AMD SEV ..." / "Intel TDX" / "AMD SME" (5.18+;
  * "AMD Memory Encryption Features active: SEV" before), built with
@@ -396,6 +418,8 @@ static int match_coco(struct kmsg_ctx *ctx, const char *s, size_t len)
 		c->log_tdx = true;
 	else if (find(s, len, "RME: Using RSI version"))
 		c->log_cca = true;
+	else if (find(s, len, "Hyper-V: Isolation Config: Group A 0x"))
+		return hyperv_isolation(ctx, s, len);
 	else
 		return 0;
 	return keep_line(ctx->m, s, len) < 0 ? -ENOMEM : 1;

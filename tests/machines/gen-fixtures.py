@@ -815,6 +815,53 @@ def x86_32_pae_scsi_419(t):
     ]
 
 
+def x86_hyperv_snp(t):
+    """A Hyper-V SNP-isolated VM (Group B isolation type 2) with a vPCI NVMe."""
+    manifest(t, "x86_64", "6.1.0-27-cloud-amd64", "2026-12-03T08:00:00Z")
+    cmd = "BOOT_IMAGE=/vmlinuz-6.1.0-27-cloud-amd64 root=/dev/nvme0n1p1 ro console=ttyS0"
+    x86_proc(t, cmd)
+    x86_pc_devices(t)
+    kmsg(t, [
+        "Linux version 6.1.0-27-cloud-amd64 (debian-kernel@lists.debian.org) #1 SMP PREEMPT_DYNAMIC Debian 6.1.115-1",
+        "Command line: " + cmd,
+        "Hyper-V: privilege flags low 0xae7f, high 0x3b8030, hints 0x9e4e24, misc 0xe0bed7b2",
+        "Hyper-V: Isolation Config: Group A 0x1, Group B 0xba2",
+        "software IO TLB: mapped [mem 0x0000000069c00000-0x00000000a9c00000] (1024MB)",
+    ])
+    return [
+        "# Hyper-V isolated VM (type 2, SNP): every DMA-API mapping bounces (5.16+)",
+        ".swiotlb.forced == true",
+        ".swiotlb.forced_why | test(\"Hyper-V\")",
+        "%s | .verdict == \"forced\"" % dev("0000:01:00.0"),
+        "%s | length == 1" % finding("forced-bounce"),
+    ]
+
+
+def s390_pv_guest(t):
+    """An s390x protected-virtualization guest on 6.1 with a zPCI function:
+    virtio-ccw (not walked) is forced through swiotlb; the PCI function is
+    translated by s390_pci_dma_ops until 6.7."""
+    manifest(t, "s390x", "6.1.0-27-s390x", "2026-12-03T08:00:00Z")
+    proc(t, "00000000-7fffffff : System RAM\n",
+         zoneinfo([("DMA", 0, 524288, 524288), ("Normal", None, 0, 0)]),
+         "MemTotal:        2097152 kB\nMemFree:         1500000 kB\n", "root=/dev/vda1")
+    t.file("sys/firmware/uv/prot_virt_guest", "1\n")
+    pci(t, "sys/devices/pci0001:00", "0001:00:00.0", 0x15b3, 0x101e, 0x020000, 64,
+        "mlx5_core", "mlx5_core", subsys=(0x15b3, 0x0062))
+    kmsg(t, [
+        "Linux version 6.1.0-27-s390x (debian-kernel@lists.debian.org) #1 SMP Debian 6.1.115-1",
+        "software IO TLB: mapped [mem 0x000000007bc00000-0x000000007fc00000] (64MB)",
+    ])
+    return [
+        "# s390 PV: forced for dma-direct; zPCI's own translation before 6.7",
+        ".swiotlb.forced == true",
+        ".swiotlb.forced_why | test(\"s390\")",
+        "%s | .verdict == \"iommu\" and (.reason | test(\"s390_pci_dma_ops\"))" % dev("0001:00:00.0"),
+        "%s | length == 1" % finding("forced-bounce"),
+        "[.inputs[] | select(.path == \"sys/firmware/uv/prot_virt_guest\")][0].status == \"ok\"",
+    ]
+
+
 def x86_tdx_guest(t):
     manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=hvc0"
@@ -1680,6 +1727,8 @@ FIXTURES = {
     "x86-sme-host": x86_sme_host,
     "x86-32-pae-scsi-4.19": x86_32_pae_scsi_419,
     "arm-5.10-armmp-window": arm_510_armmp_window,
+    "x86-hyperv-snp": x86_hyperv_snp,
+    "s390-pv-guest": s390_pv_guest,
     "arm-5.10-lpae-window": arm_510_lpae_window,
     "x86-noforce": x86_noforce,
     "x86-sev-guest": x86_sev_guest,

@@ -80,6 +80,10 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 17, 19), ANY_ARCH, NULL), SCSI_LIMIT_AS_BLOCK);
 	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 18, 0), ANY_ARCH, NULL), SCSI_LIMIT_NONE);
 	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(5, 2, 0), ARCH_ARM, NULL), STREAMING_ARM_NO_CHECK);
+	assert_int_equal(era_value(ERA_HYPERV_FORCE, KV(5, 15, 0), ANY_ARCH, NULL), 0);
+	assert_int_equal(era_value(ERA_HYPERV_FORCE, KV(5, 16, 0), ANY_ARCH, NULL), 1);
+	assert_int_equal(era_value(ERA_S390_PCI_DMA, KV(6, 6, 0), ANY_ARCH, NULL), S390_PCI_OWN_OPS);
+	assert_int_equal(era_value(ERA_S390_PCI_DMA, KV(6, 7, 0), ANY_ARCH, NULL), S390_PCI_DMA_IOMMU);
 	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(5, 10, 0), ARCH_ARM, NULL), STREAMING_ARM_LPAE_DIRECT);
 	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(6, 0, 0), ARCH_ARM, NULL), STREAMING_DMA_DIRECT);
 	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(4, 19, 0), ARCH_ARM64, NULL), STREAMING_DMA_DIRECT);

@@ -242,6 +242,34 @@ static void test_phys_bits(void **state)
 		assert_int_equal(cpuinfo_phys_bits(bad[i], strlen(bad[i])), -EBADMSG);
 }
 
+/* sys/firmware/uv/prot_virt_guest: "1" is a PV guest, anything but 0/1 is invalid. */
+static void test_prot_virt(void **state)
+{
+	static const struct {
+		const char *content;
+		bool pv;
+		int status;
+	} cases[] = {
+		{ "1\n", true, INPUT_OK },
+		{ "0\n", false, INPUT_OK },
+		{ "2\n", false, INPUT_INVALID },
+		{ "", false, INPUT_INVALID },
+		{ "11\n", false, INPUT_INVALID },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct env e = { .root = tmp_root_new() };
+		tmp_root_write_str(e.root, "sys/firmware/uv/prot_virt_guest", cases[i].content);
+		env_open(&e);
+		assert_int_equal(read_confidential(e.sr, &e.m), 0);
+		assert_int_equal(e.m.coco.s390_prot_virt, cases[i].pv);
+		assert_int_equal(status_of(&e.m, "sys/firmware/uv/prot_virt_guest"), cases[i].status);
+		assert_int_equal(decide(&e.m).kind, cases[i].pv ? COCO_S390_PV : COCO_NONE);
+		env_close(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_plain_machine),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_phys_bits),
+		cmocka_unit_test(test_prot_virt),
 		cmocka_unit_test(test_xen_pv_dom0),
 		cmocka_unit_test(test_xen_hvm_domu),
 		cmocka_unit_test(test_hypervisor_dir_without_type),

@@ -296,6 +296,31 @@ static void test_coco_split(void **state)
 	assert_string_equal(decide(m).evidence, "Memory Encryption Features active: AMD SEV SEV-ES");
 }
 
+static void test_hyperv_isolation(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "6,0,0,-;Hyper-V: Isolation Config: Group A 0x1, Group B 0xba2\n"), 0);
+	assert_int_equal(m->coco.log_hyperv_isolation, 2);
+	assert_int_equal(decide(m).kind, COCO_HYPERV_ISOLATED);
+	assert_string_equal(decide(m).evidence, "Hyper-V: Isolation Config: Group A 0x1, Group B 0xba2");
+
+	/* type 0 (none), or a line cut short: no isolation */
+	static const char *const none[] = {
+		"6,0,0,-;Hyper-V: Isolation Config: Group A 0x0, Group B 0x0\n",
+		"6,0,0,-;Hyper-V: Isolation Config: Group A 0x1, Group B\n",
+		"6,0,0,-;Hyper-V: Isolation Config: Group A 0x1\n",
+		"6,0,0,-;Hyper-V: Isolation Config: Group A 0x1, Group B 0xzz\n",
+	};
+	for (size_t i = 0; i < sizeof(none) / sizeof(*none); i++) {
+		machine_done(m);
+		machine_init(m);
+		assert_int_equal(parse(m, none[i]), 0);
+		assert_int_equal(m->coco.log_hyperv_isolation, 0);
+		assert_int_equal(decide(m).kind, COCO_NONE);
+	}
+}
+
 static void test_rme(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -477,6 +502,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sme_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coco_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rme, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hyperv_isolation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
