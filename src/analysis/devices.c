@@ -509,6 +509,14 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	}
 	if (in->arch_family == ARCH_ARM && decided_by_arm_dma_ops(in, r))
 		return;
+	if (r->window_unchecked) {
+		r->verdict = VERDICT_FAILS;
+		r->missed_corrupts = true;
+		r->out_of_reach_decides = true;
+		r->reason = "the mask reaches past the devicetree dma-ranges window and, before 4.20, "
+			    "the kernel kept no bus limit to check: DMA there goes astray";
+		return;
+	}
 	needs_pool(sw, r);
 }
 
@@ -581,8 +589,14 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		    (d->bus != DEV_BUS_PCI && d->dt.n_chain && d->dt.chain[0].is_pci);
 	r->bus_limit = era_bus_limit(in, &r->map);
 	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
+	/* before 4.20 of_dma_configure() only clipped the mask at probe time: a
+	 * driver's wider dma_set_mask() later reaches past the window unchecked */
+	r->window_unchecked = r->mask_known && r->map.state == DMA_MAP_RANGES && !r->bus_limit &&
+			      r->dma_mask > r->map.bus_limit;
 	if (r->mask_known && in->l->source != LAYOUT_SOURCE_NONE) {
-		e = reach_compute(in->l, &r->map, range_map, r->dma_mask, r->bus_limit, REACH_LIMIT,
+		/* the device's true reach is the window, whatever the kernel checks */
+		e = reach_compute(in->l, &r->map, range_map, r->dma_mask,
+				  r->window_unchecked ? r->map.bus_limit : r->bus_limit, REACH_LIMIT,
 				  &r->direct);
 		if (e == 0)
 			e = reach_compute(in->l, &r->map, range_map, r->dma_mask, r->bus_limit,

@@ -93,6 +93,7 @@ struct device_report {
 	bool bridge;                         /* a PCI bridge or host controller: no DMA of its own */
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
 	bool out_of_reach_decides;           /* the verdict is about the RAM out of reach (needs_pool) */
+	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
 };
 
 struct block_report {

@@ -113,6 +113,14 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
 		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
 		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+	} else if (r->missed_corrupts && r->window_unchecked) {
+		_cleanup_free_ char *msg = sized_message(
+			"", r->direct.unreachable_bytes,
+			" of RAM lies beyond the devicetree dma-ranges window, inside the device's "
+			"mask: before 4.20 nothing checks the window, so DMA there goes astray");
+		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
+		add_reach_evidence(f, x, r);
+		finding_add_hex(f, x, "window_end", r->map.bus_limit);
 	} else if (r->missed_corrupts) {
 		_cleanup_free_ char *msg = sized_message(
 			"", r->direct.unreachable_bytes,

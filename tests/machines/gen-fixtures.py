@@ -1047,6 +1047,23 @@ fe340000-fe3400ff : fe340000.mmc mmc@7e340000
     ]
 
 
+def arm64_rpi4_419(t):
+    """The Raspberry Pi 4-like board under a 4.19 kernel: the PCIe window ends
+    at 3 GiB, the xhci driver set a 64-bit mask, and before 4.20 (b4ebe6063204)
+    dma-direct kept no bus limit: DMA above the window goes astray."""
+    arm64_rpi4(t)
+    manifest(t, "aarch64", "4.19.127-v8+", "2026-12-03T08:00:00Z")
+    d = dev("0000:01:00.0")
+    return [
+        "# before 4.20 the dma-ranges window only clipped masks at probe time",
+        "%s | .bus_limit == null and .dma_mask == \"0xffffffffffffffff\"" % d,
+        "%s | .verdict == \"fails\" and (.reason | test(\"4.20\"))" % d,
+        "%s | .unreachable_ram_bytes == 5301600256" % d,
+        "%s | length == 1" % finding("bounce-missed", "0000:01:00.0"),
+        "%s | .[0].evidence.window_end == \"0x17fffffff\"" % finding("bounce-missed", "0000:01:00.0"),
+    ]
+
+
 def arm64_restricted_pool(t):
     manifest(t, "aarch64", "6.1.0-27-arm64", "2026-12-03T08:00:00Z")
     cmd = "console=ttyS0,115200n8 root=/dev/mmcblk0p1 rootwait"
@@ -1728,6 +1745,7 @@ FIXTURES = {
     "x86-32-pae-scsi-4.19": x86_32_pae_scsi_419,
     "arm-5.10-armmp-window": arm_510_armmp_window,
     "x86-hyperv-snp": x86_hyperv_snp,
+    "arm64-rpi4-4.19": arm64_rpi4_419,
     "s390-pv-guest": s390_pv_guest,
     "arm-5.10-lpae-window": arm_510_lpae_window,
     "x86-noforce": x86_noforce,
