@@ -94,6 +94,7 @@ void machine_done(struct machine *m)
 	free(m->ram);
 	free(m->zones);
 	free(m->cmdline);
+	free(m->cpu_vendor);
 	for (size_t i = 0; i < m->n_devices; i++)
 		device_done(&m->devices[i]);
 	free(m->devices);
@@ -161,7 +162,7 @@ enum iommu_domain iommu_domain_from_string(const char *s)
 	} names[] = {
 		{ "DMA", IOMMU_DOMAIN_DMA },		 { "DMA-FQ", IOMMU_DOMAIN_DMA_FQ },
 		{ "identity", IOMMU_DOMAIN_IDENTITY },	 { "unmanaged", IOMMU_DOMAIN_UNMANAGED },
-		{ "blocked", IOMMU_DOMAIN_BLOCKED },
+		{ "blocked", IOMMU_DOMAIN_BLOCKED },	 { "unknown", IOMMU_DOMAIN_UNKNOWN },
 	};
 
 	if (!s)
@@ -203,6 +204,7 @@ void udev_props_done(struct udev_props *u)
 void dt_info_done(struct dt_info *d)
 {
 	free(d->node);
+	free(d->restricted_node);
 	for (size_t i = 0; i < d->n_chain; i++) {
 		free(d->chain[i].path);
 		free(d->chain[i].ranges);
@@ -247,7 +249,7 @@ struct device *machine_add_device(struct machine *m)
 	struct device *d = &m->devices[m->n_devices++];
 	memset(d, 0, sizeof(*d));
 	d->dma_mask_bits = d->coherent_mask_bits = -1;
-	d->iommu_group = d->numa_node = d->virtio_access_platform = -1;
+	d->iommu_group = d->numa_node = d->virtio_access_platform = d->removable = -1;
 	return d;
 }
 

@@ -150,6 +150,9 @@ struct dt_info {
 	struct dt_node *chain;   /* chain[0] the first node, then each parent up to the root */
 	size_t n_chain;
 	bool restricted_pool;    /* memory-region -> compatible "restricted-dma-pool" */
+	char *restricted_node;   /* that reserved-memory node, relative to DT_BASE */
+	/* the property for which rmem_swiotlb_setup() refuses the node (static); NULL: none */
+	const char *restricted_rejected;
 	uint64_t restricted_base; /* that reserved-memory node's reg */
 	uint64_t restricted_size;
 	char *error;             /* why the chain could not be read, NULL when fine */
@@ -193,7 +196,8 @@ struct udev_props {
 
 /*
  * The default domain of a device's IOMMU group (drivers/iommu/iommu.c
- * iommu_group_show_type, 5.2+: "DMA" lacked its newline until 5.5; DMA-FQ 5.15+).
+ * iommu_group_show_type, c52c72d3dee81, 4.19: "DMA" lacked its newline until 24f307d8abf7, 5.2;
+ * DMA-FQ 5.15+).
  */
 enum iommu_domain {
 	IOMMU_DOMAIN_NONE,       /* no group, or no type file */
@@ -202,7 +206,8 @@ enum iommu_domain {
 	IOMMU_DOMAIN_IDENTITY,   /* passthrough: dma-direct */
 	IOMMU_DOMAIN_UNMANAGED,  /* owned by VFIO or a driver */
 	IOMMU_DOMAIN_BLOCKED,
-	IOMMU_DOMAIN_OTHER,      /* "unknown", or a word this tool does not know */
+	IOMMU_DOMAIN_UNKNOWN,    /* "unknown": no default domain (Intel before 5.3) */
+	IOMMU_DOMAIN_OTHER,      /* a word this tool does not know */
 };
 
 /* "DMA" -> IOMMU_DOMAIN_DMA, ...; NULL -> IOMMU_DOMAIN_NONE. */
@@ -227,6 +232,9 @@ struct device {
 	enum iommu_domain iommu_domain; /* what it says */
 	int numa_node;           /* -1 when absent or -1 */
 	int virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device: -1 unknown, 0, 1 */
+	/* PCI "removable" (5.14+): 1 "removable" (below an external-facing port, so
+	 * untrusted), 0 absent with a group, -1 not read (no IOMMU group) */
+	int removable;
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
 	struct dt_info dt;
 	struct udev_props udev;
@@ -359,6 +367,11 @@ struct machine {
 	struct confidential coco;
 	struct hypervisor hyp;
 	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */
+	/* log "DMAR: Intel(R) Virtualization Technology for Directed I/O" (intel_iommu_init, after init_dmars succeeded) */
+	bool log_intel_iommu;
+	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */
+	bool log_amd_iommu;
+	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
 	char *pci_ids_source;        /* which pci.ids gave names; NULL none */
 
 	struct input *inputs;        /* in the order they were tried */

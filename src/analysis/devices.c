@@ -380,6 +380,78 @@ static bool decided_outside_dma_api(const struct devices_input *in, struct devic
 	return false;
 }
 
+enum iommu_vendor { IOMMU_VENDOR_UNKNOWN, IOMMU_VENDOR_INTEL, IOMMU_VENDOR_AMD };
+
+/* The IOMMU driver behind the groups: the log names it; on x86 the CPU vendor does too. */
+static enum iommu_vendor iommu_vendor(const struct machine *m)
+{
+	const char *v = m->cpu_vendor;
+
+	if (m->log_intel_iommu != m->log_amd_iommu)
+		return m->log_intel_iommu ? IOMMU_VENDOR_INTEL : IOMMU_VENDOR_AMD;
+	if (v && strcmp(v, "GenuineIntel") == 0)
+		return IOMMU_VENDOR_INTEL;
+	if (v && (strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0))
+		return IOMMU_VENDOR_AMD;
+	return IOMMU_VENDOR_UNKNOWN;
+}
+
+/*
+ * Whether the smaller of the two masks is below dma_get_required_mask():
+ * the 2^n-1 covering the last RAM page (kernel/dma/direct.c
+ * dma_direct_get_required_mask, from max_pfn - 1).
+ */
+static enum tristate below_required_mask(const struct devices_input *in, const struct device_report *r)
+{
+	const struct layout *l = in->l;
+
+	if (!r->mask_known || l->source == LAYOUT_SOURCE_NONE || l->end_pfn == 0)
+		return TRI_UNKNOWN;
+	uint64_t mask = r->coherent_known && r->coherent_mask < r->dma_mask ? r->coherent_mask
+									 : r->dma_mask;
+	return mask < mask_covering((l->end_pfn - 1) << l->page_shift) ? TRI_YES : TRI_NO;
+}
+
+/* Passthrough (identity) on Intel before 5.8: a small mask still gets translated. True when decided. */
+static bool decided_by_intel_fallback(const struct devices_input *in, struct device_report *r)
+{
+	enum iommu_vendor vendor;
+
+	if (era_value(ERA_INTEL_IDENTITY_FALLBACK, in->release, in->arch_family, NULL) != 1 ||
+	    below_required_mask(in, r) != TRI_YES)
+		return false;
+	vendor = iommu_vendor(in->m);
+	if (vendor == IOMMU_VENDOR_AMD)
+		return false; /* amd_iommu_add_device: identity is dma-direct, small mask or not */
+	if (vendor == IOMMU_VENDOR_INTEL) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "Intel IOMMU passthrough before 5.8: a mask below the end of RAM takes the "
+			    "device out of the identity map into a translated domain";
+		return true;
+	}
+	r->verdict = VERDICT_UNKNOWN;
+	r->reason = "IOMMU passthrough before 5.8 with a mask below the end of RAM: Intel's driver "
+		    "translates such a device, AMD's does not, and which IOMMU this is is unknown";
+	return true;
+}
+
+/*
+ * A group whose default domain the kernel does not show: no type file before
+ * 4.19 (c52c72d3dee81), "unknown" for Intel before 5.3 (no default domains).
+ * Groups exist only while the IOMMU is on; then iommu=pt (or
+ * iommu.passthrough=1) decides.
+ */
+static bool decided_without_domain_type(const struct devices_input *in, struct device_report *r)
+{
+	if (!in->m->cmd.iommu_pt) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "IOMMU group with no domain type shown (before 4.19, or Intel before 5.3), "
+			    "and no passthrough on the command line: translated";
+		return true;
+	}
+	return decided_by_intel_fallback(in, r);
+}
+
 /* Xen PV and the IOMMU domain: true when decided. */
 static bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 {
@@ -399,7 +471,12 @@ static bool decided_by_domain(const struct devices_input *in, struct device_repo
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
 		r->verdict = VERDICT_IOMMU;
-		r->reason = "translated IOMMU domain: I/O virtual addresses inside the mask";
+		r->untrusted = d->removable == 1 &&
+			       era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) ==
+				       UNTRUSTED_DMA_IOMMU;
+		r->reason = r->untrusted ? "translated IOMMU domain, untrusted (external-facing): "
+					   "buffers not aligned to the IOMMU page bounce through swiotlb"
+					 : "translated IOMMU domain: I/O virtual addresses inside the mask";
 		return true;
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_UNMANAGED || d->iommu_domain == IOMMU_DOMAIN_BLOCKED) {
@@ -407,7 +484,41 @@ static bool decided_by_domain(const struct devices_input *in, struct device_repo
 		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
 		return true;
 	}
+	if (d->iommu_group >= 0 &&
+	    (d->iommu_domain == IOMMU_DOMAIN_NONE || d->iommu_domain == IOMMU_DOMAIN_UNKNOWN))
+		return decided_without_domain_type(in, r);
+	if (d->iommu_domain == IOMMU_DOMAIN_IDENTITY)
+		return decided_by_intel_fallback(in, r);
 	return false;
+}
+
+/*
+ * Why the kernel does not use the device's restricted-dma-pool, or NULL when
+ * it does: the era, rmem_swiotlb_setup()'s refusals, and of_dma_configure_id()
+ * setting it up only for a device without an IOMMU (no iommu_group link).
+ */
+static const char *restricted_pool_ignored(const struct devices_input *in, const struct device *d)
+{
+	static const struct {
+		const char *prop;
+		const char *why;
+	} refused[] = {
+		{ "reusable", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a reusable node" },
+		{ "linux,cma-default", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a "
+				       "linux,cma-default node" },
+		{ "linux,dma-default", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a "
+				       "linux,dma-default node" },
+		{ "no-map", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a no-map node" },
+	};
+
+	if (era_value(ERA_RESTRICTED_POOL, in->release, in->arch_family, NULL) != 1)
+		return "restricted-dma-pool ignored: kernels before 5.15 have none";
+	for (size_t i = 0; d->dt.restricted_rejected && i < ARRAY_SIZE(refused); i++)
+		if (strcmp(d->dt.restricted_rejected, refused[i].prop) == 0)
+			return refused[i].why;
+	if (d->iommu_group >= 0)
+		return "restricted-dma-pool ignored: the device is behind an IOMMU (of_dma_configure_id)";
+	return NULL;
 }
 
 /* Who forces every mapping of this device to bounce (r->forced); true when decided otherwise. */
@@ -416,7 +527,7 @@ static bool decided_by_forcing(const struct devices_input *in, struct device_rep
 	const struct device *d = r->dev;
 	const struct swiotlb_state *sw = in->sw;
 
-	if (d->dt.restricted_pool) {
+	if (d->dt.restricted_pool && !r->restricted_ignored) {
 		r->forced = true;
 		r->forced_why = "devicetree restricted-dma-pool (memory-region)";
 	} else if (sw->forced) {
@@ -584,6 +695,8 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	if (r->map.state != DMA_MAP_RANGES)
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
+	if (d->dt.restricted_pool)
+		r->restricted_ignored = restricted_pool_ignored(in, d);
 	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */
 	r->bridge = (d->have_pci_ids && (d->class_code >> 16) == 0x06) ||
 		    (d->bus != DEV_BUS_PCI && d->dt.n_chain && d->dt.chain[0].is_pci);

@@ -94,6 +94,8 @@ struct device_report {
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
 	bool out_of_reach_decides;           /* the verdict is about the RAM out of reach (needs_pool) */
 	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
+	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
+	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
 };
 
 struct block_report {

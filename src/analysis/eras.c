@@ -155,6 +155,35 @@ static const struct era_row table[] = {
 	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: min_align_mask offset (1f221a0d0dbf, 5.12), not in swiotlb_max_mapping_size" },
 	{ ERA_MAPPING_ALIGN, KV(5, 19, 0), 0, ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
 	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size: - roundup(min_align_mask, IO_TLB_SIZE) (82806744fd7d, 5.19)" },
+
+	/* restricted-dma-pool: 0b84e4f8b793 "swiotlb: Add restricted DMA pool
+	 * initialization" and of_dma_set_restricted_buffer (drivers/of/device.c), 5.15;
+	 * of_dma_configure_id() sets it up only for a device without an IOMMU. */
+	{ ERA_RESTRICTED_POOL, 0, KV(5, 15, 0), ANY_ARCH, 0,
+	  "kernel/dma/swiotlb.c: no restricted-dma-pool before 5.15" },
+	{ ERA_RESTRICTED_POOL, KV(5, 15, 0), 0, ANY_ARCH, 1,
+	  "kernel/dma/swiotlb.c rmem_swiotlb_setup, drivers/of/device.c of_dma_set_restricted_buffer (0b84e4f8b793, 5.15)" },
+
+	/* Untrusted PCI devices (set_pcie_untrusted, 5.0) get a strict DMA domain;
+	 * 82612d66d51d "iommu: Allow the dma-iommu api to use bounce buffers" (5.11)
+	 * bounces every buffer not aligned to the IOMMU granule (dev_use_swiotlb);
+	 * f316ba0a8814 (5.19) fails the mapping when there is no pool ("DMA bounce
+	 * buffers are inactive"). Before 5.11 only Intel bounced, by its own code. */
+	{ ERA_UNTRUSTED_BOUNCE, 0, KV(5, 11, 0), ANY_ARCH, UNTRUSTED_NOT_MODELLED,
+	  "drivers/iommu/intel-iommu.c bounce page: Intel only, before 5.11" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 11, 0), 0, ANY_ARCH, UNTRUSTED_DMA_IOMMU,
+	  "drivers/iommu/dma-iommu.c iommu_dma_map_page, dev_use_swiotlb (82612d66d51d, 5.11)" },
+
+	/* Intel VT-d in passthrough: iommu_no_mapping() (4.x; iommu_need_mapping()
+	 * 5.2-5.7) takes a device whose smaller mask is below
+	 * dma_get_required_mask() out of the identity map ("32bit %s uses
+	 * non-identity mapping"), through a private domain from 5.3 that sysfs
+	 * still shows as identity; 327d5b2fee91 "iommu/vt-d: Allow 32bit devices
+	 * to uses DMA domain" (5.8) leaves it in dma-direct. AMD never did. */
+	{ ERA_INTEL_IDENTITY_FALLBACK, 0, KV(5, 8, 0), ANY_ARCH, 1,
+	  "drivers/iommu/intel-iommu.c iommu_no_mapping/iommu_need_mapping: small masks leave identity, before 5.8" },
+	{ ERA_INTEL_IDENTITY_FALLBACK, KV(5, 8, 0), 0, ANY_ARCH, 0,
+	  "drivers/iommu/intel/iommu.c: identity devices use dma-direct (327d5b2fee91, 5.8)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)

@@ -39,6 +39,9 @@ enum era_rule {
 	ERA_HYPERV_FORCE,        /* whether a Hyper-V isolated VM forces bouncing: 0 or 1 */
 	ERA_S390_PCI_DMA,        /* how s390 PCI functions map DMA: S390_PCI_* */
 	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
+	ERA_RESTRICTED_POOL,     /* whether a DT restricted-dma-pool is honoured: 0 or 1 */
+	ERA_UNTRUSTED_BOUNCE,    /* how an untrusted device's unaligned buffers are mapped: UNTRUSTED_* */
+	ERA_INTEL_IDENTITY_FALLBACK, /* Intel passthrough moves a device with a small mask to a DMA domain: 0 or 1 */
 	_ERA_RULE_MAX,
 };
 
@@ -119,6 +122,11 @@ enum {
 	MAPPING_ALIGN_NONE,      /* no min_align_mask: IO_TLB_SEGSIZE slots is exact */
 	MAPPING_ALIGN_UNCOUNTED, /* kept, but swiotlb_max_mapping_size() ignores it: drivers cap too high */
 	MAPPING_ALIGN_SUBTRACTED, /* swiotlb_max_mapping_size() subtracts roundup(min_align_mask, IO_TLB_SIZE) */
+};
+
+enum {
+	UNTRUSTED_NOT_MODELLED,  /* before dma-iommu bounced: Intel's own bounce page, not modelled */
+	UNTRUSTED_DMA_IOMMU,     /* iommu_dma_map_page: unaligned buffers bounce through swiotlb */
 };
 
 struct era_row {

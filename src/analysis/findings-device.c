@@ -194,12 +194,40 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 	}
 }
 
+/* An untrusted device's unaligned buffers bounce: fine with a pool, failing without one. */
+static void untrusted_finding(const struct devices_input *in, const struct device_report *r,
+			      struct findings *f)
+{
+	const struct swiotlb_state *sw = in->sw;
+	struct finding *x;
+
+	if (!r->untrusted)
+		return;
+	if (sw->active == TRI_NO) {
+		x = findings_add(f, FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE, r->dev->id,
+				 "untrusted (external-facing) device: buffers not aligned to the IOMMU "
+				 "page must bounce, and there is no swiotlb pool, so those mappings fail "
+				 "(\"DMA bounce buffers are inactive\")");
+	} else {
+		x = findings_add(f, FINDING_UNTRUSTED_BOUNCE, r->dev->id,
+				 sw->active == TRI_YES
+					 ? "untrusted (external-facing) device: buffers not aligned to the "
+					   "IOMMU page bounce through swiotlb"
+					 : "untrusted (external-facing) device: buffers not aligned to the "
+					   "IOMMU page bounce through swiotlb; whether a pool exists is unknown");
+	}
+	finding_add_str(f, x, "iommu_domain", r->dev->iommu_type ? r->dev->iommu_type : "");
+	finding_add_str(f, x, "swiotlb", sw->active == TRI_YES ? "active"
+					 : sw->active == TRI_NO ? "absent" : "unknown");
+}
+
 /* What the models predict for a device that does DMA. */
 static void predicted_findings(const struct devices_input *in, const struct device_report *r,
 			       struct findings *f)
 {
 	bounce_findings(in, r, f);
 	mask_findings(in, r, f);
+	untrusted_finding(in, r, f);
 }
 
 /*

@@ -67,6 +67,11 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 		"cap the queue below the swiotlb maximum (echo N > queue/max_sectors_kb), use a "
 		"kernel whose driver caps it with dma_max_mapping_size(), or remove the need to "
 		"bounce" },
+	[FINDING_UNTRUSTED_BOUNCE] = { "untrusted-bounce", SEVERITY_INFO,
+		"none needed: the bounce protects memory around the buffer from the device" },
+	[FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE] = { "untrusted-bounce-impossible", SEVERITY_ERROR,
+		"give the kernel a swiotlb pool (swiotlb=<slabs>, or iommu=soft on x86), or align "
+		"the driver's buffers to the IOMMU page" },
 };
 
 const struct finding_info *finding_info(enum finding_id id)

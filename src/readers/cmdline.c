@@ -178,6 +178,14 @@ void cmdline_parse_params(const char *cmdline, struct cmdline_params *ret)
 			apply_swiotlb_param(a.val, a.val_len, ret);
 		if (a.val && span_is(a.param, a.param_len, "iommu"))
 			apply_iommu_param(a.val, a.val_len, ret);
+		/* drivers/iommu/iommu.c iommu_set_def_domain_type (fccb4e3b8ab0, 4.16): kstrtobool */
+		if (a.val && a.val_len && span_is(a.param, a.param_len, "iommu.passthrough")) {
+			char c = a.val[0];
+			if (c == '1' || c == 'y' || c == 'Y' || (a.val_len > 1 && c == 'o' && a.val[1] == 'n'))
+				ret->iommu_pt = true;
+			else if (c == '0' || c == 'n' || c == 'N' || (a.val_len > 1 && c == 'o' && a.val[1] == 'f'))
+				ret->iommu_pt = false;
+		}
 	}
 }
 

@@ -70,6 +70,31 @@ int cpuinfo_phys_bits(const char *buf, size_t len)
 	return -ENOENT;
 }
 
+/* x86 show_cpuinfo(): "vendor_id\t: GenuineIntel"; -ENOENT without one, -ENOMEM. */
+int cpuinfo_vendor(const char *buf, size_t len, char **ret)
+{
+	static const char key[] = "vendor_id";
+	struct line_iter it;
+	struct line l;
+
+	line_iter_init(&it, buf, len);
+	while (line_iter_next(&it, &l)) {
+		const char *end = l.s + l.len, *p;
+		if (token_len(l.s, end) != sizeof(key) - 1 || memcmp(l.s, key, sizeof(key) - 1) != 0)
+			continue;
+		p = skip_blanks(l.s + sizeof(key) - 1, end);
+		if (p == end || *p != ':')
+			continue;
+		p = skip_blanks(p + 1, end);
+		size_t n = token_len(p, end);
+		if (n == 0 || n > 16)
+			return -ENOENT;
+		*ret = strndup(p, n);
+		return *ret ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
 static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 {
 	static const char path[] = "proc/cpuinfo";
@@ -85,6 +110,8 @@ static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 	m->coco.cpuinfo_tdx_guest = cpuinfo_has_flag(buf, len, "tdx_guest");
 	r = cpuinfo_phys_bits(buf, len);
 	m->coco.cpuinfo_phys_bits = r > 0 ? (unsigned)r : 0;
+	if (cpuinfo_vendor(buf, len, &m->cpu_vendor) == -ENOMEM)
+		return -ENOMEM;
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 

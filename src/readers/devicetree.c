@@ -434,6 +434,33 @@ static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph
 	return r < 0 ? r : 0;
 }
 
+/*
+ * rmem_swiotlb_setup() (kernel/dma/swiotlb.c, 0b84e4f8b793, 5.15, unchanged
+ * since) returns -EINVAL for a node with any of these: no pool is made and
+ * the device keeps the normal rules. The first one found is kept.
+ */
+static int pool_rejected(struct sysroot_dir *pool, struct dt_info *d, const char *node)
+{
+	static const char *const props[] = {
+		"reusable", "linux,cma-default", "linux,dma-default", "no-map",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+		_cleanup_free_ uint8_t *buf = NULL;
+		size_t len;
+		int r = read_prop(pool, props[i], &buf, &len);
+		if (r == -ENOMEM)
+			return r;
+		if (unreadable(r))
+			return set_read_error(d, node, props[i], r);
+		if (r == 0) {
+			d->restricted_rejected = props[i];
+			return 0;
+		}
+	}
+	return 0;
+}
+
 /* memory-region of chain[0] (its directory dir): the first available restricted-dma-pool wins. */
 static int read_restricted_pool(struct sysroot *sr, struct sysroot_dir *dir, struct dt_info *d)
 {
@@ -474,7 +501,12 @@ static int read_restricted_pool(struct sysroot *sr, struct sysroot_dir *dir, str
 		if (!available)
 			continue;
 		d->restricted_pool = true;
-		return read_pool_extent(sr, pool, node, d);
+		r = pool_rejected(pool, d, node);
+		if (r < 0 || d->err)
+			return r;
+		r = read_pool_extent(sr, pool, node, d);
+		d->restricted_node = TAKE_PTR(node);
+		return r;
 	}
 	return 0;
 }

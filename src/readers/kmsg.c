@@ -442,6 +442,15 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 		sw->full_messages++;
 		return 0;
 	}
+	/* which IOMMU driver came up: it decides what groups without a domain type do */
+	if (starts_with(s, len, "DMAR: Intel(R) Virtualization Technology for Directed I/O")) {
+		ctx->m->log_intel_iommu = true;
+		return 0;
+	}
+	if (find(s, len, "AMD-Vi: Found IOMMU")) {
+		ctx->m->log_amd_iommu = true;
+		return 0;
+	}
 	r = match_pool_overflow(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
 		return r < 0 ? r : 0;

@@ -199,6 +199,36 @@ static int read_uevent_ids(struct sysroot_dir *dir, struct device *d)
 	return 1;
 }
 
+/*
+ * "removable" (drivers/pci/probe.c pci_set_removable, c037b6c818c3, 5.14):
+ * present and "removable" only below an external-facing port, by the chain
+ * that marks the function untrusted (set_pcie_untrusted). Untrusted matters
+ * only under an IOMMU (a strict DMA domain that bounces unaligned buffers),
+ * so a function without a group costs no read. 0 or -ENOMEM.
+ */
+static int read_removable(struct sysroot_dir *dir, struct machine *m, struct device *d)
+{
+	_cleanup_free_ char *v = NULL;
+	int r;
+
+	if (d->iommu_group < 0)
+		return 0;
+	r = sysroot_dir_read_string(dir, "removable", &v);
+	if (r == -ENOENT || r == -ENOTDIR) {
+		d->removable = 0; /* not external-facing, or a kernel before 5.14 */
+		return 0;
+	}
+	if (r < 0) {
+		d->removable = -1;
+		return sysfs_read_failed(dir, m, "removable", r);
+	}
+	/* drivers/base/core.c removable_show: "removable", "fixed" or "unknown" */
+	d->removable = strcmp(v, "removable") == 0 ? 1 : strcmp(v, "fixed") == 0 ? 0 : -1;
+	if (d->removable < 0 && strcmp(v, "unknown") != 0)
+		return sysfs_read_failed(dir, m, "removable", -EBADMSG);
+	return 0;
+}
+
 /* The readers' state across functions: the bus directory, and what functions share. */
 struct pci_walk {
 	struct sysroot *sr;
@@ -272,6 +302,9 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 			return r;
 	}
 	r = sysfs_read_binding(w->sr, dir, m, d, &w->driver);
+	if (r < 0)
+		return r;
+	r = read_removable(dir, m, d);
 	if (r < 0)
 		return r;
 	return read_bridge_dt(w->sr, m, &w->bridge, d);

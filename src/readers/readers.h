@@ -133,6 +133,8 @@ int read_swiotlb(struct sysroot *sr, struct machine *m);
 bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag);
 /* x86 "address sizes\t: N bits physical, ...": N (1-64), or -ENOENT / -EBADMSG. */
 int cpuinfo_phys_bits(const char *buf, size_t len);
+/* Pure: x86 "vendor_id" into *ret (freed by the caller); -ENOENT none, -ENOMEM. */
+int cpuinfo_vendor(const char *buf, size_t len, char **ret);
 /* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
 int read_confidential(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */

@@ -27,8 +27,7 @@ char *path_join(const char *a, const char *b)
 	return s;
 }
 
-/* A read of dir/name failed: absent is silent, anything else an input. 0 or -ENOMEM. */
-static int read_failed(struct sysroot_dir *dir, struct machine *m, const char *name, int r)
+int sysfs_read_failed(struct sysroot_dir *dir, struct machine *m, const char *name, int r)
 {
 	if (r == -ENOMEM)
 		return r;
@@ -61,7 +60,7 @@ int sysfs_read_int(struct sysroot_dir *dir, struct machine *m, const char *name,
 	if (r == -EBADMSG)
 		return invalid(dir, m, name, EBADMSG,
 			       base == 16 ? "not a hex number" : "not a decimal number");
-	return r < 0 ? read_failed(dir, m, name, r) : 1;
+	return r < 0 ? sysfs_read_failed(dir, m, name, r) : 1;
 }
 
 int sysfs_read_string(struct sysroot_dir *dir, struct machine *m, const char *name, char **ret)
@@ -70,7 +69,7 @@ int sysfs_read_string(struct sysroot_dir *dir, struct machine *m, const char *na
 
 	if (r == -EBADMSG)
 		return invalid(dir, m, name, EBADMSG, "not a printable line");
-	return r < 0 ? read_failed(dir, m, name, r) : 1;
+	return r < 0 ? sysfs_read_failed(dir, m, name, r) : 1;
 }
 
 /* The last component of a link's target, or NULL when it names none. */

@@ -25,6 +25,9 @@
 /* Pure: "a/b" from "a" and "b"; "b" when a is "" (the root). NULL on OOM. */
 char *path_join(const char *a, const char *b);
 
+/* A read of dir/name failed with r: absent is silent, anything else an input. 0 or -ENOMEM. */
+int sysfs_read_failed(struct sysroot_dir *dir, struct machine *m, const char *name, int r);
+
 /* Read the number attribute dir/name (see parse_int_line); malformed: input invalid. */
 int sysfs_read_int(struct sysroot_dir *dir, struct machine *m, const char *name, unsigned base,
 		   int64_t min, int64_t max, int64_t *ret);

@@ -309,6 +309,23 @@ static struct json_object *dma_signs_json(unsigned signs)
 	return a;
 }
 
+/* The device's devicetree restricted-dma-pool, and whether the kernel uses it; null: none named. */
+static struct json_object *restricted_pool_json(const struct device_report *r)
+{
+	const struct dt_info *dt = &r->dev->dt;
+	struct json_object *o;
+
+	if (!dt->restricted_pool)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "node", jstr(dt->restricted_node));
+	add(o, "base", dt->restricted_base ? jhex(dt->restricted_base) : NULL);
+	add(o, "size_bytes", ju64(dt->restricted_size));
+	add(o, "used", json_object_new_boolean(!r->restricted_ignored));
+	add(o, "ignored_why", jstr(r->restricted_ignored));
+	return o;
+}
+
 static struct json_object *device_json(const struct device_report *r)
 {
 	const struct device *d = r->dev;
@@ -348,6 +365,8 @@ static struct json_object *device_json(const struct device_report *r)
 	add(o, "of_node", jstr(d->dt.node));
 	add(o, "iommu_group", d->iommu_group >= 0 ? json_object_new_int(d->iommu_group) : NULL);
 	add(o, "iommu_domain", jstr(d->iommu_type));
+	add(o, "removable", d->removable >= 0 ? json_object_new_boolean(d->removable) : NULL);
+	add(o, "restricted_dma_pool", restricted_pool_json(r));
 	add(o, "dma_signs", dma_signs_json(d->dma_signs));
 	add(o, "verdict", jstr(verdict_to_string(r->verdict)));
 	add(o, "reason", jstr(r->reason));

@@ -1738,6 +1738,180 @@ def x86_swiotlb_dynamic(t):
     ]
 
 
+
+# ---------------------------------------------------------------- issue 10: untrusted, old IOMMU, pools
+
+X86_3G_IOMEM = """\
+00000000-00000fff : Reserved
+00001000-0009fbff : System RAM
+0009fc00-000fffff : Reserved
+00100000-bfffffff : System RAM
+  01000000-02269a87 : Kernel code
+c0000000-febfffff : PCI Bus 0000:00
+fec00000-fec003ff : IOAPIC 0
+"""
+
+X86_3G_ZONEINFO = zoneinfo([("DMA", 1, 4095, 3998), ("DMA32", 4096, 782336, 782336),
+                            ("Normal", None, 0, 0), ("Movable", None, 0, 0)])
+
+X86_3G_MEMINFO = "MemTotal:        3080000 kB\nMemFree:         2900000 kB\nBounce:                0 kB\n"
+
+
+def x86_thunderbolt(t, pool):
+    """An Intel laptop on 6.1 with a Thunderbolt NVMe below an external-facing
+    root port: set_pcie_untrusted() and pci_set_removable() mark it, sysfs
+    shows "removable", its group gets a strict DMA domain (no DMA-FQ).
+    pool: RAM above 4 GiB and the swiotlb pool logged; else 3 GiB of RAM and
+    a log from boot without one (pci_swiotlb_detect: no pool at or below 4 GiB)."""
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 intel_iommu=on"
+    if pool:
+        x86_proc(t, cmd)
+    else:
+        proc(t, X86_3G_IOMEM, X86_3G_ZONEINFO, X86_3G_MEMINFO, cmd)
+    t.file("proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+           "address sizes\t: 39 bits physical, 48 bits virtual\n\n")
+    x86_pc_devices(t, groups=True)
+    bus = "sys/devices/pci0000:00"
+    port = pci(t, bus, "0000:00:07.0", 0x8086, 0x9a23, 0x060400, 32, "pcieport", None,
+               subsys=(0x8086, 0x0000), group=(3, "DMA"))
+    tb = pci(t, port, "0000:2c:00.0", 0x144d, 0xa80a, 0x010802, 64, "nvme", "nvme",
+             subsys=(0x144d, 0xa801), group=(4, "DMA"))
+    # drivers/pci/probe.c pci_set_removable: the function below the port, not the port
+    t.file(tb + "/removable", "removable\n")
+    disk(t, tb + "/nvme/nvme1", "nvme1n1", [], (259, 2), sectors=1000215216,
+         max_sectors_kb=128, max_hw_sectors_kb=128, max_segments=33,
+         max_segment_size=4294967295, dma_alignment=3, glue=False)
+    boot = X86_BOOT[:2] + ["Command line: " + cmd, "DMAR: IOMMU enabled",
+                           "DMAR: Intel(R) Virtualization Technology for Directed I/O"]
+    kmsg(t, boot + ([SWIOTLB_X86] if pool else []) + [
+        dev_line("0000:2c:00.0", "Adding to iommu group 4"),
+    ])
+    checks = [
+        "# an untrusted (removable) Thunderbolt NVMe in a strict DMA domain: translated, but",
+        "# iommu_dma_map_page() bounces its unaligned buffers through swiotlb (5.11+)",
+        "%s | .removable == true and .iommu_domain == \"DMA\"" % dev("0000:2c:00.0"),
+        "%s | .verdict == \"iommu\" and (.reason | test(\"untrusted\"))" % dev("0000:2c:00.0"),
+        "%s | .unreachable_ram_bytes == 0" % dev("0000:2c:00.0"),
+        "%s | .removable == false and .verdict == \"iommu\"" % dev("0000:01:00.0"),
+        "%s | (.reason | test(\"untrusted\")) | not" % dev("0000:01:00.0"),
+        "%s | length == 0" % finding("untrusted-bounce", "0000:01:00.0"),
+        "# a device outside an IOMMU group is not read for it",
+        "[.devices[] | select(.iommu_group == null) | .removable] | all(. == null)",
+    ]
+    if pool:
+        return checks + [
+            ".swiotlb.active == \"yes\"",
+            "%s | length == 1 and .[0].severity == \"info\"" % finding("untrusted-bounce", "0000:2c:00.0"),
+            "%s | .[0].evidence.swiotlb == \"active\" and .[0].evidence.iommu_domain == \"DMA\"" % finding("untrusted-bounce", "0000:2c:00.0"),
+            "%s | length == 0" % finding("untrusted-bounce-impossible", "0000:2c:00.0"),
+            ".exit_status == 0",
+        ]
+    return checks + [
+        ".swiotlb.active == \"no\"",
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0"),
+        "%s | .[0].message | test(\"DMA bounce buffers are inactive\")" % finding("untrusted-bounce-impossible", "0000:2c:00.0"),
+        "%s | .[0].evidence.swiotlb == \"absent\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0"),
+        "%s | length == 0" % finding("untrusted-bounce", "0000:2c:00.0"),
+        "# the 32-bit AHCI reaches all 3 GiB: nothing else to say",
+        "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
+        ".exit_status == 1",
+    ]
+
+
+def old_iommu_groups(t, kind):
+    """x86-pc-4g's devices in IOMMU groups whose type file is absent (kind None,
+    before 4.19) or reads kind ("unknown": Intel before 5.3)."""
+    x86_pc_devices(t, groups=False)
+    funcs = [("0000:00:00.0", 0), ("0000:00:1f.2", 1), ("0000:00:1c.0", 2), ("0000:01:00.0", 2)]
+    for bdf, group in funcs:
+        path = "sys/devices/pci0000:00/" + ("0000:00:1c.0/" if bdf == "0000:01:00.0" else "") + bdf
+        g = "sys/kernel/iommu_groups/%d" % group
+        if kind:
+            t.file("%s/type" % g, kind + "\n")
+        t.link("%s/devices/%s" % (g, bdf), path)
+        t.link("%s/iommu_group" % path, g)
+
+
+def x86_intel_414_iommu(t):
+    """Intel VT-d on 4.14: groups but no type file (c52c72d3dee81, 4.19); no
+    iommu=pt, so intel_dma_ops translate every device."""
+    manifest(t, "x86_64", "4.14.0-3-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 intel_iommu=on"
+    x86_proc(t, cmd)
+    old_iommu_groups(t, None)
+    kmsg(t, ["Linux version 4.14.0-3-amd64 (debian-kernel@lists.debian.org) (gcc version 7.2.0 (Debian 7.2.0-18)) #1 SMP Debian 4.14.13-1 (2018-01-14)",
+             "Command line: " + cmd, "DMAR: IOMMU enabled",
+             "DMAR: Intel(R) Virtualization Technology for Directed I/O"])
+    return [
+        "# no type file before 4.19: groups mean the IOMMU is on, no passthrough: translated",
+        "%s | .iommu_group == 1 and .iommu_domain == null" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"iommu\" and (.reason | test(\"no domain type\"))" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"iommu\"" % dev("0000:01:00.0"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
+def x86_intel_419_pt(t):
+    """Intel VT-d on 4.19 with iommu=pt: the group type reads "unknown" (no
+    default domain before 5.3); iommu_no_mapping() takes the 32-bit AHCI (mask
+    below dma_get_required_mask()) out of the identity map ("32bit ... uses
+    non-identity mapping"); the 64-bit NVMe stays identity: dma-direct."""
+    manifest(t, "x86_64", "4.19.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 intel_iommu=on iommu=pt"
+    x86_proc(t, cmd)
+    old_iommu_groups(t, "unknown")
+    kmsg(t, ["Linux version 4.19.0-27-amd64 (debian-kernel@lists.debian.org) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP Debian 4.19.316-1 (2024-06-25)",
+             "Command line: " + cmd, "DMAR: IOMMU enabled",
+             "DMAR: Intel(R) Virtualization Technology for Directed I/O",
+             "DMAR: 32bit 0000:00:1f.2 uses non-identity mapping"])
+    return [
+        "# Intel passthrough before 5.8: a small mask leaves the identity map",
+        "%s | .iommu_domain == \"unknown\"" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"iommu\" and (.reason | test(\"Intel\"))" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == 0" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
+def x86_amd_414_pt(t):
+    """AMD-Vi on 4.14 with iommu=pt, no type file: amd_iommu_add_device()
+    direct-maps every device and has no small-mask fallback, so the 32-bit
+    AHCI is dma-direct and bounces RAM above 4 GiB (the pool is kept with pt).
+    The log names no IOMMU (rotated): the CPU vendor tells AMD-Vi."""
+    manifest(t, "x86_64", "4.14.0-3-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 iommu=pt"
+    x86_proc(t, cmd)
+    t.file("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+           "address sizes\t: 48 bits physical, 48 bits virtual\n\n")
+    old_iommu_groups(t, None)
+    kmsg(t, [SWIOTLB_X86], first_seq=4000)
+    return [
+        "# AMD passthrough: identity is dma-direct whatever the mask",
+        "%s | .verdict == \"partial\"" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == %d" % (dev("0000:00:1f.2"), X86_ABOVE_4G),
+        "%s | length == 1" % finding("bounce-needed", "0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        ".exit_status == 1",
+    ]
+
+
+def x86_pt_vendor_unknown(t):
+    """x86-amd-4.14-pt with neither the log nor cpuinfo naming the IOMMU: Intel
+    would translate the 32-bit AHCI, AMD would bounce: unknown, said so."""
+    manifest(t, "x86_64", "4.14.0-3-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 iommu=pt"
+    x86_proc(t, cmd)
+    old_iommu_groups(t, None)
+    kmsg(t, [SWIOTLB_X86], first_seq=4000)
+    return [
+        "%s | .verdict == \"unknown\" and (.reason | test(\"which IOMMU\"))" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+    ]
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -1764,6 +1938,12 @@ FIXTURES = {
     "arm64-virt": arm64_virt,
     "x86-sev-nvme-4.19": x86_sev_nvme_4_19,
     "x86-swiotlb-dynamic": x86_swiotlb_dynamic,
+    "x86-thunderbolt": lambda t: x86_thunderbolt(t, True),
+    "x86-thunderbolt-3g": lambda t: x86_thunderbolt(t, False),
+    "x86-intel-4.14-iommu": x86_intel_414_iommu,
+    "x86-intel-4.19-pt": x86_intel_419_pt,
+    "x86-amd-4.14-pt": x86_amd_414_pt,
+    "x86-pt-vendor-unknown": x86_pt_vendor_unknown,
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"

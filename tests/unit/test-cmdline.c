@@ -119,8 +119,17 @@ static void test_cmdline_iommu_words(void **state)
 	assert_false(p.iommu_pt);
 	cmdline_parse_params("iommu=nopt iommu=pt", &p);
 	assert_true(p.iommu_pt);
-	cmdline_parse_params("intel_iommu=pt iommu.passthrough=1", &p);
+	/* intel_iommu= is another parameter; iommu.passthrough= (4.16) sets the default domain too */
+	cmdline_parse_params("intel_iommu=pt", &p);
 	assert_false(p.iommu_pt || p.iommu_soft);
+	cmdline_parse_params("intel_iommu=pt iommu.passthrough=1", &p);
+	assert_true(p.iommu_pt && !p.iommu_soft);
+	cmdline_parse_params("iommu=pt iommu.passthrough=off", &p);
+	assert_false(p.iommu_pt);
+	cmdline_parse_params("iommu.passthrough=on", &p);
+	assert_true(p.iommu_pt);
+	cmdline_parse_params("iommu.passthrough= iommu.passthrough=x", &p);
+	assert_false(p.iommu_pt);
 }
 
 /* read_cmdline() keeps the line and its parameters. */

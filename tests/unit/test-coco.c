@@ -242,6 +242,25 @@ static void test_phys_bits(void **state)
 		assert_int_equal(cpuinfo_phys_bits(bad[i], strlen(bad[i])), -EBADMSG);
 }
 
+/* vendor_id names the IOMMU's maker on x86: Intel VT-d or AMD-Vi. */
+static void test_cpu_vendor(void **state)
+{
+	static const char intel[] = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n";
+	char *v = NULL;
+	(void)state;
+
+	assert_int_equal(cpuinfo_vendor(intel, strlen(intel), &v), 0);
+	assert_string_equal(v, "GenuineIntel");
+	free(v);
+	assert_int_equal(cpuinfo_vendor(cpuinfo_plain, strlen(cpuinfo_plain), &v), -ENOENT);
+	static const char *const bad[] = {
+		"vendor_id\t:\n", "vendor_id_x\t: AuthenticAMD\n", "vendor_id\t: 0123456789abcdefXYZ\n",
+		"vendor_id AuthenticAMD\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		assert_int_equal(cpuinfo_vendor(bad[i], strlen(bad[i]), &v), -ENOENT);
+}
+
 /* sys/firmware/uv/prot_virt_guest: "1" is a PV guest, anything but 0/1 is invalid. */
 static void test_prot_virt(void **state)
 {
@@ -281,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_phys_bits),
 		cmocka_unit_test(test_prot_virt),
 		cmocka_unit_test(test_xen_pv_dom0),
+		cmocka_unit_test(test_cpu_vendor),
 		cmocka_unit_test(test_xen_hvm_domu),
 		cmocka_unit_test(test_hypervisor_dir_without_type),
 	};

@@ -330,6 +330,24 @@ static void test_rme(void **state)
 	assert_string_equal(decide(m).evidence, "RME: Using RSI version 1.0");
 }
 
+/* Which IOMMU driver came up: Intel's line only after init_dmars(), AMD's in both forms. */
+static void test_iommu_lines(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	/* "DMAR: IOMMU enabled" only echoes intel_iommu=on: not proof */
+	assert_int_equal(parse(m, "6,0,0,-;DMAR: IOMMU enabled\n6,1,0,-;DMAR: Host address width 39\n"), 0);
+	assert_false(m->log_intel_iommu || m->log_amd_iommu);
+	assert_int_equal(parse(m, "6,2,0,-;DMAR: Intel(R) Virtualization Technology for Directed I/O\n"), 0);
+	assert_true(m->log_intel_iommu);
+	assert_false(m->log_amd_iommu);
+	assert_int_equal(parse(m, "6,3,0,-;pci 0000:00:00.2: AMD-Vi: Found IOMMU cap 0x40\n"), 0);
+	assert_true(m->log_amd_iommu);
+	m->log_amd_iommu = false;
+	assert_int_equal(parse(m, "6,4,0,-;AMD-Vi: Found IOMMU at 0000:00:00.2 cap 0x40\n"), 0);
+	assert_true(m->log_amd_iommu);
+}
+
 static void test_overflow(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -504,6 +522,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rme, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hyperv_isolation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iommu_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_and_empty, setup, teardown),

@@ -209,6 +209,45 @@ static void test_read_pci(void **state)
 	fx_done(&f);
 }
 
+/* removable, read only for a function in an IOMMU group: 1, absent 0, anything else unknown. */
+static void test_read_pci_removable(void **state)
+{
+	const char *ids[5] = { "0x144d\n", "0xa808\n", "0x144d\n", "0xa801\n", "0x010802\n" };
+	static const char *const fn[4] = {
+		"sys/devices/pci0000:00/0000:00:02.0", "sys/devices/pci0000:00/0000:00:03.0",
+		"sys/devices/pci0000:00/0000:00:04.0", "sys/devices/pci0000:00/0000:00:05.0",
+	};
+	struct fixture f;
+	struct machine m;
+	struct sysroot *sr;
+	(void)state;
+
+	fx_init(&f);
+	for (size_t i = 0; i < 4; i++) {
+		char link[128];
+		add_function(&f, fn[i], ids, "64\n", "-1\n");
+		snprintf(link, sizeof(link), "%s/iommu_group", fn[i]);
+		if (i < 3)
+			fx_link(&f, link, "../../../kernel/iommu_groups/1");
+		fx_file(&f, "sys/kernel/iommu_groups/1/type", "DMA\n");
+	}
+	fx_file(&f, "sys/devices/pci0000:00/0000:00:02.0/removable", "removable\n");
+	fx_file(&f, "sys/devices/pci0000:00/0000:00:04.0/removable", "tunnelled\n");
+	fx_file(&f, "sys/devices/pci0000:00/0000:00:05.0/removable", "removable\n");
+	sr = fx_open(&f);
+	machine_init(&m);
+	assert_int_equal(read_pci(sr, &m), 0);
+	assert_int_equal(m.n_devices, 4);
+	assert_int_equal(m.devices[0].removable, 1);
+	assert_int_equal(m.devices[1].removable, 0);  /* absent: not external-facing */
+	assert_int_equal(m.devices[2].removable, -1); /* a value sysfs never writes */
+	fx_assert_input(&m, "sys/bus/pci/devices/0000:00:04.0/removable", INPUT_INVALID);
+	assert_int_equal(m.devices[3].removable, -1); /* no group: not read */
+	machine_done(&m);
+	sysroot_free(sr);
+	fx_done(&f);
+}
+
 static void test_read_pci_missing(void **state)
 {
 	struct fixture f;
@@ -308,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_path_join),	   cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_read_pci),	   cmocka_unit_test(test_read_pci_missing),
 		cmocka_unit_test(test_read_pci_dt_bridge), cmocka_unit_test(test_read_iommu),
+		cmocka_unit_test(test_read_pci_removable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
