@@ -11,6 +11,7 @@
 #include "analysis/devices.h"
 #include "analysis/eras.h"
 #include "analysis/findings-device.h"
+#include "analysis/iommu-vendor.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 
@@ -378,22 +379,6 @@ static bool decided_outside_dma_api(const struct devices_input *in, struct devic
 		return true;
 	}
 	return false;
-}
-
-enum iommu_vendor { IOMMU_VENDOR_UNKNOWN, IOMMU_VENDOR_INTEL, IOMMU_VENDOR_AMD };
-
-/* The IOMMU driver behind the groups: the log names it; on x86 the CPU vendor does too. */
-static enum iommu_vendor iommu_vendor(const struct machine *m)
-{
-	const char *v = m->cpu_vendor;
-
-	if (m->log_intel_iommu != m->log_amd_iommu)
-		return m->log_intel_iommu ? IOMMU_VENDOR_INTEL : IOMMU_VENDOR_AMD;
-	if (v && strcmp(v, "GenuineIntel") == 0)
-		return IOMMU_VENDOR_INTEL;
-	if (v && (strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0))
-		return IOMMU_VENDOR_AMD;
-	return IOMMU_VENDOR_UNKNOWN;
 }
 
 /*

@@ -184,6 +184,17 @@ static const struct era_row table[] = {
 	  "drivers/iommu/intel-iommu.c iommu_no_mapping/iommu_need_mapping: small masks leave identity, before 5.8" },
 	{ ERA_INTEL_IDENTITY_FALLBACK, KV(5, 8, 0), 0, ANY_ARCH, 0,
 	  "drivers/iommu/intel/iommu.c: identity devices use dma-direct (327d5b2fee91, 5.8)" },
+
+	/* x86 IOMMU drivers clearing swiotlb so pci_iommu_init() frees the pool:
+	 * intel_iommu_init() "swiotlb = 0" until the bounce-page series (5.4) kept
+	 * it for untrusted devices; amd_iommu_init_dma_ops() unless passthrough
+	 * until 121660bba631 "iommu/amd: Enable swiotlb in all cases" (5.19). */
+	{ ERA_IOMMU_DROPS_POOL, 0, KV(5, 4, 0), ANY_ARCH, IOMMU_POOL_DROPPED_BOTH,
+	  "drivers/iommu/intel-iommu.c intel_iommu_init, amd_iommu_init.c amd_iommu_init_dma_ops: swiotlb = 0, before 5.4" },
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 4, 0), KV(5, 19, 0), ANY_ARCH, IOMMU_POOL_DROPPED_AMD,
+	  "drivers/iommu/amd/iommu.c amd_iommu_init_dma_ops: swiotlb = 0 unless passthrough, before 5.19" },
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 19, 0), 0, ANY_ARCH, IOMMU_POOL_KEPT,
+	  "arch/x86/kernel/pci-dma.c: the pool kept with an IOMMU (121660bba631, 5.19)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)

@@ -42,6 +42,7 @@ enum era_rule {
 	ERA_RESTRICTED_POOL,     /* whether a DT restricted-dma-pool is honoured: 0 or 1 */
 	ERA_UNTRUSTED_BOUNCE,    /* how an untrusted device's unaligned buffers are mapped: UNTRUSTED_* */
 	ERA_INTEL_IDENTITY_FALLBACK, /* Intel passthrough moves a device with a small mask to a DMA domain: 0 or 1 */
+	ERA_IOMMU_DROPS_POOL,    /* whether an x86 IOMMU driver frees the swiotlb pool: IOMMU_POOL_* */
 	_ERA_RULE_MAX,
 };
 
@@ -127,6 +128,12 @@ enum {
 enum {
 	UNTRUSTED_NOT_MODELLED,  /* before dma-iommu bounced: Intel's own bounce page, not modelled */
 	UNTRUSTED_DMA_IOMMU,     /* iommu_dma_map_page: unaligned buffers bounce through swiotlb */
+};
+
+enum {
+	IOMMU_POOL_DROPPED_BOTH, /* Intel always, AMD unless passthrough */
+	IOMMU_POOL_DROPPED_AMD,  /* AMD unless passthrough; Intel keeps it (untrusted devices) */
+	IOMMU_POOL_KEPT,         /* neither frees it */
 };
 
 struct era_row {

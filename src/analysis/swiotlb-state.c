@@ -8,6 +8,7 @@
 
 #include "analysis/coco.h"
 #include "analysis/eras.h"
+#include "analysis/iommu-vendor.h"
 #include "analysis/swiotlb-state.h"
 #include "shared/sat.h"
 
@@ -30,6 +31,39 @@ static void forced(const struct machine *m, enum coco_kind coco, uint32_t releas
 		s->forced_why = "s390 protected-virtualization guest: all dma-direct DMA bounces through "
 				"swiotlb";
 	s->forced = s->forced_why != NULL;
+}
+
+/*
+ * pci_iommu_init() (arch/x86/kernel/pci-dma.c) frees the pool when the IOMMU
+ * driver cleared swiotlb ("An IOMMU turned us off"): Intel's
+ * intel_iommu_init() always before 5.4 (later only without untrusted
+ * devices, until about 5.7: not modelled); AMD's amd_iommu_init_dma_ops()
+ * unless passthrough or SME, until 121660bba631 (5.19). IOMMU groups show the
+ * driver came up. True when that decided.
+ */
+static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct swiotlb_state *s)
+{
+	int rule = era_value(ERA_IOMMU_DROPS_POOL, release, ANY_ARCH, NULL);
+	enum iommu_vendor vendor = iommu_vendor(m);
+
+	if (!m->iommu_groups_present || rule == IOMMU_POOL_KEPT)
+		return false;
+	if (vendor == IOMMU_VENDOR_AMD && !m->cmd.iommu_pt) {
+		s->active = TRI_NO;
+		s->active_why = "assumed: the AMD IOMMU driver frees the pool unless iommu=pt (before 5.19)";
+		return true;
+	}
+	if (vendor == IOMMU_VENDOR_INTEL && rule == IOMMU_POOL_DROPPED_BOTH) {
+		s->active = TRI_NO;
+		s->active_why = "assumed: the Intel IOMMU driver frees the pool (before 5.4)";
+		return true;
+	}
+	if (vendor == IOMMU_VENDOR_UNKNOWN) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "an IOMMU driver of this era may free the pool, and which one is unknown";
+		return true;
+	}
+	return false;
 }
 
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
@@ -88,6 +122,8 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		}
 		return;
 	}
+	if (ai->family == ARCH_X86 && l->end_pfn > pfn_4g && iommu_dropped_pool(m, release, s))
+		return;
 	s->active = l->end_pfn > pfn_4g ? TRI_YES : TRI_NO;
 	s->active_why = s->active == TRI_YES
 				? "assumed: RAM above 4 GiB makes x86/arm64 allocate the default pool"

@@ -69,6 +69,11 @@ class Tree:
         os.symlink(rel, p)
         self.links.append(path)
 
+    def unlink(self, path):
+        """Remove a file or a whole directory (a node another fixture made)."""
+        p = self._abs(path)
+        shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+
     def check_links(self):
         for path in self.links:
             p = self._abs(path)
@@ -1122,6 +1127,101 @@ def arm64_restricted_pool(t):
     ]
 
 
+def arm64_restricted_pool_ignored(t):
+    """arm64-restricted-pool's board with three masters that name a
+    restricted-dma-pool the kernel does not use: the wifi's node has no-map
+    (rmem_swiotlb_setup returns -EINVAL), the GPU sits behind an IOMMU
+    (of_dma_configure_id sets the pool up only without one), and the MMC's
+    pool is fine: only the MMC is forced."""
+    arm64_restricted_pool(t)
+    dt_node(t, "reserved-memory/wifi-pool@50000000", compatible="restricted-dma-pool",
+            reg=[0x0, 0x50000000, 0x0, 0x400000], phandle=[0x5], no_map=b"")
+    t.unlink("sys/firmware/devicetree/base/reserved-memory/restricted@50000000")
+    dt_node(t, "reserved-memory/mmc-pool@51000000", compatible="restricted-dma-pool",
+            reg=[0x0, 0x51000000, 0x0, 0x400000], phandle=[0x6])
+    dt_node(t, "reserved-memory/gpu-pool@52000000", compatible="restricted-dma-pool",
+            reg=[0x0, 0x52000000, 0x0, 0x800000], phandle=[0x7])
+    dt_node(t, "soc/mmc@11230000", compatible="mediatek,mt7622-mmc",
+            reg=[0x0, 0x11230000, 0x0, 0x1000], memory_region=[0x6])
+    dt_node(t, "soc/gpu@13040000", compatible="mediatek,mt7622-mali",
+            reg=[0x0, 0x13040000, 0x0, 0x4000], memory_region=[0x7], iommus=[0x9, 0x1])
+    gpu = platform(t, "sys/devices/platform/soc/13040000.gpu", "soc/gpu@13040000",
+                   "mediatek,mt7622-mali", "panfrost", "panfrost")
+    iommu_group(t, gpu, "13040000.gpu", 0, "identity")
+    return [
+        "%s | .restricted_dma_pool.node == \"reserved-memory/wifi-pool@50000000\"" % dev("18000000.wifi"),
+        "%s | .restricted_dma_pool.used == false and (.restricted_dma_pool.ignored_why | test(\"no-map\"))" % dev("18000000.wifi"),
+        "%s | .verdict == \"direct\" and .forced_why == null" % dev("18000000.wifi"),
+        "%s | .restricted_dma_pool.used == false and (.restricted_dma_pool.ignored_why | test(\"IOMMU\"))" % dev("13040000.gpu"),
+        "%s | .verdict == \"direct\" and .iommu_domain == \"identity\"" % dev("13040000.gpu"),
+        "%s | .restricted_dma_pool.used == true and .restricted_dma_pool.base == \"0x51000000\"" % dev("11230000.mmc"),
+        "%s | .restricted_dma_pool.size_bytes == 4194304 and .restricted_dma_pool.ignored_why == null" % dev("11230000.mmc"),
+        "%s | .verdict == \"forced\"" % dev("11230000.mmc"),
+        "[.findings[] | select(.id == \"forced-bounce\") | .device] == [\"11230000.mmc\"]",
+    ]
+
+
+def arm64_restricted_pool_510(t):
+    """arm64-restricted-pool on 5.10: no restricted DMA pools before 5.15
+    (0b84e4f8b793), so the wifi MAC keeps the normal rules."""
+    arm64_restricted_pool(t)
+    manifest(t, "aarch64", "5.10.0-33-arm64", "2026-12-03T08:00:00Z")
+    return [
+        "%s | .restricted_dma_pool.used == false and (.restricted_dma_pool.ignored_why | test(\"5.15\"))" % dev("18000000.wifi"),
+        "%s | .verdict == \"direct\"" % dev("18000000.wifi"),
+        "[.findings[] | select(.id == \"forced-bounce\")] | length == 0",
+    ]
+
+
+def x86_iommu_soft_3g(t):
+    """3 GiB of RAM, iommu=soft, a rotated log: pci_swiotlb_detect() would
+    make no pool at or below 4 GiB, but iommu=soft sets x86_swiotlb_enable."""
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 iommu=soft"
+    proc(t, X86_3G_IOMEM, X86_3G_ZONEINFO, X86_3G_MEMINFO, cmd)
+    x86_pc_devices(t)
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
+    return [
+        ".swiotlb.active == \"yes\" and (.swiotlb.active_why | test(\"iommu=soft\"))",
+        "%s | .verdict == \"direct\"" % dev("0000:00:1f.2"),
+        ".exit_status == 0",
+    ]
+
+
+def x86_amd_510_iommu(t):
+    """AMD-Vi on 5.10 with translated groups, RAM above 4 GiB, a rotated log:
+    amd_iommu_init_dma_ops() cleared swiotlb (no passthrough, no SME) and
+    pci_iommu_init() freed the pool, until 121660bba631 (5.19)."""
+    manifest(t, "x86_64", "5.10.0-33-amd64", "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1"
+    x86_proc(t, cmd)
+    t.file("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+           "address sizes\t: 48 bits physical, 48 bits virtual\n\n")
+    x86_pc_devices(t, groups=True)
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
+    return [
+        ".swiotlb.active == \"no\" and (.swiotlb.active_why | test(\"AMD\"))",
+        ".swiotlb.active_provenance == \"assumed\"",
+        "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
+    ]
+
+
+def arm64_kmalloc_pool(t, release):
+    """2 GiB of RAM, all in ZONE_DMA, a rotated log: before 6.5 arm64 makes no
+    pool; from 6.5 DMA_BOUNCE_UNALIGNED_KMALLOC keeps one (the default 64 MiB),
+    from 6.7 (65033574ade9) of RAM / 1024 rounded to whole segments."""
+    arm64_restricted_pool(t)
+    manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
+    kmsg(t, ["mmc0: new high speed SDHC card at address 0001"], first_seq=700)
+    if release.startswith("6.1."):
+        return [".swiotlb.active == \"no\"", ".swiotlb.size_bytes == null"]
+    size = 64 << 20 if release.startswith("6.6.") else 2 << 20
+    return [
+        ".swiotlb.active == \"yes\" and (.swiotlb.active_why | test(\"kmalloc\"))",
+        ".swiotlb.size_bytes == %d" % size,
+    ]
+
+
 VIRT_RAM_END = 0x23fffffff  # 8 GiB at 0x40000000, QEMU virt's RAM base
 
 
@@ -1944,6 +2044,13 @@ FIXTURES = {
     "x86-intel-4.19-pt": x86_intel_419_pt,
     "x86-amd-4.14-pt": x86_amd_414_pt,
     "x86-pt-vendor-unknown": x86_pt_vendor_unknown,
+    "arm64-restricted-pool-ignored": arm64_restricted_pool_ignored,
+    "arm64-restricted-pool-5.10": arm64_restricted_pool_510,
+    "x86-iommu-soft-3g": x86_iommu_soft_3g,
+    "x86-amd-5.10-iommu": x86_amd_510_iommu,
+    "arm64-kmalloc-pool-6.1": lambda t: arm64_kmalloc_pool(t, "6.1.0-27-arm64"),
+    "arm64-kmalloc-pool-6.6": lambda t: arm64_kmalloc_pool(t, "6.6.58-arm64"),
+    "arm64-kmalloc-pool-6.12": lambda t: arm64_kmalloc_pool(t, "6.12.9-arm64"),
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"
