@@ -10,6 +10,7 @@
 #include "analysis/eras.h"
 #include "analysis/iommu-vendor.h"
 #include "analysis/swiotlb-state.h"
+#include "shared/macro.h"
 #include "shared/sat.h"
 
 /* The one place that decides whether every dma-direct mapping bounces. */
@@ -66,6 +67,30 @@ static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct
 	return false;
 }
 
+/*
+ * arm64 mem_init(): swiotlb = max_pfn > PFN_DOWN(arm64_dma_phys_limit), the
+ * end of ZONE_DMA (zone_dma_bits from the smallest dma-ranges, 5.5+), else of
+ * ZONE_DMA32. zoneinfo shows where that zone ends: at the limit when RAM goes
+ * beyond it, at the end of RAM otherwise. 4 GiB when it shows neither.
+ */
+static uint64_t arm64_dma_limit_pfn(const struct layout *l, uint64_t pfn_4g)
+{
+	static const char *const names[] = { "DMA", "DMA32" };
+
+	for (size_t n = 0; n < ARRAY_SIZE(names); n++) {
+		uint64_t end = 0;
+		for (size_t i = 0; i < l->n_zones; i++) {
+			const struct zone *z = &l->zones[i];
+			if (z->populated && strcmp(z->name, names[n]) == 0)
+				end = sat_add(z->start_pfn, z->spanned) > end ? sat_add(z->start_pfn, z->spanned)
+									       : end;
+		}
+		if (end)
+			return end;
+	}
+	return pfn_4g;
+}
+
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
 static void arch_default(const struct machine *m, const struct layout *l, uint32_t release,
 			 enum coco_kind coco, struct swiotlb_state *s)
@@ -109,8 +134,9 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";
 		return;
 	}
+	uint64_t limit_pfn = ai->family == ARCH_ARM64 ? arm64_dma_limit_pfn(l, pfn_4g) : pfn_4g;
 	int kmalloc = era_value(ERA_KMALLOC_POOL, release, ai->family, NULL);
-	if (l->end_pfn <= pfn_4g && kmalloc != KMALLOC_POOL_NONE) {
+	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE) {
 		s->active = TRI_YES;
 		s->active_why = "assumed: arm64 6.5+ keeps a pool for bouncing unaligned kmalloc buffers";
 		if (kmalloc == KMALLOC_POOL_SMALL) {
@@ -124,10 +150,15 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 	}
 	if (ai->family == ARCH_X86 && l->end_pfn > pfn_4g && iommu_dropped_pool(m, release, s))
 		return;
-	s->active = l->end_pfn > pfn_4g ? TRI_YES : TRI_NO;
-	s->active_why = s->active == TRI_YES
-				? "assumed: RAM above 4 GiB makes x86/arm64 allocate the default pool"
-				: "assumed: no RAM above 4 GiB, x86/arm64 allocate no pool";
+	s->active = l->end_pfn > limit_pfn ? TRI_YES : TRI_NO;
+	if (ai->family == ARCH_ARM64)
+		s->active_why = s->active == TRI_YES
+					? "assumed: RAM beyond the DMA zone makes arm64 allocate the default pool"
+					: "assumed: all RAM within the DMA zone, arm64 allocates no pool";
+	else
+		s->active_why = s->active == TRI_YES
+					? "assumed: RAM above 4 GiB makes x86 allocate the default pool"
+					: "assumed: no RAM above 4 GiB, x86 allocates no pool";
 }
 
 void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint32_t release,
