@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rules that decide a device's verdict before its reach is compared with
+ * RAM, in the kernel's order: DMA outside the DMA API, the IOMMU domain, forced
+ * bouncing; and 32-bit ARM's unchecked streaming mapping. Pure: no I/O.
+ */
+#include <string.h>
+
+#include "analysis/eras.h"
+#include "analysis/iommu-vendor.h"
+#include "analysis/verdict-rules.h"
+#include "shared/macro.h"
+
+/*
+ * An AMD SME host puts the C-bit in every bus address (phys_to_dma():
+ * __sme_set(), include/linux/dma-direct.h; x86's own until 4.17), so
+ * dma_capable() fails whenever the limit is below 2^cbit and every streaming
+ * mapping bounces. The C-bit's position is not shown to Linux users; it lies
+ * at or above the physical address bits cpuinfo shows (those exclude it) and
+ * below bit 52. TRI_YES: below it, TRI_NO: above, TRI_UNKNOWN: cannot tell.
+ */
+static enum tristate below_sme_cbit(unsigned phys_bits, uint64_t limit)
+{
+	if (limit >= (1ull << 52) - 1)
+		return TRI_NO;
+	if (phys_bits > 0 && phys_bits < 52 && limit < (1ull << phys_bits))
+		return TRI_YES;
+	return TRI_UNKNOWN;
+}
+
+/*
+ * Whether this 32-bit ARM kernel is LPAE: Debian names it (-lpae), and RAM
+ * above 4 GiB needs it. TRI_UNKNOWN otherwise.
+ */
+static enum tristate arm_lpae(const struct devices_input *in)
+{
+	const char *rel = in->m->release.value;
+
+	if ((rel && strstr(rel, "lpae")) || in->l->end_pfn > ((1ull << 32) >> in->l->page_shift))
+		return TRI_YES;
+	if (rel && strstr(rel, "armmp"))
+		return TRI_NO; /* Debian's non-LPAE flavour */
+	return TRI_UNKNOWN;
+}
+
+/*
+ * RAM out of reach on 32-bit ARM before 6.0: arm_dma_ops pass it to the
+ * device unchecked (silent corruption) unless a 5.3+ LPAE kernel uses
+ * dma-direct. True when that decided the verdict.
+ */
+bool decided_by_arm_dma_ops(const struct devices_input *in, struct device_report *r)
+{
+	int rule = era_value(ERA_STREAMING_MAP, in->release, in->arch_family, NULL);
+	enum tristate lpae = arm_lpae(in);
+
+	if (rule == STREAMING_DMA_DIRECT || in->sw->active == TRI_YES ||
+	    (rule == STREAMING_ARM_LPAE_DIRECT && lpae == TRI_YES))
+		return false; /* a pool exists only with dma-direct (LPAE or Xen) */
+	r->out_of_reach_decides = true;
+	if (rule == STREAMING_ARM_LPAE_DIRECT && lpae == TRI_UNKNOWN) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
+			    "arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping";
+		return true;
+	}
+	r->verdict = VERDICT_FAILS;
+	r->missed_corrupts = true;
+	r->reason = "RAM out of reach, and arm_dma_map_page() maps it without a reach check "
+		    "(no swiotlb): DMA hits the wrong memory";
+	return true;
+}
+
+/* Drivers whose DMA never goes through the DMA API: no mask applies, nothing bounces. */
+static const struct {
+	const char *driver;
+	const char *reason;
+} no_dma_api[] = {
+	/* drivers/firmware/qemu_fw_cfg.c fw_cfg_dma_transfer(): virt_to_phys() of a kmalloc'd
+	 * descriptor written to the DMA register; QEMU's virt gives its node dma-coherent */
+	{ "fw_cfg", "qemu_fw_cfg: DMA by physical address (virt_to_phys), no DMA API" },
+};
+
+static const char *no_dma_api_reason(const char *driver)
+{
+	for (size_t i = 0; driver && i < ARRAY_SIZE(no_dma_api); i++)
+		if (strcmp(driver, no_dma_api[i].driver) == 0)
+			return no_dma_api[i].reason;
+	return NULL;
+}
+
+/* Devices whose DMA the DMA API never sees, or that do none: true when decided. */
+bool decided_outside_dma_api(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+
+	if (!d->driver) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "no driver bound: no DMA";
+		return true;
+	}
+	if (r->bridge) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "bridge or host controller: forwards DMA, does none of its own";
+		return true;
+	}
+	/* every platform/AMBA device has a default mask, DMA or not: only evidence
+	 * (a disk, a NIC, a DMA-engine channel, a DT property...) makes it a master.
+	 * PCI functions with a driver are judged: bus mastering is their norm */
+	/* the signs are devicetree properties too: an unreadable node hides them */
+	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0 && d->dt.err) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "devicetree unreadable: whether it does DMA cannot be known";
+		return true;
+	}
+	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "no sign that it does DMA";
+		return true;
+	}
+	if (no_dma_api_reason(d->driver)) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = no_dma_api_reason(d->driver);
+		return true;
+	}
+	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
+	 * virtio passes guest-physical addresses: no DMA API, so neither an IOMMU
+	 * domain nor forced bouncing applies (swiotlb=force on Debian 6.1: no bounce) */
+	if (d->virtio_access_platform == 0 && in->m->hyp.type != HYPERVISOR_XEN) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
+			    "no DMA API";
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the smaller of the two masks is below dma_get_required_mask():
+ * the 2^n-1 covering the last RAM page (kernel/dma/direct.c
+ * dma_direct_get_required_mask, from max_pfn - 1).
+ */
+static enum tristate below_required_mask(const struct devices_input *in, const struct device_report *r)
+{
+	const struct layout *l = in->l;
+
+	if (!r->mask_known || l->source == LAYOUT_SOURCE_NONE || l->end_pfn == 0)
+		return TRI_UNKNOWN;
+	uint64_t mask = r->coherent_known && r->coherent_mask < r->dma_mask ? r->coherent_mask
+									 : r->dma_mask;
+	return mask < mask_covering((l->end_pfn - 1) << l->page_shift) ? TRI_YES : TRI_NO;
+}
+
+/* Passthrough (identity) on Intel before 5.8: a small mask still gets translated. True when decided. */
+static bool decided_by_intel_fallback(const struct devices_input *in, struct device_report *r)
+{
+	enum iommu_vendor vendor;
+
+	if (era_value(ERA_INTEL_IDENTITY_FALLBACK, in->release, in->arch_family, NULL) != 1 ||
+	    below_required_mask(in, r) != TRI_YES)
+		return false;
+	vendor = iommu_vendor(in->m);
+	if (vendor == IOMMU_VENDOR_AMD)
+		return false; /* amd_iommu_add_device: identity is dma-direct, small mask or not */
+	if (vendor == IOMMU_VENDOR_INTEL) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "Intel IOMMU passthrough before 5.8: a mask below the end of RAM takes the "
+			    "device out of the identity map into a translated domain";
+		return true;
+	}
+	r->verdict = VERDICT_UNKNOWN;
+	r->reason = "IOMMU passthrough before 5.8 with a mask below the end of RAM: Intel's driver "
+		    "translates such a device, AMD's does not, and which IOMMU this is is unknown";
+	return true;
+}
+
+/*
+ * A group whose default domain the kernel does not show: no type file before
+ * 4.19 (c52c72d3dee81), "unknown" for Intel before 5.3 (no default domains).
+ * Groups exist only while the IOMMU is on; then iommu=pt (or
+ * iommu.passthrough=1) decides.
+ */
+static bool decided_without_domain_type(const struct devices_input *in, struct device_report *r)
+{
+	if (!in->m->cmd.iommu_pt) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "IOMMU group with no domain type shown (before 4.19, or Intel before 5.3), "
+			    "and no passthrough on the command line: translated";
+		return true;
+	}
+	return decided_by_intel_fallback(in, r);
+}
+
+/* Xen PV and the IOMMU domain: true when decided. */
+bool decided_by_domain(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+
+	if (sw->xen_pv) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
+		return true;
+	}
+	if (in->arch_family == ARCH_S390 && d->bus == DEV_BUS_PCI &&
+	    era_value(ERA_S390_PCI_DMA, in->release, in->arch_family, NULL) == S390_PCI_OWN_OPS) {
+		r->verdict = VERDICT_IOMMU;
+		r->reason = "s390 PCI before 6.7: zPCI translates DMA itself (s390_pci_dma_ops)";
+		return true;
+	}
+	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
+		r->verdict = VERDICT_IOMMU;
+		r->untrusted = d->removable == 1 &&
+			       era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) ==
+				       UNTRUSTED_DMA_IOMMU;
+		r->reason = r->untrusted ? "translated IOMMU domain, untrusted (external-facing): "
+					   "buffers not aligned to the IOMMU page bounce through swiotlb"
+					 : "translated IOMMU domain: I/O virtual addresses inside the mask";
+		return true;
+	}
+	if (d->iommu_domain == IOMMU_DOMAIN_UNMANAGED || d->iommu_domain == IOMMU_DOMAIN_BLOCKED) {
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
+		return true;
+	}
+	if (d->iommu_group >= 0 &&
+	    (d->iommu_domain == IOMMU_DOMAIN_NONE || d->iommu_domain == IOMMU_DOMAIN_UNKNOWN))
+		return decided_without_domain_type(in, r);
+	if (d->iommu_domain == IOMMU_DOMAIN_IDENTITY)
+		return decided_by_intel_fallback(in, r);
+	return false;
+}
+
+/*
+ * Why the kernel does not use the device's restricted-dma-pool, or NULL when
+ * it does: the era, rmem_swiotlb_setup()'s refusals, and of_dma_configure_id()
+ * setting it up only for a device without an IOMMU (no iommu_group link).
+ */
+const char *restricted_pool_ignored(const struct devices_input *in, const struct device *d)
+{
+	static const struct {
+		const char *prop;
+		const char *why;
+	} refused[] = {
+		{ "reusable", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a reusable node" },
+		{ "linux,cma-default", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a "
+				       "linux,cma-default node" },
+		{ "linux,dma-default", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a "
+				       "linux,dma-default node" },
+		{ "no-map", "restricted-dma-pool ignored: rmem_swiotlb_setup() refuses a no-map node" },
+	};
+
+	if (era_value(ERA_RESTRICTED_POOL, in->release, in->arch_family, NULL) != 1)
+		return "restricted-dma-pool ignored: kernels before 5.15 have none";
+	for (size_t i = 0; d->dt.restricted_rejected && i < ARRAY_SIZE(refused); i++)
+		if (strcmp(d->dt.restricted_rejected, refused[i].prop) == 0)
+			return refused[i].why;
+	if (d->iommu_group >= 0)
+		return "restricted-dma-pool ignored: the device is behind an IOMMU (of_dma_configure_id)";
+	return NULL;
+}
+
+/* Who forces every mapping of this device to bounce (r->forced); true when decided otherwise. */
+bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct swiotlb_state *sw = in->sw;
+
+	if (d->dt.restricted_pool && !r->restricted_ignored) {
+		r->forced = true;
+		r->forced_why = "devicetree restricted-dma-pool (memory-region)";
+	} else if (sw->forced) {
+		r->forced = true;
+		r->forced_why = sw->forced_why;
+	} else if (sw->coco == COCO_SME_HOST && r->mask_known) {
+		switch (below_sme_cbit(in->m->coco.cpuinfo_phys_bits, r->limit)) {
+		case TRI_YES:
+			r->forced = true;
+			r->forced_why = "AMD SME host: the C-bit in every bus address lies beyond the "
+					"device's limit, so every streaming mapping bounces";
+			break;
+		case TRI_UNKNOWN:
+			r->verdict = VERDICT_UNKNOWN;
+			r->reason = in->m->coco.cpuinfo_phys_bits
+					    ? "AMD SME host: the device's limit lies between the physical "
+					      "address bits and bit 52; the C-bit's position, not visible "
+					      "from Linux, decides whether every mapping bounces"
+					    : "AMD SME host: the physical address bits (proc/cpuinfo) are "
+					      "unknown, so whether the C-bit lies beyond the limit is unknown";
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}

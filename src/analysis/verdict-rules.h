@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Verdict rules that come before reach (verdict-rules.c). Each returns true
+ * when it set r->verdict and r->reason.
+ */
+#pragma once
+
+#include "shared/macro.h"
+
+#include <stdbool.h>
+
+#include "analysis/devices.h"
+
+/* No driver, a bridge, no sign of DMA, a driver outside the DMA API, virtio's bypass. */
+bool decided_outside_dma_api(const struct devices_input *in, struct device_report *r) _nonnull_all_;
+/* Xen PV, s390 PCI before 6.7, and the IOMMU domain (with the eras' groups without a type). */
+bool decided_by_domain(const struct devices_input *in, struct device_report *r) _nonnull_all_;
+/* Forced bouncing for this device (r->forced), or an SME host's undecidable C-bit. */
+bool decided_by_forcing(const struct devices_input *in, struct device_report *r) _nonnull_all_;
+/* RAM out of reach on 32-bit ARM before 6.0: arm_dma_ops map it unchecked. */
+bool decided_by_arm_dma_ops(const struct devices_input *in, struct device_report *r) _nonnull_all_;
+/* Why the kernel ignores the device's restricted-dma-pool (static), or NULL when it uses it. */
+const char *restricted_pool_ignored(const struct devices_input *in, const struct device *d) _nonnull_all_;
