@@ -191,7 +191,11 @@ static const struct era_row table[] = {
 	 * until 121660bba631 "iommu/amd: Enable swiotlb in all cases" (5.19). */
 	{ ERA_IOMMU_DROPS_POOL, 0, KV(5, 4, 0), ANY_ARCH, IOMMU_POOL_DROPPED_BOTH,
 	  "drivers/iommu/intel-iommu.c intel_iommu_init, amd_iommu_init.c amd_iommu_init_dma_ops: swiotlb = 0, before 5.4" },
-	{ ERA_IOMMU_DROPS_POOL, KV(5, 4, 0), KV(5, 19, 0), ANY_ARCH, IOMMU_POOL_DROPPED_AMD,
+	/* 5.4-5.7: "if (!has_untrusted_dev() || intel_no_bounce) swiotlb = 0"; the
+	 * end (5.8, with the 32-bit fallback's removal) is not pinned to a commit */
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 4, 0), KV(5, 8, 0), ANY_ARCH, IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED,
+	  "drivers/iommu/intel-iommu.c intel_iommu_init: swiotlb = 0 without untrusted devices, 5.4-5.7" },
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 8, 0), KV(5, 19, 0), ANY_ARCH, IOMMU_POOL_DROPPED_AMD,
 	  "drivers/iommu/amd/iommu.c amd_iommu_init_dma_ops: swiotlb = 0 unless passthrough, before 5.19" },
 	{ ERA_IOMMU_DROPS_POOL, KV(5, 19, 0), 0, ANY_ARCH, IOMMU_POOL_KEPT,
 	  "arch/x86/kernel/pci-dma.c: the pool kept with an IOMMU (121660bba631, 5.19)" },

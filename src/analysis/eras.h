@@ -132,7 +132,8 @@ enum {
 
 enum {
 	IOMMU_POOL_DROPPED_BOTH, /* Intel always, AMD unless passthrough */
-	IOMMU_POOL_DROPPED_AMD,  /* AMD unless passthrough; Intel keeps it (untrusted devices) */
+	IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED, /* AMD unless passthrough; Intel unless untrusted devices */
+	IOMMU_POOL_DROPPED_AMD,  /* AMD unless passthrough; Intel keeps it */
 	IOMMU_POOL_KEPT,         /* neither frees it */
 };
 

@@ -37,8 +37,8 @@ static void forced(const struct machine *m, enum coco_kind coco, uint32_t releas
 /*
  * pci_iommu_init() (arch/x86/kernel/pci-dma.c) frees the pool when the IOMMU
  * driver cleared swiotlb ("An IOMMU turned us off"): Intel's
- * intel_iommu_init() always before 5.4 (later only without untrusted
- * devices, until about 5.7: not modelled); AMD's amd_iommu_init_dma_ops()
+ * intel_iommu_init() always before 5.4, then only without untrusted devices
+ * (unknown here: removable is 5.14+) until 5.8; AMD's amd_iommu_init_dma_ops()
  * unless passthrough or SME, until 121660bba631 (5.19). IOMMU groups show the
  * driver came up. True when that decided.
  */
@@ -57,6 +57,12 @@ static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct
 	if (vendor == IOMMU_VENDOR_INTEL && rule == IOMMU_POOL_DROPPED_BOTH) {
 		s->active = TRI_NO;
 		s->active_why = "assumed: the Intel IOMMU driver frees the pool (before 5.4)";
+		return true;
+	}
+	if (vendor == IOMMU_VENDOR_INTEL && rule == IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "the Intel IOMMU driver of 5.4-5.7 frees the pool unless untrusted "
+				"devices exist, which this kernel does not show";
 		return true;
 	}
 	if (vendor == IOMMU_VENDOR_UNKNOWN) {

@@ -48,6 +48,41 @@ static void test_default_pool(void **state)
 	assert_non_null(strstr(why, "assumed"));
 }
 
+/* An x86 IOMMU driver that came up (groups) frees the pool, by vendor and era. */
+static void test_iommu_frees_pool(void **state)
+{
+	static const struct {
+		bool log_intel, log_amd, pt;
+		uint32_t release;
+		enum tristate want;
+	} cases[] = {
+		{ true, false, false, KV(4, 19, 0), TRI_NO },
+		{ true, false, true, KV(4, 19, 0), TRI_NO },      /* Intel: pt or not */
+		{ true, false, false, KV(5, 6, 0), TRI_UNKNOWN }, /* unless untrusted devices */
+		{ true, false, false, KV(5, 10, 0), TRI_YES },
+		{ false, true, false, KV(5, 10, 0), TRI_NO },
+		{ false, true, true, KV(5, 10, 0), TRI_YES },      /* AMD keeps it with passthrough */
+		{ false, true, false, KV(5, 19, 0), TRI_YES },     /* 121660bba631 */
+		{ false, false, false, KV(5, 10, 0), TRI_UNKNOWN },
+		{ true, true, false, KV(5, 10, 0), TRI_UNKNOWN },  /* both named: which is unknown */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		const char *why;
+		x86_6g(&m, &l);
+		m.iommu_groups_present = true;
+		m.log_intel_iommu = cases[i].log_intel;
+		m.log_amd_iommu = cases[i].log_amd;
+		m.cmd.iommu_pt = cases[i].pt;
+		assert_int_equal(active(&m, &l, cases[i].release, &why), cases[i].want);
+		m.iommu_groups_present = false; /* no IOMMU driver: the default pool */
+		assert_int_equal(active(&m, &l, cases[i].release, &why), TRI_YES);
+	}
+}
+
 /* arm64 with 2 GiB below 4 GiB: a kmalloc bouncing pool from 6.5, small from 6.7. */
 static void test_arm64_kmalloc_pool(void **state)
 {
@@ -178,6 +213,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_kmalloc_pool),
 		cmocka_unit_test(test_default_pool),
+		cmocka_unit_test(test_iommu_frees_pool),
 		cmocka_unit_test(test_iommu_off),
 		cmocka_unit_test(test_log_from_boot),
 		cmocka_unit_test(test_huge_counters),
