@@ -93,6 +93,7 @@ void machine_done(struct machine *m)
 	free(m->snapshot_incomplete_why);
 	free(m->ram);
 	free(m->zones);
+	observation_done(&m->observed);
 	free(m->cmdline);
 	free(m->cpu_vendor);
 	for (size_t i = 0; i < m->n_devices; i++)
@@ -199,6 +200,15 @@ void udev_props_done(struct udev_props *u)
 	free(u->model_db);
 	free(u->serial);
 	free(u->by_path);
+}
+
+void observation_done(struct observation *o)
+{
+	for (size_t i = 0; i < o->n_devices; i++)
+		free(o->devices[i].device);
+	free(o->devices);
+	free(o->tracefs);
+	memset(o, 0, sizeof(*o));
 }
 
 void dt_info_done(struct dt_info *d)

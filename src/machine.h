@@ -324,6 +324,45 @@ struct hypervisor {
 	bool xen_dom0;           /* proc/xen/capabilities holds "control_d" */
 };
 
+/* ---- --observe (issue 11) ---- */
+
+/* What one device bounced in the observation window (swiotlb:swiotlb_bounced events). */
+struct observed_device {
+	char *device;            /* dev_name of the event */
+	uint64_t bounces, bytes;
+	uint64_t forced_bounces; /* force FORCE (swiotlb=force, CoCo guests; restricted pools 5.18+) */
+	uint64_t small_unaligned; /* < 256 B, not a multiple of 64: arm64 6.5+ kmalloc bouncing */
+	uint64_t lowest_addr;    /* smallest dev_addr bounced */
+	uint64_t highest_addr;   /* largest dev_addr + size - 1 */
+	bool have_lowest_end;
+	uint64_t lowest_end;     /* smallest dev_addr + size - 1 of any bounce */
+	bool have_lowest_end_large;
+	uint64_t lowest_end_large; /* the same over the bounces that are not small_unaligned */
+	uint64_t overflow_messages; /* "DMA addr"/"swiotlb addr ... overflow" records in the window */
+};
+
+/* The debugfs swiotlb counters at one end of the window. */
+struct observed_counters {
+	bool have_used, have_hiwater, have_transient;
+	uint64_t used, hiwater, transient; /* slabs */
+};
+
+struct observation {
+	bool present;            /* a window was observed (live), or a snapshot holds one */
+	unsigned requested_seconds;
+	double window_seconds;   /* how long events were traced */
+	bool interrupted;        /* ended early by SIGINT */
+	bool lost_known;
+	uint64_t lost_events;    /* the instance's per-CPU overrun, summed */
+	uint64_t bad_lines;      /* swiotlb_bounced lines that did not parse */
+	bool format_known;       /* events/swiotlb/swiotlb_bounced/format parsed */
+	struct observed_device *devices;
+	size_t n_devices;
+	struct observed_counters before, after;
+	unsigned full_messages;  /* "swiotlb buffer is full" records in the window */
+	char *tracefs;           /* where the instance lived, e.g. "sys/kernel/tracing" */
+};
+
 struct machine {
 	bool live;                   /* the sysroot is this system's "/" */
 	char *sysroot;               /* as given */
@@ -374,6 +413,8 @@ struct machine {
 	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
 	char *pci_ids_source;        /* which pci.ids gave names; NULL none */
 
+	struct observation observed; /* --observe, or a snapshot's run/dmamask-audit/observe */
+
 	struct input *inputs;        /* in the order they were tried */
 	size_t n_inputs;
 };
@@ -383,6 +424,7 @@ void machine_init(struct machine *m) _nonnull_all_;
 void dt_info_done(struct dt_info *d);
 void udev_props_done(struct udev_props *u);
 void machine_done(struct machine *m);
+void observation_done(struct observation *o);
 
 /* Record one input. detail may be NULL. Returns 0 or -ENOMEM. */
 _must_check_ int machine_add_input(struct machine *m, const char *path, enum input_status status, int err,

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/report.h"
 #include "capture.h"
 #include "capture-run.h"
+#include "observe-live.h"
 #include "output.h"
 #include "readers/readers.h"
 #include "render/columns.h"
@@ -47,6 +49,8 @@ struct options {
 	const char *capture;
 	unsigned long test_interrupt; /* raise SIGINT halfway through the n-th captured file */
 	bool allow_incomplete;
+	bool sysroot_given;
+	unsigned observe;             /* --observe seconds; 0: not observing */
 	struct render_options render;
 };
 
@@ -62,6 +66,7 @@ enum {
 	OPT_TEST_STOP,
 	OPT_ALLOW_INCOMPLETE,
 	OPT_TEST_INTERRUPT,
+	OPT_OBSERVE,
 	OPT_USAGE,
 };
 
@@ -78,6 +83,9 @@ static const struct argp_option argp_options[] = {
 	{ "format", 'f', "FORMAT", 0, "Output format: text (default), json or prometheus", 0 },
 	{ "capture", OPT_CAPTURE, "DIR", 0,
 	  "Copy every file, link and listing read into DIR: a snapshot --sysroot replays", 0 },
+	{ "observe", OPT_OBSERVE, "SECONDS", OPTION_ARG_OPTIONAL,
+	  "Trace the bounces the kernel really does for SECONDS (default 10; live, root) and "
+	  "check each prediction against them", 0 },
 	{ "allow-incomplete", OPT_ALLOW_INCOMPLETE, NULL, 0,
 	  "Audit a snapshot whose capture did not finish (exit by --fail-on, not 2)", 0 },
 	{ "output-file", OPT_OUTPUT_FILE, "FILE", 0,
@@ -115,6 +123,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 's':
 		o->sysroot = arg;
+		o->sysroot_given = true;
 		break;
 	case 'f':
 		if (strcmp(arg, "text") == 0)
@@ -180,6 +189,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TEST_STOP:
 		o->output_flags |= OUTPUT_TEST_STOP;
 		break;
+	case OPT_OBSERVE:
+		o->observe = 10;
+		if (arg && (parse_u64(arg, strlen(arg), 10, &v) < 0 || v == 0 || v > 3600))
+			argp_error(state, "--observe '%s': want whole seconds from 1 to 3600", arg);
+		if (arg)
+			o->observe = (unsigned)v;
+		break;
 	case OPT_CAPTURE:
 		if (!*arg)
 			argp_error(state, "--capture: empty directory name");
@@ -223,6 +239,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		exit(EXIT_CLEAN);
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (o->observe && o->sysroot_given && strcmp(o->sysroot, "/") != 0)
+			argp_error(state, "--observe watches this system: it cannot be used with --sysroot");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -324,6 +344,40 @@ static void output_freep(struct output **o)
 	output_free(*o);
 }
 
+/* --observe's window, before anything is read or captured. 0 or -errno (said). */
+static int observe_window(const struct options *o, struct sysroot *sr, struct observe_raw *raw)
+{
+	const struct observe_options opt = { .seconds = o->observe, .countdown = isatty(STDERR_FILENO) };
+	const char *why = NULL;
+	int r = observe_live(sr, &opt, raw, &why);
+
+	if (r < 0)
+		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
+			why ? why : strerror(-r));
+	return r;
+}
+
+/* The window's files into the capture (under OBSERVE_DIR), its results into m. 0 or -errno (said). */
+static int observe_record(const struct observe_raw *raw, struct capture *cap, struct machine *m)
+{
+	struct parse_error e = { 0 };
+	int r;
+
+	for (size_t i = 0; cap && i < _OBSERVE_FILE_MAX; i++) {
+		_cleanup_free_ char *path = NULL;
+		if (!raw->buf[i])
+			continue;
+		if (asprintf(&path, "%s/%s", OBSERVE_DIR, observe_file_name(i)) < 0)
+			return -ENOMEM;
+		capture_file(cap, path, raw->buf[i], raw->len[i]);
+	}
+	r = observe_parse(raw, &m->observed, &e);
+	if (r < 0)
+		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
+			r == -ENOMEM ? strerror(ENOMEM) : e.what);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	_cleanup_(free_options) struct options o = {
@@ -335,6 +389,7 @@ int main(int argc, char **argv)
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
 	_cleanup_(output_freep) struct output *out = NULL;
 	_cleanup_(machine_donep) struct machine m;
+	_cleanup_(observe_raw_done) struct observe_raw raw = { 0 };
 	struct report rep;
 	int r;
 
@@ -367,6 +422,9 @@ int main(int argc, char **argv)
 			strerror(-r));
 		return EXIT_FATAL;
 	}
+	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
+	if (o.observe && observe_window(&o, sr, &raw) < 0)
+		return EXIT_FATAL;
 	if (o.capture) {
 		r = capture_new(o.capture, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,
 				&cap);
@@ -380,8 +438,11 @@ int main(int argc, char **argv)
 		capture_guard(cap, o.capture, o.test_interrupt ? SIGINT : 0);
 		if (o.test_interrupt)
 			capture_set_test_interrupt(cap, o.test_interrupt, SIGINT);
-		sysroot_set_capture(sr, cap);
 	}
+	if (o.observe && observe_record(&raw, cap, &m) < 0)
+		return EXIT_FATAL;
+	if (cap)
+		sysroot_set_capture(sr, cap);
 	m.sysroot = strdup(o.sysroot);
 	if (!m.sysroot)
 		goto oom;

@@ -11,6 +11,7 @@
 #include "analysis/devices.h"
 #include "analysis/eras.h"
 #include "analysis/findings-device.h"
+#include "analysis/prediction-check.h"
 #include "analysis/verdict-rules.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -427,6 +428,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	}
 	decide(in, r);
 	affected_ram(in, r);
+	prediction_check(in, r);
 	device_findings(in, r, f);
 	return 0;
 }

@@ -96,6 +96,9 @@ struct device_report {
 	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
+	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
+	int observed_result;                 /* enum observed_result (prediction-check.h) */
+	const char *observed_why;            /* static */
 };
 
 struct block_report {

@@ -3,12 +3,14 @@
  * A device's findings: what the kernel model predicts for a device that does
  * DMA, and what the kernel log proves happened to it. Pure: no I/O.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/eras.h"
 #include "analysis/findings-device.h"
 #include "analysis/findings-machine.h"
+#include "analysis/prediction-check.h"
 #include "shared/macro.h"
 #include "shared/sat.h"
 #include "shared/strbuf.h"
@@ -385,6 +387,44 @@ static void logged_findings(const struct devices_input *in, const struct device_
 	pool_overflow_finding(in, r, f);
 }
 
+/* --observe: the trace against the verdict. */
+static void observed_findings(const struct devices_input *in, const struct device_report *r,
+			      struct findings *f)
+{
+	const struct observed_device *od = r->observed;
+	const struct observation *o = &in->m->observed;
+	struct finding *x;
+
+	if (!od || (r->observed_result != OBSERVED_CONTRADICTED && !od->bounces))
+		return;
+	if (r->observed_result == OBSERVED_CONTRADICTED) {
+		_cleanup_free_ char *msg = NULL;
+		if (asprintf(&msg, "the kernel contradicts the verdict %s: %s",
+			     verdict_to_string(r->verdict), r->observed_why) < 0)
+			msg = NULL;
+		x = findings_add(f, FINDING_PREDICTION_CONTRADICTED, r->dev->id,
+				 msg ? msg : r->observed_why);
+	} else {
+		_cleanup_free_ char *msg = sized_message("", od->bytes, " bounced through swiotlb in the window");
+		x = findings_add(f, FINDING_BOUNCE_OBSERVED, r->dev->id, msg);
+	}
+	finding_add_str(f, x, "verdict", verdict_to_string(r->verdict));
+	finding_add_u64(f, x, "bounces", od->bounces);
+	finding_add_u64(f, x, "bytes", od->bytes);
+	finding_add_u64(f, x, "forced_bounces", od->forced_bounces);
+	if (od->bounces) {
+		finding_add_hex(f, x, "lowest_addr", od->lowest_addr);
+		finding_add_hex(f, x, "highest_addr", od->highest_addr);
+	}
+	if (r->mask_known)
+		finding_add_hex(f, x, "limit", r->limit);
+	finding_add_u64(f, x, "overflow_messages", od->overflow_messages);
+	finding_add_u64(f, x, "window_ms", (uint64_t)(o->window_seconds * 1000 + 0.5));
+	if (o->window_seconds > 0)
+		finding_add_u64(f, x, "bounces_per_second",
+				(uint64_t)((double)od->bounces / o->window_seconds + 0.5));
+}
+
 void device_findings(const struct devices_input *in, const struct device_report *r,
 			    struct findings *f)
 {
@@ -395,5 +435,6 @@ void device_findings(const struct devices_input *in, const struct device_report 
 		mapping_size_finding(in, r, f);
 	}
 	logged_findings(in, r, f);
+	observed_findings(in, r, f);
 }
 

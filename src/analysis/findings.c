@@ -72,6 +72,12 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 	[FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE] = { "untrusted-bounce-impossible", SEVERITY_ERROR,
 		"give the kernel a swiotlb pool (swiotlb=<slabs>, or iommu=soft on x86), or align "
 		"the driver's buffers to the IOMMU page" },
+	[FINDING_PREDICTION_CONTRADICTED] = { "prediction-contradicted", SEVERITY_ERROR,
+		"report it with a --capture --observe snapshot: the tool's model of this kernel is "
+		"wrong here" },
+	[FINDING_BOUNCE_OBSERVED] = { "bounce-observed", SEVERITY_INFO,
+		"none needed if the rate is low; otherwise remove the need to bounce (a wider mask, "
+		"an IOMMU)" },
 };
 
 const struct finding_info *finding_info(enum finding_id id)

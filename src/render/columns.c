@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/prediction-check.h"
 #include "render/columns.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -98,6 +99,32 @@ static char *get_signs(const struct device_report *r)
 	return strbuf_steal(&b);
 }
 
+/* "1219 / 74 MiB": the window's bounces and bytes; "-" for no traffic; NULL when not observed. */
+static char *get_observed(const struct device_report *r)
+{
+	struct strbuf b = { 0 };
+
+	if (r->observed_result == OBSERVED_NONE)
+		return NULL;
+	if (!r->observed || (!r->observed->bounces && !r->observed->overflow_messages))
+		return strdup("-");
+	strbuf_append_u64(&b, r->observed->bounces);
+	strbuf_append(&b, " / ");
+	strbuf_append_size(&b, r->observed->bytes);
+	if (r->observed->overflow_messages) {
+		strbuf_append(&b, ", ");
+		strbuf_append_u64(&b, r->observed->overflow_messages);
+		strbuf_append(&b, " failed");
+	}
+	return strbuf_steal(&b);
+}
+
+static char *get_check(const struct device_report *r)
+{
+	const char *s = observed_result_to_string(r->observed_result);
+	return s ? strdup(s) : NULL;
+}
+
 static const struct column columns[] = {
 	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device },
 	{ "DRIVER", "bound driver", false, true, true, get_driver },
@@ -121,6 +148,8 @@ static const struct column columns[] = {
 	{ "OF_NODE", "devicetree node", false, true, false, get_of_node },
 	{ "SYSPATH", "sysfs path", false, true, false, get_syspath },
 	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path },
+	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed },
+	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check },
 };
 
 const struct column *columns_all(size_t *ret_n)

@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/render.h"
 #include "analysis/eras.h"
+#include "analysis/prediction-check.h"
+#include "render/render.h"
 #include "shared/errno-util.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/sat.h"
 #include "shared/strbuf.h"
 #include "shared/utf8.h"
 
@@ -326,6 +328,66 @@ static struct json_object *restricted_pool_json(const struct device_report *r)
 	return o;
 }
 
+/* The device's traffic in the --observe window and what it says of the verdict; null: not observed. */
+static struct json_object *observed_json(const struct device_report *r)
+{
+	const struct observed_device *od = r->observed;
+	struct json_object *o;
+
+	if (r->observed_result == OBSERVED_NONE)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "prediction", jstr(observed_result_to_string(r->observed_result)));
+	add(o, "why", jstr(r->observed_why));
+	add(o, "bounces", ju64(od ? od->bounces : 0));
+	add(o, "bytes", ju64(od ? od->bytes : 0));
+	add(o, "forced_bounces", ju64(od ? od->forced_bounces : 0));
+	add(o, "lowest_addr", od && od->bounces ? jhex(od->lowest_addr) : NULL);
+	add(o, "highest_addr", od && od->bounces ? jhex(od->highest_addr) : NULL);
+	add(o, "overflow_messages", ju64(od ? od->overflow_messages : 0));
+	return o;
+}
+
+/* Machine-wide: the window, lost events, the pool's peak, traffic of devices not in the list. */
+static struct json_object *observation_json(const struct machine *m, const struct report *r)
+{
+	const struct observation *ob = &m->observed;
+	struct json_object *o, *un;
+	uint64_t peak;
+	bool exact;
+
+	if (!ob->present)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "requested_seconds", ju64(ob->requested_seconds));
+	add(o, "window_seconds", json_object_new_double(ob->window_seconds));
+	add(o, "interrupted", json_object_new_boolean(ob->interrupted));
+	add(o, "lost_events", ob->lost_known ? ju64(ob->lost_events) : NULL);
+	add(o, "bad_lines", ju64(ob->bad_lines));
+	add(o, "tracefs", jstr(ob->tracefs));
+	add(o, "buffer_full_messages", ju64(ob->full_messages));
+	bool have_peak = observation_pool_peak(ob, &peak, &exact);
+	add(o, "pool_peak_used_bytes", have_peak ? ju64(sat_shl(peak, IO_TLB_SHIFT)) : NULL);
+	add(o, "pool_peak_exact", have_peak ? json_object_new_boolean(exact) : NULL);
+	un = json_object_new_array();
+	for (size_t i = 0; i < ob->n_devices; i++) {
+		const struct observed_device *od = &ob->devices[i];
+		bool known = false;
+		for (size_t k = 0; k < r->devices.n_devices && !known; k++)
+			known = r->devices.devices[k].observed == od;
+		if (known)
+			continue;
+		struct json_object *u = json_object_new_object();
+		add(u, "device", jstr(od->device));
+		add(u, "bounces", ju64(od->bounces));
+		add(u, "bytes", ju64(od->bytes));
+		add(u, "overflow_messages", ju64(od->overflow_messages));
+		json_object_array_add(un, u);
+	}
+	add(o, "unattributed", un);
+	return o;
+}
+
 static struct json_object *device_json(const struct device_report *r)
 {
 	const struct device *d = r->dev;
@@ -380,6 +442,7 @@ static struct json_object *device_json(const struct device_report *r)
 	add(models, "bitmask", r->mask_known ? reach_json(&r->bitmask) : NULL);
 	add(models, "legacy-block", r->has_block ? legacy_json(&r->legacy) : NULL);
 	add(o, "models", models);
+	add(o, "observed", observed_json(r));
 	add(o, "udev", udev_json(&d->udev));
 	return o;
 }
@@ -486,6 +549,8 @@ int render_json(FILE *out, const struct machine *m, const struct report *r)
 		e = emit_member(out, "iommu", iommu, &first);
 	else
 		json_object_put(iommu);
+	if (e == 0)
+		e = emit_member(out, "observation", observation_json(m, r), &first);
 
 	if (e == 0 && fputs(",\n  \"devices\": [", out) < 0)
 		e = -EIO;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/prediction-check.h"
 #include "render/render.h"
 #include "shared/utf8.h"
 #include "shared/kernel-defs.h"
@@ -207,6 +208,25 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	for (size_t i = 0; i < d->n_devices; i++)
 		if (d->devices[i].reach_known)
 			device_sample(p, &d->devices[i], d->devices[i].direct.reachable_bytes);
+	/* --observe: gauges over the window, not counters: each run traces a window of its own */
+	family(p, "dmamask_device_observed_bounces",
+	       "swiotlb bounces the kernel traced for the device in the --observe window.");
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].observed_result != OBSERVED_NONE)
+			device_sample(p, &d->devices[i],
+				      d->devices[i].observed ? d->devices[i].observed->bounces : 0);
+	family(p, "dmamask_device_observed_bytes",
+	       "Bytes bounced through swiotlb for the device in the --observe window.");
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].observed_result != OBSERVED_NONE)
+			device_sample(p, &d->devices[i],
+				      d->devices[i].observed ? d->devices[i].observed->bytes : 0);
+	family(p, "dmamask_device_prediction_contradicted",
+	       "1 when the --observe window contradicts the device's verdict.");
+	for (size_t i = 0; i < d->n_devices; i++)
+		if (d->devices[i].observed_result != OBSERVED_NONE)
+			device_sample(p, &d->devices[i],
+				      d->devices[i].observed_result == OBSERVED_CONTRADICTED);
 }
 
 struct id_severity {

@@ -3,15 +3,19 @@
 #include "config.h"
 
 #include <libsmartcols.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "analysis/eras.h"
+#include "analysis/prediction-check.h"
 #include "render/columns.h"
 #include "render/render.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/sat.h"
 #include "shared/strbuf.h"
 #include "shared/text.h"
 #include "shared/utf8.h"
@@ -265,6 +269,74 @@ static void table_setup(struct libscols_table *t, const struct render_options *o
 	scols_table_enable_colors(t, o->color == 1 || (o->color < 0 && o->terminal));
 }
 
+/* What the --observe window covered, in one wrapped line. */
+static void print_observation(FILE *out, const struct machine *m, const struct report *r,
+			      unsigned width)
+{
+	const struct observation *ob = &m->observed;
+	struct strbuf b = { 0 };
+	uint64_t bounces = 0, bytes = 0, peak, other = 0;
+	size_t devices = 0, contradicted = 0;
+	char tmp[160];
+	bool exact;
+
+	if (!ob->present)
+		return;
+	for (size_t i = 0; i < ob->n_devices; i++) {
+		bool listed = false;
+		for (size_t k = 0; k < r->devices.n_devices && !listed; k++)
+			listed = r->devices.devices[k].observed == &ob->devices[i];
+		bounces += ob->devices[i].bounces;
+		bytes += ob->devices[i].bytes;
+		devices += ob->devices[i].bounces > 0;
+		other += listed ? 0 : ob->devices[i].bounces;
+	}
+	for (size_t i = 0; i < r->devices.n_devices; i++)
+		contradicted += r->devices.devices[i].observed_result == OBSERVED_CONTRADICTED;
+	snprintf(tmp, sizeof(tmp), "%.1f s of swiotlb_bounced%s: %llu bounces (", ob->window_seconds,
+		 ob->interrupted ? " (ended early by Ctrl-C)" : "", (unsigned long long)bounces);
+	strbuf_append(&b, tmp);
+	strbuf_append_size(&b, bytes);
+	snprintf(tmp, sizeof(tmp), ") from %zu devices, %zu predictions contradicted", devices,
+		 contradicted);
+	strbuf_append(&b, tmp);
+	if (other) {
+		snprintf(tmp, sizeof(tmp), ", %llu bounces from devices not listed",
+			 (unsigned long long)other);
+		strbuf_append(&b, tmp);
+	}
+	if (!ob->lost_known) {
+		strbuf_append(&b, "; events lost: unknown");
+	} else if (ob->lost_events) {
+		snprintf(tmp, sizeof(tmp), "; %llu events lost (trace buffer full): counts are low",
+			 (unsigned long long)ob->lost_events);
+		strbuf_append(&b, tmp);
+	}
+	if (observation_pool_peak(ob, &peak, &exact)) {
+		strbuf_append(&b, exact ? "; pool peak " : "; pool use at least ");
+		strbuf_append_size(&b, sat_shl(peak, IO_TLB_SHIFT));
+	}
+	if (ob->full_messages) {
+		snprintf(tmp, sizeof(tmp), "; %u \"swiotlb buffer is full\"", ob->full_messages);
+		strbuf_append(&b, tmp);
+	}
+	_cleanup_free_ char *t = strbuf_steal(&b);
+	fputs("observed         ", out);
+	print_wrapped(out, t ? t : "?", 17, 17, width);
+}
+
+/* No device has a value in this column. */
+static bool column_empty(const struct column *c, const struct report *r)
+{
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		char *v = c->get(&r->devices.devices[i]);
+		free(v);
+		if (v)
+			return false;
+	}
+	return true;
+}
+
 static void print_devices(FILE *out, const struct report *r, const struct render_options *o)
 {
 	size_t n_all, defaults[32], n = 0;
@@ -272,9 +344,17 @@ static void print_devices(FILE *out, const struct report *r, const struct render
 	const size_t *idx = o->columns;
 
 	if (!idx) {
-		for (size_t i = 0; i < n_all && n < ARRAY_SIZE(defaults); i++)
-			if (all[i].deflt)
+		/* with an observation, its two columns join the defaults, and make
+		 * room in 80 columns by leaving out default columns with no value */
+		bool observed = r->devices.n_devices &&
+				r->devices.devices[0].observed_result != OBSERVED_NONE;
+		for (size_t i = 0; i < n_all && n < ARRAY_SIZE(defaults); i++) {
+			bool obs_col = strcmp(all[i].name, "OBSERVED") == 0 || strcmp(all[i].name, "CHECK") == 0;
+			if (observed && all[i].deflt && column_empty(&all[i], r))
+				continue;
+			if (all[i].deflt || (observed && obs_col))
 				defaults[n++] = i;
+		}
 		idx = defaults;
 	} else {
 		n = o->n_columns;
@@ -441,6 +521,7 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	oo.width = width;
 	print_memory(out, &r->layout);
 	print_swiotlb(out, &r->swiotlb, width);
+	print_observation(out, m, r, width);
 	print_devices(out, r, &oo);
 	print_blocks(out, r, &oo);
 	print_findings(out, &r->findings, width);

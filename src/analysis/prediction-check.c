@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What each verdict allows the trace to show. A swiotlb_bounced event is a
+ * streaming mapping dma-direct (or dma-iommu, for an untrusted device)
+ * copied through swiotlb (kernel/dma/swiotlb.c swiotlb_tbl_map_single); its
+ * dev_addr is the original buffer's bus address, so it says whether that
+ * buffer was within the device's reach.
+ */
+#include <string.h>
+
+#include "analysis/eras.h"
+#include "analysis/prediction-check.h"
+
+static const char *const result_names[_OBSERVED_RESULT_MAX] = {
+	[OBSERVED_CONSISTENT] = "consistent",
+	[OBSERVED_CONTRADICTED] = "contradicted",
+	[OBSERVED_NO_TRAFFIC] = "no-traffic",
+	[OBSERVED_UNJUDGED] = "unjudged",
+};
+
+const char *observed_result_to_string(enum observed_result r)
+{
+	return r > OBSERVED_NONE && r < _OBSERVED_RESULT_MAX ? result_names[r] : NULL;
+}
+
+static const struct observed_device *observed_for(const struct observation *o, const char *id)
+{
+	for (size_t i = 0; i < o->n_devices; i++)
+		if (strcmp(o->devices[i].device, id) == 0)
+			return &o->devices[i];
+	return NULL;
+}
+
+/* arm64 6.5+ bounces small unaligned kmalloc buffers of non-coherent devices, reach or not. */
+static bool kmalloc_bouncing(const struct devices_input *in)
+{
+	return era_value(ERA_KMALLOC_POOL, in->release, in->arch_family, NULL) != KMALLOC_POOL_NONE;
+}
+
+static void set(struct device_report *r, enum observed_result res, const char *why)
+{
+	r->observed_result = res;
+	r->observed_why = why;
+}
+
+/* A device whose verdict says nothing bounces. */
+static void judge_no_bounce(struct device_report *r, uint64_t unexplained, const char *bounced,
+			    const char *failed)
+{
+	if (unexplained)
+		set(r, OBSERVED_CONTRADICTED, bounced);
+	else if (r->observed->overflow_messages)
+		set(r, OBSERVED_CONTRADICTED, failed);
+	else
+		set(r, OBSERVED_CONSISTENT, "only small unaligned kmalloc buffers bounced (arm64 6.5+)");
+}
+
+static void judge_partial(struct device_report *r, bool kmalloc)
+{
+	const struct observed_device *od = r->observed;
+	bool have = kmalloc ? od->have_lowest_end_large : od->have_lowest_end;
+	uint64_t end = kmalloc ? od->lowest_end_large : od->lowest_end;
+
+	if (have && r->limit && end <= r->limit)
+		set(r, OBSERVED_CONTRADICTED,
+		    "a partial device bounced a buffer that lies within its reach");
+	else if (od->overflow_messages)
+		set(r, OBSERVED_CONTRADICTED,
+		    "a mapping failed (overflow logged) where the verdict says a pool takes it");
+	else
+		set(r, OBSERVED_CONSISTENT, "the buffers that bounced lie beyond the device's reach");
+}
+
+static void judge_forced(const struct devices_input *in, struct device_report *r)
+{
+	const struct observed_device *od = r->observed;
+
+	/* the event's force is the kernel's global setting (is_swiotlb_force_bounce from
+	 * 5.18): only forcing by swiotlb=force or a CoCo guest is seen there */
+	if (in->sw->forced && od->bounces > od->forced_bounces)
+		set(r, OBSERVED_CONTRADICTED, "a forced device bounced without force");
+	else
+		set(r, OBSERVED_CONSISTENT, "every mapping bounces, as forced");
+}
+
+void prediction_check(const struct devices_input *in, struct device_report *r)
+{
+	const struct observation *o = &in->m->observed;
+
+	r->observed = NULL;
+	set(r, OBSERVED_NONE, NULL);
+	if (!o->present)
+		return;
+	r->observed = observed_for(o, r->dev->id);
+	const struct observed_device *od = r->observed;
+	if (!od || (!od->bounces && !od->overflow_messages)) {
+		set(r, OBSERVED_NO_TRAFFIC, "no bounce and no overflow record in the window");
+		return;
+	}
+	bool kmalloc = kmalloc_bouncing(in);
+	uint64_t unexplained = od->bounces - (kmalloc ? od->small_unaligned : 0);
+	switch (r->verdict) {
+	case VERDICT_IDLE:
+		if (od->bounces)
+			set(r, OBSERVED_CONTRADICTED, "a device judged idle bounced: it does DMA");
+		else
+			set(r, OBSERVED_CONTRADICTED, "a device judged idle logged a failed mapping");
+		return;
+	case VERDICT_DIRECT:
+		judge_no_bounce(r, unexplained, "a direct device bounced",
+				"a direct device's mapping failed (overflow logged)");
+		return;
+	case VERDICT_IOMMU:
+		if (r->untrusted)
+			set(r, OBSERVED_CONSISTENT, "an untrusted device's unaligned buffers bounce");
+		else
+			judge_no_bounce(r, unexplained, "a translated (iommu) device bounced",
+					"a translated (iommu) device's mapping failed (overflow logged)");
+		return;
+	case VERDICT_PARTIAL:
+		judge_partial(r, kmalloc);
+		return;
+	case VERDICT_FORCED:
+		judge_forced(in, r);
+		return;
+	case VERDICT_FAILS:
+		if (unexplained)
+			set(r, OBSERVED_CONTRADICTED,
+			    "a device predicted to fail bounced successfully: a pool it reaches exists");
+		else
+			set(r, OBSERVED_CONSISTENT, "its mappings failed, as predicted");
+		return;
+	default:
+		set(r, OBSERVED_UNJUDGED, "traffic was seen, but the verdict was unknown");
+		return;
+	}
+}
+
+bool observation_pool_peak(const struct observation *o, uint64_t *ret_slabs, bool *ret_exact)
+{
+	const struct observed_counters *b = &o->before, *a = &o->after;
+
+	if (b->have_hiwater && a->have_hiwater && a->hiwater > b->hiwater) {
+		*ret_slabs = a->hiwater;
+		*ret_exact = true;
+		return true;
+	}
+	if (!b->have_used && !a->have_used)
+		return false;
+	*ret_slabs = b->used > a->used ? b->used : a->used;
+	*ret_exact = false;
+	return true;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --observe: each device's verdict checked against the bounces the kernel
+ * traced in the window (prediction-check.c). Pure: no I/O.
+ */
+#pragma once
+
+#include "shared/macro.h"
+
+#include <errno.h>
+
+#include "analysis/devices.h"
+
+enum observed_result {
+	OBSERVED_NONE,           /* nothing was observed: no --observe, no snapshot observation */
+	OBSERVED_CONSISTENT,     /* traffic the verdict explains */
+	OBSERVED_CONTRADICTED,   /* traffic the verdict says cannot happen: observed_why says which */
+	OBSERVED_NO_TRAFFIC,     /* no bounce and no overflow record in the window */
+	OBSERVED_UNJUDGED,       /* traffic, but the verdict was unknown */
+	_OBSERVED_RESULT_MAX,
+	_OBSERVED_RESULT_INVALID = -EINVAL,
+};
+
+/* "consistent", ...; NULL for OBSERVED_NONE and out of range. */
+const char *observed_result_to_string(enum observed_result r);
+
+/* Set r->observed, r->observed_result and r->observed_why (static) from in->m->observed. */
+void prediction_check(const struct devices_input *in, struct device_report *r) _nonnull_all_;
+
+/*
+ * The pool's peak use in the window, in slabs: a new io_tlb_used_hiwater
+ * (6.4+) set in it is exact; else the larger of io_tlb_used at either end, a
+ * lower bound. False when debugfs showed neither.
+ */
+bool observation_pool_peak(const struct observation *o, uint64_t *ret_slabs, bool *ret_exact) _nonnull_all_;
