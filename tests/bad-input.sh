@@ -120,6 +120,30 @@ expect_input "iomem address above 2^64" "$r" proc/iomem invalid EBADMSG
 r=$(mkroot whole-space); printf '00000000-ffffffffffffffff : System RAM\n' > "$r/proc/iomem"
 expect_input "iomem range covering 2^64" "$r" proc/iomem invalid EBADMSG
 
+# A snapshot's --observe files (run/dmamask-audit/observe): a window the tool
+# did not write is an invalid input and no observation; bad trace lines are
+# counted; binary junk, a missing window, a trace that is a directory.
+r=$(mkroot observe-bad-window); mkdir -p "$r/run/dmamask-audit/observe"
+printf 'window_seconds=soon\n' > "$r/run/dmamask-audit/observe/window"
+expect_input "observe: malformed window" "$r" run/dmamask-audit/observe invalid EBADMSG
+check "observe: malformed window: no observation" jqe "$tmp/j" '.observation == null'
+r=$(mkroot observe-no-window); mkdir -p "$r/run/dmamask-audit/observe"
+printf 'junk\n' > "$r/run/dmamask-audit/observe/trace"
+expect_input "observe: no window file" "$r" run/dmamask-audit/observe invalid EBADMSG
+r=$(mkroot observe-junk); mkdir -p "$r/run/dmamask-audit/observe"
+printf 'window_seconds=2\n' > "$r/run/dmamask-audit/observe/window"
+head -c 65536 /dev/urandom > "$r/run/dmamask-audit/observe/trace"
+printf '  x-1 [000] ..... 1.0: swiotlb_bounced: dev_name: 0000:00:1f.2 dma_mask=\n' >> "$r/run/dmamask-audit/observe/trace"
+head -c 4096 /dev/urandom > "$r/run/dmamask-audit/observe/kmsg"
+expect_input "observe: binary trace and kmsg" "$r" run/dmamask-audit/observe ok
+check "observe: binary trace: the bad event line is counted" jqe "$tmp/j" '.observation.bad_lines >= 1'
+r=$(mkroot observe-dir); mkdir -p "$r/run/dmamask-audit/observe/trace"
+printf 'window_seconds=2\n' > "$r/run/dmamask-audit/observe/window"
+expect_input "observe: trace is a directory" "$r" run/dmamask-audit/observe/trace invalid
+check "observe: --observe with --sysroot is refused" bash -c \
+	'! "$1" --observe --sysroot "$2" > /dev/null 2>&1' _ "$TOOL" "$r"
+check "observe: --observe=0 is refused" bash -c '! "$1" --observe=0 > /dev/null 2>&1' _ "$TOOL"
+
 # Malformed "swiotlb addr ... overflow" records (kernel/dma/swiotlb.c swiotlb_map):
 # skipped and counted, never a finding, never pinned on a device.
 r=$(mkroot pool-overflow)

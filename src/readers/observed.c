@@ -218,6 +218,8 @@ static int parse_kmsg(const char *buf, size_t len, struct observation *o, struct
 
 	machine_init(&scratch);
 	r = kmsg_parse(buf, len, &scratch);
+	if (r != -ENOMEM)
+		r = 0; /* records that do not parse are skipped, as read_kmsg does */
 	o->full_messages = scratch.swiotlb.full_messages;
 	const struct dma_overflow *lists[2] = { scratch.overflows, scratch.pool_overflows };
 	size_t counts[2] = { scratch.n_overflows, scratch.n_pool_overflows };

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --observe: observe_parse (readers/observed.c) on every trace format and on
+ * bad windows, prediction_check (analysis/prediction-check.c) for each kind
+ * of contradiction, and observe_cleanup_stale (observe-live.c) on a fake
+ * tracefs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/eras.h"
+#include "analysis/prediction-check.h"
+#include "observe-live.h"
+#include "readers/observed.h"
+#include "tmp-root.h"
+
+static void raw_set(struct observe_raw *raw, enum observe_file f, const char *text)
+{
+	free(raw->buf[f]);
+	raw->buf[f] = strdup(text);
+	assert_non_null(raw->buf[f]);
+	raw->len[f] = strlen(text);
+}
+
+/* The device's entry; a failed test (and a zeroed entry, never NULL) when there is none. */
+static const struct observed_device *find(const struct observation *o, const char *dev)
+{
+	static const struct observed_device none;
+
+	for (size_t i = 0; i < o->n_devices; i++)
+		if (strcmp(o->devices[i].device, dev) == 0)
+			return &o->devices[i];
+	fail_msg("no observed device %s", dev);
+	return &none;
+}
+
+/* Every generation of the event's text, the fields form, a bad line, other events. */
+static void test_parse_trace(void **state)
+{
+	struct observe_raw raw = { 0 };
+	struct observation o = { 0 };
+	struct parse_error e = { 0 };
+	(void)state;
+
+	raw_set(&raw, OBSERVE_WINDOW, "requested_seconds=10\nwindow_seconds=9.5\ninterrupted=1\n"
+				      "lost_events=3\ntracefs=sys/kernel/tracing\n");
+	raw_set(&raw, OBSERVE_TRACE,
+		"# tracer: nop\n"
+		/* 5.18+: FORCE/NORMAL */
+		"  dd-1 [000] ..... 1.000000: swiotlb_bounced: dev_name: 0000:00:01.1 "
+		"dma_mask=ffffffff dev_addr=17f9e8000 size=4096 NORMAL\n"
+		"  dd-1 [000] ..... 1.100000: swiotlb_bounced: dev_name: 0000:00:01.1 "
+		"dma_mask=ffffffff dev_addr=100000000 size=100 FORCE\n"
+		/* 4.10-5.17: the enum */
+		"  dd-1 [000] .... 1.200000: swiotlb_bounced: dev_name: sda dma_mask=ffffffff "
+		"dev_addr=200000000 size=512 NO_FORCE\n"
+		/* 6.3+ fields form */
+		"  dd-1 [000] ..... 1.300000: swiotlb_bounced: dev_name=0000:00:01.1 dma_mask=0xffffffff "
+		"(4294967295) dev_addr=0x180000000 (6442450944) size=0x2000 (8192) force=0x1 (1)\n"
+		"  dd-1 [000] ..... 1.400000: swiotlb_bounced: dev_name: x dma_mask=\n"
+		"  dd-1 [000] ..... 1.500000: sched_switch: prev_comm=a\n");
+	assert_int_equal(observe_parse(&raw, &o, &e), 0);
+	assert_true(o.present && o.interrupted && o.lost_known);
+	assert_int_equal(o.requested_seconds, 10);
+	assert_true(o.window_seconds > 9.49 && o.window_seconds < 9.51);
+	assert_int_equal(o.lost_events, 3);
+	assert_string_equal(o.tracefs, "sys/kernel/tracing");
+	assert_int_equal(o.bad_lines, 1);
+	assert_int_equal(o.n_devices, 2);
+	const struct observed_device *d = find(&o, "0000:00:01.1");
+	assert_int_equal(d->bounces, 3);
+	assert_int_equal(d->bytes, 4096 + 100 + 8192);
+	assert_int_equal(d->forced_bounces, 2);
+	assert_int_equal(d->small_unaligned, 1);
+	assert_int_equal(d->lowest_addr, 0x100000000);
+	assert_int_equal(d->highest_addr, 0x180001fff);
+	assert_int_equal(d->lowest_end, 0x100000063);       /* the 100-byte one */
+	assert_int_equal(d->lowest_end_large, 0x17f9e8fff); /* without it */
+	assert_int_equal(find(&o, "sda")->bounces, 1);
+	observation_done(&o);
+	observe_raw_done(&raw);
+}
+
+/* The window's log records, counters, an address with no dma-range (all ones). */
+static void test_parse_kmsg_counters(void **state)
+{
+	struct observe_raw raw = { 0 };
+	struct observation o = { 0 };
+	struct parse_error e = { 0 };
+	(void)state;
+
+	raw_set(&raw, OBSERVE_WINDOW, "window_seconds=1\n");
+	raw_set(&raw, OBSERVE_TRACE, "  a-1 [000] ..... 1.0: swiotlb_bounced: dev_name: m "
+				     "dma_mask=ffffffff dev_addr=ffffffffffffffff size=36 NORMAL\n");
+	raw_set(&raw, OBSERVE_KMSG,
+		"3,10,100,-;nvme 0000:02:00.0: DMA addr 0x0000000140000000+4096 overflow "
+		"(mask ffffffff, bus limit 0).\n SUBSYSTEM=pci\n DEVICE=+pci:0000:02:00.0\n"
+		"3,11,101,-;swiotlb buffer is full (sz: 524288 bytes), total 32768 (slots), used 0 (slots)\n");
+	raw_set(&raw, OBSERVE_SWIOTLB_BEFORE, "io_tlb_used=5\nio_tlb_used_hiwater=7\n");
+	raw_set(&raw, OBSERVE_SWIOTLB_AFTER, "io_tlb_used=9\nio_tlb_used_hiwater=7\nio_tlb_transient_nslabs=x\n");
+	assert_int_equal(observe_parse(&raw, &o, &e), 0);
+	assert_false(o.lost_known);
+	assert_int_equal(o.full_messages, 1);
+	assert_int_equal(find(&o, "0000:02:00.0")->overflow_messages, 1);
+	assert_int_equal(find(&o, "0000:02:00.0")->bounces, 0);
+	assert_int_equal(find(&o, "m")->highest_addr, UINT64_MAX); /* no wrap */
+	assert_true(o.after.have_used && !o.after.have_transient);
+	uint64_t peak;
+	bool exact;
+	assert_true(observation_pool_peak(&o, &peak, &exact));
+	assert_int_equal(peak, 9); /* no new high-water mark: io_tlb_used at the end, a lower bound */
+	assert_false(exact);
+	observation_done(&o);
+	observe_raw_done(&raw);
+}
+
+/* A window file the tool did not write is refused, not guessed. */
+static void test_parse_bad_window(void **state)
+{
+	static const char *const bad[] = {
+		"", "requested_seconds=5\n", "window_seconds=\n", "window_seconds=1.2.3\n",
+		"window_seconds=99999999\n", "window_seconds=1\nlost_events=-1\n",
+		"window_seconds=1\nrequested_seconds=x\n", "window_seconds=1.1234567890\n",
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct observe_raw raw = { 0 };
+		struct observation o = { 0 };
+		struct parse_error e = { 0 };
+		raw_set(&raw, OBSERVE_WINDOW, bad[i]);
+		assert_int_equal(observe_parse(&raw, &o, &e), -EBADMSG);
+		assert_non_null(e.what);
+		assert_false(o.present);
+		observe_raw_done(&raw);
+	}
+	struct observe_raw none = { 0 };
+	struct observation o = { 0 };
+	struct parse_error e = { 0 };
+	assert_int_equal(observe_parse(&none, &o, &e), -EBADMSG);
+}
+
+/* ---- prediction_check ---- */
+
+struct judged {
+	struct machine m;
+	struct swiotlb_state sw;
+	struct devices_input in;
+	struct device dev;
+	struct device_report r;
+	struct observed_device od;
+};
+
+static void judged_init(struct judged *j, enum verdict v, uint64_t bounces)
+{
+	memset(j, 0, sizeof(*j));
+	machine_init(&j->m);
+	j->m.observed.present = true;
+	j->m.observed.window_seconds = 5;
+	j->dev.id = (char *)"0000:00:1f.2";
+	j->od.device = (char *)"0000:00:1f.2";
+	j->od.bounces = bounces;
+	j->od.bytes = bounces * 4096;
+	j->od.lowest_addr = 0x140000000;
+	j->od.highest_addr = 0x140000fff;
+	j->od.have_lowest_end = j->od.have_lowest_end_large = bounces > 0;
+	j->od.lowest_end = j->od.lowest_end_large = 0x140000fff;
+	j->m.observed.devices = &j->od;
+	j->m.observed.n_devices = 1;
+	j->in.m = &j->m;
+	j->in.sw = &j->sw;
+	j->in.release = KV(6, 1, 0);
+	j->in.arch_family = ARCH_X86;
+	j->r.dev = &j->dev;
+	j->r.verdict = v;
+	j->r.limit = 0xffffffff;
+}
+
+static int check(struct judged *j)
+{
+	prediction_check(&j->in, &j->r);
+	return j->r.observed_result;
+}
+
+static void test_prediction_check(void **state)
+{
+	struct judged j;
+	(void)state;
+
+	judged_init(&j, VERDICT_PARTIAL, 4);
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.od.lowest_end = j.od.lowest_end_large = 0xfffff000; /* a buffer within the mask bounced */
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	assert_non_null(strstr(j.r.observed_why, "within its reach"));
+
+	judged_init(&j, VERDICT_DIRECT, 1);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	judged_init(&j, VERDICT_DIRECT, 0);
+	assert_int_equal(check(&j), OBSERVED_NO_TRAFFIC);
+	j.od.overflow_messages = 1; /* a mapping failed */
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+
+	/* arm64 6.5+: small unaligned kmalloc buffers bounce whatever the reach */
+	judged_init(&j, VERDICT_DIRECT, 2);
+	j.od.small_unaligned = 2;
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED); /* x86: no such bouncing */
+	j.in.arch_family = ARCH_ARM64;
+	j.in.release = KV(6, 6, 0);
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.in.release = KV(6, 4, 0); /* before DMA_BOUNCE_UNALIGNED_KMALLOC */
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+
+	judged_init(&j, VERDICT_IOMMU, 3);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.r.untrusted = true;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+
+	judged_init(&j, VERDICT_IDLE, 1);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	assert_non_null(strstr(j.r.observed_why, "idle"));
+
+	judged_init(&j, VERDICT_FAILS, 1);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	judged_init(&j, VERDICT_FAILS, 0);
+	j.od.overflow_messages = 2;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+
+	/* forced by swiotlb=force or a CoCo guest: every event says FORCE */
+	judged_init(&j, VERDICT_FORCED, 3);
+	j.sw.forced = true;
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.od.forced_bounces = 3;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.sw.forced = false; /* forced for this device alone (SME, restricted pool): NORMAL is fine */
+	j.od.forced_bounces = 0;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+
+	judged_init(&j, VERDICT_UNKNOWN, 1);
+	assert_int_equal(check(&j), OBSERVED_UNJUDGED);
+
+	/* a device the trace never names, and no observation at all */
+	judged_init(&j, VERDICT_PARTIAL, 1);
+	j.dev.id = (char *)"0000:00:02.0";
+	assert_int_equal(check(&j), OBSERVED_NO_TRAFFIC);
+	assert_null(j.r.observed);
+	j.m.observed.present = false;
+	assert_int_equal(check(&j), OBSERVED_NONE);
+	assert_null(observed_result_to_string(OBSERVED_NONE));
+	assert_string_equal(observed_result_to_string(OBSERVED_NO_TRAFFIC), "no-traffic");
+}
+
+/* An instance whose PID is gone is removed; a live one and anything else are not. */
+static void test_cleanup_stale(void **state)
+{
+	char *root = tmp_root_new();
+	char path[4096], own[64];
+	struct stat st;
+	(void)state;
+
+	/* PID 2^22+1 is above the default pid_max (4194304): nothing runs there */
+	tmp_root_mkdir(root, "instances/dmamask-audit-4194305");
+	snprintf(own, sizeof(own), "instances/dmamask-audit-%d", (int)getppid());
+	tmp_root_mkdir(root, own);
+	tmp_root_mkdir(root, "instances/dmamask-audit-abc");
+	tmp_root_mkdir(root, "instances/mytrace");
+	assert_int_equal(observe_cleanup_stale(root), 1);
+	snprintf(path, sizeof(path), "%s/instances/dmamask-audit-4194305", root);
+	assert_int_equal(stat(path, &st), -1);
+	snprintf(path, sizeof(path), "%s/%s", root, own);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/instances/mytrace", root);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/nothing-here", root);
+	assert_int_equal(observe_cleanup_stale(path), -ENOENT);
+	tmp_root_free(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_trace),
+		cmocka_unit_test(test_parse_kmsg_counters),
+		cmocka_unit_test(test_parse_bad_window),
+		cmocka_unit_test(test_prediction_check),
+		cmocka_unit_test(test_cleanup_stale),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
