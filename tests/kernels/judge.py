@@ -21,7 +21,7 @@ import os
 import re
 
 TABLE_HEAD = ("machine", "boot", "device", "driver", "verdict", "bounces", "forced",
-              "failures", "traffic")
+              "failures", "traffic", "observed", "check")
 
 ALL_ONES = (1 << 64) - 1
 
@@ -41,7 +41,8 @@ MAP_FAILURES = [
 POOL_OUT_OF_REACH = re.compile(r"\]\s+\S+ (\S+): swiotlb addr (0x[0-9a-f]+)\+(\d+) overflow")
 # ...and a pool that exists but is full: trouble, though not "fails"
 POOL_FULL = re.compile(r"\]\s+\S+ (\S+): swiotlb buffer is full")
-EXPORTED = ("audit.json", "io.log", "trace", "trace-format", "trace-stats", "swiotlb", "dmesg")
+EXPORTED = ("audit.json", "io.log", "trace", "trace-format", "trace-stats", "swiotlb", "dmesg",
+            "observe.json", "observe.err", "observe-kill.log")
 IO_ERROR = re.compile(r"I/O error, dev (\w+), sector")
 DISK_FAIL = re.compile(r"dmt-io (\w+) (read|write) \S+ rc=([1-9]\d*)")
 
@@ -67,6 +68,68 @@ def events(trace):
             out.append(dict(dev=mo.group(1), mask=int(mo.group(2), 16),
                             addr=int(mo.group(3), 16), size=int(mo.group(4)), force=force))
     return out
+
+
+def window_events(trace, until="end"):
+    """The events between the guest's dmt-observe-start trace marker and its
+    dmt-observe-stop (sent just before SIGINT: --observe saw all of these) or
+    -end (after it exited: --observe can have seen no more) marker."""
+    inside, lines = False, []
+    for line in trace.splitlines():
+        if "tracing_mark_write: dmt-observe-start" in line:
+            inside = True
+        elif "tracing_mark_write: dmt-observe-" + until in line:
+            inside = False
+        elif inside and "tracing_mark_write:" not in line:
+            lines.append(line)
+    return events("\n".join(lines))
+
+
+def per_device(evs):
+    n = {}
+    for e in evs:
+        n[e["dev"]] = n.get(e["dev"], 0) + 1
+    return n
+
+
+def observe_checks(check, work, table):
+    """--observe ran over the traffic: per device, its count agrees with the
+    suite's own trace between the markers, and no prediction is contradicted."""
+    err = read(work, "observe.err")
+    try:
+        obs = json.loads(read(work, "observe.json"))
+    except ValueError as e:
+        check(False, "--observe printed JSON", "%s\n%s" % (e, err[-1000:]))
+        return {}
+    status = re.findall(r"^status=(\d+)$", err, re.M)
+    check(status and int(status[-1]) <= 1, "--observe exited 0 or 1 after SIGINT", err[-1000:])
+    window = obs.get("observation") or {}
+    check(window.get("interrupted") is True, "SIGINT ended the --observe window early", str(window))
+    check(window.get("lost_events") == 0, "--observe lost no event (%s)" % window.get("lost_events"))
+    trace = read(work, "trace")
+    least, most = per_device(window_events(trace, "stop")), per_device(window_events(trace, "end"))
+    mine = most
+    seen = {}
+    for d in obs.get("devices", []):
+        o = d.get("observed") or {}
+        dev, n = d["id"], o.get("bounces")
+        seen[dev] = (n, o.get("prediction"), o.get("why"))
+        lo, hi = least.get(dev, 0), most.get(dev, 0)
+        check(isinstance(n, int) and lo <= n <= hi,
+              "%s: --observe counted %s bounces, the suite's trace %d to %d" % (dev, n, lo, hi))
+        check(o.get("prediction") != "contradicted",
+              "%s (%s): the kernel does not contradict the prediction" % (dev, d.get("verdict")),
+              o.get("why"))
+        if d.get("verdict") in ("partial", "forced") and mine.get(dev):
+            check(o.get("prediction") == "consistent",
+                  "%s: %s with %d bounces observed is consistent" % (dev, d.get("verdict"), n))
+    unattributed = {u["device"]: u["bounces"] for u in window.get("unattributed") or []}
+    check(set(unattributed) <= set(mine), "unattributed bounces are in the trace too",
+          str(unattributed))
+    kill = read(work, "observe-kill.log")
+    check("left: 1" in kill and "after: 0" in kill and "status=" in kill,
+          "an instance left by SIGKILL is removed by the next --observe", kill)
+    return seen
 
 
 def lost_events(stats):
@@ -232,6 +295,8 @@ def judge(work, m):
         if had:
             jq.append('(.devices[] | select(.id == "%s")) | .verdict == "%s"' % (dev, v))
 
+    seen = observe_checks(check, work, table)
+    table[:] = [row + ((seen.get(row[0]) or (None, None))[:2]) for row in table]
     layout_checks(check, jq, m, audit, dmesg)
     return dict(checks=checks, jq=jq, table=table)
 

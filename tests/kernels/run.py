@@ -158,32 +158,40 @@ def boot(m, kernel, initrd, outdir):
 
 def replay_check(tap, res, tool):
     """The guest's --capture, replayed here with --sysroot, must give the
-    verdicts the guest's live run gave."""
+    verdicts the guest's live run gave; its --capture --observe, the same
+    observed results."""
+    replay_one(tap, res, tool, "capture.tgz", "audit.json", "capture.log", "verdicts",
+               lambda d: (d["verdict"], d["reason"]))
+    replay_one(tap, res, tool, "observe-capture.tgz", "observe.json", "observe.err",
+               "observed results", lambda d: (d["verdict"], d.get("observed")))
+
+
+def replay_one(tap, res, tool, tgz, live_json, log, what, key):
     name, work = res["machine"]["name"], res["work"]
-    cap = os.path.join(work, "capture.tgz")
+    cap = os.path.join(work, tgz)
     if not tool or not os.path.exists(cap):
-        tap.ok(os.path.exists(cap), "%s: the guest captured a snapshot" % name,
-               read_text(os.path.join(work, "capture.log")))
+        tap.ok(os.path.exists(cap), "%s: the guest captured a snapshot (%s)" % (name, tgz),
+               read_text(os.path.join(work, log)))
         return
-    root = os.path.join(work, "replay")
+    root = os.path.join(work, "replay-" + tgz.split(".")[0])
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     subprocess.run(["tar", "xzf", cap, "-C", root], check=True)
-    p = subprocess.run([tool, "--sysroot", os.path.join(root, "capture"), "--json"],
+    p = subprocess.run([tool, "--sysroot", os.path.join(root, tgz[:-len(".tgz")]), "--json"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        live = json.loads(read_text(os.path.join(work, "audit.json")))
+        live = json.loads(read_text(os.path.join(work, live_json)))
         replay = json.loads(p.stdout)
     except ValueError as e:
-        tap.ok(False, "%s: the snapshot replays" % name, "%s\n%s" % (e, p.stderr))
+        tap.ok(False, "%s: the snapshot replays (%s)" % (name, tgz), "%s\n%s" % (e, p.stderr))
         return
-    def verdicts(a):
-        return {d["id"]: (d["verdict"], d["reason"]) for d in a.get("devices", [])}
-    lv, rv = verdicts(live), verdicts(replay)
+    def keyed(a):
+        return {d["id"]: key(d) for d in a.get("devices", [])}
+    lv, rv = keyed(live), keyed(replay)
     diff = ["%s: live %s, replayed %s" % (k, lv.get(k), rv.get(k))
             for k in sorted(set(lv) | set(rv)) if lv.get(k) != rv.get(k)]
     tap.ok(not diff and live.get("exit_status") == replay.get("exit_status"),
-           "%s: the snapshot replays with the live verdicts (%d devices)" % (name, len(lv)),
+           "%s: the snapshot replays with the live %s (%d devices)" % (name, what, len(lv)),
            "\n".join(diff) + "\nexit %s vs %s" % (live.get("exit_status"), replay.get("exit_status")))
 
 
@@ -219,7 +227,7 @@ def write_checks(path, m, version, verdicts):
         f.write("# written by tests/kernels/run.py --save-fixtures from what %s did\n" % version)
         f.write("# under QEMU (%s): %s\n" % (
             " ".join(["-machine", m["machine"], "-m", m["mem"]] + m.get("append", [])), m["why"]))
-        for dev, driver, v, bounces, forced, failures, traffic in verdicts["table"]:
+        for dev, driver, v, bounces, forced, failures, traffic, *_ in verdicts["table"]:
             if v != "idle" or bounces or failures:
                 f.write("# kernel: %s (%s, %s): %d bounces%s, %d forced, %d mapping failures\n"
                         % (dev, driver, traffic, bounces,
@@ -305,7 +313,7 @@ def main():
         rows = [r for r in verdicts["table"] if r[2] != "idle" or r[3] or r[5]]
         idle = len(verdicts["table"]) - len(rows)
         table += [(name, "%.0f s" % res["secs"]) + row for row in rows]
-        table.append((name, "", "(%d idle)" % idle, "", "", 0, 0, 0, "-"))
+        table.append((name, "", "(%d idle)" % idle, "", "", 0, 0, 0, "-", "", ""))
         # a fixture records what the kernel confirmed: never a disagreement
         agreed = all(v["ok"] for v in verdicts["checks"])
         if o.save_fixtures and agreed and os.path.exists(os.path.join(res["work"], "capture.tgz")):

@@ -45,11 +45,36 @@ def event(dev_, addr, force=False, fmt="new"):
             "dev_addr=%x size=4096 %s\n" % (dev_, addr, "FORCE" if force else "NORMAL"))
 
 
-def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=()):
+MARK = "dd-1 [000] .... 1.0: tracing_mark_write: dmt-observe-%s\n"
+KILLED = "left: 1\nstatus=0\nafter: 0\n"
+
+
+def observed(a, trace, prediction=None, counts=None):
+    """What --observe would print: the audit, each device with its window's bounces."""
+    inside, n = False, {}
+    for line in trace.splitlines():
+        inside = ("dmt-observe-start" in line) or (inside and "dmt-observe-end" not in line)
+        inside = inside and "dmt-observe-stop" not in line
+        mo = judge.EVENT.search(line)
+        if inside and mo:
+            n[mo.group(1)] = n.get(mo.group(1), 0) + 1
+    n.update(counts or {})
+    o = dict(a, observation={"interrupted": True, "lost_events": 0, "unattributed": []})
+    o["devices"] = [dict(d, observed={"bounces": n.get(d["id"], 0),
+                                      "prediction": prediction or ("consistent" if n.get(d["id"])
+                                                                   else "no-traffic")})
+                    for d in a["devices"]]
+    return o
+
+
+def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs=None,
+        obs_err="status=1\n", killed=KILLED):
     with tempfile.TemporaryDirectory() as d:
         for name, text in (("audit.json", json.dumps(a)), ("trace", trace), ("dmesg", dmesg),
                            ("io.log", io), ("trace-format", FORMAT), ("trace-stats", stats),
-                           ("swiotlb", "io_tlb_nslabs=32768\n")):
+                           ("swiotlb", "io_tlb_nslabs=32768\n"),
+                           ("observe.json", json.dumps(obs or observed(a, trace))),
+                           ("observe.err", obs_err), ("observe-kill.log", killed)):
             if name in skip:
                 continue
             with open(os.path.join(d, name), "w") as f:
@@ -133,6 +158,25 @@ case("fails: a failed dd alone is not a logged failure",
 case("unknown: a device with traffic disagrees", run(audit([dev(A, "unknown")]), io=IO), False)
 case("unknown: a device without traffic is not asserted", run(audit([dev(A, "unknown")])), True)
 case("a missing export fails", run(audit([]), skip=("trace",)), False)
+W = (MARK % "start" + event(A, 0x13ef22000) + event(A, 0x1bffff000) + MARK % "stop"
+     + event(A, 0x1bfffe000) + MARK % "end")
+case("observe: the window's count agrees with the trace between the markers",
+     run(audit([dev(A, "partial")]), event(A, 0x140000000) + W, io=IO), True)
+case("observe: an event after the stop marker may be counted too",
+     run(audit([dev(A, "partial")]), W, io=IO, obs=observed(audit([dev(A, "partial")]), W,
+                                                            counts={A: 3})), True)
+case("observe: a count that differs disagrees",
+     run(audit([dev(A, "partial")]), W, io=IO, obs=observed(audit([dev(A, "partial")]), W,
+                                                            counts={A: 1})), False)
+case("observe: a contradicted prediction fails",
+     run(audit([dev(A, "partial")]), W, io=IO,
+         obs=observed(audit([dev(A, "partial")]), W, prediction="contradicted")), False)
+case("observe: a partial device with bounces must be consistent",
+     run(audit([dev(A, "partial")]), W, io=IO,
+         obs=observed(audit([dev(A, "partial")]), W, prediction="unjudged")), False)
+case("observe: a failed run fails", run(audit([]), obs_err="status=2\n"), False)
+case("observe: an instance left by SIGKILL and not removed fails",
+     run(audit([]), killed="left: 1\nstatus=0\nafter: 1\n"), False)
 case("fewer disks than the machine has fail", run(audit([]), m={"name": "t", "disks": 2}), False)
 case("a disk without its four transfers fails",
      run(audit([dev(A, "partial")]), io="\n".join(IO.splitlines()[:3]) + "\n"), False)
