@@ -42,7 +42,7 @@ POOL_OUT_OF_REACH = re.compile(r"\]\s+\S+ (\S+): swiotlb addr (0x[0-9a-f]+)\+(\d
 # ...and a pool that exists but is full: trouble, though not "fails"
 POOL_FULL = re.compile(r"\]\s+\S+ (\S+): swiotlb buffer is full")
 EXPORTED = ("audit.json", "io.log", "trace", "trace-format", "trace-stats", "swiotlb", "dmesg",
-            "observe.json", "observe.err", "observe-kill.log")
+            "observe.json", "observe.err", "observe-kill.log", "observe5.txt")
 IO_ERROR = re.compile(r"I/O error, dev (\w+), sector")
 DISK_FAIL = re.compile(r"dmt-io (\w+) (read|write) \S+ rc=([1-9]\d*)")
 
@@ -126,6 +126,10 @@ def observe_checks(check, work, table):
     unattributed = {u["device"]: u["bounces"] for u in window.get("unattributed") or []}
     check(set(unattributed) <= set(mine), "unattributed bounces are in the trace too",
           str(unattributed))
+    five = read(work, "observe5.txt")
+    check(re.search(r"^observed +5\.0 s of swiotlb_bounced", five, re.M) and
+          re.search(r"^status=[01]$", five, re.M),
+          "a second --observe=5 beside it ran its whole window", five[-1500:])
     kill = read(work, "observe-kill.log")
     check("left: 1" in kill and "after: 0" in kill and "status=" in kill,
           "an instance left by SIGKILL is removed by the next --observe", kill)

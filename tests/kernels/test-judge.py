@@ -47,6 +47,7 @@ def event(dev_, addr, force=False, fmt="new"):
 
 MARK = "dd-1 [000] .... 1.0: tracing_mark_write: dmt-observe-%s\n"
 KILLED = "left: 1\nstatus=0\nafter: 0\n"
+FIVE = "observed         5.0 s of swiotlb_bounced: 3 bounces (12 KiB) from 1 devices\nstatus=1\n"
 
 
 def observed(a, trace, prediction=None, counts=None):
@@ -68,13 +69,14 @@ def observed(a, trace, prediction=None, counts=None):
 
 
 def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs=None,
-        obs_err="status=1\n", killed=KILLED):
+        obs_err="status=1\n", killed=KILLED, five=FIVE):
     with tempfile.TemporaryDirectory() as d:
         for name, text in (("audit.json", json.dumps(a)), ("trace", trace), ("dmesg", dmesg),
                            ("io.log", io), ("trace-format", FORMAT), ("trace-stats", stats),
                            ("swiotlb", "io_tlb_nslabs=32768\n"),
                            ("observe.json", json.dumps(obs or observed(a, trace))),
-                           ("observe.err", obs_err), ("observe-kill.log", killed)):
+                           ("observe.err", obs_err), ("observe-kill.log", killed),
+                           ("observe5.txt", five)):
             if name in skip:
                 continue
             with open(os.path.join(d, name), "w") as f:
@@ -175,6 +177,8 @@ case("observe: a partial device with bounces must be consistent",
      run(audit([dev(A, "partial")]), W, io=IO,
          obs=observed(audit([dev(A, "partial")]), W, prediction="unjudged")), False)
 case("observe: a failed run fails", run(audit([]), obs_err="status=2\n"), False)
+case("observe: a 5 s window that did not finish fails",
+     run(audit([]), five="dmamask-audit: --observe: needs root\nstatus=2\n"), False)
 case("observe: an instance left by SIGKILL and not removed fails",
      run(audit([]), killed="left: 1\nstatus=0\nafter: 1\n"), False)
 case("fewer disks than the machine has fail", run(audit([]), m={"name": "t", "disks": 2}), False)
