@@ -329,7 +329,7 @@ static struct json_object *restricted_pool_json(const struct device_report *r)
 }
 
 /* The device's traffic in the --observe window and what it says of the verdict; null: not observed. */
-static struct json_object *observed_json(const struct device_report *r)
+static struct json_object *observed_json(const struct device_report *r, double window)
 {
 	const struct observed_device *od = r->observed;
 	struct json_object *o;
@@ -345,6 +345,7 @@ static struct json_object *observed_json(const struct device_report *r)
 	add(o, "lowest_addr", od && od->bounces ? jhex(od->lowest_addr) : NULL);
 	add(o, "highest_addr", od && od->bounces ? jhex(od->highest_addr) : NULL);
 	add(o, "overflow_messages", ju64(od ? od->overflow_messages : 0));
+	add(o, "window_seconds", json_object_new_double(window));
 	return o;
 }
 
@@ -388,7 +389,7 @@ static struct json_object *observation_json(const struct machine *m, const struc
 	return o;
 }
 
-static struct json_object *device_json(const struct device_report *r)
+static struct json_object *device_json(const struct device_report *r, double window)
 {
 	const struct device *d = r->dev;
 	struct json_object *o = json_object_new_object();
@@ -442,7 +443,7 @@ static struct json_object *device_json(const struct device_report *r)
 	add(models, "bitmask", r->mask_known ? reach_json(&r->bitmask) : NULL);
 	add(models, "legacy-block", r->has_block ? legacy_json(&r->legacy) : NULL);
 	add(o, "models", models);
-	add(o, "observed", observed_json(r));
+	add(o, "observed", observed_json(r, window));
 	add(o, "udev", udev_json(&d->udev));
 	return o;
 }
@@ -558,7 +559,7 @@ int render_json(FILE *out, const struct machine *m, const struct report *r)
 		if (fputs(i ? ",\n    " : "\n    ", out) < 0)
 			e = -EIO;
 		else
-			e = emit(out, device_json(&r->devices.devices[i]), 4);
+			e = emit(out, device_json(&r->devices.devices[i], m->observed.window_seconds), 4);
 	}
 	if (e == 0 && fputs(r->devices.n_devices ? "\n  ],\n  \"block\": [" : "],\n  \"block\": [", out) < 0)
 		e = -EIO;
