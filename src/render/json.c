@@ -366,6 +366,7 @@ static struct json_object *observation_json(const struct machine *m, const struc
 	add(o, "lost_events", ob->lost_known ? ju64(ob->lost_events) : NULL);
 	add(o, "bad_lines", ju64(ob->bad_lines));
 	add(o, "tracefs", jstr(ob->tracefs));
+	add(o, "event_format_known", json_object_new_boolean(ob->format_known));
 	add(o, "buffer_full_messages", ju64(ob->full_messages));
 	bool have_peak = observation_pool_peak(ob, &peak, &exact);
 	add(o, "pool_peak_used_bytes", have_peak ? ju64(sat_shl(peak, IO_TLB_SHIFT)) : NULL);

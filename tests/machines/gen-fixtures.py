@@ -1287,7 +1287,7 @@ def x86_observed(t):
         ".observation.window_seconds == 5 and .observation.requested_seconds == 5",
         ".observation.lost_events == 0 and .observation.bad_lines == 1",
         ".observation.pool_peak_used_bytes == 614400 and .observation.pool_peak_exact == true",
-        ".observation.buffer_full_messages == 1",
+        ".observation.buffer_full_messages == 1 and .observation.event_format_known == true",
         ".observation.unattributed == [{\"device\": \"0000:09:00.0\", \"bounces\": 1, \"bytes\": 512, \"overflow_messages\": 0}]",
         "%s | .verdict == \"partial\" and .observed.prediction == \"consistent\"" % dev("0000:00:1f.2"),
         "%s | .observed.bounces == 4 and .observed.bytes == 77824 and .observed.forced_bounces == 0" % dev("0000:00:1f.2"),
