@@ -83,7 +83,29 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	check "live as nobody: iomem-hidden reported, zoneinfo used" jqe "$tmp/nobody.json" '.memory.source == "zoneinfo" and ([.findings[].id] | index("iomem-hidden") != null)'
 	check "live as nobody: same end_pfn as root" test \
 		"$(jq .memory.end_pfn "$tmp/nobody.json")" = "$(jq .memory.end_pfn "$tmp/live.json")"
+	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$TOOL" --observe=1 \
+		> /dev/null 2> "$tmp/nobody-observe.err"
+	check "--observe as nobody: exit 2" test $? -eq 2
+	check "--observe as nobody: one line that says root is needed" bash -c \
+		'[ "$(wc -l < "$1")" = 1 ] && grep -q "needs root" "$1"' _ "$tmp/nobody-observe.err"
 else
 	skip "live as nobody (needs root and setpriv)"
+fi
+
+# --observe: a window where tracefs is mounted, else one line naming what is missing
+timeout 60 "$TOOL" --observe=1 --json > "$tmp/observe.json" 2> "$tmp/observe.err"
+orc=$?
+if [ "$orc" -le 1 ]; then
+	check "--observe: valid JSON with an observation" jqe "$tmp/observe.json" \
+		'.observation.window_seconds >= 1 and .observation.interrupted == false'
+	check "--observe: every device has an observed block" jqe "$tmp/observe.json" \
+		'[.devices[] | .observed.prediction] | all(. != null)'
+	check "--observe: its instance is gone" bash -c \
+		'! ls /sys/kernel/tracing/instances /sys/kernel/debug/tracing/instances 2>/dev/null | grep -q "dmamask-audit-"'
+else
+	check "--observe unavailable: exit 2 ($orc)" test "$orc" -eq 2
+	check "--observe unavailable: one line saying why" bash -c \
+		'[ "$(wc -l < "$1")" = 1 ] && grep -q -e "needs root" -e "tracefs" -e "swiotlb_bounced" "$1"' \
+		_ "$tmp/observe.err"
 fi
 tap_done
