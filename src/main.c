@@ -14,6 +14,7 @@
 #include "analysis/report.h"
 #include "capture.h"
 #include "capture-run.h"
+#include "cli-parse.h"
 #include "observe-live.h"
 #include "output.h"
 #include "readers/readers.h"
@@ -157,17 +158,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--resolver '%s': want openat2 or walk", arg);
 		break;
 	case OPT_ASSUME_MASK: {
-		const char *eq = strrchr(arg, '=');
-		if (!eq || eq == arg || parse_u64(eq + 1, strlen(eq + 1), 16, &v) < 0)
-			argp_error(state, "--assume-mask '%s': want DEVICE=HEXMASK", arg);
-		if (v == 0)
-			argp_error(state, "--assume-mask '%s': a zero mask reaches nothing", arg);
+		const char *why = NULL;
 		if (o->n_masks == MAX_ASSUMED_MASKS)
 			argp_error(state, "--assume-mask: at most %d", MAX_ASSUMED_MASKS);
-		char *dev = strndup(arg, (size_t)(eq - arg));
-		if (!dev)
+		int r = assume_mask_parse(arg, o->masks, o->n_masks, &o->masks[o->n_masks], &why);
+		if (r == -ENOMEM)
 			argp_failure(state, EXIT_FATAL, ENOMEM, "--assume-mask");
-		o->masks[o->n_masks++] = (struct assumed_mask){ dev, v };
+		else if (r < 0)
+			argp_error(state, "--assume-mask '%s': %s", arg, why);
+		else
+			o->n_masks++;
 		break;
 	}
 	case 'o': {

@@ -44,8 +44,18 @@ usage "assume-mask without =" --assume-mask 0000:00:1f.2
 usage "assume-mask not hex" --assume-mask 0000:00:1f.2=0xzz
 usage "assume-mask of zero" --assume-mask 0000:00:1f.2=0
 usage "assume-mask above 64 bits" --assume-mask 0000:00:1f.2=0x1ffffffffffffffff
+usage "assume-mask hex without 0x" --assume-mask 0000:00:1f.2=ffffffff
+usage "assume-mask of 65 bits" --assume-mask 0000:00:1f.2=65
+usage "assume-mask given twice" --assume-mask 00:1f.2=32 --assume-mask 0000:00:1f.2=0xffff
 usage "assume-mask of a device that does not exist" --sysroot "$good" --assume-mask nosuch.dev=0xffffffff
 usage "unknown output column" -o DEVICE,NOPE
+# the accepted forms: bits (31, not 0x31) on lspci's short address, and a hex mask
+timeout 10 "$TOOL" --sysroot "$good" --json --assume-mask 00:1F.2=31 > "$tmp/am.json" 2> /dev/null
+check "assume-mask BITS on a short PCI address: 0x7fffffff, from the user" jqe "$tmp/am.json" \
+	'[.devices[] | select(.id == "0000:00:1f.2")][0] | .dma_mask == "0x7fffffff" and .mask_source == "user"'
+timeout 10 "$TOOL" --sysroot "$good" --json --assume-mask 0000:00:1f.2=0x31 > "$tmp/am.json" 2> /dev/null
+check "assume-mask 0xHEX: the mask itself" jqe "$tmp/am.json" \
+	'[.devices[] | select(.id == "0000:00:1f.2")][0].dma_mask == "0x31"'
 usage "empty output list" -o ""
 usage "bad colour" --color=sometimes
 check "missing sysroot: one line" test "$(wc -l < "$tmp/err")" -le 2
