@@ -303,6 +303,19 @@ static void output_failed(const struct options *o, int r, const char *what)
 		fprintf(stderr, "%s: --output-file %s: %s\n", me, o->output_file, strerror(-r));
 }
 
+/*
+ * --color=auto: a terminal, unless NO_COLOR is set and not empty (no-color.org)
+ * or TERM is dumb, as util-linux's colors.c decides. 0 or 1.
+ */
+static int colour_wanted(int when, bool terminal)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (when >= 0)
+		return when;
+	return terminal && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
+}
+
 /* Every format fails alike: the errno of the write that failed, exit 2; o is freed. */
 static int write_report(struct output *out, struct options *o, const struct machine *m,
 			const struct report *rep)
@@ -315,6 +328,7 @@ static int write_report(struct output *out, struct options *o, const struct mach
 		output_free(out);
 	} else {
 		o->render.terminal = output_is_terminal(out);
+		o->render.color = colour_wanted(o->render.color, o->render.terminal);
 		r = output_finish(out, render(f, o, m, rep));
 	}
 	if (r < 0)

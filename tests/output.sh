@@ -228,4 +228,32 @@ signalled INT
 signalled HUP
 signalled HUP ignored
 
+# Colour by meaning (issue 12.6): fails and errors red, partial/forced and
+# warnings yellow, direct green; --color=auto only on a terminal, never with
+# NO_COLOR set or TERM=dumb (util-linux colors.c, no-color.org).
+noforce=$(fixture_root x86-noforce) || exit 99
+ESC=$(printf '\033')
+"$TOOL" --sysroot "$noforce" --color=always > "$tmp/colour.txt" 2>&1
+check "colour: fails is red" grep -q "${ESC}\[31mfails" "$tmp/colour.txt"
+check "colour: an error finding is red" grep -q "${ESC}\[31merror" "$tmp/colour.txt"
+"$TOOL" --sysroot "$good" --color=always > "$tmp/colour.txt" 2>&1
+check "colour: partial is yellow, direct green" bash -c \
+	'grep -Eq "$1\[(1;)?33mpartial" "$2" && grep -q "$1\[32mdirect" "$2"' _ "$ESC" "$tmp/colour.txt"
+"$TOOL" --sysroot "$noforce" > "$tmp/colour.txt" 2>&1
+check "colour: none into a pipe" bash -c '! grep -q "$1" "$2"' _ "$ESC" "$tmp/colour.txt"
+if command -v script > /dev/null && script -qc true /dev/null > /dev/null 2>&1; then
+	tty_run() { script -qc "$*" /dev/null; }
+	TERM=xterm tty_run "$TOOL" --sysroot "$noforce" > "$tmp/colour.txt" 2>&1
+	check "colour: auto on a terminal" grep -q "$ESC" "$tmp/colour.txt"
+	NO_COLOR=1 TERM=xterm tty_run "$TOOL" --sysroot "$noforce" > "$tmp/colour.txt" 2>&1
+	check "colour: none with NO_COLOR" bash -c '! grep -q "$1" "$2"' _ "$ESC" "$tmp/colour.txt"
+	NO_COLOR= TERM=xterm tty_run "$TOOL" --sysroot "$noforce" > "$tmp/colour.txt" 2>&1
+	check "colour: an empty NO_COLOR does not count" grep -q "$ESC" "$tmp/colour.txt"
+	TERM=dumb tty_run "$TOOL" --sysroot "$noforce" > "$tmp/colour.txt" 2>&1
+	check "colour: none with TERM=dumb" bash -c '! grep -q "$1" "$2"' _ "$ESC" "$tmp/colour.txt"
+	NO_COLOR=1 tty_run "$TOOL" --sysroot "$noforce" --color=always > "$tmp/colour.txt" 2>&1
+	check "colour: --color=always wins over NO_COLOR" grep -q "$ESC" "$tmp/colour.txt"
+else
+	skip "colour on a terminal (needs script from util-linux)"
+fi
 tap_done

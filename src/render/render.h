@@ -16,7 +16,7 @@ struct render_options {
 	size_t n_columns;
 	bool raw;               /* tables without alignment, for scripts */
 	bool noheadings;
-	int color;              /* -1 auto (a terminal), 0 never, 1 always */
+	int color;              /* 0 or 1 when rendering (main.c decides auto: -1) */
 	bool terminal;          /* the report goes to standard output, a terminal */
 	unsigned width;         /* set by render_text: columns to fit, 0 for none (a pipe) */
 };

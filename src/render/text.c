@@ -266,7 +266,7 @@ static void table_setup(struct libscols_table *t, const struct render_options *o
 	}
 	scols_table_enable_raw(t, o->raw);
 	scols_table_enable_noheadings(t, o->noheadings);
-	scols_table_enable_colors(t, o->color == 1 || (o->color < 0 && o->terminal));
+	scols_table_enable_colors(t, o->color == 1);
 }
 
 /* What the --observe window covered, in one wrapped line. */
@@ -325,6 +325,36 @@ static void print_observation(FILE *out, const struct machine *m, const struct r
 	print_wrapped(out, t ? t : "?", 17, 17, width);
 }
 
+/* A verdict's colour, by meaning (as dmesg and systemd colour levels); NULL: none. */
+static const char *verdict_colour(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAILS:
+		return "red";
+	case VERDICT_PARTIAL:
+	case VERDICT_FORCED:
+	case VERDICT_UNKNOWN:
+		return "yellow";
+	case VERDICT_DIRECT:
+	case VERDICT_IOMMU:
+		return "green";
+	default:
+		return NULL;
+	}
+}
+
+/* The colour of a device-table cell: VERDICT by verdict, CHECK by result. */
+static const char *cell_colour(const struct column *c, const struct device_report *r)
+{
+	if (strcmp(c->name, "VERDICT") == 0)
+		return verdict_colour(r->verdict);
+	if (strcmp(c->name, "CHECK") == 0)
+		return r->observed_result == OBSERVED_CONTRADICTED ? "red"
+		       : r->observed_result == OBSERVED_CONSISTENT ? "green"
+								   : NULL;
+	return NULL;
+}
+
 /* No device has a value in this column. */
 static bool column_empty(const struct column *c, const struct report *r)
 {
@@ -372,18 +402,20 @@ static void print_devices(FILE *out, const struct report *r, const struct render
 	for (size_t c = 0; c < n; c++) {
 		const struct column *col = &all[idx[c]];
 		int fl = (col->right ? SCOLS_FL_RIGHT : 0) | (col->trunc ? SCOLS_FL_TRUNC : 0);
-		struct libscols_column *sc = scols_table_new_column(t, col->name, 0, fl);
-		if (sc && o->color != 0 && strcmp(col->name, "VERDICT") == 0)
-			scols_column_set_color(sc, "bold");
+		scols_table_new_column(t, col->name, 0, fl);
 	}
 	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		const struct device_report *dr = &r->devices.devices[i];
 		struct libscols_line *ln = scols_table_new_line(t, NULL);
 		if (!ln)
 			break;
 		for (size_t c = 0; c < n; c++) {
-			char *v = all[idx[c]].get(&r->devices.devices[i]);
+			char *v = all[idx[c]].get(dr);
 			if (v && scols_line_refer_data(ln, c, v) < 0)
 				free(v);
+			const char *colour = cell_colour(&all[idx[c]], dr);
+			if (v && colour && o->color == 1)
+				scols_cell_set_color(scols_line_get_cell(ln, c), colour);
 		}
 	}
 	scols_print_table(t);
@@ -416,6 +448,8 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 		scols_line_set_data(ln, 0, b->q->disk);
 		scols_line_set_data(ln, 1, b->q->dma_device);
 		scols_line_set_data(ln, 2, verdict_to_string(b->dr->verdict));
+		if (o->color == 1 && verdict_colour(b->dr->verdict))
+			scols_cell_set_color(scols_line_get_cell(ln, 2), verdict_colour(b->dr->verdict));
 		if (b->q->max_sectors_kb >= 0)
 			set_u64(ln, 3, (uint64_t)b->q->max_sectors_kb);
 		if (legacy && b->legacy.known)
@@ -425,7 +459,13 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 	scols_unref_table(t);
 }
 
-static void print_findings(FILE *out, const struct findings *f, unsigned width)
+/* ANSI SGR of a severity: errors red, warnings yellow (as dmesg --color); "" for info. */
+static const char *severity_sgr(enum severity s)
+{
+	return s == SEVERITY_ERROR ? "\033[31m" : s == SEVERITY_WARNING ? "\033[33m" : "";
+}
+
+static void print_findings(FILE *out, const struct findings *f, unsigned width, bool colour)
 {
 	fprintf(out, "\nFindings\n");
 	if (f->n == 0) {
@@ -437,7 +477,9 @@ static void print_findings(FILE *out, const struct findings *f, unsigned width)
 		struct strbuf b = { 0 };
 		char head[64];
 
-		snprintf(head, sizeof(head), "  %-7s ", severity_to_string(x->severity));
+		const char *sgr = colour ? severity_sgr(x->severity) : "";
+		snprintf(head, sizeof(head), "  %s%-7s%s ", sgr, severity_to_string(x->severity),
+			 *sgr ? "\033[0m" : "");
 		strbuf_append(&b, finding_id_to_string(x->id));
 		if (x->device) {
 			strbuf_append(&b, " ");
@@ -447,7 +489,7 @@ static void print_findings(FILE *out, const struct findings *f, unsigned width)
 		append_safe(&b, x->message);
 		_cleanup_free_ char *msg = strbuf_steal(&b);
 		fputs(head, out);
-		print_wrapped(out, msg, (unsigned)strlen(head), 10, width);
+		print_wrapped(out, msg, 10, 10, width);
 
 		if (x->n_evidence) {
 			for (size_t j = 0; j < x->n_evidence; j++) {
@@ -524,7 +566,7 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	print_observation(out, m, r, width);
 	print_devices(out, r, &oo);
 	print_blocks(out, r, &oo);
-	print_findings(out, &r->findings, width);
+	print_findings(out, &r->findings, width, o->color == 1);
 	print_inputs(out, m, width);
 	return ferror(out) ? -EIO : 0;
 }
