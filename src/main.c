@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/report.h"
@@ -243,6 +244,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (o->observe && o->sysroot_given && strcmp(o->sysroot, "/") != 0)
 			argp_error(state, "--observe watches this system: it cannot be used with --sysroot");
+		/* as lsblk: the table options and another format are mutually exclusive */
+		if (o->format != FORMAT_TEXT && (o->have_columns || o->render.raw || o->render.noheadings))
+			argp_error(state, "--output, --raw and --noheadings shape the text table: "
+					  "mutually exclusive with --format %s",
+				   o->format == FORMAT_JSON ? "json" : "prometheus");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -250,13 +256,33 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static void list_columns(void)
+/* 0, or -errno of a failed write (said): a full disk is not a listing. */
+static int list_columns(void)
 {
 	size_t n;
 	const struct column *c = columns_all(&n);
 
 	for (size_t i = 0; i < n; i++)
 		printf("%14s  %s%s\n", c[i].name, c[i].help, c[i].deflt ? " (default)" : "");
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno ? errno : EIO;
+		fprintf(stderr, "%s: --list-columns: %s\n", program_invocation_short_name, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* A --sysroot with none of proc/, sys/ and MANIFEST is a mistake, not a machine. */
+static bool looks_like_snapshot(struct sysroot *sr)
+{
+	static const char *const marks[] = { "proc", "sys", "MANIFEST" };
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (sysroot_stat(sr, marks[i], &st) == 0)
+			return true;
+	return false;
 }
 
 /* --assume-mask: every named device must exist, so a typo is not silently ignored. */
@@ -414,10 +440,8 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o) != 0)
 		return EXIT_FATAL;
 
-	if (o.list_columns) {
-		list_columns();
-		return EXIT_CLEAN;
-	}
+	if (o.list_columns)
+		return list_columns() < 0 ? EXIT_FATAL : EXIT_CLEAN;
 	if (o.have_columns) {
 		o.render.columns = o.columns;
 		o.render.n_columns = o.n_columns;
@@ -434,6 +458,11 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
 			strerror(-r));
+		return EXIT_FATAL;
+	}
+	if (!sysroot_is_live(sr) && !looks_like_snapshot(sr)) {
+		fprintf(stderr, "%s: --sysroot %s: not a snapshot (no proc/, sys/ or MANIFEST)\n",
+			program_invocation_short_name, o.sysroot);
 		return EXIT_FATAL;
 	}
 	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */

@@ -49,6 +49,12 @@ usage "assume-mask of 65 bits" --assume-mask 0000:00:1f.2=65
 usage "assume-mask given twice" --assume-mask 00:1f.2=32 --assume-mask 0000:00:1f.2=0xffff
 usage "assume-mask of a device that does not exist" --sysroot "$good" --assume-mask nosuch.dev=0xffffffff
 usage "unknown output column" -o DEVICE,NOPE
+usage "--output with --json" --json -o DEVICE
+usage "--raw with --format prometheus" --format prometheus --raw
+usage "--noheadings with --format json" --format json -n
+mkdir -p "$tmp/etc-like/conf.d"; echo x > "$tmp/etc-like/hosts"
+usage "a sysroot that is not a snapshot" --sysroot "$tmp/etc-like"
+check "a sysroot that is not a snapshot: says so" grep -q "not a snapshot" "$tmp/err"
 # the accepted forms: bits (31, not 0x31) on lspci's short address, and a hex mask
 timeout 10 "$TOOL" --sysroot "$good" --json --assume-mask 00:1F.2=31 > "$tmp/am.json" 2> /dev/null
 check "assume-mask BITS on a short PCI address: 0x7fffffff, from the user" jqe "$tmp/am.json" \

@@ -139,6 +139,7 @@ write_fails() {
 	check "$d: ... No space left on device" grep -q ': No space left on device$' "$tmp/wf.err"
 	diag < "$tmp/wf.err"
 }
+write_fails "--list-columns on /dev/full" /dev/full --list-columns
 for f in $formats; do
 	write_fails "stdout on /dev/full ($f)" /dev/full --sysroot "$good" --format "$f"
 	write_fails "--output-file - on /dev/full ($f)" /dev/full --sysroot "$good" --format "$f" --output-file -
