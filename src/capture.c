@@ -327,7 +327,13 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	if (!c)
 		return -ENOMEM;
 	c->cur_dir_fd = -1;
-	c->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* the directory itself, never where a symlink of that name points (as --output-file) */
+	c->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->fd < 0 && errno == ENOTDIR) {
+		struct stat st;
+		if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+			errno = ELOOP;
+	}
 	if (c->fd < 0) {
 		int r = -errno;
 		free(c);

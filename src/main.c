@@ -475,6 +475,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o.capture,
 				r == -ENOTEMPTY ? "exists and is not empty"
 				: r == -EBUSY	? "another capture is writing into it"
+				: r == -ELOOP	? "is a symbolic link: give the directory itself"
 						: strerror(-r));
 			return EXIT_FATAL;
 		}

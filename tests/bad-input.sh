@@ -300,6 +300,11 @@ check "escape bytes in MANIFEST: text exits 0 or 1" test $? -le 1
 check "escape bytes in MANIFEST: no raw ESC or BEL in the text output" \
 	bash -c '! grep -q "$(printf "[\033\007]")" "$1"' _ "$tmp/esc.txt"
 check "escape bytes in MANIFEST: shown as \\x1b" grep -qF '\x1b[31mRED' "$tmp/esc.txt"
+# A literal backslash is escaped too, so "\x0a" typed and a newline escaped differ.
+r=$(mkroot backslash)
+sed -i 's/^kernel_release=.*/kernel_release=6.1-a\\x0a-b/' "$r/MANIFEST"
+timeout 10 "$TOOL" --sysroot "$r" > "$tmp/esc.txt" 2>&1
+check "a backslash in MANIFEST: shown as \\\\" grep -qF 'Linux 6.1-a\\x0a-b' "$tmp/esc.txt"
 
 # Symlinks that point outside the root must not be followed out. The file
 # outside holds a RAM range no fixture has (0x777000000): seeing it is a leak.

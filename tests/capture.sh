@@ -71,6 +71,12 @@ check "capture into a non-empty directory: exit 2" test $? -eq 2
 check "capture into a non-empty directory: says so" grep -q "not empty" "$tmp/err3"
 timeout 60 "$TOOL" --capture /proc/no/such/dir > /dev/null 2> "$tmp/err4"
 check "capture where nothing can be created: exit 2" test $? -eq 2
+# a symlink to an empty directory is refused, and nothing is written where it points
+mkdir "$tmp/empty-target" && ln -s "$tmp/empty-target" "$tmp/capture-link"
+timeout 60 "$TOOL" --capture "$tmp/capture-link" > /dev/null 2> "$tmp/err5"
+check "capture into a symlink: exit 2" test $? -eq 2
+check "capture into a symlink: says so" grep -q "symbolic link" "$tmp/err5"
+check "capture into a symlink: nothing written through it" test -z "$(ls -A "$tmp/empty-target")"
 
 # Unprivileged: what was denied live is recorded and replays as denied.
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then

@@ -37,6 +37,8 @@ static void append_safe(struct strbuf *b, const char *s)
 			char hex[5] = { '\\', 'x', "0123456789abcdef"[u[0] >> 4], "0123456789abcdef"[u[0] & 15], 0 };
 			strbuf_append(b, hex);
 			n = 1;
+		} else if (u[0] == '\\') {
+			strbuf_append(b, "\\\\"); /* else a real "\x0a" and an escaped newline read alike */
 		} else {
 			strbuf_append_n(b, (const char *)u, n);
 		}
