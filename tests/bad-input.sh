@@ -160,6 +160,20 @@ check "observe: --observe with --sysroot is refused" bash -c \
 	'! "$1" --observe --sysroot "$2" > /dev/null 2>&1' _ "$TOOL" "$r"
 check "observe: --observe=0 is refused" bash -c '! "$1" --observe=0 > /dev/null 2>&1' _ "$TOOL"
 
+# Amplification: thousands of "DMA addr ... overflow" records of one device (and
+# of one the report does not list) make one finding each, with the count.
+r=$(mkroot overflow-flood)
+awk 'BEGIN { for (i = 0; i < 3000; i++) {
+	printf "3,%d,%d,-;ahci 0000:00:1f.2: DMA addr 0x%x+4096 overflow (mask ffffffff, bus limit 0).\n", 20000 + i, i, 268435456 + 4096 * i
+	printf " SUBSYSTEM=pci\n DEVICE=+pci:0000:00:1f.2\n"
+	printf "3,%d,%d,-;ghost 0000:09:00.0: DMA addr 0x%x+512 overflow (mask ffffffff, bus limit 0).\n", 40000 + i, i, 268435456 + 512 * i
+} }' >> "$r/dev/kmsg"
+expect_input "3000 overflow records a device" "$r" dev/kmsg ok
+check "overflow flood: one finding for the listed device, with the count" jqe "$tmp/j" \
+	'[.findings[] | select(.id == "dma-overflow-logged" and .device == "0000:00:1f.2")] | length == 1 and .[0].evidence.log_lines == 3000 and .[0].evidence.last_addr == "0x10bb7000"'
+check "overflow flood: one finding for the unlisted device" jqe "$tmp/j" \
+	'[.findings[] | select(.id == "dma-overflow-logged" and .device == "0000:09:00.0")] | length == 1 and .[0].evidence.log_lines == 3000'
+
 # Malformed "swiotlb addr ... overflow" records (kernel/dma/swiotlb.c swiotlb_map):
 # skipped and counted, never a finding, never pinned on a device.
 r=$(mkroot pool-overflow)

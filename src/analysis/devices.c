@@ -381,8 +381,28 @@ static bool is_scsi_disk(const char *disk)
 
 enum { HAS_BLOCK = 1 << 0, HAS_SCSI_BLOCK = 1 << 1 };
 
+/* Count each device's records in one pass (binary search by name): a 16 MiB log
+ * holds 130,000 of them, and a device's findings take only the tally. */
+static void tally_overflows(const struct machine *m, const struct dma_overflow *v, size_t n,
+			    struct overflow_tally *per_device)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct device *d = v[i].device ? machine_find_device(m, v[i].device) : NULL;
+		if (!d)
+			continue;
+		struct overflow_tally *t = &per_device[d - m->devices];
+		if (!t->n++)
+			t->first = &v[i];
+		t->last = &v[i];
+	}
+}
+
+struct tallies {
+	struct overflow_tally *dma, *pool;
+};
+
 static int analyse_one(const struct devices_input *in, const struct device *d, unsigned block,
-		       struct device_report *r, struct findings *f)
+		       const struct tallies *tallies, struct device_report *r, struct findings *f)
 {
 	int walk = era_value(ERA_DT_WALK_START, in->release, in->arch_family, NULL);
 	int range_map = era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL);
@@ -390,6 +410,8 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 
 	memset(r, 0, sizeof(*r));
 	r->dev = d;
+	r->dma_overflows = tallies->dma[d - in->m->devices];
+	r->pool_overflows = tallies->pool[d - in->m->devices];
 	r->has_block = block & HAS_BLOCK;
 	r->scsi_block = block & HAS_SCSI_BLOCK;
 	e = dma_map_from_dt(&d->dt, walk, &r->map);
@@ -438,10 +460,15 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 	const struct machine *m = in->m;
 	struct devices_result res = { 0 };
 	_cleanup_free_ unsigned *block = calloc(m->n_devices ? m->n_devices : 1, sizeof(unsigned));
+	_cleanup_free_ struct overflow_tally *dma = calloc(m->n_devices ? m->n_devices : 1, sizeof(*dma));
+	_cleanup_free_ struct overflow_tally *pool = calloc(m->n_devices ? m->n_devices : 1, sizeof(*pool));
+	const struct tallies tallies = { dma, pool };
 	int e = 0;
 
-	if (!block)
+	if (!block || !dma || !pool)
 		return -ENOMEM;
+	tally_overflows(m, m->overflows, m->n_overflows, dma);
+	tally_overflows(m, m->pool_overflows, m->n_pool_overflows, pool);
 	for (size_t i = 0; i < m->n_blocks; i++)
 		if (m->blocks[i].dev_index < m->n_devices)
 			block[m->blocks[i].dev_index] |=
@@ -454,7 +481,7 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < m->n_devices && e == 0; i++) {
-		e = analyse_one(in, &m->devices[i], block[i], &res.devices[i], f);
+		e = analyse_one(in, &m->devices[i], block[i], &tallies, &res.devices[i], f);
 		res.n_devices = i + 1;
 	}
 	for (size_t i = 0; i < m->n_blocks && e == 0; i++) {

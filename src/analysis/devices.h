@@ -66,6 +66,13 @@ struct legacy_result {
 	uint64_t missed_bytes;               /* unreachable and not bounced by the block layer */
 };
 
+/* A device's records of one kind of logged overflow: how many, the first and the last. */
+struct overflow_tally {
+	uint64_t n;
+	const struct dma_overflow *first;
+	const struct dma_overflow *last;
+};
+
 struct device_report {
 	const struct device *dev;
 	bool mask_known;
@@ -96,6 +103,8 @@ struct device_report {
 	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
+	struct overflow_tally dma_overflows;  /* "DMA addr ... overflow" records of it */
+	struct overflow_tally pool_overflows; /* "swiotlb addr ... overflow" records of it */
 	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
 	int observed_result;                 /* enum observed_result (prediction-check.h) */
 	const char *observed_why;            /* static */

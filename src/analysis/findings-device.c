@@ -335,22 +335,11 @@ static struct finding *find_device_finding(struct findings *f, enum finding_id i
  * device's dma_capable(), so the mapping failed, and so do its other bounces.
  * The prediction's swiotlb-out-of-reach, when raised, takes the log's numbers.
  */
-static void pool_overflow_finding(const struct devices_input *in, const struct device_report *r,
-				  struct findings *f)
+static void pool_overflow_finding(const struct device_report *r, struct findings *f)
 {
-	const struct machine *m = in->m;
-	const struct dma_overflow *first = NULL;
-	uint64_t lines = 0;
+	const struct overflow_tally *t = &r->pool_overflows;
 
-	for (size_t i = 0; i < m->n_pool_overflows; i++) {
-		const struct dma_overflow *o = &m->pool_overflows[i];
-		if (!o->device || strcmp(o->device, r->dev->id) != 0)
-			continue;
-		if (!first)
-			first = o;
-		lines++;
-	}
-	if (!first)
+	if (!t->n)
 		return;
 	struct finding *x = find_device_finding(f, FINDING_SWIOTLB_OUT_OF_REACH, r->dev->id);
 	if (!x)
@@ -358,33 +347,37 @@ static void pool_overflow_finding(const struct devices_input *in, const struct d
 				 "the kernel log shows a bounce of this device that failed: the swiotlb "
 				 "pool lies outside its reach (\"swiotlb addr ... overflow\"), so every "
 				 "bounce fails");
-	finding_add_hex(f, x, "addr", first->addr);
-	finding_add_u64(f, x, "size", first->size);
-	finding_add_hex(f, x, "mask", first->mask);
-	finding_add_hex(f, x, "bus_limit", first->bus_limit);
-	finding_add_u64(f, x, "log_lines", lines);
+	finding_add_hex(f, x, "addr", t->first->addr);
+	finding_add_u64(f, x, "size", t->first->size);
+	finding_add_hex(f, x, "mask", t->first->mask);
+	finding_add_hex(f, x, "bus_limit", t->first->bus_limit);
+	finding_add_u64(f, x, "log_lines", t->n);
 }
 
-/* What the kernel log proves happened to the device, whatever it does now. */
-static void logged_findings(const struct devices_input *in, const struct device_report *r,
-			    struct findings *f)
+/*
+ * What the kernel log proves happened to the device, whatever it does now:
+ * one finding per kind, however many records (a log can hold 130,000), with
+ * the first record's numbers, the last's address and the count.
+ */
+static void logged_findings(const struct device_report *r, struct findings *f)
 {
-	const struct device *d = r->dev;
-	struct finding *x;
+	const struct overflow_tally *t = &r->dma_overflows;
 
-	for (size_t i = 0; i < in->m->n_overflows; i++) {
-		const struct dma_overflow *o = &in->m->overflows[i];
-		if (!o->device || strcmp(o->device, d->id) != 0)
-			continue;
-		x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, d->id,
-				 "the kernel log shows a DMA mapping of this device that failed: "
-				 "\"DMA addr ... overflow\"");
-		finding_add_hex(f, x, "addr", o->addr);
-		finding_add_u64(f, x, "size", o->size);
-		finding_add_hex(f, x, "mask", o->mask);
-		finding_add_hex(f, x, "bus_limit", o->bus_limit);
+	if (t->n) {
+		struct finding *x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, r->dev->id,
+						 "the kernel log shows a DMA mapping of this device that "
+						 "failed: \"DMA addr ... overflow\"");
+		finding_add_hex(f, x, "addr", t->first->addr);
+		finding_add_u64(f, x, "size", t->first->size);
+		finding_add_hex(f, x, "mask", t->first->mask);
+		finding_add_hex(f, x, "bus_limit", t->first->bus_limit);
+		finding_add_u64(f, x, "log_lines", t->n);
+		if (t->n > 1) {
+			finding_add_hex(f, x, "last_addr", t->last->addr);
+			finding_add_u64(f, x, "last_size", t->last->size);
+		}
 	}
-	pool_overflow_finding(in, r, f);
+	pool_overflow_finding(r, f);
 }
 
 /* --observe: the trace against the verdict. */
@@ -434,7 +427,7 @@ void device_findings(const struct devices_input *in, const struct device_report 
 		predicted_findings(in, r, f);
 		mapping_size_finding(in, r, f);
 	}
-	logged_findings(in, r, f);
+	logged_findings(r, f);
 	observed_findings(in, r, f);
 }
 

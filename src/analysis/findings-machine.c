@@ -4,12 +4,15 @@
  * layout, the two readings of max_low_pfn, the swiotlb pool, Xen PV, and
  * logged failures of devices the audit does not know. Pure: no I/O.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/eras.h"
 #include "analysis/findings-machine.h"
 #include "analysis/legacy-block.h"
+#include "shared/array.h"
 #include "shared/macro.h"
+#include "shared/strmap.h"
 #include "shared/sat.h"
 
 void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
@@ -105,6 +108,56 @@ static void confusion_finding(const struct report *r, struct findings *f)
 }
 
 /*
+ * "DMA addr ... overflow" records of devices the report does not list (gone,
+ * or a name no bus shows): one finding per name with the count, the first
+ * record's numbers and the last's address, however long the log.
+ */
+static int logged_unlisted(const struct machine *m, struct findings *f)
+{
+	struct strmap names = STRMAP_INIT;
+	_cleanup_free_ struct overflow_tally *t = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n_overflows && r >= 0; i++) {
+		const struct dma_overflow *o = &m->overflows[i];
+		if (o->device && machine_find_device(m, o->device))
+			continue; /* reported with its device */
+		r = strmap_add(&names, o->device ? o->device : "", (int)n);
+		if (r < 0)
+			break;
+		if (r == 1) {
+			if (array_full(n)) {
+				struct overflow_tally *v = reallocarray(t, array_capacity(n), sizeof(*v));
+				if (!v) {
+					r = -ENOMEM;
+					break;
+				}
+				t = v;
+			}
+			t[n++] = (struct overflow_tally){ 0, o, o };
+		}
+		struct overflow_tally *x = &t[strmap_get(&names, o->device ? o->device : "")->value];
+		x->n++;
+		x->last = o;
+	}
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		struct finding *x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, t[i].first->device,
+						 "the kernel log shows a failed DMA mapping "
+						 "(\"DMA addr ... overflow\")");
+		finding_set_remedy(f, x, "find the device and see bounce-impossible");
+		finding_add_hex(f, x, "addr", t[i].first->addr);
+		finding_add_hex(f, x, "mask", t[i].first->mask);
+		finding_add_hex(f, x, "bus_limit", t[i].first->bus_limit);
+		finding_add_u64(f, x, "log_lines", t[i].n);
+		if (t[i].n > 1)
+			finding_add_hex(f, x, "last_addr", t[i].last->addr);
+	}
+	strmap_done(&names);
+	return r < 0 ? r : 0;
+}
+
+/*
  * Whether a full pool grows: CONFIG_SWIOTLB_DYNAMIC (6.6+, default n), seen as
  * debugfs swiotlb/io_tlb_transient_nslabs (swiotlb_create_debugfs_files). Then
  * swiotlb_find_slots() gives a mapping that finds no room a transient pool of
@@ -191,16 +244,8 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 				 "guest's RAM map does not show; device verdicts are unknown");
 		finding_add_str(f, x, "why", r->swiotlb.xen_why);
 	}
-	for (size_t i = 0; i < m->n_overflows; i++) {
-		if (m->overflows[i].device && machine_find_device(m, m->overflows[i].device))
-			continue; /* reported with its device */
-		x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, m->overflows[i].device,
-				 "the kernel log shows a failed DMA mapping (\"DMA addr ... overflow\")");
-		finding_set_remedy(f, x, "find the device and see bounce-impossible");
-		finding_add_hex(f, x, "addr", m->overflows[i].addr);
-		finding_add_hex(f, x, "mask", m->overflows[i].mask);
-		finding_add_hex(f, x, "bus_limit", m->overflows[i].bus_limit);
-	}
+	if (logged_unlisted(m, f) < 0)
+		f->err = -ENOMEM;
 	for (size_t i = 0; i < m->n_pool_overflows; i++) {
 		const struct dma_overflow *o = &m->pool_overflows[i];
 		if (o->device && machine_find_device(m, o->device))
