@@ -329,6 +329,16 @@ static struct finding *find_device_finding(struct findings *f, enum finding_id i
 	return NULL;
 }
 
+/* The first logged record's numbers and how many there are. */
+static void add_tally_evidence(struct findings *f, struct finding *x, const struct overflow_tally *t)
+{
+	finding_add_hex(f, x, "addr", t->first->addr);
+	finding_add_u64(f, x, "size", t->first->size);
+	finding_add_hex(f, x, "mask", t->first->mask);
+	finding_add_hex(f, x, "bus_limit", t->first->bus_limit);
+	finding_add_u64(f, x, "log_lines", t->n);
+}
+
 /*
  * "swiotlb addr ... overflow" (kernel/dma/swiotlb.c swiotlb_map, dev_WARN_ONCE:
  * once per boot for all devices): a bounce slot came back beyond this
@@ -347,11 +357,7 @@ static void pool_overflow_finding(const struct device_report *r, struct findings
 				 "the kernel log shows a bounce of this device that failed: the swiotlb "
 				 "pool lies outside its reach (\"swiotlb addr ... overflow\"), so every "
 				 "bounce fails");
-	finding_add_hex(f, x, "addr", t->first->addr);
-	finding_add_u64(f, x, "size", t->first->size);
-	finding_add_hex(f, x, "mask", t->first->mask);
-	finding_add_hex(f, x, "bus_limit", t->first->bus_limit);
-	finding_add_u64(f, x, "log_lines", t->n);
+	add_tally_evidence(f, x, t);
 }
 
 /*
@@ -367,11 +373,7 @@ static void logged_findings(const struct device_report *r, struct findings *f)
 		struct finding *x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, r->dev->id,
 						 "the kernel log shows a DMA mapping of this device that "
 						 "failed: \"DMA addr ... overflow\"");
-		finding_add_hex(f, x, "addr", t->first->addr);
-		finding_add_u64(f, x, "size", t->first->size);
-		finding_add_hex(f, x, "mask", t->first->mask);
-		finding_add_hex(f, x, "bus_limit", t->first->bus_limit);
-		finding_add_u64(f, x, "log_lines", t->n);
+		add_tally_evidence(f, x, t);
 		if (t->n > 1) {
 			finding_add_hex(f, x, "last_addr", t->last->addr);
 			finding_add_u64(f, x, "last_size", t->last->size);

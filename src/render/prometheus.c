@@ -209,24 +209,30 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 		if (d->devices[i].reach_known)
 			device_sample(p, &d->devices[i], d->devices[i].direct.reachable_bytes);
 	/* --observe: gauges over the window, not counters: each run traces a window of its own */
-	family(p, "dmamask_device_observed_bounces",
-	       "swiotlb bounces the kernel traced for the device in the --observe window.");
-	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].observed_result != OBSERVED_NONE)
-			device_sample(p, &d->devices[i],
-				      d->devices[i].observed ? d->devices[i].observed->bounces : 0);
-	family(p, "dmamask_device_observed_bytes",
-	       "Bytes bounced through swiotlb for the device in the --observe window.");
-	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].observed_result != OBSERVED_NONE)
-			device_sample(p, &d->devices[i],
-				      d->devices[i].observed ? d->devices[i].observed->bytes : 0);
-	family(p, "dmamask_device_prediction_contradicted",
-	       "1 when the --observe window contradicts the device's verdict.");
-	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].observed_result != OBSERVED_NONE)
-			device_sample(p, &d->devices[i],
-				      d->devices[i].observed_result == OBSERVED_CONTRADICTED);
+	static const struct {
+		const char *name, *help;
+		int what; /* 0 bounces, 1 bytes, 2 contradicted */
+	} observed[] = {
+		{ "dmamask_device_observed_bounces",
+		  "swiotlb bounces the kernel traced for the device in the --observe window.", 0 },
+		{ "dmamask_device_observed_bytes",
+		  "Bytes bounced through swiotlb for the device in the --observe window.", 1 },
+		{ "dmamask_device_prediction_contradicted",
+		  "1 when the --observe window contradicts the device's verdict.", 2 },
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(observed); k++) {
+		family(p, observed[k].name, observed[k].help);
+		for (size_t i = 0; i < d->n_devices; i++) {
+			const struct device_report *r = &d->devices[i];
+			if (r->observed_result == OBSERVED_NONE)
+				continue;
+			uint64_t v = observed[k].what == 2 ? r->observed_result == OBSERVED_CONTRADICTED
+				     : !r->observed	    ? 0
+				     : observed[k].what ? r->observed->bytes
+							: r->observed->bounces;
+			device_sample(p, r, v);
+		}
+	}
 }
 
 struct id_severity {
