@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "capture-run.h"
 #include "cli-parse.h"
-#include "observe-live.h"
+#include "observe-run.h"
 #include "output.h"
 #include "readers/readers.h"
 #include "render/columns.h"
@@ -384,40 +384,6 @@ static void output_freep(struct output **o)
 	output_free(*o);
 }
 
-/* --observe's window, before anything is read or captured. 0 or -errno (said). */
-static int observe_window(const struct options *o, struct sysroot *sr, struct observe_raw *raw)
-{
-	const struct observe_options opt = { .seconds = o->observe, .countdown = isatty(STDERR_FILENO) };
-	const char *why = NULL;
-	int r = observe_live(sr, &opt, raw, &why);
-
-	if (r < 0)
-		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
-			why ? why : strerror(-r));
-	return r;
-}
-
-/* The window's files into the capture (under OBSERVE_DIR), its results into m. 0 or -errno (said). */
-static int observe_record(const struct observe_raw *raw, struct capture *cap, struct machine *m)
-{
-	struct parse_error e = { 0 };
-	int r;
-
-	for (size_t i = 0; cap && i < _OBSERVE_FILE_MAX; i++) {
-		_cleanup_free_ char *path = NULL;
-		if (!raw->buf[i])
-			continue;
-		if (asprintf(&path, "%s/%s", OBSERVE_DIR, observe_file_name(i)) < 0)
-			return -ENOMEM;
-		capture_file(cap, path, raw->buf[i], raw->len[i]);
-	}
-	r = observe_parse(raw, &m->observed, &e);
-	if (r < 0)
-		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
-			r == -ENOMEM ? strerror(ENOMEM) : e.what);
-	return r;
-}
-
 int main(int argc, char **argv)
 {
 	_cleanup_(free_options) struct options o = {
@@ -466,7 +432,7 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
-	if (o.observe && observe_window(&o, sr, &raw) < 0)
+	if (o.observe && observe_window(o.observe, sr, &raw) < 0)
 		return EXIT_FATAL;
 	if (o.capture) {
 		r = capture_new(o.capture, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,

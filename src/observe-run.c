@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* --observe around the audit: the window first, then its files and results (observe-run.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "observe-run.h"
+#include "shared/macro.h"
+
+/* --observe's window, before anything is read or captured. 0 or -errno (said). */
+int observe_window(unsigned seconds, struct sysroot *sr, struct observe_raw *raw)
+{
+	const struct observe_options opt = { .seconds = seconds, .countdown = isatty(STDERR_FILENO) };
+	const char *why = NULL;
+	int r = observe_live(sr, &opt, raw, &why);
+
+	if (r < 0)
+		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
+			why ? why : strerror(-r));
+	return r;
+}
+
+/* The window's files into the capture (under OBSERVE_DIR), its results into m. 0 or -errno (said). */
+int observe_record(const struct observe_raw *raw, struct capture *cap, struct machine *m)
+{
+	struct parse_error e = { 0 };
+	int r;
+
+	for (size_t i = 0; cap && i < _OBSERVE_FILE_MAX; i++) {
+		_cleanup_free_ char *path = NULL;
+		if (!raw->buf[i])
+			continue;
+		if (asprintf(&path, "%s/%s", OBSERVE_DIR, observe_file_name(i)) < 0)
+			return -ENOMEM;
+		capture_file(cap, path, raw->buf[i], raw->len[i]);
+	}
+	r = observe_parse(raw, &m->observed, &e);
+	if (r < 0)
+		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
+			r == -ENOMEM ? strerror(ENOMEM) : e.what);
+	return r;
+}
