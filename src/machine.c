@@ -229,6 +229,7 @@ void device_done(struct device *d)
 {
 	free(d->id);
 	free(d->syspath);
+	free(d->interfaces);
 	free(d->driver);
 	free(d->module);
 	free(d->modalias);

@@ -236,6 +236,7 @@ struct device {
 	 * untrusted), 0 absent with a group, -1 not read (no IOMMU group) */
 	int removable;
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
+	char *interfaces;        /* network interfaces under it, "eth0,wlan0" (sys/class/net); NULL none */
 	struct dt_info dt;
 	struct udev_props udev;
 };

@@ -5,6 +5,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "capture.h"
 #include "capture-run.h"
 #include "cli-parse.h"
+#include "cli-usage.h"
 #include "observe-run.h"
 #include "output.h"
 #include "readers/readers.h"
@@ -101,8 +103,10 @@ static const struct argp_option argp_options[] = {
 	  "Audit DEV with this full 64-bit DMA mask (sysfs shows only a bit count)", 0 },
 	{ "output", 'o', "COLUMNS", 0, "Device table columns (+COL adds to the defaults)", 0 },
 	{ "list-columns", OPT_LIST_COLUMNS, NULL, 0, "List the device table's columns", 0 },
-	{ "raw", 'r', NULL, 0, "Tables without alignment, for scripts", 0 },
+	{ "raw", 'r', NULL, 0, "Only the device table, one device per line, unaligned (for scripts)", 0 },
 	{ "noheadings", 'n', NULL, 0, "Tables without headings", 0 },
+	{ "bytes", 'b', NULL, 0, "Sizes in bytes, not in human-readable units", 0 },
+	{ "verbose", 'v', NULL, 0, "Also the RAM ranges, zones and every absent input", 0 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "Colour: auto (default), always or never",
 	  0 },
 	{ "resolver", OPT_RESOLVER, "openat2|walk", OPTION_HIDDEN,
@@ -116,6 +120,9 @@ static const struct argp_option argp_options[] = {
 	{ "version", 'V', NULL, 0, "Print the program version", -1 },
 	{ 0 },
 };
+
+/* argp's errors go through it (util-linux's "Try" line); closed once parsing is done. */
+static FILE *usage_stream;
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -219,6 +226,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'n':
 		o->render.noheadings = true;
 		break;
+	case 'b':
+		o->render.bytes = true;
+		break;
+	case 'v':
+		o->render.verbose = true;
+		break;
+	case ARGP_KEY_INIT:
+		usage_stream = usage_errors_stream();
+		if (usage_stream)
+			state->err_stream = usage_stream;
+		break;
 	case OPT_COLOR:
 		if (!arg || strcmp(arg, "auto") == 0)
 			o->render.color = -1;
@@ -245,9 +263,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->observe && o->sysroot_given && strcmp(o->sysroot, "/") != 0)
 			argp_error(state, "--observe watches this system: it cannot be used with --sysroot");
 		/* as lsblk: the table options and another format are mutually exclusive */
-		if (o->format != FORMAT_TEXT && (o->have_columns || o->render.raw || o->render.noheadings))
-			argp_error(state, "--output, --raw and --noheadings shape the text table: "
-					  "mutually exclusive with --format %s",
+		if (o->format != FORMAT_TEXT &&
+		    (o->have_columns || o->render.raw || o->render.noheadings || o->render.bytes))
+			argp_error(state, "--output, --raw, --noheadings and --bytes shape the text "
+					  "report: mutually exclusive with --format %s",
 				   o->format == FORMAT_JSON ? "json" : "prometheus");
 		break;
 	default:
@@ -400,10 +419,14 @@ int main(int argc, char **argv)
 	int r;
 
 	machine_init(&m);
+	setlocale(LC_ALL, ""); /* display widths and characters of names follow the terminal */
 	argp_err_exit_status = EXIT_FATAL;
 	if (argc > 0)
 		argv[0] = program_invocation_short_name; /* getopt's errors use argv[0] */
-	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o) != 0)
+	r = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o);
+	if (usage_stream)
+		fclose(usage_stream);
+	if (r != 0)
 		return EXIT_FATAL;
 
 	if (o.list_columns)

@@ -8,6 +8,7 @@ complete_words() {
 	bash -c '
 		. "$1"; shift
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
 		_dmamask_audit
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$SRCDIR/completions/bash/dmamask-audit" "$@"
 }
@@ -33,4 +34,36 @@ check "zsh completion names every column" bash -c '
 	for c in $("$1" --list-columns | awk "{print \$1}"); do
 		grep -qw -- "$c" "$2" || { echo "# missing $c"; exit 1; }
 	done' _ "$TOOL" "$SRCDIR/completions/zsh/_dmamask-audit"
+check "-<TAB> offers the short options" bash -c '
+	for o in -s -f -J -o -r -n -b -v -V -h; do
+		printf "%s\n" "$@" | grep -qx -- "$o" || { echo "# missing $o"; exit 1; }
+	done' _ $(complete_words dmamask-audit -)
+check "-o verd completes the lowercase column" test "$(complete_words dmamask-audit -o verd)" = "verdict"
+dirs=$(mktemp -d) || exit 99
+trap 'rm -rf "$dirs"' EXIT
+mkdir -p "$dirs/snap-a/sys"
+check "--sysroot completes a directory and continues with /" \
+	test "$(complete_words dmamask-audit --sysroot "$dirs/snap")" = "$dirs/snap-a/"
+FIXTURE_TMP=$dirs/fixtures
+root=$(fixture_root arm64-rpi4) || exit 99
+# the tool itself lists the devices: complete_words runs the build's
+export PATH="$(dirname "$TOOL"):$PATH"
+check "--assume-mask fe<TAB> offers the snapshot's platform device, then =" \
+	test "$(complete_words dmamask-audit --sysroot "$root" --assume-mask fe)" = "fe340000.mmc="
+check "--assume-mask 0000:01<TAB> (one word) offers what follows the last ':'" \
+	test "$(complete_words dmamask-audit --sysroot "$root" --assume-mask 0000:01)" = "01:00.0="
+check "--assume-mask 0000:01<TAB> (split at ':' by bash) still sees --assume-mask" bash -c '
+	. "$1"; shift
+	COMP_WORDS=(dmamask-audit --sysroot "$1" --assume-mask 0000 : 01); COMP_CWORD=6
+	COMP_LINE="dmamask-audit --sysroot $1 --assume-mask 0000:01"; COMP_POINT=${#COMP_LINE}
+	_dmamask_audit
+	test "${COMPREPLY[*]}" = "01:00.0="' _ "$SRCDIR/completions/bash/dmamask-audit" "$root"
+check "--assume-mask DEV=<TAB> offers no mask" \
+	test -z "$(complete_words dmamask-audit --sysroot "$root" --assume-mask fe340000.mmc=)"
+check "--assume-mask DEV=<TAB> split at '=' by bash offers nothing either" bash -c '
+	. "$1"; shift
+	COMP_WORDS=(dmamask-audit --assume-mask fe340000.mmc = ""); COMP_CWORD=4
+	COMP_LINE="dmamask-audit --assume-mask fe340000.mmc="; COMP_POINT=${#COMP_LINE}
+	_dmamask_audit
+	test ${#COMPREPLY[@]} -eq 0' _ "$SRCDIR/completions/bash/dmamask-audit"
 tap_done

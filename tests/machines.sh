@@ -13,6 +13,11 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 FIXTURE_TMP=$tmp/fixtures
 
+# The numbers (sizes, addresses, counts) and table headings of a text report, sorted.
+numbers_of() {
+	grep -v '^sysroot ' "$1" | tr -s ' \t' '\n\n' | grep -E '^(0x[0-9a-f]+|[0-9][0-9.]*|[A-Z_]{4,})[,:;)]*$' | sort
+}
+
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	mapfile -t names < <(fixtures)
@@ -26,8 +31,13 @@ for name in "${names[@]}"; do
 	root=$(fixture_root "$name") || { not_ok "$name: fixture builds"; continue; }
 	"$TOOL" --sysroot "$root" --json "${args[@]}" > "$out" 2> "$tmp/$name.err"
 	rc=$?
+	text80() { # the text report at 80 columns in a UTF-8 locale, its sysroot line made stable
+		COLUMNS=80 LC_ALL=C.UTF-8 "$TOOL" --sysroot "$root" "${args[@]}" 2>&1 |
+			sed 's|^sysroot .*|sysroot ROOT|'
+	}
 	if $regen; then
 		normalise "$out" > "$dir/expected.json" && echo "# regenerated $name"
+		text80 > "$dir/expected.txt"
 		continue
 	fi
 	check "$name: exits 0 or 1 ($rc)" test "$rc" -le 1
@@ -53,5 +63,17 @@ for name in "${names[@]}"; do
 	# (the "sysroot PATH" line holds one unbreakable path, as long as the tree's)
 	check "$name: text fits an 80-column terminal" \
 		test "$(awk '!/^sysroot / { if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/$name.80")" -le 80
+	if text80 | diff -u "$dir/expected.txt" - > "$tmp/diff"; then
+		ok "$name: text at 80 columns matches expected.txt"
+	else
+		not_ok "$name: text at 80 columns matches expected.txt"
+		diag < "$tmp/diff"
+	fi
+	# narrow or wide, wrapping moves words but never splits a number or a heading
+	for cols in 60 200; do
+		COLUMNS=$cols LC_ALL=C.UTF-8 "$TOOL" --sysroot "$root" "${args[@]}" > "$tmp/$name.$cols" 2>&1
+	done
+	check "$name: at 60 and 200 columns the same numbers and headings, none split" \
+		cmp -s <(numbers_of "$tmp/$name.60") <(numbers_of "$tmp/$name.200")
 done
 $regen || tap_done

@@ -15,6 +15,9 @@
  * - a "DMA addr ... overflow" line for the device in the kernel log.
  * Each sets a bit in device.dma_signs; the analysis decides what they mean.
  */
+#include "config.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +58,19 @@ static const struct {
 static void set_sign(struct device *d, enum dma_sign s)
 {
 	d->dma_signs |= 1u << s;
+}
+
+/* A network interface under d, for the report's "used by": names sorted as listed. 0 or -ENOMEM. */
+static int add_interface(struct device *d, const char *name)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", d->interfaces ? d->interfaces : "", d->interfaces ? "," : "",
+		     name) < 0)
+		return -ENOMEM;
+	free(d->interfaces);
+	d->interfaces = s;
+	return 0;
 }
 
 static bool has_prefix(const char *s, const char *prefix)
@@ -138,6 +154,8 @@ static int read_class_device(struct sysroot *sr, struct machine *m, const struct
 			return machine_add_input_errno(m, dlink, r);
 	}
 	set_sign(&m->devices[hit->index], sign);
+	if (sign == DMA_SIGN_NET)
+		return add_interface(&m->devices[hit->index], name);
 	return 0;
 }
 

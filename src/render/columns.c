@@ -18,12 +18,21 @@ static char *hex_or_null(bool known, uint64_t v)
 	return known ? hex_string(v) : NULL;
 }
 
-static char *size_or_null(bool known, uint64_t v)
+/* "21 GiB", or with -b the exact byte count. */
+static void append_size(struct strbuf *b, uint64_t v, bool bytes)
+{
+	if (bytes)
+		strbuf_append_u64(b, v);
+	else
+		strbuf_append_size(b, v);
+}
+
+static char *size_or_null(bool known, uint64_t v, bool bytes)
 {
 	if (!known)
 		return NULL;
 	struct strbuf b = { 0 };
-	strbuf_append_size(&b, v);
+	append_size(&b, v, bytes);
 	return strbuf_steal(&b);
 }
 
@@ -34,24 +43,24 @@ static char *u64_str(uint64_t v)
 	return strbuf_steal(&b);
 }
 
-static char *get_device(const struct device_report *r) { return dup_or_null(r->dev->id); }
-static char *get_bus(const struct device_report *r) { return dup_or_null(dev_bus_to_string(r->dev->bus)); }
-static char *get_driver(const struct device_report *r) { return dup_or_null(r->dev->driver); }
-static char *get_module(const struct device_report *r) { return dup_or_null(r->dev->module); }
-static char *get_name(const struct device_report *r) { return dup_or_null(r->dev->name); }
-static char *get_iommu(const struct device_report *r) { return dup_or_null(r->dev->iommu_type); }
-static char *get_verdict(const struct device_report *r) { return dup_or_null(verdict_to_string(r->verdict)); }
-static char *get_reason(const struct device_report *r) { return dup_or_null(r->reason); }
-static char *get_model(const struct device_report *r) { return dup_or_null(kernel_model_to_string(r->kernel_model)); }
-static char *get_syspath(const struct device_report *r) { return dup_or_null(r->dev->syspath); }
-static char *get_id_path(const struct device_report *r) { return dup_or_null(r->dev->udev.id_path); }
-static char *get_mask_hex(const struct device_report *r) { return hex_or_null(r->mask_known, r->dma_mask); }
-static char *get_coherent(const struct device_report *r) { return hex_or_null(r->coherent_known, r->coherent_mask); }
-static char *get_src(const struct device_report *r) { return dup_or_null(mask_source_to_string(r->mask_source)); }
-static char *get_of_node(const struct device_report *r) { return dup_or_null(r->dev->dt.node); }
+static char *get_device(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->id); }
+static char *get_bus(const struct device_report *r, bool bytes) { return dup_or_null(dev_bus_to_string(r->dev->bus)); }
+static char *get_driver(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->driver); }
+static char *get_module(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->module); }
+static char *get_name(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->name); }
+static char *get_iommu(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->iommu_type); }
+static char *get_verdict(const struct device_report *r, bool bytes) { return dup_or_null(verdict_to_string(r->verdict)); }
+static char *get_reason(const struct device_report *r, bool bytes) { return dup_or_null(r->reason); }
+static char *get_model(const struct device_report *r, bool bytes) { return dup_or_null(kernel_model_to_string(r->kernel_model)); }
+static char *get_syspath(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->syspath); }
+static char *get_id_path(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->udev.id_path); }
+static char *get_mask_hex(const struct device_report *r, bool bytes) { return hex_or_null(r->mask_known, r->dma_mask); }
+static char *get_coherent(const struct device_report *r, bool bytes) { return hex_or_null(r->coherent_known, r->coherent_mask); }
+static char *get_src(const struct device_report *r, bool bytes) { return dup_or_null(mask_source_to_string(r->mask_source)); }
+static char *get_of_node(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->dt.node); }
 
 /* "32-bit" for 2^n-1 masks (what people say), the hex value otherwise; '*' marks an assumed mask. */
-static char *get_mask(const struct device_report *r)
+static char *get_mask(const struct device_report *r, bool bytes)
 {
 	if (!r->mask_known)
 		return NULL;
@@ -67,22 +76,22 @@ static char *get_mask(const struct device_report *r)
 	return strbuf_steal(&b);
 }
 
-static char *get_limit(const struct device_report *r) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
-static char *get_unreach(const struct device_report *r) { return size_or_null(r->affected_known, r->affected_bytes); }
-static char *get_reach(const struct device_report *r) { return size_or_null(r->reach_known, r->direct.reachable_bytes); }
+static char *get_limit(const struct device_report *r, bool bytes) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
+static char *get_unreach(const struct device_report *r, bool bytes) { return size_or_null(r->affected_known, r->affected_bytes, bytes); }
+static char *get_reach(const struct device_report *r, bool bytes) { return size_or_null(r->reach_known, r->direct.reachable_bytes, bytes); }
 
-static char *get_group(const struct device_report *r)
+static char *get_group(const struct device_report *r, bool bytes)
 {
 	return r->dev->iommu_group >= 0 ? u64_str((uint64_t)r->dev->iommu_group) : NULL;
 }
 
-static char *get_numa(const struct device_report *r)
+static char *get_numa(const struct device_report *r, bool bytes)
 {
 	return r->dev->numa_node >= 0 ? u64_str((uint64_t)r->dev->numa_node) : NULL;
 }
 
 /* "disk,dma-coherent": the signs that the device does DMA; NULL when none. */
-static char *get_signs(const struct device_report *r)
+static char *get_signs(const struct device_report *r, bool bytes)
 {
 	struct strbuf b = { 0 };
 
@@ -100,7 +109,7 @@ static char *get_signs(const struct device_report *r)
 }
 
 /* "1219 / 74 MiB": the window's bounces and bytes; "-" for no traffic; NULL when not observed. */
-static char *get_observed(const struct device_report *r)
+static char *get_observed(const struct device_report *r, bool bytes)
 {
 	struct strbuf b = { 0 };
 
@@ -110,7 +119,7 @@ static char *get_observed(const struct device_report *r)
 		return strdup("-");
 	strbuf_append_u64(&b, r->observed->bounces);
 	strbuf_append(&b, " / ");
-	strbuf_append_size(&b, r->observed->bytes);
+	append_size(&b, r->observed->bytes, bytes);
 	if (r->observed->overflow_messages) {
 		strbuf_append(&b, ", ");
 		strbuf_append_u64(&b, r->observed->overflow_messages);
@@ -119,37 +128,37 @@ static char *get_observed(const struct device_report *r)
 	return strbuf_steal(&b);
 }
 
-static char *get_check(const struct device_report *r)
+static char *get_check(const struct device_report *r, bool bytes)
 {
 	const char *s = observed_result_to_string(r->observed_result);
 	return s ? strdup(s) : NULL;
 }
 
 static const struct column columns[] = {
-	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device },
-	{ "DRIVER", "bound driver", false, true, true, get_driver },
-	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask },
-	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit },
-	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu },
-	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict },
-	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach },
-	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach },
-	{ "BUS", "pci, platform or amba", false, false, false, get_bus },
-	{ "MODULE", "kernel module of the driver", false, true, false, get_module },
-	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name },
-	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex },
-	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent },
-	{ "MASK_SOURCE", "sysfs, assumed, user, or none", false, false, false, get_src },
-	{ "GROUP", "IOMMU group number", true, false, false, get_group },
-	{ "NUMA", "NUMA node", true, false, false, get_numa },
-	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model },
-	{ "REASON", "why this verdict", false, true, false, get_reason },
-	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs },
-	{ "OF_NODE", "devicetree node", false, true, false, get_of_node },
-	{ "SYSPATH", "sysfs path", false, true, false, get_syspath },
-	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path },
-	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed },
-	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check },
+	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device, 0 },
+	{ "DRIVER", "bound driver", false, true, true, get_driver, 0.125 },
+	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask, 0 },
+	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit, 0 },
+	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu, 0 },
+	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict, 0 },
+	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach, 0 },
+	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach, 0 },
+	{ "BUS", "pci, platform or amba", false, false, false, get_bus, 0 },
+	{ "MODULE", "kernel module of the driver", false, true, false, get_module, 0.125 },
+	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08 },
+	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0 },
+	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0 },
+	{ "MASK_SOURCE", "sysfs, assumed, user, or none", false, false, false, get_src, 0 },
+	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0 },
+	{ "NUMA", "NUMA node", true, false, false, get_numa, 0 },
+	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0 },
+	{ "REASON", "why this verdict", false, true, false, get_reason, 0.08 },
+	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs, 0.08 },
+	{ "OF_NODE", "devicetree node", false, true, false, get_of_node, 0.08 },
+	{ "SYSPATH", "sysfs path", false, true, false, get_syspath, 0.08 },
+	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path, 0.08 },
+	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed, 0 },
+	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check, 0 },
 };
 
 const struct column *columns_all(size_t *ret_n)

@@ -19,7 +19,10 @@ struct column {
 	bool trunc;     /* may be truncated to fit the terminal */
 	bool deflt;     /* shown without -o */
 	/* The cell text, malloc'd; NULL for an empty cell. */
-	char *(*get)(const struct device_report *r);
+	char *(*get)(const struct device_report *r, bool bytes); /* bytes: -b, exact sizes */
+	/* A truncatable column gives way to the terminal down to this share of
+	 * its width, in turn with the others: REASON before DRIVER */
+	double share;
 };
 
 const struct column *columns_all(size_t *ret_n);

@@ -16,6 +16,8 @@ struct render_options {
 	size_t n_columns;
 	bool raw;               /* tables without alignment, for scripts */
 	bool noheadings;
+	bool bytes;             /* -b: sizes in bytes, not 21 GiB */
+	bool verbose;           /* -v: ranges, zones, every absent input */
 	int color;              /* 0 or 1 when rendering (main.c decides auto: -1) */
 	bool terminal;          /* the report goes to standard output, a terminal */
 	unsigned width;         /* set by render_text: columns to fit, 0 for none (a pipe) */

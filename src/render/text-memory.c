@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The text report's memory block: what matters in plain words (where RAM
+ * starts, what a 32-bit device cannot reach, whether the page count/PFN
+ * confusion applies), the kernel's names in parentheses; the ranges and
+ * zones behind it with --verbose.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "analysis/eras.h"
+#include "render/text-parts.h"
+#include "render/text-util.h"
+#include "shared/macro.h"
+
+static void set_cell(struct libscols_line *ln, size_t col, struct strbuf *b)
+{
+	_cleanup_free_ char *s = strbuf_steal(b);
+	scols_line_set_data(ln, col, s);
+}
+
+static struct libscols_table *new_table(FILE *out, const char *const *cols, size_t n,
+					const struct render_options *o)
+{
+	struct libscols_table *t = scols_new_table();
+	if (!t)
+		return NULL;
+	scols_table_set_stream(t, out);
+	text_table_setup(t, o);
+	for (size_t i = 0; i < n; i++)
+		if (!scols_table_new_column(t, cols[i], 0, i == 0 ? 0 : SCOLS_FL_RIGHT)) {
+			scols_unref_table(t);
+			return NULL;
+		}
+	return t;
+}
+
+static void print_ranges(FILE *out, const struct layout *l, const struct render_options *o)
+{
+	static const char *const cols[] = { "START", "END", "SIZE" };
+	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols), o);
+	struct strbuf b = { 0 };
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < l->n_ranges; i++) {
+		struct libscols_line *ln = scols_table_new_line(t, NULL);
+		if (!ln)
+			break;
+		strbuf_append_hex(&b, l->ranges[i].start);
+		set_cell(ln, 0, &b);
+		strbuf_append_hex(&b, l->ranges[i].end);
+		set_cell(ln, 1, &b);
+		text_append_size(&b, l->ranges[i].end - l->ranges[i].start + 1, o->bytes);
+		set_cell(ln, 2, &b);
+	}
+	fputc('\n', out);
+	scols_print_table(t);
+	scols_unref_table(t);
+}
+
+static void print_zones(FILE *out, const struct layout *l, const struct render_options *o)
+{
+	static const char *const cols[] = { "ZONE", "NODE", "START_PFN", "SPANNED", "PRESENT" };
+	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols), o);
+	struct strbuf b = { 0 };
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < l->n_zones; i++) {
+		const struct zone *z = &l->zones[i];
+		struct libscols_line *ln = scols_table_new_line(t, NULL);
+		if (!ln)
+			break;
+		scols_line_set_data(ln, 0, z->name);
+		strbuf_append_u64(&b, (uint64_t)z->node);
+		set_cell(ln, 1, &b);
+		if (z->populated)
+			strbuf_append_hex(&b, z->start_pfn);
+		else
+			strbuf_append(&b, "-");
+		set_cell(ln, 2, &b);
+		strbuf_append_u64(&b, z->spanned);
+		set_cell(ln, 3, &b);
+		strbuf_append_u64(&b, z->present);
+		set_cell(ln, 4, &b);
+	}
+	fputc('\n', out);
+	scols_print_table(t);
+	scols_unref_table(t);
+}
+
+/* One line of the block: "  " and text, wrapped under itself. b is emptied. */
+static void say(FILE *out, struct strbuf *b, unsigned width)
+{
+	_cleanup_free_ char *s = strbuf_steal(b);
+	fputs("  ", out);
+	text_print_wrapped(out, s ? s : "?", 2, 4, width);
+}
+
+static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, unsigned width)
+{
+	const struct layout *l = &r->layout;
+	char tmp[256];
+
+	if (l->max_low_pfn_as_count == l->max_low_pfn_as_pfn) {
+		strbuf_append(b, "a page count and a page frame number agree here (RAM starts at "
+				 "address 0): the max_low_pfn confusion cannot arise");
+	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_COUNT) {
+		snprintf(tmp, sizeof(tmp),
+			 "this kernel keeps max_low_pfn as a page count (0x%llx) where the block layer "
+			 "compares page frame numbers (0x%llx): the confusion applies",
+			 (unsigned long long)l->max_low_pfn_as_count,
+			 (unsigned long long)l->max_low_pfn_as_pfn);
+		strbuf_append(b, tmp);
+	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_PFN) {
+		snprintf(tmp, sizeof(tmp),
+			 "max_low_pfn is a page frame number on this kernel (0x%llx); read as a page "
+			 "count it would be 0x%llx, %llu page%s short: the confusion does not apply",
+			 (unsigned long long)l->max_low_pfn_as_pfn,
+			 (unsigned long long)l->max_low_pfn_as_count,
+			 (unsigned long long)l->base_pfn, l->base_pfn == 1 ? "" : "s");
+		strbuf_append(b, tmp);
+	} else {
+		snprintf(tmp, sizeof(tmp),
+			 "whether this kernel keeps max_low_pfn as a page count (0x%llx) or a page "
+			 "frame number (0x%llx) is unknown (kernel release unknown)",
+			 (unsigned long long)l->max_low_pfn_as_count,
+			 (unsigned long long)l->max_low_pfn_as_pfn);
+		strbuf_append(b, tmp);
+	}
+	say(out, b, width);
+}
+
+void text_print_memory(FILE *out, const struct report *r, const struct render_options *o,
+		       unsigned width)
+{
+	const struct layout *l = &r->layout;
+	struct strbuf b = { 0 };
+	char tmp[160];
+	bool exact = o->bytes;
+
+	fprintf(out, "Memory (from %s)\n", l->source == LAYOUT_SOURCE_IOMEM ? "proc/iomem"
+					    : l->source == LAYOUT_SOURCE_ZONEINFO ? "proc/zoneinfo"
+										: "nothing usable");
+	if (l->source == LAYOUT_SOURCE_NONE) {
+		strbuf_append(&b, "unknown: ");
+		strbuf_append(&b, l->unknown_reason ? l->unknown_reason : "?");
+		say(out, &b, width);
+		return;
+	}
+	text_append_size(&b, l->ram_bytes, exact);
+	snprintf(tmp, sizeof(tmp), " of RAM in %zu range%s", l->n_ranges, l->n_ranges == 1 ? "" : "s");
+	strbuf_append(&b, tmp);
+	if (l->n_ranges) {
+		strbuf_append(&b, ", ");
+		strbuf_append_hex(&b, l->ranges[0].start);
+		strbuf_append(&b, " to ");
+		strbuf_append_hex(&b, l->ranges[l->n_ranges - 1].end);
+	}
+	if (l->source == LAYOUT_SOURCE_ZONEINFO)
+		strbuf_append(&b, " (zone spans: holes not known)");
+	say(out, &b, width);
+
+	if (l->base_pfn == 0 || !l->n_ranges) {
+		strbuf_append(&b, "RAM starts at address 0 (min_low_pfn 0)");
+	} else {
+		strbuf_append(&b, "RAM starts at ");
+		strbuf_append_hex(&b, l->ranges[0].start);
+		snprintf(tmp, sizeof(tmp), ", not at address 0 (min_low_pfn 0x%llx)",
+			 (unsigned long long)l->base_pfn);
+		strbuf_append(&b, tmp);
+	}
+	say(out, &b, width);
+
+	uint64_t above = layout_ram_bytes_above(l, 1ULL << 32);
+	if (above) {
+		text_append_size(&b, above, exact);
+		strbuf_append(&b, " of it lies above 4 GiB, out of reach of a 32-bit DMA mask");
+	} else {
+		strbuf_append(&b, "all of it lies below 4 GiB, within reach of a 32-bit DMA mask");
+	}
+	say(out, &b, width);
+
+	if (!l->lowmem_known) {
+		strbuf_append(&b, "where low memory ends is unknown: ");
+		strbuf_append(&b, l->unknown_reason ? l->unknown_reason : "?");
+		say(out, &b, width);
+	} else {
+		if (l->highmem_bytes) {
+			text_append_size(&b, l->highmem_bytes, exact);
+			strbuf_append(&b, " is high memory, which the kernel maps only on demand");
+		} else {
+			strbuf_append(&b, "all of it is low memory, mapped by the kernel");
+		}
+		snprintf(tmp, sizeof(tmp), ", up to page frame 0x%llx (%s)",
+			 (unsigned long long)l->lowmem_end_pfn, l->lowmem_source);
+		strbuf_append(&b, tmp);
+		say(out, &b, width);
+		say_confusion(out, r, &b, width);
+	}
+	if (o->verbose) {
+		print_ranges(out, l, o);
+		if (l->n_zones)
+			print_zones(out, l, o);
+	}
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The answer first: how many devices were judged and how many bounce, fail
+ * or are forced, then one entry per device that needs action (its driver,
+ * what uses it, the verdict, the bytes, why).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "render/text-parts.h"
+#include "render/text-util.h"
+#include "shared/macro.h"
+#include "shared/strmap.h"
+
+/* A verdict that costs or loses I/O, or a warning or an error about the device. */
+static bool needs_action(const struct strmap *warned, const struct device_report *dr)
+{
+	return dr->verdict == VERDICT_PARTIAL || dr->verdict == VERDICT_FAILS ||
+	       strmap_get(warned, dr->dev->id);
+}
+
+/* The devices a warning or an error names. 0 or -ENOMEM. */
+static int warned_devices(const struct findings *f, struct strmap *ret)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].severity >= SEVERITY_WARNING && f->v[i].device &&
+		    strmap_add(ret, f->v[i].device, 0) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* "sda,sdb,eth0": the disks and network interfaces that use the device. */
+static void append_users(struct strbuf *b, const struct report *r, const struct device_report *dr)
+{
+	size_t start = b->len;
+
+	for (size_t i = 0; i < r->devices.n_blocks; i++)
+		if (r->devices.blocks[i].dr == dr) {
+			strbuf_append(b, b->len > start ? "," : "");
+			text_append_safe(b, r->devices.blocks[i].q->disk);
+		}
+	if (dr->dev->interfaces) {
+		strbuf_append(b, b->len > start ? "," : "");
+		text_append_safe(b, dr->dev->interfaces);
+	}
+}
+
+/* "1 bounces" / "2 bounce": English agreement for the summary's verbs. */
+static void count_verb(struct strbuf *b, size_t n, const char *verb, const char *verb_s)
+{
+	strbuf_append_u64(b, n);
+	strbuf_append(b, " ");
+	strbuf_append(b, n == 1 ? verb_s : verb);
+}
+
+int text_print_summary(FILE *out, const struct report *r, const struct render_options *o,
+		       unsigned width)
+{
+	static const char *const rest[] = {
+		[VERDICT_DIRECT] = "direct", [VERDICT_IOMMU] = "behind an IOMMU",
+		[VERDICT_IDLE] = "idle", [VERDICT_UNKNOWN] = "unknown",
+	};
+	size_t count[_VERDICT_MAX] = { 0 }, action = 0;
+	struct strbuf b = { 0 };
+	_cleanup_(strmap_done) struct strmap warned = STRMAP_INIT;
+
+	if (warned_devices(&r->findings, &warned) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		const struct device_report *dr = &r->devices.devices[i];
+		count[dr->verdict]++;
+		action += needs_action(&warned, dr);
+	}
+	strbuf_append_u64(&b, r->devices.n_devices);
+	strbuf_append(&b, r->devices.n_devices == 1 ? " device judged: " : " devices judged: ");
+	count_verb(&b, count[VERDICT_PARTIAL], "bounce", "bounces");
+	strbuf_append(&b, ", ");
+	count_verb(&b, count[VERDICT_FAILS], "fail", "fails");
+	strbuf_append(&b, ", ");
+	strbuf_append_u64(&b, count[VERDICT_FORCED]);
+	strbuf_append(&b, " forced");
+	for (size_t v = 0; v < ARRAY_SIZE(rest); v++) {
+		if (!rest[v] || !count[v])
+			continue;
+		strbuf_append(&b, "; ");
+		strbuf_append_u64(&b, count[v]);
+		strbuf_append(&b, " ");
+		strbuf_append(&b, rest[v]);
+	}
+	_cleanup_free_ char *line = strbuf_steal(&b);
+	text_print_wrapped(out, line, 0, 2, width);
+	if (!action) {
+		fputs("No device needs action.\n\n", out);
+		return 0;
+	}
+	fputs("Needs action:\n", out);
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		const struct device_report *dr = &r->devices.devices[i];
+		if (!needs_action(&warned, dr))
+			continue;
+		text_append_safe(&b, dr->dev->id);
+		strbuf_append(&b, " ");
+		text_append_safe(&b, dr->dev->driver ? dr->dev->driver : "(no driver)");
+		size_t mark = b.len;
+		strbuf_append(&b, " (");
+		append_users(&b, r, dr);
+		if (b.len == mark + 2)
+			b.len = mark, b.s[mark] = 0;
+		else
+			strbuf_append(&b, ")");
+		strbuf_append(&b, ": ");
+		strbuf_append(&b, verdict_to_string(dr->verdict));
+		if (dr->affected_known && dr->affected_bytes) {
+			strbuf_append(&b, ", ");
+			text_append_size(&b, dr->affected_bytes, o->bytes);
+		}
+		strbuf_append(&b, ": ");
+		strbuf_append(&b, dr->reason ? dr->reason : "?");
+		_cleanup_free_ char *s = strbuf_steal(&b);
+		fputs("  ", out);
+		text_print_wrapped(out, s, 2, 6, width);
+	}
+	fputc('\n', out);
+	return 0;
+}

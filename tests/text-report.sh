@@ -1,0 +1,80 @@
+#!/bin/bash
+# The text report's conventions (util-linux's): the answer first, --raw for
+# scripts (the device table alone), -n, -o, -b exact sizes, -v for the
+# ranges, zones and absent inputs, names in the terminal's characters, and
+# misuse answered as lsblk does ("Try 'dmamask-audit --help' ...").
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+FIXTURE_TMP=$tmp/fixtures
+good=$(fixture_root x86-pc-4g) || exit 99
+run() { "$TOOL" --sysroot "$good" "$@" 2>&1; }
+
+# ---- the answer first ----
+run > "$tmp/text"
+check "the summary follows the header" \
+	test "$(sed -n 4p "$tmp/text")" = "4 devices judged: 1 bounces, 0 fail, 0 forced; 1 direct; 2 idle"
+check "the device needing action comes next, with its disk, verdict and bytes" \
+	grep -q '^  0000:00:1f.2 ahci (sda): partial, 21 GiB: ' "$tmp/text"
+check "the healthy nvme is not listed as needing action" \
+	bash -c '! sed -n "/^Needs action/,/^$/p" "$1" | grep -q nvme' _ "$tmp/text"
+check "the memory block says where RAM starts, in words" \
+	grep -q '^  RAM starts at 0x1000, not at address 0 (min_low_pfn 0x1)$' "$tmp/text"
+check "the memory block says what a 32-bit device cannot reach" \
+	grep -q '^  21 GiB of it lies above 4 GiB, out of reach of a 32-bit DMA mask$' "$tmp/text"
+check "absent inputs are one line without -v" \
+	test "$(grep -c '^  missing ' "$tmp/text")" -eq 1
+check "no range table without -v" bash -c '! grep -q "^START " "$1"' _ "$tmp/text"
+
+# ---- -v: the ranges, zones and every absent input ----
+run -v > "$tmp/verbose"
+check "-v prints the RAM ranges" grep -q '^START  *END  *SIZE$' "$tmp/verbose"
+check "-v prints the zones" grep -q '^ZONE ' "$tmp/verbose"
+check "-v lists each absent input" grep -q '^  missing  proc/cpuinfo: ' "$tmp/verbose"
+
+# ---- -b: exact sizes everywhere ----
+run -b > "$tmp/bytes"
+check "-b: the summary's bytes are exact" grep -q '^  0000:00:1f.2 ahci (sda): partial, 22548578304: ' "$tmp/bytes"
+check "-b: the device table's UNREACHABLE is exact" grep -Eq '^0000:00:1f.2 .* 22548578304$' "$tmp/bytes"
+check "-b: no GiB left in the report's own sizes" bash -c '! grep -v "^ " "$1" | grep -q GiB' _ "$tmp/bytes"
+check "--bytes is -b" cmp -s "$tmp/bytes" <(run --bytes)
+
+# ---- --raw: the device table alone, one device per line ----
+run -r > "$tmp/raw"
+check "--raw prints the header and one line per device, nothing else" test "$(wc -l < "$tmp/raw")" -eq 5
+check "--raw: the heading first" test "$(head -1 "$tmp/raw")" = "DEVICE DRIVER MASK VERDICT UNREACHABLE"
+# as lsblk --raw: a space inside a cell is \x20, so fields split at spaces
+check "--raw: space-separated, unaligned, inner spaces escaped" \
+	grep -qxF '0000:00:1f.2 ahci 32-bit partial 21\x20GiB' "$tmp/raw"
+check "-rn -o DEVICE: the device ids alone, for completion and scripts" \
+	test "$(run -rn -o device | tr '\n' ' ')" = "0000:00:00.0 0000:00:1c.0 0000:00:1f.2 0000:01:00.0 "
+check "-o takes lowercase names" cmp -s <(run -r -o verdict) <(run -r -o VERDICT)
+check "-n drops the device table's heading" bash -c '! grep -q "^DEVICE" <("$@")' _ "$TOOL" --sysroot "$good" -n
+
+# ---- names in the terminal's characters ----
+mkdir -p "$tmp/utf8" && cp -a "$good" "$tmp/utf8/root" || exit 99
+ln -sfn ../../../bus/pci/drivers/Ärger "$tmp/utf8/root/sys/devices/pci0000:00/0000:00:1f.2/driver"
+LC_ALL=C.UTF-8 COLUMNS=80 "$TOOL" --sysroot "$tmp/utf8/root" > "$tmp/u8" 2>&1
+check "a UTF-8 driver name prints as itself in a UTF-8 locale" grep -q '^0000:00:1f.2 Ärger ' "$tmp/u8"
+check "... and in the summary" grep -q '^  0000:00:1f.2 Ärger (sda)' "$tmp/u8"
+check "... and the table stays aligned (display width, not bytes)" \
+	test "$(grep '^0000:00:1f.2' "$tmp/u8" | awk '{print index($0, "32-bit")}')" = \
+	"$(grep '^0000:01:00.0' "$tmp/u8" | awk '{print index($0, "64-bit")}' | awk '{print $1 + 1}')"
+LC_ALL=C COLUMNS=80 "$TOOL" --sysroot "$tmp/utf8/root" > "$tmp/c" 2>&1
+check "in the C locale it is escaped, never raw bytes" grep -q '\\xc3\\x84rger (sda)' "$tmp/c"
+
+# ---- misuse, as util-linux words it ----
+"$TOOL" --no-such-option > /dev/null 2> "$tmp/err"
+check "an unknown option: exit 2 with util-linux's Try line" \
+	test "$(tail -1 "$tmp/err")" = "Try 'dmamask-audit --help' for more information."
+check "an unknown option: names it" grep -q "unrecognized option '--no-such-option'" "$tmp/err"
+"$TOOL" --format xml > /dev/null 2> "$tmp/err"
+check "a bad value: the message, then the Try line, nothing else" \
+	test "$(cat "$tmp/err")" = "dmamask-audit: unknown format 'xml' (text, json or prometheus)
+Try 'dmamask-audit --help' for more information."
+"$TOOL" --json -b > /dev/null 2> "$tmp/err"; rc=$?
+check "-b with --json: mutually exclusive, exit 2 ($rc)" \
+	bash -c 'test "$1" -eq 2 && grep -q "mutually exclusive" "$2"' _ "$rc" "$tmp/err"
+tap_done
