@@ -6,23 +6,18 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/text-parts.h"
 #include "render/text-util.h"
 #include "shared/macro.h"
+#include "shared/strmap.h"
 
 static bool same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
-/* Same id, severity, message and remedy: one cause, whatever the device. */
-static bool same_cause(const struct finding *a, const struct finding *b)
-{
-	return a->id == b->id && a->severity == b->severity && !a->device == !b->device &&
-	       same_str(a->message, b->message) && same_str(a->remedy, b->remedy);
 }
 
 /* "key=value ..." of a finding's evidence, malloc'd (NULL: none). */
@@ -61,7 +56,7 @@ static void print_group(FILE *out, const struct findings *f, const size_t *group
 		if (group[i] != first)
 			continue;
 		if (x->device) {
-			strbuf_append(&b, n ? ", " : " ");
+			strbuf_append(&b, n ? ", " : "");
 			text_append_safe(&b, f->v[i].device);
 		}
 		_cleanup_free_ char *ev = i == first ? NULL : evidence_text(&f->v[i]);
@@ -69,21 +64,28 @@ static void print_group(FILE *out, const struct findings *f, const size_t *group
 			same_evidence = false;
 		n++;
 	}
-	if (n > 1) {
-		char cnt[48];
-		snprintf(cnt, sizeof(cnt), " (%zu devices)", n);
-		strbuf_append(&b, cnt);
-	}
 	_cleanup_free_ char *devices = strbuf_steal(&b);
 
+	/* one device: "id DEVICE: message"; more: "id (N devices): message", then the list */
 	const char *sgr = colour ? text_severity_sgr(x->severity) : "";
 	fprintf(out, "  %s%-7s%s ", sgr, severity_to_string(x->severity), *sgr ? "\033[0m" : "");
 	strbuf_append(&b, finding_id_to_string(x->id));
-	strbuf_append(&b, devices ? devices : "");
+	if (n > 1 && x->device) {
+		char cnt[48];
+		snprintf(cnt, sizeof(cnt), " (%zu devices)", n);
+		strbuf_append(&b, cnt);
+	} else if (devices && *devices) {
+		strbuf_append(&b, " ");
+		strbuf_append(&b, devices);
+	}
 	strbuf_append(&b, ": ");
 	text_append_safe(&b, x->message);
 	_cleanup_free_ char *msg = strbuf_steal(&b);
 	text_print_wrapped(out, msg, 10, 10, width);
+	if (n > 1 && x->device) {
+		fputs("          devices: ", out);
+		text_print_wrapped(out, devices, 19, 19, width);
+	}
 
 	for (size_t i = first; i < f->n; i++) {
 		if (group[i] != first)
@@ -122,15 +124,22 @@ int text_print_findings(FILE *out, const struct findings *f, unsigned width, boo
 	_cleanup_free_ size_t *group = malloc(f->n * sizeof(*group));
 	_cleanup_free_ size_t *firsts = malloc(f->n * sizeof(*firsts));
 	size_t n_groups = 0;
+	_cleanup_(strmap_done) struct strmap causes = STRMAP_INIT;
 	if (!group || !firsts)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->n; i++) {
-		size_t g = 0;
-		while (g < n_groups && !same_cause(&f->v[firsts[g]], &f->v[i]))
-			g++;
-		if (g == n_groups)
+		/* hashed, so 10,000 devices with 10,000 distinct messages stay linear */
+		const struct finding *x = &f->v[i];
+		_cleanup_free_ char *key = NULL;
+		if (asprintf(&key, "%d\037%d\037%d\037%s\037%s", (int)x->id, (int)x->severity,
+			     !x->device, x->message ? x->message : "", x->remedy ? x->remedy : "") < 0)
+			return -ENOMEM;
+		int r = strmap_add(&causes, key, (int)n_groups);
+		if (r < 0)
+			return r;
+		if (r == 1)
 			firsts[n_groups++] = i;
-		group[i] = firsts[g];
+		group[i] = firsts[strmap_get(&causes, key)->value];
 	}
 	for (size_t g = 0; g < n_groups; g++)
 		print_group(out, f, group, firsts[g], width, colour);

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <libsmartcols.h>
 #include <string.h>
 
 #include "analysis/eras.h"

@@ -4,7 +4,6 @@
 
 #include "shared/macro.h"
 
-#include <libsmartcols.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,8 @@
 #include "analysis/findings.h"
 #include "render/render.h"
 #include "shared/strbuf.h"
+
+struct libscols_table;
 
 /*
  * Snapshot text on a terminal: control bytes, C1 controls and invalid UTF-8

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The text report's parts: findings grouped by cause, wrapping by display width. */
+#include "config.h"
+
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/findings.h"
+#include "render/text-parts.h"
+#include "render/text-util.h"
+
+/* What was written to f, an open_memstream onto *buf: malloc'd. */
+static char *captured(FILE *f, char **buf)
+{
+	fclose(f);
+	return *buf;
+}
+
+static void test_findings_grouped_by_cause(void **state)
+{
+	struct findings f = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	findings_add(&f, FINDING_BOUNCE_NEEDED, "0000:00:1f.2", "21 GiB out of reach");
+	findings_add(&f, FINDING_BOUNCE_NEEDED, "0000:00:1f.3", "21 GiB out of reach");
+	findings_add(&f, FINDING_BOUNCE_NEEDED, "0000:00:1f.4", "3 GiB out of reach");
+	findings_add(&f, FINDING_PFN_COUNT_CONFUSION, NULL, "machine-wide");
+	assert_int_equal(text_print_findings(out, &f, 0, false), 0);
+	char *s = captured(out, &buf);
+	/* the two alike are one block naming both; the third, another cause, its own */
+	assert_non_null(strstr(s, "  warning bounce-needed (2 devices): 21 GiB out of reach\n"
+				  "          devices: 0000:00:1f.2, 0000:00:1f.3\n"));
+	assert_non_null(strstr(s, "  warning bounce-needed 0000:00:1f.4: 3 GiB out of reach\n"));
+	assert_non_null(strstr(s, "pfn-count-confusion: machine-wide\n"));
+	assert_null(strstr(s, "bounce-needed 0000:00:1f.3"));
+	free(s);
+	findings_done(&f);
+}
+
+static void test_group_evidence_differs(void **state)
+{
+	struct findings f = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	findings_add(&f, FINDING_BOUNCE_NEEDED, "a", "same");
+	finding_add_u64(&f, &f.v[0], "unreachable_ram_bytes", 1);
+	findings_add(&f, FINDING_BOUNCE_NEEDED, "b", "same");
+	finding_add_u64(&f, &f.v[1], "unreachable_ram_bytes", 2);
+	assert_int_equal(text_print_findings(out, &f, 0, false), 0);
+	char *s = captured(out, &buf);
+	/* one block, but each device's own numbers: evidence is never merged away */
+	assert_non_null(strstr(s, "(2 devices)"));
+	assert_non_null(strstr(s, "evidence for a: unreachable_ram_bytes=1\n"));
+	assert_non_null(strstr(s, "evidence for b: unreachable_ram_bytes=2\n"));
+	free(s);
+	findings_done(&f);
+}
+
+static void test_wrap_counts_display_columns(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		skip();
+	/* "ÄÄÄÄ" is 8 bytes but 4 columns: "x ÄÄÄÄ y" fits in 10 columns */
+	out = open_memstream(&buf, &len);
+	text_print_wrapped(out, "x \xc3\x84\xc3\x84\xc3\x84\xc3\x84 y", 0, 0, 10);
+	char *s = captured(out, &buf);
+	assert_string_equal(s, "x \xc3\x84\xc3\x84\xc3\x84\xc3\x84 y\n");
+	free(s);
+	assert_int_equal(text_display_width("\xc3\x84", 2), 1);
+	assert_int_equal(text_display_width("\xe4\xb8\xad", 3), 2); /* a wide CJK character */
+	assert_int_equal(text_display_width("\xff", 1), 1);        /* undecodable: one per byte */
+	setlocale(LC_ALL, "C");
+}
+
+static void test_wrap_never_splits_a_word(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	text_print_wrapped(out, "aaaa 0x123456789abcdef bb", 0, 2, 8);
+	char *s = captured(out, &buf);
+	assert_string_equal(s, "aaaa\n  0x123456789abcdef\n  bb\n");
+	free(s);
+}
+
+static void test_safe_escapes_outside_utf8_locale(void **state)
+{
+	struct strbuf b = { 0 };
+
+	setlocale(LC_ALL, "C");
+	text_append_safe(&b, "\xc3\x84 a\\b\n");
+	char *s = strbuf_steal(&b);
+	assert_string_equal(s, "\\xc3\\x84 a\\\\b\\x0a");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_findings_grouped_by_cause),
+		cmocka_unit_test(test_group_evidence_differs),
+		cmocka_unit_test(test_wrap_counts_display_columns),
+		cmocka_unit_test(test_wrap_never_splits_a_word),
+		cmocka_unit_test(test_safe_escapes_outside_utf8_locale),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
