@@ -110,8 +110,9 @@ int capture_finish_machine(struct capture *cap, const struct machine *m)
 		{ (char *)"uid", uid },
 		{ (char *)"captured_by", (char *)PACKAGE_NAME " " PACKAGE_VERSION },
 		{ (char *)"captured_at", when },
+		{ (char *)"hostname", m->hostname.value }, /* last: left out when unknown */
 	};
 	capture_udev(cap, m);
-	return capture_finish(cap, kv, ARRAY_SIZE(kv));
+	return capture_finish(cap, kv, ARRAY_SIZE(kv) - !m->hostname.value);
 }
 

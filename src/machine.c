@@ -85,6 +85,8 @@ void machine_done(struct machine *m)
 	free(m->sysroot);
 	sourced_str_done(&m->arch);
 	sourced_str_done(&m->release);
+	sourced_str_done(&m->hostname);
+	free(m->captured_at);
 	for (size_t i = 0; i < m->n_manifest; i++) {
 		free(m->manifest[i].key);
 		free(m->manifest[i].value);

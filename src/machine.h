@@ -371,6 +371,8 @@ struct machine {
 	struct sourced_str arch;     /* MANIFEST arch, else proc/sys/kernel/arch */
 	const struct arch_info *arch_info; /* what arch names; NULL unknown */
 	struct sourced_str release;  /* MANIFEST kernel_release, else proc/sys/kernel/osrelease */
+	struct sourced_str hostname; /* MANIFEST hostname, else proc/sys/kernel/hostname */
+	char *captured_at;           /* a snapshot's MANIFEST captured_at; NULL live or unknown */
 	unsigned page_size;          /* --page-size, MANIFEST, getpagesize() live, else 4096 */
 	enum provenance page_size_prov;
 	const char *page_size_source;

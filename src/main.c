@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis/report.h"
@@ -513,6 +514,7 @@ int main(int argc, char **argv)
 			strerror(-r));
 		return EXIT_FATAL;
 	}
+	rep.generated_at = (int64_t)time(NULL);
 	int status = rep.exit_status;
 	r = write_report(TAKE_PTR(out), &o, &m, &rep);
 	report_done(&rep);

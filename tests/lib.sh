@@ -28,7 +28,7 @@ valid_json() {
 
 # normalise FILE: what may differ between runs of the same machine
 normalise() {
-	jq -S 'del(.tool.version) | .host.sysroot = "ROOT"' "$1"
+	jq -S 'del(.tool.version) | .host.sysroot = "ROOT" | .generated_at = "TIME"' "$1"
 }
 
 # jqe FILE EXPR [jq options...]: true when EXPR holds for the JSON in FILE

@@ -348,7 +348,7 @@ check "ansible: the fact is executable" test -x "$fact"
 tooldir=$(cd "$(dirname "$TOOL")" && pwd)
 PATH="$tooldir:$PATH" sh "$fact" > "$tmp/fact.json" 2> "$tmp/fact.err"
 check "ansible: exits 0 ($?)" test $? -eq 0
-check "ansible: the report, with .schema_version" jqe "$tmp/fact.json" '.schema_version == 1'
+check "ansible: the report, with .schema_version" jqe "$tmp/fact.json" '.schema_version == 2'
 check "ansible: nothing on stderr" test ! -s "$tmp/fact.err"
 
 # a tool that fails: exit 2, a message that needs escaping

@@ -32,6 +32,7 @@ struct report {
 	struct findings findings;
 	enum severity fail_on;
 	int exit_status;
+	int64_t generated_at;        /* set by the caller: when the report was made (epoch seconds) */
 };
 
 struct report_options {

@@ -216,6 +216,23 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 		}
 	}
 
+	/* who sent the snapshot, and when: a fleet's reports are keyed on them */
+	r = set_from_manifest(m, &m->hostname, "hostname");
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		r = read_one_line(sr, m, "proc/sys/kernel/hostname", &m->hostname.value);
+		if (r < 0)
+			return r;
+		if (m->hostname.value) {
+			m->hostname.prov = PROV_READ;
+			m->hostname.source = "proc/sys/kernel/hostname";
+		}
+	}
+	const char *at = machine_manifest_get(m, "captured_at");
+	if (at && *at && !(m->captured_at = strdup(at)))
+		return -ENOMEM;
+
 	const char *ps = machine_manifest_get(m, "page_size");
 	uint64_t v;
 	if (page_size_option) {

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
@@ -21,7 +22,7 @@
 #include "shared/strbuf.h"
 #include "shared/utf8.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* A json string of s with each invalid byte replaced by U+FFFD. */
 static struct json_object *jstr(const char *s)
@@ -53,6 +54,26 @@ static struct json_object *jhex(uint64_t v)
 	return s ? json_object_new_string(s) : NULL;
 }
 
+/* "0d57", "0106": PCI ids as lspci -n prints them, digits wide. */
+static struct json_object *jpci_id(unsigned v, int digits)
+{
+	char s[16];
+	snprintf(s, sizeof(s), "%0*x", digits, v);
+	return json_object_new_string(s);
+}
+
+/* RFC 3339 in UTC, "2026-12-04T19:18:32Z"; NULL for a time gmtime cannot show. */
+static struct json_object *jtime(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char s[64];
+
+	if (!gmtime_r(&tt, &tm) || !strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return json_object_new_string(s);
+}
+
 static struct json_object *ju64(uint64_t v)
 {
 	/* json-c stores int64; every size here is below 2^63 (checked by the parsers) */
@@ -76,6 +97,9 @@ static struct json_object *host_json(const struct machine *m)
 	add(h, "page_size_source", jstr(m->page_size_source));
 	add(h, "page_size_provenance", jstr(provenance_to_string(m->page_size_prov)));
 	add(h, "cmdline", jstr(m->cmdline));
+	add(h, "hostname", jstr(m->hostname.value));
+	add(h, "hostname_source", jstr(m->hostname.source));
+	add(h, "captured_at", jstr(m->captured_at));
 	add(h, "sysroot", jstr(m->sysroot));
 	add(h, "live", json_object_new_boolean(m->live));
 	return h;
@@ -201,9 +225,8 @@ static struct json_object *kernel_json(const struct machine *m, const struct rep
 static struct json_object *swiotlb_json(const struct machine *m, const struct swiotlb_state *s)
 {
 	struct json_object *o = json_object_new_object();
-	static const char *const tri[] = { [TRI_NO] = "no", [TRI_YES] = "yes", [TRI_UNKNOWN] = "unknown" };
 
-	add(o, "active", jstr(tri[s->active]));
+	add(o, "active", tri_json(s->active));
 	add(o, "active_provenance", jstr(provenance_to_string(s->active_prov)));
 	add(o, "active_why", jstr(s->active_why));
 	add(o, "pool_start", s->pool_known ? jhex(s->pool_start) : NULL);
@@ -409,11 +432,12 @@ static struct json_object *device_json(const struct device_report *r, double win
 	add(o, "pci_ids", d->have_pci_ids ? json_object_new_object() : NULL);
 	if (d->have_pci_ids) {
 		struct json_object *ids = json_object_object_get(o, "pci_ids");
-		add(ids, "vendor", jhex(d->vendor));
-		add(ids, "device", jhex(d->device_id));
-		add(ids, "subsystem_vendor", jhex(d->subsys_vendor));
-		add(ids, "subsystem_device", jhex(d->subsys_device));
-		add(ids, "class", jhex(d->class_code));
+		add(ids, "vendor", jpci_id(d->vendor, 4));
+		add(ids, "device", jpci_id(d->device_id, 4));
+		add(ids, "subsystem_vendor", jpci_id(d->subsys_vendor, 4));
+		add(ids, "subsystem_device", jpci_id(d->subsys_device, 4));
+		add(ids, "class", jpci_id(d->class_code >> 8, 4));
+		add(ids, "prog_if", jpci_id(d->class_code & 0xff, 2));
 	}
 	add(o, "numa_node", d->numa_node >= 0 ? json_object_new_int(d->numa_node) : NULL);
 	add(o, "virtio_access_platform", d->virtio_access_platform >= 0
@@ -440,9 +464,9 @@ static struct json_object *device_json(const struct device_report *r, double win
 	add(o, "reachable_ram_bytes", r->reach_known ? ju64(r->direct.reachable_bytes) : NULL);
 	add(o, "mask_unreachable_ram_bytes", r->reach_known ? ju64(r->direct.unreachable_bytes) : NULL);
 	add(o, "unreachable_ram_bytes", r->affected_known ? ju64(r->affected_bytes) : NULL);
-	add(models, "dma-direct", r->mask_known ? reach_json(&r->direct) : NULL);
+	add(models, "dma_direct", r->mask_known ? reach_json(&r->direct) : NULL);
 	add(models, "bitmask", r->mask_known ? reach_json(&r->bitmask) : NULL);
-	add(models, "legacy-block", r->has_block ? legacy_json(&r->legacy) : NULL);
+	add(models, "legacy_block", r->has_block ? legacy_json(&r->legacy) : NULL);
 	add(o, "models", models);
 	add(o, "observed", observed_json(r, window));
 	add(o, "udev", udev_json(&d->udev));
@@ -537,6 +561,8 @@ int render_json(FILE *out, const struct machine *m, const struct report *r)
 		e = emit_member(out, "tool", tool, &first);
 	else
 		json_object_put(tool);
+	if (e == 0)
+		e = emit_member(out, "generated_at", jtime(r->generated_at), &first);
 	if (e == 0)
 		e = emit_member(out, "host", host_json(m), &first);
 	if (e == 0)

@@ -294,7 +294,12 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	}
 	/* the first line wraps like prose: a long release name must not pass the width */
 	struct strbuf h = { 0 };
-	strbuf_append(&h, PACKAGE_NAME " " PACKAGE_VERSION ": ");
+	strbuf_append(&h, PACKAGE_NAME " " PACKAGE_VERSION);
+	if (m->hostname.value) {
+		strbuf_append(&h, " on ");
+		text_append_safe(&h, m->hostname.value);
+	}
+	strbuf_append(&h, ": ");
 	text_append_safe(&h, m->arch.value ? m->arch.value : "unknown arch");
 	strbuf_append(&h, ", Linux ");
 	text_append_safe(&h, m->release.value ? m->release.value : "(release unknown)");
@@ -307,6 +312,11 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	text_print_wrapped(out, head, 0, 2, width);
 	fputs("sysroot ", out);
 	text_put_safe(out, m->sysroot ? m->sysroot : "/");
+	if (m->captured_at) {
+		fputs(" (captured ", out);
+		text_put_safe(out, m->captured_at);
+		fputc(')', out);
+	}
 	fprintf(out, "%s\n\n", m->live ? " (live)" : "");
 	if (text_print_summary(out, r, o, width) < 0)
 		ret = -ENOMEM;

@@ -147,7 +147,7 @@ def hex_range(r):
 def unreachable_set(dev, audit):
     """RAM ranges the tool says are out of the device's reach (kernel model),
     as inclusive (start, end) pairs."""
-    model = (dev.get("models") or {}).get(dev.get("kernel_model") or "") or {}
+    model = (dev.get("models") or {}).get((dev.get("kernel_model") or "").replace("-", "_")) or {}
     if "unreachable_ranges" in model:
         return [hex_range(r) for r in model["unreachable_ranges"]]
     low = model.get("lowest_unreachable")
@@ -268,7 +268,7 @@ def judge(work, m):
                   "%s: the kernel neither bounced (%d) nor failed (%d)" % (what, len(mine), len(failed)),
                   "reason: %s\n%s\n%s" % (d.get("reason"), ev_diag, fail_diag))
         elif v == "partial":
-            model = (d.get("models") or {}).get(d.get("kernel_model") or "") or {}
+            model = (d.get("models") or {}).get((d.get("kernel_model") or "").replace("-", "_")) or {}
             out = unreachable_set(d, audit)
             bad = [e for e in mine if not (
                 (e["addr"] == ALL_ONES and model.get("uncovered_ram_bytes"))
@@ -349,16 +349,16 @@ def layout_checks(check, jq, m, audit, dmesg):
     sw = audit.get("swiotlb") or {}
     if b["pool"]:
         s, e, size = b["pool"]
-        check(sw.get("active") == "yes" and sw.get("pool_start") == "%#x" % s
+        check(sw.get("active") is True and sw.get("pool_start") == "%#x" % s
               and sw.get("pool_end") == "%#x" % (e - 1) and sw.get("size_bytes") == size,
               "swiotlb pool %#x-%#x (%d MiB) as the kernel mapped it" % (s, e - 1, size >> 20),
               "tool: %s" % json.dumps(sw))
-        jq.append('.swiotlb.active == "yes" and .swiotlb.pool_start == "%#x"' % s)
+        jq.append('.swiotlb.active == true and .swiotlb.pool_start == "%#x"' % s)
     else:
-        check(sw.get("active") == "no",
+        check(sw.get("active") is False,
               "no swiotlb pool: the boot log has no 'software IO TLB: mapped' (tool: %s)"
               % sw.get("active"), "tool: %s" % json.dumps(sw))
-        jq.append('.swiotlb.active == "no"')
+        jq.append('.swiotlb.active == false')
     jq.append(".memory.base_pfn == %d and .memory.end_pfn == %d" % (first // ps, (last + 1) // ps))
     window_checks(check, m, audit, b)
 
@@ -391,7 +391,7 @@ def window_checks(check, m, audit, b):
               if d.get("bus") == "pci" and d.get("driver") and d.get("verdict") != "idle"]
     check(behind, "a judged PCI device lies behind the dma-ranges window")
     for d in behind:
-        model = (d.get("models") or {}).get(d.get("kernel_model") or "") or {}
+        model = (d.get("models") or {}).get((d.get("kernel_model") or "").replace("-", "_")) or {}
         check(model.get("uncovered_ram_bytes") == outside
               and d.get("bus_limit") == "%#x" % end,
               "%s: %d bytes of RAM outside the window %#x-%#x, bus limit %#x (tool: %s, %s)" % (

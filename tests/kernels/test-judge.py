@@ -24,11 +24,11 @@ STATS = "cpu0\nentries: 3\noverrun: 0\n"
 def dev(id_, verdict, lowest="0x100000000", uncovered=0):
     return {"id": id_, "verdict": verdict, "driver": "drv", "reason": "r",
             "syspath": "sys/devices/pci0000:00/" + id_, "kernel_model": "dma-direct",
-            "models": {"dma-direct": {"lowest_unreachable": lowest,
+            "models": {"dma_direct": {"lowest_unreachable": lowest,
                                       "uncovered_ram_bytes": uncovered}}}
 
 
-def audit(devices, active="yes", start="0xbb936000", end="0xbf935fff", size=64 << 20):
+def audit(devices, active=True, start="0xbb936000", end="0xbf935fff", size=64 << 20):
     return {"devices": devices,
             "memory": {"page_size": 4096, "base_pfn": 1, "end_pfn": 0x1c0000,
                        "ram_ranges": [{"start": "0x1000", "end": "0x9efff"},
@@ -132,12 +132,12 @@ case("forced: every bounce forced agrees (old event format too)",
      True)
 case("forced: traffic and no bounce disagrees", run(audit([dev(A, "forced")]), io=IO), False)
 case("fails: a successful bounce disagrees",
-     run(audit([dev(A, "fails")], active="no"), event(A, 0x13ef22000), io=IO,
+     run(audit([dev(A, "fails")], active=False), event(A, 0x13ef22000), io=IO,
          dmesg=BOOT + "[ 5.0] I/O error, dev sda, sector 0\n"), False)
 case("fails: traffic without a failure disagrees",
-     run(audit([dev(A, "fails")], active="no"), io=IO, dmesg=BOOT), False)
+     run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT), False)
 case("fails: I/O errors and no bounce agree",
-     run(audit([dev(A, "fails")], active="no"), io=IO,
+     run(audit([dev(A, "fails")], active=False), io=IO,
          dmesg=BOOT + "[ 5.0] I/O error, dev sda, sector 0 op 0x0:(READ)\n"), True)
 case("a device that bounced but is not in the report disagrees",
      run(audit([dev(A, "partial")]), event("0000:00:09.0", 0x13ef22000)), False)
@@ -146,7 +146,7 @@ case("the pool: another address than the kernel's disagrees",
      run(audit([], start="0xbb000000")), False)
 case("no pool line in a boot-long log: the tool must say none",
      run(audit([]), dmesg=BOOT), False)
-case("no pool line and the tool says none: agree", run(audit([], active="no"), dmesg=BOOT), True)
+case("no pool line and the tool says none: agree", run(audit([], active=False), dmesg=BOOT), True)
 OVERFLOW = ("[ 9.1] sym53c8xx %s: swiotlb addr 0xffffffffffffffff+36 overflow "
             "(mask ffffffff, bus limit 5fffffff).\n" % A)
 case("fails: attempted bounces with the pool out of reach agree",
@@ -155,7 +155,7 @@ case("fails: 'swiotlb buffer is full' is a pool that exists, not a failure of re
      run(audit([dev(A, "fails")]), io=IO, dmesg=BOOT + POOL +
          "[ 9.1] ata_piix %s: swiotlb buffer is full (sz: 524288 bytes)\n" % A), False)
 case("fails: a failed dd alone is not a logged failure",
-     run(audit([dev(A, "fails")], active="no"), io=IO.replace("buffered rc=0", "buffered rc=1", 1),
+     run(audit([dev(A, "fails")], active=False), io=IO.replace("buffered rc=0", "buffered rc=1", 1),
          dmesg=BOOT), False)
 case("unknown: a device with traffic disagrees", run(audit([dev(A, "unknown")]), io=IO), False)
 case("unknown: a device without traffic is not asserted", run(audit([dev(A, "unknown")])), True)
@@ -189,10 +189,10 @@ case("a log that lost its boot lines fails", run(audit([]), dmesg="[ 6.79] ata1:
 W = {"name": "w", "dma_ranges": (0x1000, 0x10000000)}
 w = dev(A, "partial")
 w.update(bus="pci", bus_limit="0x10000fff")
-w["models"]["dma-direct"]["uncovered_ram_bytes"] = 0x9e000 + 0xc0000000 - (0x9e000)
+w["models"]["dma_direct"]["uncovered_ram_bytes"] = 0x9e000 + 0xc0000000 - (0x9e000)
 case("window: uncovered RAM and bus limit as the suite wrote them agree",
      run(audit([w]), m=W), True)
-w["models"]["dma-direct"]["uncovered_ram_bytes"] = 0
+w["models"]["dma_direct"]["uncovered_ram_bytes"] = 0
 case("window: no uncovered RAM disagrees", run(audit([w]), m=W), False)
 a = audit([])
 a["memory"]["end_pfn"] = 0x1bffff
