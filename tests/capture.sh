@@ -58,7 +58,7 @@ check "replay carries the MANIFEST's captured_at, no later than the report" jqe 
 	'(.host.captured_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")) and .host.captured_at <= .generated_at'
 check "the live report has no captured_at" jqe "$tmp/live.json" '.host.captured_at == null'
 check "the text replay names the host and the capture time" bash -c \
-	'"$1" --sysroot "$2" | head -2 | grep -q "^sysroot .* (captured [0-9T:-]*Z)$"' _ "$TOOL" "$tmp/snap"
+	'"$1" --sysroot "$2" | head -2 | grep -q ", captured [0-9T:-]*Z$"' _ "$TOOL" "$tmp/snap"
 capture_checks "root capture" "$tmp/snap"
 check "a capture holds only what was read (no blind copy of /sys)" \
 	test "$(find "$tmp/snap/sys" -type f | wc -l)" -lt 2000

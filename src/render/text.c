@@ -308,15 +308,14 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	strbuf_append(&h, " (");
 	strbuf_append(&h, m->page_size_source ? m->page_size_source : "?");
 	strbuf_append(&h, ")");
+	if (m->captured_at) {
+		strbuf_append(&h, ", captured ");
+		text_append_safe(&h, m->captured_at);
+	}
 	_cleanup_free_ char *head = strbuf_steal(&h);
 	text_print_wrapped(out, head, 0, 2, width);
 	fputs("sysroot ", out);
 	text_put_safe(out, m->sysroot ? m->sysroot : "/");
-	if (m->captured_at) {
-		fputs(" (captured ", out);
-		text_put_safe(out, m->captured_at);
-		fputc(')', out);
-	}
 	fprintf(out, "%s\n\n", m->live ? " (live)" : "");
 	if (text_print_summary(out, r, o, width) < 0)
 		ret = -ENOMEM;
