@@ -28,6 +28,14 @@ struct sysroot_dir {
 
 /* An O_PATH fd for path inside the root; when capturing, its canonical path too. */
 int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon);
+/*
+ * Resolve path under root_fd as openat2(RESOLVE_IN_ROOT) does, by hand:
+ * absolute links restart at the root, ".." never climbs above it. An O_PATH
+ * fd or -errno; follow_last=false leaves a final link unresolved (readlink).
+ * Each link met is recorded in cap; *ret_canon the path with links resolved.
+ */
+int sysroot_walk(int root_fd, const char *path, bool follow_last, struct capture *cap,
+		 char **ret_canon);
 
 /* The same for a directory: -ENOTDIR for anything else. */
 int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon);

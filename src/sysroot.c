@@ -30,163 +30,6 @@ static int openat2_in_root(int root_fd, const char *path, int flags)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* Split off the first component of *rest; skips empty components and ".". */
-static bool next_component(const char **rest, char *buf, size_t bufsz, int *err)
-{
-	const char *p = *rest;
-
-	for (;;) {
-		while (*p == '/')
-			p++;
-		if (!*p) {
-			*rest = p;
-			return false;
-		}
-		size_t len = strcspn(p, "/");
-		if (len >= bufsz) {
-			*err = -ENAMETOOLONG;
-			*rest = p + len;
-			return false;
-		}
-		if (len == 1 && p[0] == '.') {
-			p += 1;
-			continue;
-		}
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		*rest = p + len;
-		return true;
-	}
-}
-
-/*
- * Resolve path under root_fd as RESOLVE_IN_ROOT does: absolute symlinks
- * restart at the root, ".." never climbs above it. Returns an O_PATH fd.
- * follow_last=false leaves a final symlink unresolved (for readlink).
- */
-static int walk_in_root(int root_fd, const char *path, bool follow_last, struct capture *cap,
-			char **ret_canon)
-{
-	int stack[PATH_MAX / 2]; /* fds of the directories walked, [0] = root copy */
-	size_t canon_at[PATH_MAX / 2]; /* length of canon at each depth */
-	char canon[PATH_MAX] = "";     /* the path walked so far, every link resolved */
-	size_t depth = 0;
-	unsigned links = 0;
-	int r = 0;
-	_cleanup_free_ char *pending = strdup(path); /* what is left to walk */
-
-	if (!pending)
-		return -ENOMEM;
-	if (!*path)
-		return -ENOENT; /* openat2 resolves "" to nothing, not to the root */
-	stack[0] = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
-	if (stack[0] < 0)
-		return -errno;
-	canon_at[0] = 0;
-
-	const char *rest = pending;
-	char comp[NAME_MAX + 1];
-	int err = 0;
-
-	while (next_component(&rest, comp, sizeof(comp), &err)) {
-		if (strcmp(comp, "..") == 0) {
-			if (depth > 0)
-				close(stack[depth--]);
-			canon[canon_at[depth]] = '\0';
-			continue;
-		}
-		size_t here = canon_at[depth], clen = strlen(comp);
-		if (here + 1 + clen + 1 > sizeof(canon)) {
-			r = -ENAMETOOLONG;
-			goto out;
-		}
-		/* canon becomes the path of this component */
-		if (here)
-			canon[here++] = '/';
-		memcpy(canon + here, comp, clen + 1);
-		int fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			r = -errno;
-			goto out;
-		}
-		struct stat st;
-		if (fstat(fd, &st) < 0) {
-			r = -errno;
-			close(fd);
-			goto out;
-		}
-		bool last = true;
-		for (const char *q = rest; *q; q++)
-			if (*q != '/') {
-				last = false;
-				break;
-			}
-		bool slash = *rest == '/'; /* "file/" must be a directory, as for openat2 */
-		if (S_ISLNK(st.st_mode) && (!last || follow_last || slash)) {
-			char target[PATH_MAX];
-			ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
-			close(fd);
-			if (n < 0) {
-				r = -errno;
-				goto out;
-			}
-			target[n] = '\0';
-			if (cap)
-				capture_link(cap, canon, target);
-			canon[canon_at[depth]] = '\0';
-			if (++links > MAXSYMLINKS) {
-				r = -ELOOP;
-				goto out;
-			}
-			if (target[0] == '/') {
-				while (depth > 0)
-					close(stack[depth--]);
-				canon[0] = '\0';
-			}
-			size_t tl = strlen(target), rl = strlen(rest);
-			char *np = malloc(tl + 1 + rl + 1);
-			if (!np) {
-				r = -ENOMEM;
-				goto out;
-			}
-			memcpy(np, target, tl);
-			np[tl] = '/'; /* rest starts with '/' or is empty: no trailing slash added */
-			memcpy(np + (rl ? tl + 1 : tl), rest, rl + 1);
-			free(pending);
-			pending = np;
-			rest = pending;
-			continue;
-		}
-		if ((!last || slash) && !S_ISDIR(st.st_mode)) {
-			close(fd);
-			r = -ENOTDIR;
-			goto out;
-		}
-		if (depth + 1 >= ARRAY_SIZE(stack)) {
-			close(fd);
-			r = -ENAMETOOLONG;
-			goto out;
-		}
-		stack[++depth] = fd;
-		canon_at[depth] = strlen(canon);
-	}
-	if (err < 0) {
-		r = err;
-		goto out;
-	}
-	if (ret_canon && !(*ret_canon = strdup(canon))) {
-		r = -ENOMEM;
-		goto out;
-	}
-	r = stack[depth];
-	stack[depth] = -1;
-out:
-	for (size_t i = 0; i <= depth; i++)
-		if (stack[i] >= 0)
-			close(stack[i]);
-	return r;
-}
-
 /* openat2() gives up with EAGAIN when a rename anywhere raced its ".." steps. */
 #define OPENAT2_TRIES 8
 
@@ -198,7 +41,7 @@ int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char
 			return fd;
 	}
 	/* the walk has no such race: it answers when openat2 keeps losing it */
-	return walk_in_root(sr->root_fd, path, follow_last, sr->cap, sr->cap ? ret_canon : NULL);
+	return sysroot_walk(sr->root_fd, path, follow_last, sr->cap, sr->cap ? ret_canon : NULL);
 }
 
 int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon)
@@ -210,7 +53,7 @@ int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon)
 		if (fd != -EAGAIN)
 			return fd;
 	}
-	int fd = walk_in_root(sr->root_fd, path, true, sr->cap, sr->cap ? ret_canon : NULL);
+	int fd = sysroot_walk(sr->root_fd, path, true, sr->cap, sr->cap ? ret_canon : NULL);
 	if (fd < 0)
 		return fd;
 	int r = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? fd : -ENOTDIR;
@@ -667,7 +510,7 @@ int sysroot_realpath(struct sysroot *sr, const char *path, char **ret)
 	int r;
 
 	/* the walk knows the path it took; openat2 does not tell */
-	r = walk_in_root(sr->root_fd, path, true, sr->cap, &canon);
+	r = sysroot_walk(sr->root_fd, path, true, sr->cap, &canon);
 	if (r >= 0) {
 		struct stat st;
 		if (sr->cap && fstat(r, &st) == 0)

@@ -350,4 +350,20 @@ r=$(mkroot utf8); printf 'console=ttyS0 label=\377\376\300\200 name=\xe2\x82\n' 
 sed -i 's/^kernel_release=.*/kernel_release=6.1\xff\xfe-bad/' "$r/MANIFEST"
 expect_input "invalid UTF-8 in cmdline and MANIFEST" "$r" proc/cmdline ok
 
+# A platform device named like a PCI function (a crafted tree: the kernel keeps
+# names unique per bus only): ids stay unique, the PCI function keeps its own.
+r=$(mkroot id-clash)
+mkdir -p "$r/sys/firmware/devicetree/base/soc/mmc@0" "$r/sys/devices/platform/0000:00:1f.2" \
+	"$r/sys/bus/platform/devices"
+printf 'brcm,bcm2711-emmc2\0' > "$r/sys/firmware/devicetree/base/soc/mmc@0/compatible"
+touch "$r/sys/firmware/devicetree/base/soc/mmc@0/dma-coherent"
+ln -s ../../../firmware/devicetree/base/soc/mmc@0 "$r/sys/devices/platform/0000:00:1f.2/of_node"
+ln -s ../../../devices/platform/0000:00:1f.2 "$r/sys/bus/platform/devices/0000:00:1f.2"
+expect_input "a platform device with a PCI function's name" "$r" sys/devices/platform/0000:00:1f.2 invalid EEXIST
+check "id clash: every id is unique" jqe "$tmp/j" '[.devices[].id] | length == (unique | length)'
+check "id clash: the PCI function keeps its address, still partial" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "0000:00:1f.2")] | length == 1 and .[0].bus == "pci" and .[0].verdict == "partial"'
+check "id clash: the platform device is bus-qualified" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "platform:0000:00:1f.2")] | length == 1 and .[0].bus == "platform"'
+
 tap_done

@@ -6,6 +6,9 @@
  * DMA reach comes from the devicetree (of_dma_configure), and sysfs shows
  * no mask for them.
  */
+#include "config.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +163,43 @@ static int read_device(struct platform_walk *w, struct machine *m, struct sysroo
 	return dt_record_error(m, &d->dt);
 }
 
+/*
+ * The kernel keeps device names unique on each bus only, so a PCI function
+ * and a platform device may share one (a crafted tree makes them): JSON
+ * consumers key on id, so the non-PCI one becomes "platform:NAME" (or
+ * "amba:NAME"), recorded. Devices sorted by id on entry and on return.
+ * 0 or -ENOMEM.
+ */
+static int qualify_clashes(struct machine *m)
+{
+	bool renamed = false;
+
+	for (size_t i = 1; i < m->n_devices; i++) {
+		struct device *a = &m->devices[i - 1], *b = &m->devices[i];
+		if (strcmp(a->id, b->id) != 0)
+			continue;
+		struct device *d = b->bus == DEV_BUS_PCI ? a : b; /* PCI keeps its address */
+		if (d->bus == DEV_BUS_PCI)
+			continue; /* two PCI functions of one name cannot be: a bus dir lists it once */
+		_cleanup_free_ char *why = NULL;
+		char *id = NULL;
+		if (asprintf(&id, "%s:%s", dev_bus_to_string(d->bus), d->id) < 0 ||
+		    asprintf(&why, "another bus has a device of this name: reported as %s", id) < 0) {
+			free(id);
+			return -ENOMEM;
+		}
+		int r = machine_add_input(m, d->syspath ? d->syspath : d->id, INPUT_INVALID, EEXIST, why);
+		free(d->id);
+		d->id = id;
+		renamed = true;
+		if (r < 0)
+			return r;
+	}
+	if (renamed)
+		machine_sort_devices(m);
+	return 0;
+}
+
 int read_platform(struct sysroot *sr, struct machine *m)
 {
 	struct platform_walk w = { .sr = sr };
@@ -190,5 +230,5 @@ int read_platform(struct sysroot *sr, struct machine *m)
 	if (r < 0)
 		return r;
 	machine_sort_devices(m);
-	return 0;
+	return qualify_clashes(m);
 }

@@ -26,6 +26,7 @@ static const struct {
 	{ ENXIO, "ENXIO", "no such device or address" },
 	{ EBADMSG, "EBADMSG", "malformed content" },
 	{ ERANGE, "ERANGE", "value out of range" },
+	{ EEXIST, "EEXIST", "another entry already has this name" },
 };
 
 const char *errno_describe(int err)
