@@ -264,7 +264,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	const struct device *d = r->dev;
 	const struct swiotlb_state *sw = in->sw;
 	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
-	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && r->legacy.known;
+	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && device_legacy(r)->known;
 
 	r->kernel_model = legacy_decides ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
 	r->pool_reachable = TRI_UNKNOWN;
@@ -284,8 +284,8 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	}
 	if (legacy_decides) {
-		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
-		if (r->legacy.missed_bytes == 0) {
+		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
+		if (device_legacy(r)->missed_bytes == 0) {
 			r->verdict = k->bounce_bytes ? VERDICT_PARTIAL : VERDICT_DIRECT;
 			r->reason = k->bounce_bytes ? "the block layer bounces pages above bounce_pfn"
 						    : "nothing to bounce";
@@ -342,7 +342,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
  */
 static void affected_ram(const struct devices_input *in, struct device_report *r)
 {
-	const struct legacy_block *k = r->legacy.known ? &r->legacy.by_reading[r->legacy.kernel_reading] : NULL;
+	const struct legacy_block *k = device_legacy(r)->known ? &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading] : NULL;
 	bool layout = in->l->source != LAYOUT_SOURCE_NONE;
 
 	switch (r->verdict) {
@@ -362,7 +362,7 @@ static void affected_ram(const struct devices_input *in, struct device_report *r
 		    (r->verdict != VERDICT_UNKNOWN || r->out_of_reach_decides)) {
 			/* what the block layer bounces, and what it misses (bounced or failing below) */
 			r->affected_known = true;
-			r->affected_bytes = k->bounce_bytes + r->legacy.missed_bytes;
+			r->affected_bytes = k->bounce_bytes + device_legacy(r)->missed_bytes;
 		} else if (r->out_of_reach_decides && r->reach_known) {
 			r->affected_known = true;
 			r->affected_bytes = r->direct.unreachable_bytes;
@@ -444,7 +444,11 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		r->reach_known = true;
 	}
 	if (r->has_block) {
-		e = legacy_for(in, r, range_map, &r->legacy);
+		/* only disks' devices carry it: 240 bytes a device at 10^6 devices otherwise */
+		r->legacy = calloc(1, sizeof(*r->legacy));
+		if (!r->legacy)
+			return -ENOMEM;
+		e = legacy_for(in, r, range_map, r->legacy);
 		if (e < 0)
 			return e;
 	}
@@ -489,7 +493,7 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 		b->q = &m->blocks[i];
 		b->dr = b->q->dev_index < res.n_devices ? &res.devices[b->q->dev_index] : NULL;
 		if (b->dr)
-			b->legacy = b->dr->legacy;
+			b->legacy = *device_legacy(b->dr);
 		res.n_blocks = i + 1;
 	}
 	if (e == 0 && f->err)
@@ -502,10 +506,18 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 	return 0;
 }
 
+const struct legacy_result *device_legacy(const struct device_report *r)
+{
+	static const struct legacy_result none;
+	return r->legacy ? r->legacy : &none;
+}
+
 void devices_result_done(struct devices_result *r)
 {
-	for (size_t i = 0; i < r->n_devices; i++)
+	for (size_t i = 0; i < r->n_devices; i++) {
 		dma_map_done(&r->devices[i].map);
+		free(r->devices[i].legacy);
+	}
 	free(r->devices);
 	free(r->blocks);
 	memset(r, 0, sizeof(*r));

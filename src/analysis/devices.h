@@ -87,7 +87,7 @@ struct device_report {
 	struct reach bitmask;                /* bitmask model */
 	bool has_block;                      /* a disk's queue uses this device */
 	bool scsi_block;                     /* one of them is a SCSI disk (sd, sr): libata too */
-	struct legacy_result legacy;         /* legacy-block model, when computable */
+	struct legacy_result *legacy;        /* legacy-block model when has_block (malloc'd): see device_legacy() */
 	enum kernel_model kernel_model;
 	enum verdict verdict;
 	const char *reason;                  /* static: why this verdict */
@@ -109,6 +109,9 @@ struct device_report {
 	int observed_result;                 /* enum observed_result (prediction-check.h) */
 	const char *observed_why;            /* static */
 };
+
+/* The legacy-block model of r: a zeroed one (known false) for a device no disk uses. */
+const struct legacy_result *device_legacy(const struct device_report *r) _nonnull_all_;
 
 struct block_report {
 	const struct block_queue *q;

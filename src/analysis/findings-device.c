@@ -61,7 +61,7 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	struct finding *x;
 
 	if (r->verdict == VERDICT_PARTIAL) {
-		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		bool block = r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k->bounce_bytes;
 		_cleanup_free_ char *msg =
 			block ? sized_message("the block layer bounces ", k->bounce_bytes,
@@ -107,14 +107,14 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	}
 	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
 		_cleanup_free_ char *msg = sized_message(
-			"the block layer does not bounce ", r->legacy.missed_bytes,
+			"the block layer does not bounce ", device_legacy(r)->missed_bytes,
 			" of RAM this device cannot reach: without a mask check further down, "
 			"its DMA reads or writes the wrong memory");
 		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
 		add_reach_evidence(f, x, r);
-		const struct legacy_block *k = &r->legacy.by_reading[r->legacy.kernel_reading];
+		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
-		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
 	} else if (r->missed_corrupts && r->window_unchecked) {
 		_cleanup_free_ char *msg = sized_message(
 			"", r->direct.unreachable_bytes,
@@ -176,10 +176,10 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 			finding_add_str(f, x, "dma_ranges_node", r->map.node);
 	}
 	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
-	if (r->legacy.known && r->has_block && r->mask_known && legacy_decisions_differ(&r->legacy)) {
-		const struct legacy_block *c = &r->legacy.by_reading[MAX_LOW_PFN_COUNT];
-		const struct legacy_block *p = &r->legacy.by_reading[MAX_LOW_PFN_PFN];
-		bool used_count = r->legacy.kernel_reading == MAX_LOW_PFN_COUNT;
+	if (device_legacy(r)->known && r->has_block && r->mask_known && legacy_decisions_differ(device_legacy(r))) {
+		const struct legacy_block *c = &device_legacy(r)->by_reading[MAX_LOW_PFN_COUNT];
+		const struct legacy_block *p = &device_legacy(r)->by_reading[MAX_LOW_PFN_PFN];
+		bool used_count = device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT;
 		x = findings_add(f, FINDING_PFN_COUNT_CONFUSION, d->id,
 				 "the block layer's bounce decision for this device's queue depends on "
 				 "whether max_low_pfn is a page count or a PFN (they differ by the "
@@ -192,7 +192,7 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 						      "32-bit ARM before v3.13 used");
 		confusion_evidence(f, x, in->l, c, p);
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
-		finding_add_u64(f, x, "missed_bytes", r->legacy.missed_bytes);
+		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
 	}
 }
 

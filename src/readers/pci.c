@@ -6,12 +6,16 @@
  * consistent_dma_mask_bits print fls64() of the mask, a bit count (32 until
  * a driver widens it); numa_node prints "%d", -1 for NUMA_NO_NODE.
  */
+#include "config.h"
+
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "readers/readers.h"
 #include "readers/sysfs-util.h"
+#include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/text.h"
 
@@ -233,9 +237,41 @@ static int read_removable(struct sysroot_dir *dir, struct machine *m, struct dev
 struct pci_walk {
 	struct sysroot *sr;
 	struct sysroot_dir *bus; /* sys/bus/pci/devices */
+	/* entries that lead nowhere: one input for all, however many (a crafted tree has 10^6) */
+	size_t n_nowhere;
+	char *first_nowhere;
+	int nowhere_err;
 	struct bridge_cache bridge;
 	struct sysfs_driver_cache driver;
 };
+
+static int nowhere_add(struct pci_walk *w, const char *name, int err)
+{
+	if (w->n_nowhere++ == 0) {
+		w->first_nowhere = path_join(PCI_DEVICES, name);
+		w->nowhere_err = err;
+		if (!w->first_nowhere)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The one record of the entries skipped. 0 or -ENOMEM. */
+static int nowhere_record(struct pci_walk *w, struct machine *m)
+{
+	_cleanup_free_ char *why = NULL;
+
+	if (!w->n_nowhere)
+		return 0;
+	int n = w->n_nowhere == 1
+			? asprintf(&why, "leads to no device directory (%s): skipped",
+				   errno_describe(w->nowhere_err))
+			: asprintf(&why, "leads to no device directory (%s): skipped, as are %zu more "
+					 "entries of the bus", errno_describe(w->nowhere_err), w->n_nowhere - 1);
+	if (n < 0)
+		return -ENOMEM;
+	return machine_add_input(m, w->first_nowhere, INPUT_INVALID, -w->nowhere_err, why);
+}
 
 static int read_function(struct pci_walk *w, struct machine *m, const char *name)
 {
@@ -248,6 +284,13 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 	static const int64_t id_max[5] = { 0xffff, 0xffff, 0xffff, 0xffff, 0xffffff };
 	struct device *d;
 	int r;
+
+	/* an entry that leads to no directory (unplugged while read, or a crafted tree) is no device */
+	r = sysroot_dir_open_at(w->bus, &dir, "%s", name);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return nowhere_add(w, name, r);
 
 	d = machine_add_device(m);
 	if (!d)
@@ -262,11 +305,6 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 	/* a copied directory, not a link */
 	if (r < 0 && !(d->syspath = path_join(PCI_DEVICES, name)))
 		return -ENOMEM;
-	/* the function's attributes, through its bus link */
-	r = sysroot_dir_new_at(w->bus, &dir, "%s", name);
-	if (r < 0)
-		return r;
-
 	r = read_uevent_ids(dir, d);
 	if (r < 0)
 		return r;
@@ -330,6 +368,9 @@ int read_pci(struct sysroot *sr, struct machine *m)
 	r = machine_add_input(m, PCI_DEVICES, INPUT_OK, 0, NULL);
 	for (size_t i = 0; r >= 0 && i < names.n; i++)
 		r = read_function(&w, m, names.v[i]);
+	if (r >= 0)
+		r = nowhere_record(&w, m);
+	free(w.first_nowhere);
 	strv_done(&names);
 	sysroot_dir_free(w.bus);
 	sysfs_driver_cache_done(&w.driver);

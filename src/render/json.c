@@ -466,7 +466,7 @@ static struct json_object *device_json(const struct device_report *r, double win
 	add(o, "unreachable_ram_bytes", r->affected_known ? ju64(r->affected_bytes) : NULL);
 	add(models, "dma_direct", r->mask_known ? reach_json(&r->direct) : NULL);
 	add(models, "bitmask", r->mask_known ? reach_json(&r->bitmask) : NULL);
-	add(models, "legacy_block", r->has_block ? legacy_json(&r->legacy) : NULL);
+	add(models, "legacy_block", r->has_block ? legacy_json(device_legacy(r)) : NULL);
 	add(o, "models", models);
 	add(o, "observed", observed_json(r, window));
 	add(o, "udev", udev_json(&d->udev));
