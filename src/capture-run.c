@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "capture-run.h"
+#include "shared/rfc3339.h"
 #include "readers/udev.h"
 #include "shared/macro.h"
 
@@ -97,11 +98,11 @@ int capture_finish_machine(struct capture *cap, const struct machine *m)
 {
 	char page[32], uid[32], when[64];
 	time_t now = time(NULL);
-	struct tm tm;
 
 	snprintf(page, sizeof(page), "%u", m->page_size);
 	snprintf(uid, sizeof(uid), "%u", (unsigned)getuid());
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	if (rfc3339_utc((int64_t)now, when, sizeof(when)) < 0)
+		snprintf(when, sizeof(when), "unknown");
 	const struct manifest_entry kv[] = {
 		{ (char *)"arch", m->arch.value ? m->arch.value : (char *)"unknown" },
 		{ (char *)"page_size", page },

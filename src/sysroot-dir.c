@@ -66,10 +66,14 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 		sysroot_trace(sr, "opendir", NULL, d->path, fd < 0 ? fd : 0, NULL);
 	if (fd == -ENOMEM)
 		return fd; /* worth another try */
-	if (fd < 0)
+	if (fd < 0) {
 		d->err = fd;
-	else
+	} else {
 		d->fd = fd;
+		/* a directory read through is there in the replay, even when nothing in it could be read */
+		if (sr->cap && d->canon)
+			capture_dir(sr->cap, d->canon);
+	}
 	return fd;
 }
 

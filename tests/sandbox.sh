@@ -203,7 +203,8 @@ sigterm_during_libkmod --output-file --output-file "$tmp/sigout/report.json"
 check "SIGTERM with --output-file: no report and no temporary left" test -z "$(ls -A "$tmp/sigout")"
 
 # strace: every path touched. Allowed outside the root: the loader and its
-# libraries (and libc's locale data under /usr/lib), /proc/self, anonymous
+# libraries (and libc's locale data: /usr/lib/locale, /etc/locale.alias that
+# setlocale() consults for the user's LANG), /proc/self, anonymous
 # memfds, the private directory, and a stat() of "/" (the sysroot layer asks
 # whether the root is the live one). Never even tried: the libraries' defaults.
 if ! command -v strace > /dev/null || ! strace -o /dev/null true 2> /dev/null; then
@@ -216,7 +217,7 @@ allowed() { # ROOT: reads "ok|fail CALL PATH", prints the disallowed ones
 	$1 != "ok" { next }
 	{ p = $3 }
 	p == root || index(p, root "/") == 1 || index(p, priv) == 1 || p == tool { next }
-	p == "/etc/ld.so.cache" || p ~ /^\/(usr\/)?lib(32|64|x32)?\// { next }
+	p == "/etc/ld.so.cache" || p ~ /^\/(usr\/)?lib(32|64|x32)?\// || p == "/etc/locale.alias" { next }
 	p ~ /^\/proc\/self\// || p ~ /^\/memfd:/ { next }
 	p == "/" && $2 ~ /stat/ { next } # sysroot_open(): is the root the live "/"?
 	{ print }'

@@ -10,13 +10,13 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
 #include "render/render.h"
 #include "shared/errno-util.h"
 #include "shared/kernel-defs.h"
+#include "shared/rfc3339.h"
 #include "shared/macro.h"
 #include "shared/sat.h"
 #include "shared/strbuf.h"
@@ -62,16 +62,11 @@ static struct json_object *jpci_id(unsigned v, int digits)
 	return json_object_new_string(s);
 }
 
-/* RFC 3339 in UTC, "2026-12-04T19:18:32Z"; NULL for a time gmtime cannot show. */
+/* RFC 3339 in UTC, "2026-12-04T19:18:32Z"; NULL for a time it cannot show. */
 static struct json_object *jtime(int64_t t)
 {
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char s[64];
-
-	if (!gmtime_r(&tt, &tm) || !strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return NULL;
-	return json_object_new_string(s);
+	char s[RFC3339_MAX];
+	return rfc3339_utc(t, s, sizeof(s)) == 0 ? json_object_new_string(s) : NULL;
 }
 
 static struct json_object *ju64(uint64_t v)

@@ -2,6 +2,7 @@
 /* The text report's parts: findings grouped by cause, wrapping by display width. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
 #include "analysis/findings.h"
 #include "render/text-parts.h"
 #include "render/text-util.h"
+#include "shared/rfc3339.h"
 
 /* What was written to f, an open_memstream onto *buf: malloc'd. */
 static char *captured(FILE *f, char **buf)
@@ -111,6 +114,33 @@ static void test_safe_escapes_outside_utf8_locale(void **state)
 	free(s);
 }
 
+static void test_rfc3339_by_hand(void **state)
+{
+	char b[RFC3339_MAX];
+
+	assert_int_equal(rfc3339_utc(0, b, sizeof(b)), 0);
+	assert_string_equal(b, "1970-01-01T00:00:00Z");
+	assert_int_equal(rfc3339_utc(1709164800, b, sizeof(b)), 0); /* a leap day */
+	assert_string_equal(b, "2024-02-29T00:00:00Z");
+	assert_int_equal(rfc3339_utc(1796411912, b, sizeof(b)), 0);
+	assert_string_equal(b, "2026-12-04T19:18:32Z");
+	assert_int_equal(rfc3339_utc(-1, b, sizeof(b)), 0);
+	assert_string_equal(b, "1969-12-31T23:59:59Z");
+	assert_int_equal(rfc3339_utc(253402300799, b, sizeof(b)), 0);
+	assert_string_equal(b, "9999-12-31T23:59:59Z");
+	assert_int_equal(rfc3339_utc(253402300800, b, sizeof(b)), -ERANGE);
+	/* every day of four years against gmtime's answer */
+	for (int64_t t = 1672531200; t < 1672531200 + 4 * 366 * 86400LL; t += 86400 + 3671) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+		char g[RFC3339_MAX];
+		gmtime_r(&tt, &tm);
+		strftime(g, sizeof(g), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		assert_int_equal(rfc3339_utc(t, b, sizeof(b)), 0);
+		assert_string_equal(b, g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_counts_display_columns),
 		cmocka_unit_test(test_wrap_never_splits_a_word),
 		cmocka_unit_test(test_safe_escapes_outside_utf8_locale),
+		cmocka_unit_test(test_rfc3339_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
