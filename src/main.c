@@ -382,6 +382,21 @@ static int write_report(struct output *out, struct options *o, const struct mach
 	return r;
 }
 
+/* The run failed before a report: the metrics that say so (dmamask_last_run_success 0). */
+static void write_failure_metrics(struct output *out, const struct options *o)
+{
+	const char *what = NULL;
+	FILE *f;
+	int r = output_start(out, &f, &what);
+
+	if (r < 0)
+		output_free(out);
+	else
+		r = output_finish(out, render_prometheus_failure(f, (int64_t)time(NULL)));
+	if (r < 0)
+		output_failed(o, r, what);
+}
+
 static void capture_freep(struct capture **c)
 {
 	if (*c)
@@ -448,16 +463,16 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
 			strerror(-r));
-		return EXIT_FATAL;
+		goto fatal;
 	}
 	if (!sysroot_is_live(sr) && !looks_like_snapshot(sr)) {
 		fprintf(stderr, "%s: --sysroot %s: not a snapshot (no proc/, sys/ or MANIFEST)\n",
 			program_invocation_short_name, o.sysroot);
-		return EXIT_FATAL;
+		goto fatal;
 	}
 	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
 	if (o.observe && observe_window(o.observe, sr, &raw) < 0)
-		return EXIT_FATAL;
+		goto fatal;
 	if (o.capture) {
 		r = capture_new(o.capture, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,
 				&cap);
@@ -467,14 +482,14 @@ int main(int argc, char **argv)
 				: r == -EBUSY	? "another capture is writing into it"
 				: r == -ELOOP	? "is a symbolic link: give the directory itself"
 						: strerror(-r));
-			return EXIT_FATAL;
+			goto fatal;
 		}
 		capture_guard(cap, o.capture, o.test_interrupt ? SIGINT : 0);
 		if (o.test_interrupt)
 			capture_set_test_interrupt(cap, o.test_interrupt, SIGINT);
 	}
 	if (o.observe && observe_record(&raw, cap, &m) < 0)
-		return EXIT_FATAL;
+		goto fatal;
 	if (cap)
 		sysroot_set_capture(sr, cap);
 	m.sysroot = strdup(o.sysroot);
@@ -495,11 +510,11 @@ int main(int argc, char **argv)
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
 				program_invocation_short_name, o.capture, capture_incomplete_reason(cap));
-			return EXIT_FATAL;
+			goto fatal;
 		}
 	}
 	if (check_assumed_masks(&m, &o) < 0)
-		return EXIT_FATAL;
+		goto fatal;
 	if (m.snapshot_incomplete && !o.allow_incomplete)
 		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
 			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o.sysroot,
@@ -512,7 +527,7 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name,
 			strerror(-r));
-		return EXIT_FATAL;
+		goto fatal;
 	}
 	rep.generated_at = (int64_t)time(NULL);
 	int status = rep.exit_status;
@@ -521,5 +536,9 @@ int main(int argc, char **argv)
 	return r < 0 ? EXIT_FATAL : status;
 oom:
 	fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
+fatal:
+	/* a textfile collector must not keep serving the last good run as if it were this one */
+	if (o.format == FORMAT_PROMETHEUS && out)
+		write_failure_metrics(TAKE_PTR(out), &o);
 	return EXIT_FATAL;
 }

@@ -212,10 +212,18 @@ check "odd: the device name is escaped and made UTF-8" grep -qF "$odd_label" "$t
 check "odd: four devices by verdict" \
 	test "$(awk '/^dmamask_devices\{/ { n += $2 } END { print n + 0 }' "$tmp/odd.prom")" -eq 4
 check "odd: a 32-bit device misses the RAM above 4 GiB" \
-	grep -q '^dmamask_device_unreachable_ram_bytes{device="0000:00:03.0",driver="snd_hda_intel",verdict="[a-z]*"} 5368709120$' \
+	grep -q '^dmamask_device_unreachable_ram_bytes{device="0000:00:03.0",driver="snd_hda_intel"} 5368709120$' \
 	"$tmp/odd.prom"
-check "odd: an unbound device has driver=\"\"" \
-	grep -q '^dmamask_device_info{device="0000:00:04.0",driver="",' "$tmp/odd.prom"
+check "odd: an unbound device has driver=\"\" and its verdict" \
+	grep -q '^dmamask_device_verdict{device="0000:00:04.0",driver="",verdict="idle"} 1$' "$tmp/odd.prom"
+check "odd: one verdict series a device" \
+	test "$(grep -c '^dmamask_device_verdict{' "$tmp/odd.prom")" -eq 4
+check "odd: an idle device has no numeric gauges" \
+	absent '^dmamask_device_[a-z_]*{device="0000:00:04.0"' <(grep -v '^dmamask_device_verdict' "$tmp/odd.prom")
+check "odd: each finding is a series naming its device" \
+	grep -q '^dmamask_finding{id="bounce-needed",severity="warning",device="0000:00:03.0"} 1$' "$tmp/odd.prom"
+check "odd: the run succeeded, and says when" \
+	bash -c 'grep -qx "dmamask_last_run_success 1" "$1" && grep -Eq "^dmamask_last_run_timestamp_seconds [0-9]{10}$" "$1"' _ "$tmp/odd.prom"
 check "odd: every verdict counted, zeros included" \
 	test "$(grep -c '^dmamask_devices{verdict=' "$tmp/odd.prom")" -eq 7
 check "odd: findings by severity for info, warning, error" \
@@ -261,6 +269,21 @@ rc=$?
 check "--output-file over a directory: exit 2 ($rc)" test "$rc" -eq 2
 check "--output-file over a directory: the temporary file removed" \
 	test "$(ls -A "$tmp/isdir")" = dmamask.prom
+
+# ---- a fatal run still replaces the textfile: success 0, not the last good run ----
+"$TOOL" --sysroot "$odd" --format prometheus --output-file "$od/fail.prom" > /dev/null 2>&1
+"$TOOL" --sysroot "$tmp/no-such-root" --format prometheus --output-file "$od/fail.prom" \
+	> "$tmp/fail.out" 2> "$tmp/fail.err"
+rc=$?
+check "a fatal run: exit 2 ($rc)" test "$rc" -eq 2
+check "a fatal run: says why on stderr" grep -q 'no-such-root' "$tmp/fail.err"
+check "a fatal run: the textfile says dmamask_last_run_success 0" grep -qx 'dmamask_last_run_success 0' "$od/fail.prom"
+check "a fatal run: ... and exit status 2, and nothing of the last good run" \
+	bash -c 'grep -qx "dmamask_exit_status 2" "$1" && ! grep -q "^dmamask_device" "$1"' _ "$od/fail.prom"
+check "a fatal run: no temporary file left" test -z "$(ls -A "$od" | grep -v '^dmamask.prom$\|^fail.prom$')"
+$have_promtool && promtool_ok "a fatal run" "$od/fail.prom"
+lint "$od/fail.prom" > /dev/null 2>&1
+check "a fatal run: HELP, TYPE and names as every run" test $? -eq 0
 
 # ---- (c) a real node_exporter reads the textfile ----
 exporter=prometheus-node-exporter # Debian's name; upstream's is node_exporter

@@ -5,7 +5,10 @@
  * HELP and TYPE, its samples together and all with the same label names.
  * A value the report does not know is left out, never printed as 0. Label
  * values are escaped and made valid UTF-8: device names can hold any byte.
- * No timestamp metric: the collector exports the file's mtime.
+ * dmamask_last_run_timestamp_seconds says when the run was, and
+ * dmamask_last_run_success whether it produced a report: a fatal run writes
+ * those alone (render_prometheus_failure), so the collector never serves the
+ * last good run as the current one.
  */
 #include "config.h"
 
@@ -151,14 +154,20 @@ static void swiotlb_metrics(struct prom *p, const struct swiotlb_state *s)
 	sample(p, s->forced);
 }
 
+/* Numeric gauges carry only what names the device: a verdict label would churn their series. */
 static void device_sample(struct prom *p, const struct device_report *r, uint64_t v)
 {
 	const struct label l[] = {
 		{ "device", r->dev->id },
 		{ "driver", r->dev->driver },
-		{ "verdict", verdict_to_string(r->verdict) },
 	};
 	sample_labels(p, l, ARRAY_SIZE(l), v);
+}
+
+/* Idle devices get their verdict series only: 2,000 bridges are 2,000 series, not 8,000. */
+static bool has_gauges(const struct device_report *r)
+{
+	return r->verdict != VERDICT_IDLE;
 }
 
 /* The same number as the JSON report's dma_mask_bits; -1 when unknown. */
@@ -180,33 +189,30 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	for (int v = 0; v < _VERDICT_MAX; v++)
 		sample_labels(p, (const struct label[]){ { "verdict", verdict_to_string(v) } }, 1, count[v]);
 
-	family(p, "dmamask_device_info", "A DMA device, its bus, where its mask came from and its IOMMU domain.");
+	family(p, "dmamask_device_verdict", "A judged DMA device and its verdict; always 1.");
 	for (size_t i = 0; i < d->n_devices; i++) {
 		const struct device_report *r = &d->devices[i];
 		const struct label l[] = {
 			{ "device", r->dev->id },
 			{ "driver", r->dev->driver },
 			{ "verdict", verdict_to_string(r->verdict) },
-			{ "bus", dev_bus_to_string(r->dev->bus) },
-			{ "mask_source", mask_source_to_string(r->mask_source) },
-			{ "iommu_domain", r->dev->iommu_type },
 		};
 		sample_labels(p, l, ARRAY_SIZE(l), 1);
 	}
 	/* "bits" is not a base unit to promtool's lint: the width is a plain number */
 	family(p, "dmamask_device_dma_mask_width", "Width of the device's streaming DMA mask in address bits.");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (mask_bits(&d->devices[i]) >= 0)
+		if (has_gauges(&d->devices[i]) && mask_bits(&d->devices[i]) >= 0)
 			device_sample(p, &d->devices[i], (uint64_t)mask_bits(&d->devices[i]));
 	family(p, "dmamask_device_unreachable_ram_bytes",
 	       "RAM in bytes whose buffers bounce or fail for the device (0 when translated or in reach; "
 	       "absent when idle or unknown).");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].affected_known)
+		if (has_gauges(&d->devices[i]) && d->devices[i].affected_known)
 			device_sample(p, &d->devices[i], d->devices[i].affected_bytes);
 	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA mask and bus limit.");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (d->devices[i].reach_known)
+		if (has_gauges(&d->devices[i]) && d->devices[i].reach_known)
 			device_sample(p, &d->devices[i], d->devices[i].direct.reachable_bytes);
 	/* --observe: gauges over the window, not counters: each run traces a window of its own */
 	static const struct {
@@ -224,7 +230,7 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 		family(p, observed[k].name, observed[k].help);
 		for (size_t i = 0; i < d->n_devices; i++) {
 			const struct device_report *r = &d->devices[i];
-			if (r->observed_result == OBSERVED_NONE)
+			if (r->observed_result == OBSERVED_NONE || !has_gauges(r))
 				continue;
 			uint64_t v = observed[k].what == 2 ? r->observed_result == OBSERVED_CONTRADICTED
 				     : !r->observed	    ? 0
@@ -238,6 +244,7 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 struct id_severity {
 	const char *id;
 	enum severity severity;
+	const char *device;
 };
 
 static int id_severity_cmp(const void *a, const void *b)
@@ -245,6 +252,12 @@ static int id_severity_cmp(const void *a, const void *b)
 	const struct id_severity *x = a, *y = b;
 	int c = strcmp(x->id, y->id);
 	return c ? c : (int)x->severity - (int)y->severity;
+}
+
+static int id_severity_device_cmp(const void *a, const void *b)
+{
+	int c = id_severity_cmp(a, b);
+	return c ? c : strcmp(((const struct id_severity *)a)->device, ((const struct id_severity *)b)->device);
 }
 
 static int findings_metrics(struct prom *p, const struct findings *f)
@@ -260,6 +273,7 @@ static int findings_metrics(struct prom *p, const struct findings *f)
 	for (size_t i = 0; i < f->n; i++) {
 		v[i].id = finding_id_to_string(f->v[i].id);
 		v[i].severity = f->v[i].severity;
+		v[i].device = f->v[i].device ? f->v[i].device : "";
 		if (f->v[i].severity >= 0 && f->v[i].severity < _SEVERITY_MAX)
 			by_severity[f->v[i].severity]++;
 	}
@@ -273,6 +287,20 @@ static int findings_metrics(struct prom *p, const struct findings *f)
 		const struct label l[] = {
 			{ "id", v[i].id },
 			{ "severity", severity_to_string(v[i].severity) },
+		};
+		sample_labels(p, l, ARRAY_SIZE(l), n);
+	}
+	/* by device ("" machine-wide): what an alert names; a count, as one id can be raised twice */
+	family(p, "dmamask_finding", "Findings of this run by id, severity and device.");
+	if (f->n)
+		qsort(v, f->n, sizeof(*v), id_severity_device_cmp);
+	for (size_t i = 0, n; i < f->n; i += n) {
+		for (n = 1; i + n < f->n && id_severity_device_cmp(&v[i], &v[i + n]) == 0; n++)
+			;
+		const struct label l[] = {
+			{ "id", v[i].id },
+			{ "severity", severity_to_string(v[i].severity) },
+			{ "device", v[i].device },
 		};
 		sample_labels(p, l, ARRAY_SIZE(l), n);
 	}
@@ -297,6 +325,15 @@ static void inputs_metrics(struct prom *p, const struct machine *m)
 			      count[s]);
 }
 
+/* Whether this run produced a report, and when: a stale or failed textfile is never read as current. */
+static void last_run(struct prom *p, bool success, int64_t when)
+{
+	family(p, "dmamask_last_run_success", "1 when the last run produced a report, 0 when it failed.");
+	sample(p, success);
+	family(p, "dmamask_last_run_timestamp_seconds", "When the last run ended, in seconds since the epoch.");
+	sample_if(p, when >= 0, (uint64_t)when);
+}
+
 int render_prometheus(FILE *out, const struct machine *m, const struct report *r)
 {
 	struct prom p = { .out = out };
@@ -318,5 +355,16 @@ int render_prometheus(FILE *out, const struct machine *m, const struct report *r
 	inputs_metrics(&p, m);
 	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
 	sample_if(&p, r->exit_status >= 0, (uint64_t)r->exit_status);
+	last_run(&p, true, r->generated_at);
+	return p.err;
+}
+
+int render_prometheus_failure(FILE *out, int64_t now)
+{
+	struct prom p = { .out = out };
+
+	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
+	sample(&p, 2);
+	last_run(&p, false, now);
 	return p.err;
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/report.h"
@@ -29,3 +30,5 @@ _must_check_ int render_text(FILE *out, const struct machine *m, const struct re
 _must_check_ int render_json(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
 /* Prometheus text exposition format (node_exporter textfile collector). */
 _must_check_ int render_prometheus(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
+/* A run that failed before its report: exit status 2, dmamask_last_run_success 0, now. */
+_must_check_ int render_prometheus_failure(FILE *out, int64_t now) _nonnull_all_;
