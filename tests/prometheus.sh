@@ -152,6 +152,15 @@ check_output() {
 		grep -qx "dmamask_exit_status $rc" "$f"
 }
 
+# ---- the alert and recording rules: promtool's own unit tests over time ----
+if $have_promtool; then
+	check "rules: promtool check rules" promtool check rules "$SRCDIR/contrib/prometheus/dmamask-audit.rules.yml"
+	out=$(cd "$SRCDIR/tests/prometheus" && promtool test rules ./*.test.yml 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | diag
+	check "rules: promtool test rules (tests/prometheus/*.test.yml)" test "$rc" -eq 0
+fi
+
 # ---- (a) every fixture machine ----
 FIXTURE_TMP=$tmp/fixtures
 first_fixture=

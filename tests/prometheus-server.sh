@@ -1,0 +1,123 @@
+#!/bin/bash
+# The real server: Debian's prometheus on 127.0.0.1 scrapes three
+# prometheus-node-exporter instances (one textfile directory each, holding a
+# fixture machine's --format prometheus output: three hosts), loads
+# contrib/prometheus/dmamask-audit.rules.yml, and must fire the expected
+# alerts within a bounded wait while the healthy host fires none:
+#   fails   kernel-x86-pc-6g-noforce  DmamaskDeviceDmaFails for both devices
+#   bounce  x86-observed              DmamaskBounceObserved (ahci),
+#                                     DmamaskPredictionContradicted (nvme)
+#   healthy kernel-x86-q35-iommu      nothing
+# The rules' `for:` durations (minutes) are set to 0s here: what they hold
+# is tested by promtool over time (tests/prometheus/*.test.yml); here the
+# expressions meet the metrics as a real scrape shapes them (instance, job,
+# file labels). Everything started is stopped by PID on any exit.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+for t in prometheus promtool curl jq; do :; done
+exporter=prometheus-node-exporter
+command -v "$exporter" > /dev/null 2>&1 || exporter=node_exporter
+if ! command -v prometheus > /dev/null 2>&1 || ! command -v "$exporter" > /dev/null 2>&1 ||
+	! command -v curl > /dev/null 2>&1; then
+	echo "1..0 # SKIP prometheus, node_exporter or curl not installed"
+	exit 0
+fi
+
+tmp=$(mktemp -d) || exit 99
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2> /dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+FIXTURE_TMP=$tmp/fixtures
+
+# free_port: a TCP port on 127.0.0.1 nobody listens on now
+free_port() {
+	"$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_http URL PID: the URL answers (up to ~10 s) while PID lives
+wait_http() {
+	local _
+	for _ in $(seq 100); do
+		curl -fsS --max-time 2 "$1" > /dev/null 2>&1 && return 0
+		kill -0 "$2" 2> /dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+hosts=(fails bounce healthy)
+declare -A machine=([fails]=kernel-x86-pc-6g-noforce [bounce]=x86-observed [healthy]=kernel-x86-q35-iommu)
+declare -A port
+targets=""
+for h in "${hosts[@]}"; do
+	root=$(fixture_root "${machine[$h]}") || exit 99
+	mkdir -p "$tmp/text-$h"
+	"$TOOL" --sysroot "$root" --format prometheus --output-file "$tmp/text-$h/dmamask.prom" \
+		> /dev/null 2>&1
+	check "$h: the textfile is written (${machine[$h]})" test -s "$tmp/text-$h/dmamask.prom"
+	port[$h]=$(free_port)
+	"$exporter" --collector.disable-defaults --collector.textfile \
+		--collector.textfile.directory="$tmp/text-$h" \
+		--web.listen-address="127.0.0.1:${port[$h]}" > "$tmp/exporter-$h.log" 2>&1 &
+	pids+=($!)
+	check "$h: node_exporter answers on 127.0.0.1:${port[$h]}" \
+		wait_http "http://127.0.0.1:${port[$h]}/metrics" "${pids[-1]}"
+	targets+="      - targets: ['127.0.0.1:${port[$h]}']
+        labels: {host: $h}
+"
+done
+
+sed 's/^\( *for:\).*/\1 0s/' "$SRCDIR/contrib/prometheus/dmamask-audit.rules.yml" > "$tmp/rules.yml"
+cat > "$tmp/prometheus.yml" << EOF2
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: ['$tmp/rules.yml']
+scrape_configs:
+  - job_name: node
+    static_configs:
+$targets
+EOF2
+check "promtool accepts the configuration and the rules" \
+	promtool check config "$tmp/prometheus.yml"
+pport=$(free_port)
+prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
+	--web.listen-address="127.0.0.1:$pport" > "$tmp/prometheus.log" 2>&1 &
+pids+=($!)
+api="http://127.0.0.1:$pport/api/v1"
+check "prometheus answers on 127.0.0.1:$pport" wait_http "$api/status/buildinfo" "${pids[-1]}"
+
+# firing: "host alertname device" lines of the firing alerts, sorted
+firing() {
+	curl -fsS --max-time 5 "$api/alerts" |
+		jq -r '.data.alerts[] | select(.state == "firing") | "\(.labels.host) \(.labels.alertname) \(.labels.device // "-")"' |
+		sort
+}
+want="bounce DmamaskBounceObserved 0000:00:1f.2
+bounce DmamaskPredictionContradicted 0000:01:00.0
+fails DmamaskDeviceDmaFails 0000:00:01.1
+fails DmamaskDeviceDmaFails 0000:00:02.0"
+got=""
+for _ in $(seq 60); do # up to ~60 s: scrapes and evaluations each second
+	got=$(firing 2> /dev/null)
+	[ "$got" = "$want" ] && break
+	sleep 1
+done
+printf '%s\n' "$got" | sed 's/^/firing: /' | diag
+check "the expected alerts fire, and only they" test "$got" = "$want"
+check "the healthy host fires nothing" bash -c '! grep -q "^healthy " <<< "$1"' _ "$got"
+up=$(curl -fsS "$api/query?query=up" | jq -r '[.data.result[] | select(.value[1] == "1")] | length')
+check "all three node_exporters are up ($up)" test "$up" = 3
+recorded=$(curl -fsS "$api/query?query=instance:dmamask_devices_failing:count" |
+	jq -r '.data.result[] | "\(.metric.host) \(.value[1])"' | sort | tr '\n' ' ')
+check "the recording rule counts failing devices by host ($recorded)" \
+	test "$recorded" = "bounce 0 fails 2 healthy 0 "
+grep -i 'level=error' "$tmp/prometheus.log" | diag
+tap_done
