@@ -31,6 +31,13 @@ normalise() {
 	jq -S 'del(.tool.version) | .host.sysroot = "ROOT" | .generated_at = "TIME"' "$1"
 }
 
+# same_report A B: two reports alike but for when each was made (JSON
+# generated_at, dmamask_last_run_timestamp_seconds): a second may pass between runs
+same_report() {
+	local strip='/^  "generated_at": /d; /^dmamask_last_run_timestamp_seconds /d'
+	cmp -s <(sed "$strip" "$1") <(sed "$strip" "$2")
+}
+
 # jqe FILE EXPR [jq options...]: true when EXPR holds for the JSON in FILE
 jqe() {
 	local f="$1" e="$2"; shift 2

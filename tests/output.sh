@@ -40,7 +40,7 @@ for f in $formats; do
 		> "$tmp/dash.$f" 2> "$tmp/dash.err")
 	rc=$?
 	check "--output-file - ($f): exits like the stdout run ($rc)" test "$rc" -eq "$rc0"
-	check "--output-file - ($f): the same bytes as stdout" cmp -s "$tmp/stdout.$f" "$tmp/dash.$f"
+	check "--output-file - ($f): the same bytes as stdout" same_report "$tmp/stdout.$f" "$tmp/dash.$f"
 	check "--output-file - ($f): nothing on stderr" test ! -s "$tmp/dash.err"
 done
 check "--output-file -: no file named '-' (nor anything else) created" test -z "$(ls -A "$tmp/cwd")"
@@ -208,14 +208,14 @@ signalled() {
 	fi
 	check "SIG$sig ($how): ... beside the old report" test "$(ls -A "$sd" | wc -l)" -eq 2
 	check "SIG$sig ($how): ... which is complete" \
-		cmp -s "$tmp/stdout.prometheus" "$(ls -d "$sd"/dmamask.prom.?????? 2> /dev/null | head -1)"
+		same_report "$tmp/stdout.prometheus" "$(ls -d "$sd"/dmamask.prom.?????? 2> /dev/null | head -1)"
 	kill -"$sig" "$pid"
 	kill -CONT "$pid"
 	wait "$pid" 2> /dev/null # not bash's "Hangup" line
 	rc=$?
 	if [ "$how" = ignored ]; then
 		check "SIG$sig ($how): the tool ends normally ($rc)" test "$rc" -eq "$rc0"
-		check "SIG$sig ($how): the new report in place" cmp -s "$tmp/stdout.prometheus" "$sd/dmamask.prom"
+		check "SIG$sig ($how): the new report in place" same_report "$tmp/stdout.prometheus" "$sd/dmamask.prom"
 	else
 		check "SIG$sig ($how): the tool ends by the signal ($rc)" test "$rc" -eq $((128 + $(kill -l "$sig")))
 		check "SIG$sig ($how): the old report untouched" \

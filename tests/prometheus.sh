@@ -254,12 +254,12 @@ check "--output-file: the file exists" test -f "$od/dmamask.prom"
 check "--output-file: mode 0666 minus the umask (077)" test "$(stat -c %a "$od/dmamask.prom" 2> /dev/null)" = 600
 check "--output-file: nothing on stdout or stderr" test ! -s "$tmp/of.stdout" -a ! -s "$tmp/of.err"
 check "--output-file: no temporary file left" test "$(ls -A "$od")" = dmamask.prom
-check "--output-file: the same bytes as stdout" cmp -s "$tmp/stdout.prom" "$od/dmamask.prom"
+check "--output-file: the same bytes as stdout" same_report "$tmp/stdout.prom" "$od/dmamask.prom"
 ino=$(stat -c %i "$od/dmamask.prom" 2> /dev/null)
 "$TOOL" --sysroot "$odd" --format prometheus --output-file "$od/dmamask.prom" > /dev/null 2>&1
 check "--output-file: a second run renames a new file over the old one" \
 	test "$(stat -c %i "$od/dmamask.prom" 2> /dev/null)" != "$ino"
-check "--output-file: ... with the second report in it" cmp -s "$tmp/odd.prom" "$od/dmamask.prom"
+check "--output-file: ... with the second report in it" same_report "$tmp/odd.prom" "$od/dmamask.prom"
 
 "$TOOL" --sysroot "$fx" --format prometheus --output-file "$tmp/no-such-dir/dmamask.prom" \
 	> "$tmp/nodir.out" 2> "$tmp/nodir.err"

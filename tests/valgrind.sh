@@ -41,7 +41,7 @@ for name in $(fixtures); do
 			not_ok "$name --format $fmt: memcheck (exit $rc, $bad of $procs process(es) with errors)"
 			grep -v '^--[0-9]*--' "$log" | head -80 | diag
 		fi
-		check "$name --format $fmt: the same report as without valgrind" cmp -s "$tmp/out" "$tmp/plain"
+		check "$name --format $fmt: the same report as without valgrind" same_report "$tmp/out" "$tmp/plain"
 	done
 done
 echo "# $runs valgrind runs, $errors with errors or leaks"
