@@ -177,6 +177,24 @@ static int set_from_manifest(struct machine *m, struct sourced_str *s, const cha
 	return 1;
 }
 
+/* One word of the machine's identity: the MANIFEST's key, else the file. 0 or -ENOMEM. */
+static int identity_word(struct sysroot *sr, struct machine *m, struct sourced_str *s,
+			 const char *key, const char *path)
+{
+	int r = set_from_manifest(m, s, key);
+
+	if (r != 0)
+		return r < 0 ? r : 0;
+	r = read_one_line(sr, m, path, &s->value);
+	if (r < 0)
+		return r;
+	if (s->value) {
+		s->prov = PROV_READ;
+		s->source = path;
+	}
+	return 0;
+}
+
 int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_option)
 {
 	int r;
@@ -188,47 +206,17 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 			return r;
 	}
 
-	r = set_from_manifest(m, &m->arch, "arch");
+	r = identity_word(sr, m, &m->arch, "arch", "proc/sys/kernel/arch");
 	if (r < 0)
 		return r;
-	if (r == 0) {
-		r = read_one_line(sr, m, "proc/sys/kernel/arch", &m->arch.value);
-		if (r < 0)
-			return r;
-		if (m->arch.value) {
-			m->arch.prov = PROV_READ;
-			m->arch.source = "proc/sys/kernel/arch";
-		}
-	}
-
 	m->arch_info = arch_lookup(m->arch.value);
-
-	r = set_from_manifest(m, &m->release, "kernel_release");
+	r = identity_word(sr, m, &m->release, "kernel_release", "proc/sys/kernel/osrelease");
 	if (r < 0)
 		return r;
-	if (r == 0) {
-		r = read_one_line(sr, m, "proc/sys/kernel/osrelease", &m->release.value);
-		if (r < 0)
-			return r;
-		if (m->release.value) {
-			m->release.prov = PROV_READ;
-			m->release.source = "proc/sys/kernel/osrelease";
-		}
-	}
-
 	/* who sent the snapshot, and when: a fleet's reports are keyed on them */
-	r = set_from_manifest(m, &m->hostname, "hostname");
+	r = identity_word(sr, m, &m->hostname, "hostname", "proc/sys/kernel/hostname");
 	if (r < 0)
 		return r;
-	if (r == 0) {
-		r = read_one_line(sr, m, "proc/sys/kernel/hostname", &m->hostname.value);
-		if (r < 0)
-			return r;
-		if (m->hostname.value) {
-			m->hostname.prov = PROV_READ;
-			m->hostname.source = "proc/sys/kernel/hostname";
-		}
-	}
 	const char *at = machine_manifest_get(m, "captured_at");
 	if (at && *at && !(m->captured_at = strdup(at)))
 		return -ENOMEM;
