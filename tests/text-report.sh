@@ -53,6 +53,14 @@ check "-rn -o DEVICE: the device ids alone, for completion and scripts" \
 check "-o takes lowercase names" cmp -s <(run -r -o verdict) <(run -r -o VERDICT)
 check "-n drops the device table's heading" bash -c '! grep -q "^DEVICE" <("$@")' _ "$TOOL" --sysroot "$good" -n
 
+# ---- at 80 columns REASON and NAME give way first: DRIVER stays whole ----
+rpi=$(fixture_root arm64-rpi4) || exit 99
+COLUMNS=80 "$TOOL" --sysroot "$rpi" -o +NAME,REASON > "$tmp/narrow" 2>&1
+check "-o +NAME,REASON at 80 columns: DRIVER is not cut (pcieport, sdhci-iproc)" \
+	bash -c 'grep -q "^0000:00:00.0  *pcieport " "$1" && grep -q " sdhci-iproc " "$1"' _ "$tmp/narrow"
+check "-o +NAME,REASON at 80 columns: numbers whole (4.9 GiB, 0x17fffffff)" \
+	bash -c 'grep -q " 4.9 GiB " "$1" && grep -q " 0x17fffffff " "$1"' _ "$tmp/narrow"
+
 # ---- names in the terminal's characters ----
 mkdir -p "$tmp/utf8" && cp -a "$good" "$tmp/utf8/root" || exit 99
 ln -sfn ../../../bus/pci/drivers/Ärger "$tmp/utf8/root/sys/devices/pci0000:00/0000:00:1f.2/driver"
