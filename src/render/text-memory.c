@@ -15,32 +15,10 @@
 #include "render/text-util.h"
 #include "shared/macro.h"
 
-static void set_cell(struct libscols_line *ln, size_t col, struct strbuf *b)
-{
-	_cleanup_free_ char *s = strbuf_steal(b);
-	scols_line_set_data(ln, col, s);
-}
-
-static struct libscols_table *new_table(FILE *out, const char *const *cols, size_t n,
-					const struct render_options *o)
-{
-	struct libscols_table *t = scols_new_table();
-	if (!t)
-		return NULL;
-	scols_table_set_stream(t, out);
-	text_table_setup(t, o);
-	for (size_t i = 0; i < n; i++)
-		if (!scols_table_new_column(t, cols[i], 0, i == 0 ? 0 : SCOLS_FL_RIGHT)) {
-			scols_unref_table(t);
-			return NULL;
-		}
-	return t;
-}
-
 static void print_ranges(FILE *out, const struct layout *l, const struct render_options *o)
 {
 	static const char *const cols[] = { "START", "END", "SIZE" };
-	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols), o);
+	struct libscols_table *t = text_new_table(out, cols, ARRAY_SIZE(cols), 1, o);
 	struct strbuf b = { 0 };
 
 	if (!t)
@@ -50,11 +28,11 @@ static void print_ranges(FILE *out, const struct layout *l, const struct render_
 		if (!ln)
 			break;
 		strbuf_append_hex(&b, l->ranges[i].start);
-		set_cell(ln, 0, &b);
+		text_set_cell(ln, 0, &b);
 		strbuf_append_hex(&b, l->ranges[i].end);
-		set_cell(ln, 1, &b);
+		text_set_cell(ln, 1, &b);
 		text_append_size(&b, l->ranges[i].end - l->ranges[i].start + 1, o->bytes);
-		set_cell(ln, 2, &b);
+		text_set_cell(ln, 2, &b);
 	}
 	fputc('\n', out);
 	scols_print_table(t);
@@ -64,7 +42,7 @@ static void print_ranges(FILE *out, const struct layout *l, const struct render_
 static void print_zones(FILE *out, const struct layout *l, const struct render_options *o)
 {
 	static const char *const cols[] = { "ZONE", "NODE", "START_PFN", "SPANNED", "PRESENT" };
-	struct libscols_table *t = new_table(out, cols, ARRAY_SIZE(cols), o);
+	struct libscols_table *t = text_new_table(out, cols, ARRAY_SIZE(cols), 1, o);
 	struct strbuf b = { 0 };
 
 	if (!t)
@@ -76,16 +54,16 @@ static void print_zones(FILE *out, const struct layout *l, const struct render_o
 			break;
 		scols_line_set_data(ln, 0, z->name);
 		strbuf_append_u64(&b, (uint64_t)z->node);
-		set_cell(ln, 1, &b);
+		text_set_cell(ln, 1, &b);
 		if (z->populated)
 			strbuf_append_hex(&b, z->start_pfn);
 		else
 			strbuf_append(&b, "-");
-		set_cell(ln, 2, &b);
+		text_set_cell(ln, 2, &b);
 		strbuf_append_u64(&b, z->spanned);
-		set_cell(ln, 3, &b);
+		text_set_cell(ln, 3, &b);
 		strbuf_append_u64(&b, z->present);
-		set_cell(ln, 4, &b);
+		text_set_cell(ln, 4, &b);
 	}
 	fputc('\n', out);
 	scols_print_table(t);

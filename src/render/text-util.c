@@ -130,6 +130,28 @@ void text_table_setup(struct libscols_table *t, const struct render_options *o)
 	scols_table_enable_colors(t, o->color == 1);
 }
 
+struct libscols_table *text_new_table(FILE *out, const char *const *cols, size_t n, size_t n_left,
+				      const struct render_options *o)
+{
+	struct libscols_table *t = scols_new_table();
+	if (!t)
+		return NULL;
+	scols_table_set_stream(t, out);
+	text_table_setup(t, o);
+	for (size_t i = 0; i < n; i++)
+		if (!scols_table_new_column(t, cols[i], 0, i < n_left ? 0 : SCOLS_FL_RIGHT)) {
+			scols_unref_table(t);
+			return NULL;
+		}
+	return t;
+}
+
+void text_set_cell(struct libscols_line *ln, size_t col, struct strbuf *b)
+{
+	_cleanup_free_ char *s = strbuf_steal(b);
+	scols_line_set_data(ln, col, s);
+}
+
 const char *text_verdict_colour(enum verdict v)
 {
 	switch (v) {

@@ -37,6 +37,16 @@ void text_print_wrapped(FILE *out, const char *text, unsigned col, unsigned inde
 /* "21 GiB", or with -b/--bytes the exact count. */
 void text_append_size(struct strbuf *b, uint64_t bytes, bool exact);
 
+/*
+ * A table on out, set up from the options: the first n_left columns are
+ * labels, the rest numbers aligned right. NULL when out of memory.
+ */
+struct libscols_table *text_new_table(FILE *out, const char *const *cols, size_t n, size_t n_left,
+				      const struct render_options *o);
+struct libscols_line;
+/* Cell col of ln takes b's text (b emptied). */
+void text_set_cell(struct libscols_line *ln, size_t col, struct strbuf *b);
+
 /* Width, raw, headings and colour of a table, from the options. */
 void text_table_setup(struct libscols_table *t, const struct render_options *o);
 

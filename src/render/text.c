@@ -192,12 +192,6 @@ static void print_devices(FILE *out, const struct report *r, const struct render
 	scols_unref_table(t);
 }
 
-static void set_cell(struct libscols_line *ln, size_t col, struct strbuf *b)
-{
-	_cleanup_free_ char *v = strbuf_steal(b);
-	scols_line_set_data(ln, col, v);
-}
-
 static void print_blocks(FILE *out, const struct report *r, const struct render_options *o)
 {
 	static const char *const cols[] = { "DISK", "DMA_DEVICE", "VERDICT", "MAX_SECTORS_KB", "BLOCK_BOUNCE" };
@@ -211,13 +205,10 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 	if (shown == 0)
 		return;
 	fputs("\nDisks\n", out);
-	struct libscols_table *t = scols_new_table();
+	/* DISK, DMA_DEVICE and VERDICT are words; the limits numbers */
+	struct libscols_table *t = text_new_table(out, cols, legacy ? ARRAY_SIZE(cols) : ARRAY_SIZE(cols) - 1, 3, o);
 	if (!t)
 		return;
-	scols_table_set_stream(t, out);
-	text_table_setup(t, o);
-	for (size_t c = 0; c < (legacy ? ARRAY_SIZE(cols) : ARRAY_SIZE(cols) - 1); c++)
-		scols_table_new_column(t, cols[c], 0, c < 2 ? 0 : c == 2 ? 0 : SCOLS_FL_RIGHT);
 	for (size_t i = 0; i < r->devices.n_blocks; i++) {
 		const struct block_report *br = &r->devices.blocks[i];
 		if (!br->dr)
@@ -226,20 +217,20 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 		if (!ln)
 			break;
 		text_append_safe(&b, br->q->disk);
-		set_cell(ln, 0, &b);
+		text_set_cell(ln, 0, &b);
 		text_append_safe(&b, br->q->dma_device);
-		set_cell(ln, 1, &b);
+		text_set_cell(ln, 1, &b);
 		scols_line_set_data(ln, 2, verdict_to_string(br->dr->verdict));
 		if (o->color == 1 && text_verdict_colour(br->dr->verdict))
 			scols_cell_set_color(scols_line_get_cell(ln, 2), text_verdict_colour(br->dr->verdict));
 		if (br->q->max_sectors_kb >= 0) {
 			strbuf_append_u64(&b, (uint64_t)br->q->max_sectors_kb);
-			set_cell(ln, 3, &b);
+			text_set_cell(ln, 3, &b);
 		}
 		if (legacy && br->legacy.known) {
 			text_append_size(&b, br->legacy.by_reading[br->legacy.kernel_reading].bounce_bytes,
 					 o->bytes);
-			set_cell(ln, 4, &b);
+			text_set_cell(ln, 4, &b);
 		}
 	}
 	scols_print_table(t);
