@@ -278,7 +278,7 @@ static int findings_metrics(struct prom *p, const struct findings *f)
 			by_severity[f->v[i].severity]++;
 	}
 	if (f->n)
-		qsort(v, f->n, sizeof(*v), id_severity_cmp);
+		qsort(v, f->n, sizeof(*v), id_severity_device_cmp); /* id+severity runs stay whole */
 
 	family(p, "dmamask_findings", "Findings by id and severity.");
 	for (size_t i = 0, n; i < f->n; i += n) {
@@ -292,8 +292,6 @@ static int findings_metrics(struct prom *p, const struct findings *f)
 	}
 	/* by device ("" machine-wide): what an alert names; a count, as one id can be raised twice */
 	family(p, "dmamask_finding", "Findings of this run by id, severity and device.");
-	if (f->n)
-		qsort(v, f->n, sizeof(*v), id_severity_device_cmp);
 	for (size_t i = 0, n; i < f->n; i += n) {
 		for (n = 1; i + n < f->n && id_severity_device_cmp(&v[i], &v[i + n]) == 0; n++)
 			;
