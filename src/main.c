@@ -362,7 +362,11 @@ static int colour_wanted(int when, bool terminal)
 	return terminal && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
 }
 
-/* Every format fails alike: the errno of the write that failed, exit 2; o is freed. */
+/*
+ * Every format fails alike: the errno of the write that failed, exit 2; out
+ * is freed. rep NULL: the run failed before a report (Prometheus only: the
+ * metrics that say so, dmamask_last_run_success 0).
+ */
 static int write_report(struct output *out, struct options *o, const struct machine *m,
 			const struct report *rep)
 {
@@ -375,26 +379,12 @@ static int write_report(struct output *out, struct options *o, const struct mach
 	} else {
 		o->render.terminal = output_is_terminal(out);
 		o->render.color = colour_wanted(o->render.color, o->render.terminal);
-		r = output_finish(out, render(f, o, m, rep));
+		r = output_finish(out, rep ? render(f, o, m, rep)
+					   : render_prometheus_failure(f, (int64_t)time(NULL)));
 	}
 	if (r < 0)
 		output_failed(o, r, what);
 	return r;
-}
-
-/* The run failed before a report: the metrics that say so (dmamask_last_run_success 0). */
-static void write_failure_metrics(struct output *out, const struct options *o)
-{
-	const char *what = NULL;
-	FILE *f;
-	int r = output_start(out, &f, &what);
-
-	if (r < 0)
-		output_free(out);
-	else
-		r = output_finish(out, render_prometheus_failure(f, (int64_t)time(NULL)));
-	if (r < 0)
-		output_failed(o, r, what);
 }
 
 static void capture_freep(struct capture **c)
@@ -539,6 +529,6 @@ oom:
 fatal:
 	/* a textfile collector must not keep serving the last good run as if it were this one */
 	if (o.format == FORMAT_PROMETHEUS && out)
-		write_failure_metrics(TAKE_PTR(out), &o);
+		(void)write_report(TAKE_PTR(out), &o, &m, NULL);
 	return EXIT_FATAL;
 }
