@@ -94,30 +94,41 @@ pids+=($!)
 api="http://127.0.0.1:$pport/api/v1"
 check "prometheus answers on 127.0.0.1:$pport" wait_http "$api/status/buildinfo" "${pids[-1]}"
 
+# settle SECONDS WANT CMD...: run CMD once a second until it prints WANT or
+# SECONDS pass (scrapes and rule evaluations each tick on their own 1 s
+# clocks); leaves its last output in $got
+settle() {
+	local n=$1 want=$2
+	shift 2
+	for _ in $(seq "$n"); do
+		got=$("$@" 2> /dev/null)
+		[ "$got" = "$want" ] && return 0
+		sleep 1
+	done
+}
 # firing: "host alertname device" lines of the firing alerts, sorted
 firing() {
 	curl -fsS --max-time 5 "$api/alerts" |
 		jq -r '.data.alerts[] | select(.state == "firing") | "\(.labels.host) \(.labels.alertname) \(.labels.device // "-")"' |
 		sort
 }
+# query EXPR: "host value" of each series, sorted, on one line
+query() {
+	curl -fsS --max-time 5 "$api/query" --data-urlencode "query=$1" |
+		jq -r '.data.result[] | "\(.metric.host // "-") \(.value[1])"' | sort | tr '\n' ' '
+}
 want="bounce DmamaskBounceObserved 0000:00:1f.2
 bounce DmamaskPredictionContradicted 0000:01:00.0
 fails DmamaskDeviceDmaFails 0000:00:01.1
 fails DmamaskDeviceDmaFails 0000:00:02.0"
-got=""
-for _ in $(seq 60); do # up to ~60 s: scrapes and evaluations each second
-	got=$(firing 2> /dev/null)
-	[ "$got" = "$want" ] && break
-	sleep 1
-done
+settle 60 "$want" firing
 printf '%s\n' "$got" | sed 's/^/firing: /' | diag
 check "the expected alerts fire, and only they" test "$got" = "$want"
 check "the healthy host fires nothing" bash -c '! grep -q "^healthy " <<< "$1"' _ "$got"
-up=$(curl -fsS "$api/query?query=up" | jq -r '[.data.result[] | select(.value[1] == "1")] | length')
-check "all three node_exporters are up ($up)" test "$up" = 3
-recorded=$(curl -fsS "$api/query?query=instance:dmamask_devices_failing:count" |
-	jq -r '.data.result[] | "\(.metric.host) \(.value[1])"' | sort | tr '\n' ' ')
-check "the recording rule counts failing devices by host ($recorded)" \
-	test "$recorded" = "bounce 0 fails 2 healthy 0 "
+settle 30 "- 3 " query 'count(up == 1)'
+check "all three node_exporters are up ($got)" test "$got" = "- 3 "
+want="bounce 0 fails 2 healthy 0 "
+settle 30 "$want" query instance:dmamask_devices_failing:count
+check "the recording rule counts failing devices by host ($got)" test "$got" = "$want"
 grep -i 'level=error' "$tmp/prometheus.log" | diag
 tap_done
