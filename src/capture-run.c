@@ -38,6 +38,7 @@ static void capture_udev(struct capture *cap, const struct machine *m)
 /* The capture a signal handler must mark incomplete, and where it goes (for the message). */
 static struct capture *volatile capture_running;
 static const char *volatile capture_dest;
+static volatile bool capture_archive; /* dest is an archive, written only at the end */
 
 static const int capture_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -63,20 +64,23 @@ static void on_capture_signal(int sig)
 	write_str(capture_dest ? capture_dest : "");
 	write_str(": interrupted by ");
 	write_str(name);
-	write_str(marked ? "; its MANIFEST says complete=0\n" : " once it was complete\n");
+	write_str(capture_archive ? "; nothing written\n"
+		  : marked	  ? "; its MANIFEST says complete=0\n"
+				  : " once it was complete\n");
 	raise(sig); /* SA_RESETHAND: the default action, once this handler returns */
 }
 
 /* Which of capture_signals were ignored when we started (nohup, a background job): they stay so. */
 static bool capture_signal_ignored[ARRAY_SIZE(capture_signals)];
 
-void capture_guard(struct capture *cap, const char *dir, int also_sig)
+void capture_guard(struct capture *cap, const char *dest, bool archive, int also_sig)
 {
 	struct sigaction sa = { .sa_handler = cap ? on_capture_signal : SIG_DFL }, old;
 
 	if (cap) {
 		capture_running = cap;
-		capture_dest = dir;
+		capture_dest = dest;
+		capture_archive = archive;
 		sa.sa_flags = SA_RESETHAND;
 		sigemptyset(&sa.sa_mask);
 		for (size_t i = 0; i < ARRAY_SIZE(capture_signals); i++)

@@ -8,12 +8,13 @@
 #include "machine.h"
 
 /*
- * Hand SIGINT, SIGTERM and SIGHUP to cap (written into dir) until
- * capture_guard(NULL, NULL, 0) restores them: the capture is marked
+ * Hand SIGINT, SIGTERM and SIGHUP to cap (written into dest) until
+ * capture_guard(NULL, NULL, false, 0) restores them: the capture is marked
  * incomplete, then the process dies of the signal. A signal ignored on entry
- * stays ignored, but for also_sig (--test-interrupt's).
+ * stays ignored, but for also_sig (--test-interrupt's). archive: dest is the
+ * archive the capture was to be packed into, which is then not written.
  */
-void capture_guard(struct capture *cap, const char *dir, int also_sig);
+void capture_guard(struct capture *cap, const char *dest, bool archive, int also_sig);
 
 /*
  * The capture's last files: the udev properties a snapshot cannot get from

@@ -44,6 +44,7 @@ struct capture {
 	int fd;                 /* the capture directory, O_RDONLY (flock wants an open file) */
 	bool use_openat2;
 	bool lock_file;         /* locked by LOCK_NAME, removed at the end */
+	bool plain;             /* CAPTURE_PLAIN */
 	struct strmap made;     /* links and directories written: the walk meets them again and again */
 	struct strmap errors;   /* failed reads: path -> errno; 0 when not recorded */
 	size_t error_bytes;     /* MANIFEST bytes of the recorded ones */
@@ -170,10 +171,10 @@ static bool path_ok(const char *p)
 }
 
 /* The capture's own files: a source tree's MANIFEST is not copied over ours. */
-static bool reserved(const char *canon)
+static bool reserved(const struct capture *c, const char *canon)
 {
-	return strcmp(canon, MANIFEST_NAME) == 0 || strcmp(canon, MANIFEST_TMP) == 0 ||
-	       strcmp(canon, LOCK_NAME) == 0;
+	return !c->plain && (strcmp(canon, MANIFEST_NAME) == 0 || strcmp(canon, MANIFEST_TMP) == 0 ||
+	       strcmp(canon, LOCK_NAME) == 0);
 }
 
 /* mkdir -p dir: each directory made in the one before, itself opened following no link. */
@@ -349,6 +350,15 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	}
 
 	int r = 0;
+	if (flags & CAPTURE_PLAIN) {
+		c->plain = true;
+		if (!dir_is_empty(c->fd, false)) {
+			r = -ENOTEMPTY;
+			goto fail;
+		}
+		*ret = c;
+		return 0;
+	}
 	if ((flags & CAPTURE_NO_FLOCK) || flock(c->fd, LOCK_EX | LOCK_NB) < 0) {
 		if (!(flags & CAPTURE_NO_FLOCK) && errno == EWOULDBLOCK) {
 			r = -EBUSY;
@@ -407,7 +417,7 @@ int capture_file(struct capture *c, const char *canon, const char *buf, size_t l
 
 	if (!path_ok(canon))
 		return keep(c, -EINVAL, canon);
-	if (reserved(canon))
+	if (reserved(c, canon))
 		return 0;
 	_cleanup_close_ int dfd = enter_parent(c, canon, &leaf);
 	if (dfd < 0)
@@ -439,7 +449,7 @@ int capture_link(struct capture *c, const char *canon, const char *target)
 
 	if (!path_ok(canon))
 		return keep(c, -EINVAL, canon);
-	if (reserved(canon) || strmap_get(&c->made, canon))
+	if (reserved(c, canon) || strmap_get(&c->made, canon))
 		return 0;
 	if (target[0] == '/') {
 		/* an absolute target means root-relative: climb from the link's directory */
@@ -474,7 +484,7 @@ int capture_dir(struct capture *c, const char *canon)
 		return 0; /* the root itself */
 	if (!path_ok(canon))
 		return keep(c, -EINVAL, canon);
-	if (reserved(canon) || strmap_get(&c->made, canon))
+	if (reserved(c, canon) || strmap_get(&c->made, canon))
 		return 0;
 	int fd = enter_dir(c, canon);
 	if (fd < 0)
@@ -489,7 +499,7 @@ int capture_placeholder(struct capture *c, const char *canon)
 
 	if (!path_ok(canon))
 		return keep(c, -EINVAL, canon);
-	if (reserved(canon))
+	if (reserved(c, canon))
 		return 0;
 	_cleanup_close_ int dfd = enter_parent(c, canon, &leaf);
 	if (dfd < 0)
@@ -509,7 +519,7 @@ int capture_error(struct capture *c, const char *path, int err)
 		return 0; /* absence is reproduced by absence */
 	while (*path == '/')
 		path++;
-	if (reserved(path) || strmap_get(&c->errors, path))
+	if (reserved(c, path) || strmap_get(&c->errors, path))
 		return 0;
 	/* error.<path>=<NAME>\n; a path with '=' or a newline would not read back */
 	size_t line = strlen("error.") + strlen(path) + 1 + strlen(name) + 1;

@@ -34,6 +34,12 @@ struct capture;
 enum {
 	CAPTURE_NO_OPENAT2 = 1 << 0, /* the component walk even where openat2 exists (tests) */
 	CAPTURE_NO_FLOCK = 1 << 1,   /* the lock file even where flock() works (tests) */
+	/*
+	 * Only the confined writer: no lock, no MANIFEST of its own, no name
+	 * reserved (an archive unpacked for --sysroot). capture_finish() is not
+	 * called; capture_incomplete_reason() says what failed.
+	 */
+	CAPTURE_PLAIN = 1 << 2,
 };
 
 /*

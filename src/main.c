@@ -17,6 +17,7 @@
 #include "analysis/report.h"
 #include "capture.h"
 #include "capture-run.h"
+#include "snapshot-run.h"
 #include "cli-parse.h"
 #include "cli-usage.h"
 #include "observe-run.h"
@@ -52,7 +53,8 @@ struct options {
 	const char *output_file;
 	unsigned output_flags;
 	const char *capture;
-	unsigned long test_interrupt; /* raise SIGINT halfway through the n-th captured file */
+	unsigned long test_interrupt; /* raise test_signal halfway through the n-th captured file */
+	int test_signal;
 	bool allow_incomplete;
 	bool sysroot_given;
 	unsigned observe;             /* --observe seconds; 0: not observing */
@@ -84,10 +86,13 @@ static const char doc[] =
 	"2 on usage or fatal errors.";
 
 static const struct argp_option argp_options[] = {
-	{ "sysroot", 's', "DIR", 0, "Audit the snapshot or tree in DIR instead of /", 0 },
+	{ "sysroot", 's', "DIR", 0,
+	  "Audit the snapshot or tree in DIR instead of /; a snapshot archive (FILE.tar.gz) is "
+	  "unpacked first", 0 },
 	{ "format", 'f', "FORMAT", 0, "Output format: text (default), json or prometheus", 0 },
 	{ "capture", OPT_CAPTURE, "DIR", 0,
-	  "Copy every file, link and listing read into DIR: a snapshot --sysroot replays", 0 },
+	  "Copy every file, link and listing read into DIR, or into one archive for a DIR "
+	  "ending in .tar or .tar.gz: a snapshot --sysroot replays", 0 },
 	{ "observe", OPT_OBSERVE, "SECONDS", OPTION_ARG_OPTIONAL,
 	  "Trace the bounces the kernel really does for SECONDS (default 10; live, root) and "
 	  "check each prediction against them", 0 },
@@ -114,8 +119,8 @@ static const struct argp_option argp_options[] = {
 	  "Path resolver (tests exercise the fallback)", 0 },
 	{ "test-stop-before-rename", OPT_TEST_STOP, NULL, OPTION_HIDDEN,
 	  "SIGSTOP with --output-file's temporary written (tests time a signal)", 0 },
-	{ "test-interrupt", OPT_TEST_INTERRUPT, "N", OPTION_HIDDEN,
-	  "Raise SIGINT halfway through the N-th file --capture writes (tests)", 0 },
+	{ "test-interrupt", OPT_TEST_INTERRUPT, "N[:KILL]", OPTION_HIDDEN,
+	  "Raise SIGINT (or SIGKILL) halfway through the N-th file --capture writes (tests)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
 	{ "version", 'V', NULL, 0, "Print the program version", -1 },
@@ -207,16 +212,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CAPTURE:
 		if (!*arg)
-			argp_error(state, "--capture: empty directory name");
+			argp_error(state, "--capture: empty name");
 		o->capture = arg;
 		break;
 	case OPT_ALLOW_INCOMPLETE:
 		o->allow_incomplete = true;
 		break;
 	case OPT_TEST_INTERRUPT:
-		if (parse_u64(arg, strlen(arg), 10, &v) < 0 || v == 0 || v > ULONG_MAX)
-			argp_error(state, "--test-interrupt '%s': want a count from 1", arg);
+	{
+		size_t n = strcspn(arg, ":");
+		if (parse_u64(arg, n, 10, &v) < 0 || v == 0 || v > ULONG_MAX ||
+		    (arg[n] && strcmp(arg + n, ":KILL") != 0))
+			argp_error(state, "--test-interrupt '%s': want a count from 1, then :KILL or nothing",
+				   arg);
 		o->test_interrupt = (unsigned long)v;
+		o->test_signal = arg[n] ? SIGKILL : SIGINT;
+	}
 		break;
 	case OPT_LIST_COLUMNS:
 		o->list_columns = true;
@@ -390,7 +401,7 @@ static int write_report(struct output *out, struct options *o, const struct mach
 static void capture_freep(struct capture **c)
 {
 	if (*c)
-		capture_guard(NULL, NULL, 0); /* no handler may see it freed */
+		capture_guard(NULL, NULL, false, 0); /* no handler may see it freed */
 	capture_free(*c);
 }
 
@@ -416,6 +427,7 @@ int main(int argc, char **argv)
 		.render = { .color = -1 },
 	};
 	const struct argp argp = { argp_options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	_cleanup_(snapshot_run_done) struct snapshot_run run = { 0 };
 	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
 	_cleanup_(output_freep) struct output *out = NULL;
@@ -449,7 +461,10 @@ int main(int argc, char **argv)
 		output_failed(&o, r, what);
 		return EXIT_FATAL;
 	}
-	r = sysroot_open(o.sysroot, o.sysroot_flags, &sr);
+	r = snapshot_run_begin(&run, o.sysroot, o.capture);
+	if (r < 0)
+		goto fatal;
+	r = sysroot_open(run.sysroot_dir, o.sysroot_flags, &sr);
 	if (r < 0) {
 		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
 			strerror(-r));
@@ -464,7 +479,7 @@ int main(int argc, char **argv)
 	if (o.observe && observe_window(o.observe, sr, &raw) < 0)
 		goto fatal;
 	if (o.capture) {
-		r = capture_new(o.capture, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,
+		r = capture_new(run.capture_dir, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,
 				&cap);
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o.capture,
@@ -474,9 +489,10 @@ int main(int argc, char **argv)
 						: strerror(-r));
 			goto fatal;
 		}
-		capture_guard(cap, o.capture, o.test_interrupt ? SIGINT : 0);
+		capture_guard(cap, o.capture, run.capture_kind != SNAPSHOT_DIR,
+			      o.test_interrupt ? o.test_signal : 0);
 		if (o.test_interrupt)
-			capture_set_test_interrupt(cap, o.test_interrupt, SIGINT);
+			capture_set_test_interrupt(cap, o.test_interrupt, o.test_signal);
 	}
 	if (o.observe && observe_record(&raw, cap, &m) < 0)
 		goto fatal;
@@ -496,7 +512,10 @@ int main(int argc, char **argv)
 			     m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so") >= 0)
 			capture_fail(cap, why);
 		r = capture_finish_machine(cap, &m);
-		capture_guard(NULL, NULL, 0);
+		capture_guard(NULL, NULL, false, 0);
+		/* an incomplete capture is packed too: its MANIFEST says what is missing */
+		if (snapshot_run_pack(&run) < 0)
+			goto fatal;
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
 				program_invocation_short_name, o.capture, capture_incomplete_reason(cap));

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+#include "snapshot-archive.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+enum snapshot_archive snapshot_archive_kind(const char *name)
+{
+	if (ends_with(name, ".tar.gz") || ends_with(name, ".tgz"))
+		return SNAPSHOT_TAR_GZ;
+	return ends_with(name, ".tar") ? SNAPSHOT_TAR : SNAPSHOT_DIR;
+}
+
+char *snapshot_archive_top(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	size_t n = strlen(base);
+	static const char *const suffixes[] = { ".tar.gz", ".tgz", ".tar" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
+		if (ends_with(base, suffixes[i])) {
+			n -= strlen(suffixes[i]);
+			break;
+		}
+	/* a name tar and a shell read the same: no dot start, nothing to quote */
+	bool plain = n > 0 && base[0] != '.';
+	for (size_t i = 0; plain && i < n; i++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+",
+			       base[i]) != NULL;
+	return plain ? strndup(base, n) : strdup("snapshot");
+}
+
+/* libarchive's words, or errno's. */
+static int archive_fail(struct archive *a, const char *what, char **ret_err)
+{
+	int e = archive_errno(a) > 0 ? archive_errno(a) : EIO;
+	const char *s = archive_error_string(a);
+
+	if (ret_err && asprintf(ret_err, "%s: %s", what, s ? s : strerror(e)) < 0)
+		*ret_err = NULL;
+	return -e;
+}
+
+static int errno_fail(int r, const char *what, const char *path, char **ret_err)
+{
+	if (ret_err && asprintf(ret_err, "%s %s: %s", what, path, strerror(-r)) < 0)
+		*ret_err = NULL;
+	return r;
+}
+
+struct packer {
+	struct archive *a;
+	int root;           /* the capture directory */
+	const char *top;
+	int64_t when;
+	char **err;
+};
+
+static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
+{
+	_cleanup_free_ char *name = NULL;
+	struct archive_entry *e;
+	int r = 0;
+
+	if (asprintf(&name, "%s%s%s", p->top, *rel ? "/" : "", rel) < 0)
+		return -ENOMEM;
+	e = archive_entry_new();
+	if (!e)
+		return -ENOMEM;
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_mtime(e, p->when, 0);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
+
+	_cleanup_close_ int fd = -1;
+	if (S_ISDIR(st->st_mode)) {
+		archive_entry_set_filetype(e, AE_IFDIR);
+		archive_entry_set_perm(e, 0755);
+	} else if (S_ISLNK(st->st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlinkat(p->root, rel, target, sizeof(target) - 1);
+		if (n < 0) {
+			r = errno_fail(-errno, "reading link", rel, p->err);
+			goto out;
+		}
+		target[n] = '\0';
+		archive_entry_set_filetype(e, AE_IFLNK);
+		archive_entry_set_perm(e, 0777);
+		archive_entry_set_symlink(e, target);
+	} else if (S_ISREG(st->st_mode)) {
+		fd = openat(p->root, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			r = errno_fail(-errno, "reading", rel, p->err);
+			goto out;
+		}
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0644);
+		archive_entry_set_size(e, st->st_size);
+	} else {
+		goto out; /* a capture writes no other kind */
+	}
+	if (archive_write_header(p->a, e) < ARCHIVE_WARN) {
+		r = archive_fail(p->a, "writing the archive", p->err);
+		goto out;
+	}
+	for (off_t left = fd >= 0 ? st->st_size : 0; left > 0;) {
+		char buf[65536];
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n <= 0) {
+			r = errno_fail(n < 0 ? -errno : -EIO, "reading", rel, p->err);
+			goto out;
+		}
+		if (n > left)
+			n = (ssize_t)left; /* grown since: the header said st_size */
+		if (archive_write_data(p->a, buf, (size_t)n) < 0) {
+			r = archive_fail(p->a, "writing the archive", p->err);
+			goto out;
+		}
+		left -= n;
+	}
+out:
+	archive_entry_free(e);
+	return r;
+}
+
+/*
+ * rel and everything under it, in name order. The directory's fd is closed
+ * before descending: a deep tree costs no more than one fd at a time.
+ */
+static int pack_tree(struct packer *p, const char *rel)
+{
+	_cleanup_strv_ struct strv names = { 0 };
+	struct stat st;
+	int r;
+
+	if (fstatat(p->root, *rel ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno_fail(-errno, "reading", *rel ? rel : ".", p->err);
+	r = pack_entry(p, rel, &st);
+	if (r < 0 || !S_ISDIR(st.st_mode))
+		return r;
+
+	int fd = openat(p->root, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		return errno_fail(r, "reading", *rel ? rel : ".", p->err);
+	}
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		    strv_push(&names, de->d_name) < 0) {
+			closedir(d);
+			return -ENOMEM;
+		}
+	closedir(d);
+	strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		_cleanup_free_ char *child = NULL;
+		if (asprintf(&child, "%s%s%s", rel, *rel ? "/" : "", names.v[i]) < 0)
+			return -ENOMEM;
+		r = pack_tree(p, child);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int snapshot_pack(int dir_fd, const char *top, enum snapshot_archive kind, int64_t when, int out_fd,
+		  char **ret_err)
+{
+	struct packer p = { .root = dir_fd, .top = top, .when = when, .err = ret_err };
+	int r;
+
+	p.a = archive_write_new();
+	if (!p.a)
+		return -ENOMEM;
+	/* ustar, and pax headers only where ustar cannot say it (paths past 100 bytes) */
+	if (archive_write_set_format_pax_restricted(p.a) != ARCHIVE_OK ||
+	    (kind == SNAPSHOT_TAR_GZ && archive_write_add_filter_gzip(p.a) != ARCHIVE_OK) ||
+	    archive_write_open_fd(p.a, out_fd) != ARCHIVE_OK) {
+		r = archive_fail(p.a, "starting the archive", ret_err);
+		archive_write_free(p.a);
+		return r;
+	}
+	r = pack_tree(&p, "");
+	if (archive_write_close(p.a) != ARCHIVE_OK && r == 0)
+		r = archive_fail(p.a, "finishing the archive", ret_err);
+	archive_write_free(p.a);
+	if (r == -ENOMEM && ret_err && !*ret_err)
+		*ret_err = strdup("out of memory");
+	return r;
+}
+
+/* An entry's name for a message: printable, bounded. */
+static void shown(const char *s, char out[96])
+{
+	size_t i = 0;
+	for (; *s && i < 92; s++)
+		out[i++] = (*s >= ' ' && *s < 0x7f) ? *s : '?';
+	if (*s)
+		out[i - 1] = out[i - 2] = out[i - 3] = '.';
+	out[i] = '\0';
+}
+
+static int refuse(int r, const char *name, const char *why, char **ret_err)
+{
+	char s[96];
+	shown(name ? name : "(no name)", s);
+	if (ret_err && asprintf(ret_err, "entry '%s': %s", s, why) < 0)
+		*ret_err = NULL;
+	return r;
+}
+
+/*
+ * The entry's path as the capture writer takes it: no leading "./" or
+ * trailing '/'; "" for the top itself. NULL when it is absolute, climbs
+ * with "..", or has empty components.
+ */
+static char *entry_path(const char *name)
+{
+	while (name[0] == '.' && name[1] == '/')
+		for (name += 2; *name == '/';)
+			name++;
+	if (strcmp(name, ".") == 0)
+		name = "";
+	if (*name == '/')
+		return NULL;
+	char *p = strdup(name);
+	if (!p)
+		return NULL;
+	size_t n = strlen(p);
+	while (n > 0 && p[n - 1] == '/')
+		p[--n] = '\0';
+	for (const char *s = p; *s;) {
+		size_t k = strcspn(s, "/");
+		if (k == 0 || (k == 2 && s[0] == '.' && s[1] == '.') || (k == 1 && s[0] == '.')) {
+			free(p);
+			return NULL;
+		}
+		s += k;
+		if (*s)
+			s++;
+	}
+	return p;
+}
+
+static void capture_freep(struct capture **c)
+{
+	capture_free(*c);
+}
+
+static void archive_read_freep(struct archive **a)
+{
+	if (*a)
+		archive_read_free(*a);
+}
+
+/* One entry, written by the confined writer. */
+static int unpack_entry(struct archive *a, struct archive_entry *e, struct capture *cap,
+			const struct snapshot_limits *lim, uint64_t *bytes, char **ret_err)
+{
+	const char *name = archive_entry_pathname(e);
+	_cleanup_free_ char *path = name ? entry_path(name) : NULL;
+	mode_t type = archive_entry_filetype(e);
+	int r;
+
+	if (!path)
+		return refuse(-EINVAL, name, "an absolute path, '..' or no name: refused", ret_err);
+	if (archive_entry_hardlink(e))
+		return refuse(-EINVAL, name, "a hard link: refused (a capture writes none)", ret_err);
+	if (type == AE_IFDIR)
+		r = capture_dir(cap, path);
+	else if (type == AE_IFLNK) {
+		const char *target = archive_entry_symlink(e);
+		if (!target || !*target || !*path)
+			return refuse(-EINVAL, name, "a link without a target: refused", ret_err);
+		r = capture_link(cap, path, target);
+	} else if (type == AE_IFREG) {
+		if (!*path)
+			return refuse(-EINVAL, name, "a file as the top: refused", ret_err);
+		if (!archive_entry_size_is_set(e) || archive_entry_size(e) < 0)
+			return refuse(-EINVAL, name, "no size: refused", ret_err);
+		uint64_t size = (uint64_t)archive_entry_size(e);
+		if (size > lim->entry_bytes || *bytes + size > lim->bytes)
+			return refuse(-EFBIG, name,
+				      size > lim->entry_bytes ? "larger than any file a capture holds"
+							      : "the archive unpacks to more than the limit",
+				      ret_err);
+		_cleanup_free_ char *buf = malloc(size + 1);
+		if (!buf)
+			return -ENOMEM;
+		size_t got = 0;
+		for (;;) {
+			la_ssize_t n = archive_read_data(a, buf + got, size + 1 - got);
+			if (n < 0)
+				return archive_fail(a, "reading the archive", ret_err);
+			if (n == 0)
+				break;
+			got += (size_t)n;
+			if (got > size)
+				return refuse(-EIO, name, "more data than its size says", ret_err);
+		}
+		if (got != size)
+			return refuse(-EIO, name, "truncated", ret_err);
+		*bytes += size;
+		r = capture_file(cap, path, buf, size);
+	} else {
+		return refuse(-EINVAL, name,
+			      "a device node, FIFO or socket: refused (a capture writes none)", ret_err);
+	}
+	if (r < 0) {
+		char why[128];
+		snprintf(why, sizeof(why), "cannot be written: %s",
+			 r == -ELOOP ? "a symbolic link is in its way" : strerror(-r));
+		return refuse(r, name, why, ret_err);
+	}
+	return 0;
+}
+
+int snapshot_unpack(const char *path, const char *dest, const struct snapshot_limits *lim,
+		    char **ret_err)
+{
+	static const struct snapshot_limits defaults = {
+		SNAPSHOT_ENTRIES_MAX, SNAPSHOT_BYTES_MAX, SNAPSHOT_ENTRY_BYTES_MAX,
+	};
+	_cleanup_(archive_read_freep) struct archive *a = NULL;
+	_cleanup_(capture_freep) struct capture *cap = NULL;
+	_cleanup_close_ int fd = -1;
+	uint64_t entries = 0, bytes = 0;
+	struct stat st;
+	int r;
+
+	if (!lim)
+		lim = &defaults;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return errno_fail(-errno, "opening", path, ret_err);
+	if (fstat(fd, &st) < 0)
+		return errno_fail(-errno, "opening", path, ret_err);
+	if (!S_ISREG(st.st_mode))
+		return errno_fail(-EINVAL, "reading", path, ret_err);
+	r = capture_new(dest, CAPTURE_PLAIN, &cap);
+	if (r < 0)
+		return errno_fail(r, "unpacking into", dest, ret_err);
+	a = archive_read_new();
+	if (!a)
+		return -ENOMEM;
+	/* tar, plain or gzip'd (zlib, in process): nothing that would run an external program */
+	if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
+	    archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
+	    archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK)
+		return archive_fail(a, "not a tar or tar.gz archive", ret_err);
+	for (;;) {
+		struct archive_entry *e;
+		int s = archive_read_next_header(a, &e);
+		if (s == ARCHIVE_EOF)
+			break;
+		if (s < ARCHIVE_WARN)
+			return archive_fail(a, entries ? "corrupt or truncated" : "not a tar or tar.gz archive",
+					    ret_err);
+		if (++entries > lim->entries)
+			return refuse(-EFBIG, archive_entry_pathname(e), "more entries than the limit", ret_err);
+		r = unpack_entry(a, e, cap, lim, &bytes, ret_err);
+		if (r < 0)
+			return r;
+	}
+	if (entries == 0 && ret_err)
+		*ret_err = strdup("an empty archive");
+	return entries == 0 ? -EINVAL : 0;
+}
