@@ -115,6 +115,8 @@ int capture_finish_machine(struct capture *cap, const struct machine *m)
 		{ (char *)"uid", uid },
 		{ (char *)"captured_by", (char *)PACKAGE_NAME " " PACKAGE_VERSION },
 		{ (char *)"captured_at", when },
+		/* what a reader of the snapshot cannot tell from dev/kmsg alone */
+		{ (char *)"kernel_log", capture_full_log(cap) ? (char *)"full" : (char *)"parsed-records" },
 		{ (char *)"hostname", m->hostname.value }, /* last: left out when unknown */
 	};
 	capture_udev(cap, m);

@@ -45,6 +45,7 @@ struct capture {
 	bool use_openat2;
 	bool lock_file;         /* locked by LOCK_NAME, removed at the end */
 	bool plain;             /* CAPTURE_PLAIN */
+	bool full_log;          /* CAPTURE_FULL_LOG */
 	struct strmap made;     /* links and directories written: the walk meets them again and again */
 	struct strmap errors;   /* failed reads: path -> errno; 0 when not recorded */
 	size_t error_bytes;     /* MANIFEST bytes of the recorded ones */
@@ -350,6 +351,7 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	}
 
 	int r = 0;
+	c->full_log = flags & CAPTURE_FULL_LOG;
 	if (flags & CAPTURE_PLAIN) {
 		c->plain = true;
 		if (!dir_is_empty(c->fd, false)) {
@@ -632,6 +634,11 @@ bool capture_interrupt(struct capture *c, const char *signame)
 	if (c->lock_file)
 		unlinkat(c->fd, LOCK_NAME, 0);
 	return true;
+}
+
+bool capture_full_log(const struct capture *c)
+{
+	return c && c->full_log;
 }
 
 const char *capture_resolver(const struct capture *c)

@@ -40,6 +40,7 @@ enum {
 	 * called; capture_incomplete_reason() says what failed.
 	 */
 	CAPTURE_PLAIN = 1 << 2,
+	CAPTURE_FULL_LOG = 1 << 3, /* the whole kernel log, not only the records parsed */
 };
 
 /*
@@ -88,6 +89,9 @@ const char *capture_incomplete_reason(const struct capture *c);
  * false once capture_finish() has put its MANIFEST in place (or c is NULL).
  */
 bool capture_interrupt(struct capture *c, const char *signame);
+
+/* CAPTURE_FULL_LOG was given (false for NULL: nothing is captured). */
+bool capture_full_log(const struct capture *c);
 
 /* "openat2" or "walk": how paths in the capture are resolved. */
 const char *capture_resolver(const struct capture *c);

@@ -53,6 +53,7 @@ struct options {
 	const char *output_file;
 	unsigned output_flags;
 	const char *capture;
+	unsigned capture_flags;
 	unsigned long test_interrupt; /* raise test_signal halfway through the n-th captured file */
 	int test_signal;
 	bool allow_incomplete;
@@ -70,6 +71,7 @@ enum {
 	OPT_COLOR,
 	OPT_OUTPUT_FILE,
 	OPT_CAPTURE,
+	OPT_CAPTURE_FULL_LOG,
 	OPT_TEST_STOP,
 	OPT_ALLOW_INCOMPLETE,
 	OPT_TEST_INTERRUPT,
@@ -93,6 +95,8 @@ static const struct argp_option argp_options[] = {
 	{ "capture", OPT_CAPTURE, "DIR", 0,
 	  "Copy every file, link and listing read into DIR, or into one archive for a DIR "
 	  "ending in .tar or .tar.gz: a snapshot --sysroot replays", 0 },
+	{ "capture-full-log", OPT_CAPTURE_FULL_LOG, NULL, 0,
+	  "Capture the whole kernel log, not only the records the audit parses", 0 },
 	{ "observe", OPT_OBSERVE, "SECONDS", OPTION_ARG_OPTIONAL,
 	  "Trace the bounces the kernel really does for SECONDS (default 10; live, root) and "
 	  "check each prediction against them", 0 },
@@ -215,6 +219,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--capture: empty name");
 		o->capture = arg;
 		break;
+	case OPT_CAPTURE_FULL_LOG:
+		o->capture_flags |= CAPTURE_FULL_LOG;
+		break;
 	case OPT_ALLOW_INCOMPLETE:
 		o->allow_incomplete = true;
 		break;
@@ -272,6 +279,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
+		if ((o->capture_flags & CAPTURE_FULL_LOG) && !o->capture)
+			argp_error(state, "--capture-full-log says what --capture keeps: give --capture too");
 		if (o->observe && o->sysroot_given && strcmp(o->sysroot, "/") != 0)
 			argp_error(state, "--observe watches this system: it cannot be used with --sysroot");
 		/* as lsblk: the table options and another format are mutually exclusive */
@@ -479,7 +488,8 @@ int main(int argc, char **argv)
 	if (o.observe && observe_window(o.observe, sr, &raw) < 0)
 		goto fatal;
 	if (o.capture) {
-		r = capture_new(run.capture_dir, o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0,
+		r = capture_new(run.capture_dir,
+				o.capture_flags | (o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0),
 				&cap);
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o.capture,

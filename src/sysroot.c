@@ -361,21 +361,41 @@ static int read_records_canon(struct sysroot *sr, const char *path, size_t max, 
 	return read_records_fd(fd, max, ret_buf, ret_len);
 }
 
-/* The kernel log is captured as a regular file in its record format. */
-int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			 size_t *ret_len)
+/* The kernel log is captured as a regular file in its record format: whole, or later (ret_canon). */
+static int read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
 	char detail[32];
 	size_t len = 0;
 	int r = read_records_canon(sr, path, max, ret_buf, &len, &canon);
+	bool later = r == 0 && canon && ret_canon && !capture_full_log(sr->cap);
 
-	if (r == 0 && canon)
+	if (r == 0 && canon && !later)
 		capture_file(sr->cap, canon, *ret_buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
+	if (r == 0 && ret_canon)
+		*ret_canon = later ? TAKE_PTR(canon) : NULL;
 	return sysroot_finish(sr, "read-records", NULL, path, r,
 			      count_detail(detail, sizeof(detail), r, len, "bytes"));
+}
+
+int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len)
+{
+	return read_records(sr, path, max, ret_buf, ret_len, NULL);
+}
+
+int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			      size_t *ret_len, char **ret_canon)
+{
+	return read_records(sr, path, max, ret_buf, ret_len, ret_canon);
+}
+
+void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len)
+{
+	capture_file(sr->cap, canon, buf, len);
 }
 
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon)

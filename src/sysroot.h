@@ -56,6 +56,16 @@ int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **r
 int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			 size_t *ret_len);
 
+/*
+ * As sysroot_read_records(), for a reader that hands a capture only the
+ * records it used (the kernel log, unless --capture-full-log): when the
+ * capture wants that, nothing is captured now and *ret_canon (newly
+ * allocated) is where sysroot_capture_kept() puts them; else NULL.
+ */
+int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			      size_t *ret_len, char **ret_canon);
+void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len);
+
 /* The target of the symlink at path (the last component is not followed). */
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret);
 

@@ -57,6 +57,33 @@ timeout 60 "$TOOL" --sysroot "$tmp/out/snap.tar.gz" --capture "$tmp/out/again.ta
 check "archive to archive: written" test -f "$tmp/out/again.tar.gz"
 check "archive to archive: nothing left in TMPDIR or beside it" bash -c 'nothing_left() { test -z "$(find "$1" -maxdepth 1 -name "*dmamask-audit-*" | head -1)"; }; nothing_left "$1" && nothing_left "$2"' _ "$TMPDIR" "$tmp/out"
 
+# every fixture machine through a capture that keeps only the kernel log records parsed
+# (the default): the replay judges as the fixture itself, and reads the log as it did
+kfilter='{memory, devices, block, findings, exit_status, swiotlb, iommu, kernel, observation,
+	kmsg: [.inputs[] | select(.path == "dev/kmsg") | del(.source)]}'
+for name in $(fixtures); do
+	root=$(fixture_root "$name") || continue
+	[ -e "$root/dev/kmsg" ] || continue
+	timeout 60 "$TOOL" --sysroot "$root" --json > "$tmp/f-orig.json" 2> /dev/null
+	timeout 60 "$TOOL" --sysroot "$root" --capture "$tmp/out/f.tar.gz" --json > /dev/null 2>&1
+	timeout 60 "$TOOL" --sysroot "$tmp/out/f.tar.gz" --json > "$tmp/f-replay.json" 2> /dev/null
+	check "$name: a capture of only the parsed log records replays alike" \
+		bash -c 'diff <(jq -S "$1" "$2") <(jq -S "$1" "$3") | head -20 | sed "s/^/# /"; exit "${PIPESTATUS[0]}"' \
+		_ "$kfilter" "$tmp/f-orig.json" "$tmp/f-replay.json"
+	rm -f "$tmp/out/f.tar.gz"
+done
+# what is kept: a long log shrinks to the records that said something, and --capture-full-log keeps all
+kroot=$(fixture_root kernel-x86-q35-iommu) || exit 99
+timeout 60 "$TOOL" --sysroot "$kroot" --capture "$tmp/out/kept" > /dev/null 2>&1
+timeout 60 "$TOOL" --sysroot "$kroot" --capture "$tmp/out/full" --capture-full-log > /dev/null 2>&1
+check "kernel log: the kept records are a subset, in order" \
+	bash -c 'diff "$1" "$2" | grep -q "^<" && ! diff "$1" "$2" | grep -q "^>"' _ "$tmp/out/full/dev/kmsg" "$tmp/out/kept/dev/kmsg"
+check "kernel log: --capture-full-log keeps it whole" cmp -s "$kroot/dev/kmsg" "$tmp/out/full/dev/kmsg"
+check "kernel log: MANIFEST says which (kernel_log=parsed-records, full)" \
+	bash -c 'grep -qx kernel_log=parsed-records "$1/MANIFEST" && grep -qx kernel_log=full "$2/MANIFEST"' _ "$tmp/out/kept" "$tmp/out/full"
+check "kernel log: --capture-full-log without --capture is a usage error" \
+	bash -c '"$1" --capture-full-log > /dev/null 2>&1; [ $? -eq 2 ]' _ "$TOOL"
+
 # the archives of real kernels' snapshots (tests/machines/*/root.tar.gz, made by GNU tar) are read as they are
 for a in "$SRCDIR"/tests/machines/kernel-*/root.tar.gz; do
 	name=$(basename "$(dirname "$a")")

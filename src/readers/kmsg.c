@@ -17,6 +17,7 @@
 #include "shared/array.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 #include "shared/text.h"
 
 #define KMSG_MAX (16u << 20)
@@ -31,10 +32,12 @@ struct kmsg_ctx {
 	size_t scratch_cap;
 	/* "Memory Encryption Features active: " whose pr_cont pieces came as separate records */
 	bool coco_open;
+	bool used;           /* the record being handled said something: a capture keeps it */
 	unsigned coco_fragments;
 	bool coco_sev, coco_sme, coco_tdx;
 	char coco_line[COCO_LINE_MAX];
 	size_t coco_len;
+	struct strbuf *kept; /* the records a capture keeps (not --capture-full-log); NULL: none */
 };
 
 static const char *find(const char *s, size_t len, const char *needle)
@@ -425,7 +428,7 @@ static int match_coco(struct kmsg_ctx *ctx, const char *s, size_t len)
 	return keep_line(ctx->m, s, len) < 0 ? -ENOMEM : 1;
 }
 
-/* One line of a message. Returns 0, -EBADMSG (skip and count), -ENOMEM. */
+/* One line of a message. Returns 1 (it said something), 0, -EBADMSG (skip and count), -ENOMEM. */
 static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
 		      size_t dict_len)
 {
@@ -433,32 +436,31 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 	int r;
 
 	if (match_swiotlb_pool(ctx, s, len))
-		return 0;
+		return 1;
 	if (find(s, len, "software IO TLB: No low mem")) {
 		sw->log_no_low_mem = true;
-		return 0;
+		return 1;
 	}
 	if (find(s, len, "swiotlb buffer is full")) {
 		sw->full_messages++;
-		return 0;
+		return 1;
 	}
 	/* which IOMMU driver came up: it decides what groups without a domain type do */
 	if (starts_with(s, len, "DMAR: Intel(R) Virtualization Technology for Directed I/O")) {
 		ctx->m->log_intel_iommu = true;
-		return 0;
+		return 1;
 	}
 	if (find(s, len, "AMD-Vi: Found IOMMU")) {
 		ctx->m->log_amd_iommu = true;
-		return 0;
+		return 1;
 	}
 	r = match_pool_overflow(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
-		return r < 0 ? r : 0;
+		return r;
 	r = match_overflow(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
-		return r < 0 ? r : 0;
-	r = match_coco(ctx, s, len);
-	return r < 0 ? r : 0;
+		return r;
+	return match_coco(ctx, s, len);
 }
 
 /* One record: its raw (escaped) message and DEVICE= value. */
@@ -485,6 +487,7 @@ static int handle_record(struct kmsg_ctx *ctx, const char *msg, size_t msg_len, 
 
 	if (ctx->coco_open) {
 		if (ctx->coco_fragments < COCO_FRAGMENTS_MAX && coco_fragment(ctx->scratch, (size_t)n)) {
+			ctx->used = true;
 			ctx->coco_fragments++;
 			coco_append(ctx, ctx->scratch, (size_t)n);
 			coco_tokens(ctx, ctx->scratch, (size_t)n);
@@ -505,6 +508,7 @@ static int handle_record(struct kmsg_ctx *ctx, const char *msg, size_t msg_len, 
 		if (r == -ENOMEM)
 			return r;
 		bad = bad || r < 0;
+		ctx->used = ctx->used || r != 0;
 		s = nl ? nl + 1 : end;
 	}
 	if (bad)
@@ -531,12 +535,24 @@ static const char *record_message(const char *s, size_t len)
 	return semi + 1;
 }
 
-static int parse_records(const char *buf, size_t len, struct machine *m, unsigned *ret_skipped)
+/*
+ * The record (or malformed line) that began at start ends at end: a capture
+ * keeps it when it said something, is malformed (a replay counts it too),
+ * is the first record (where the log starts) or has sequence 0.
+ */
+static void keep_group(struct kmsg_ctx *ctx, const char *start, const char *end, bool keep)
 {
-	struct kmsg_ctx ctx = { .m = m };
-	const char *msg = NULL, *dev = NULL;
+	if (ctx->kept && start && keep)
+		strbuf_append_n(ctx->kept, start, (size_t)(end - start));
+}
+
+static int parse_records(const char *buf, size_t len, struct machine *m, struct strbuf *kept,
+			 unsigned *ret_skipped)
+{
+	struct kmsg_ctx ctx = { .m = m, .kept = kept };
+	const char *msg = NULL, *dev = NULL, *group = NULL;
 	size_t msg_len = 0, dev_len = 0;
-	bool any = false, blank = true, in_bad = false;
+	bool any = false, blank = true, in_bad = false, keep = false;
 	struct line_iter it;
 	struct line l;
 	int r = 0;
@@ -554,41 +570,57 @@ static int parse_records(const char *buf, size_t len, struct machine *m, unsigne
 			} else if (!msg && !in_bad) {
 				ctx.skipped++; /* a continuation line without a record */
 				in_bad = true;
+				keep_group(&ctx, group, l.s, keep);
+				group = l.s;
+				keep = true;
 			}
 			continue;
 		}
 		if (msg) {
+			ctx.used = false;
 			r = handle_record(&ctx, msg, msg_len, dev, dev_len);
 			if (r < 0)
 				goto done;
+			keep = keep || ctx.used;
 			msg = dev = NULL;
 		}
+		keep_group(&ctx, group, l.s, keep);
+		group = l.s;
 		const char *p = record_message(l.s, l.len);
 		if (!p || truncated) {
 			any = any || p;
 			ctx.skipped++;
 			in_bad = true;
+			keep = true;
 			continue;
 		}
+		keep = !any;
 		any = true;
 		in_bad = false;
 		/* "PRI,0,": the record printk numbered first, so the log starts at boot */
 		const char *comma = memchr(l.s, ',', l.len);
-		if (comma && l.s + l.len - comma > 2 && comma[1] == '0' && comma[2] == ',')
+		if (comma && l.s + l.len - comma > 2 && comma[1] == '0' && comma[2] == ',') {
 			m->kmsg_from_boot = true;
+			keep = true;
+		}
 		msg = p;
 		msg_len = (size_t)(l.s + l.len - p);
 		dev_len = 0;
 	}
 	if (msg) {
+		ctx.used = false;
 		r = handle_record(&ctx, msg, msg_len, dev, dev_len);
 		if (r < 0)
 			goto done;
+		keep = keep || ctx.used;
 	}
+	keep_group(&ctx, group, buf + len, keep);
 	r = coco_close(&ctx);
 	if (r < 0)
 		goto done;
-	if (!any && !blank)
+	if (kept && kept->oom)
+		r = -ENOMEM;
+	else if (!any && !blank)
 		r = -EBADMSG;
 	else if (ret_skipped)
 		*ret_skipped = ctx.skipped;
@@ -599,7 +631,23 @@ done:
 
 int kmsg_parse(const char *buf, size_t len, struct machine *m)
 {
-	return parse_records(buf, len, m, NULL);
+	return parse_records(buf, len, m, NULL, NULL);
+}
+
+int kmsg_parse_kept(const char *buf, size_t len, struct machine *m, char **ret_kept, size_t *ret_len)
+{
+	struct strbuf kept = { 0 };
+	int r = parse_records(buf, len, m, &kept, NULL);
+
+	if (r < 0) {
+		strbuf_done(&kept);
+		return r;
+	}
+	*ret_len = kept.len;
+	*ret_kept = strbuf_steal(&kept);
+	if (!*ret_kept)
+		*ret_kept = strdup(""); /* nothing kept: an empty log */
+	return *ret_kept ? 0 : -ENOMEM;
 }
 
 int read_kmsg(struct sysroot *sr, struct machine *m)
@@ -610,7 +658,9 @@ int read_kmsg(struct sysroot *sr, struct machine *m)
 	size_t len;
 	int r;
 
-	r = sysroot_read_records(sr, path, KMSG_MAX, &buf, &len);
+	_cleanup_free_ char *canon = NULL, *kept = NULL;
+	size_t kept_len = 0;
+	r = sysroot_read_records_kept(sr, path, KMSG_MAX, &buf, &len, &canon);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EPERM)
@@ -619,9 +669,15 @@ int read_kmsg(struct sysroot *sr, struct machine *m)
 	if (r < 0)
 		return machine_add_input_errno(m, path, r);
 
-	r = parse_records(buf, len, m, &skipped);
-	if (r == -ENOMEM)
-		return r;
+	struct strbuf keep = { 0 };
+	r = parse_records(buf, len, m, canon ? &keep : NULL, &skipped);
+	kept_len = keep.len;
+	kept = strbuf_steal(&keep);
+	if (r == -ENOMEM || (canon && !kept))
+		return -ENOMEM;
+	/* the capture holds the records parsed: a replay parses the same, and no more is sent */
+	if (canon)
+		sysroot_capture_kept(sr, canon, r < 0 ? buf : kept, r < 0 ? len : kept_len);
 	if (r < 0)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "no record in the dev/kmsg format");

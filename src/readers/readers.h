@@ -122,6 +122,12 @@ int dma_api_dump_parse(const char *buf, size_t len, struct strv *ret, struct par
 
 /* dev/kmsg (record format, live or captured): swiotlb pool, CoCo lines, DMA overflows. */
 int kmsg_parse(const char *buf, size_t len, struct machine *m);
+/*
+ * The same, and the records a capture keeps (newly allocated): those that
+ * said something, the malformed ones and the first, so that parsing them
+ * gives the machine parsing buf gave. 0, -EBADMSG, -ENOMEM.
+ */
+int kmsg_parse_kept(const char *buf, size_t len, struct machine *m, char **ret_kept, size_t *ret_len);
 int read_kmsg(struct sysroot *sr, struct machine *m);
 
 /* A debugfs swiotlb counter ("%llu\n", kernel/dma/swiotlb.c): 0, or -EBADMSG. */
