@@ -224,7 +224,7 @@ struct device {
 	bool have_pci_ids;
 	uint16_t vendor, device_id, subsys_vendor, subsys_device;
 	uint32_t class_code;     /* 24-bit class: base, sub, prog-if */
-	char *name;              /* libpci "Vendor Device", or the DT compatible; NULL unknown */
+	char *name;              /* pci.ids "Vendor Device" (as lspci), or the DT compatible; NULL unknown */
 	int dma_mask_bits;       /* sysfs dma_mask_bits (PCI only: fls64 of the mask); -1 absent */
 	int coherent_mask_bits;  /* sysfs consistent_dma_mask_bits; -1 absent */
 	int iommu_group;         /* the iommu_group link's number; -1 none */

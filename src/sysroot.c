@@ -281,20 +281,35 @@ static const char *count_detail(char *buf, size_t size, int r, size_t n, const c
 	return buf;
 }
 
-int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-		      size_t *ret_len)
+/* A read a capture copies now, or (ret_canon) that the reader hands over itself later. */
+static int read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+		     size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
 	char detail[32];
 	size_t len = 0;
 	int r = sysroot_read_careful(sr, path, max, ret_buf, &len, &canon);
 
-	if (r == 0 && canon)
+	if (r == 0 && canon && !ret_canon)
 		capture_file(sr->cap, canon, *ret_buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
+	if (r == 0 && ret_canon)
+		*ret_canon = TAKE_PTR(canon);
 	return sysroot_finish(sr, "read", NULL, path, r,
 			      count_detail(detail, sizeof(detail), r, len, "bytes"));
+}
+
+int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+		      size_t *ret_len)
+{
+	return read_file(sr, path, max, ret_buf, ret_len, NULL);
+}
+
+int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			   size_t *ret_len, char **ret_canon)
+{
+	return read_file(sr, path, max, ret_buf, ret_len, ret_canon);
 }
 
 /* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */
@@ -369,14 +384,13 @@ static int read_records(struct sysroot *sr, const char *path, size_t max, char *
 	char detail[32];
 	size_t len = 0;
 	int r = read_records_canon(sr, path, max, ret_buf, &len, &canon);
-	bool later = r == 0 && canon && ret_canon && !capture_full_log(sr->cap);
 
-	if (r == 0 && canon && !later)
+	if (r == 0 && canon && !ret_canon)
 		capture_file(sr->cap, canon, *ret_buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
 	if (r == 0 && ret_canon)
-		*ret_canon = later ? TAKE_PTR(canon) : NULL;
+		*ret_canon = TAKE_PTR(canon);
 	return sysroot_finish(sr, "read-records", NULL, path, r,
 			      count_detail(detail, sizeof(detail), r, len, "bytes"));
 }
@@ -396,6 +410,11 @@ int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, 
 void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len)
 {
 	capture_file(sr->cap, canon, buf, len);
+}
+
+bool sysroot_capture_full_log(const struct sysroot *sr)
+{
+	return capture_full_log(sr->cap);
 }
 
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon)

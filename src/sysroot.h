@@ -57,14 +57,19 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 			 size_t *ret_len);
 
 /*
- * As sysroot_read_records(), for a reader that hands a capture only the
- * records it used (the kernel log, unless --capture-full-log): when the
- * capture wants that, nothing is captured now and *ret_canon (newly
- * allocated) is where sysroot_capture_kept() puts them; else NULL.
+ * As sysroot_read_file() and sysroot_read_records(), for a reader that
+ * hands a capture only what it used (the kernel log records it parsed, the
+ * names pci.ids gave): while capturing, nothing is copied now and
+ * *ret_canon (newly allocated) is where sysroot_capture_kept() must put
+ * it; NULL when there is no capture.
  */
+int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			   size_t *ret_len, char **ret_canon);
 int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			      size_t *ret_len, char **ret_canon);
 void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len);
+/* --capture-full-log: the kernel log is captured whole. */
+bool sysroot_capture_full_log(const struct sysroot *sr);
 
 /* The target of the symlink at path (the last component is not followed). */
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret);

@@ -201,7 +201,7 @@ mkdir -p "$r/lib/modules/6.1.0-27-amd64"
 	"$r/lib/modules/6.1.0-27-amd64/modules.alias.bin"
 expect_input "crafted modules.alias.bin" "$r" lib/modules/6.1.0-27-amd64 invalid EBADMSG
 
-# libpci would gunzip a compressed list without bound: refused.
+# lspci would gunzip a compressed list, which expands without bound: refused.
 r=$(mkroot gz-ids); mkdir -p "$r/usr/share/misc"
 printf '8086  Intel\n' | gzip > "$r/usr/share/misc/pci.ids"
 expect_input "gzip-compressed pci.ids" "$r" usr/share/misc/pci.ids invalid EBADMSG

@@ -44,6 +44,11 @@ trap 'rm -rf "$dirs"' EXIT
 mkdir -p "$dirs/snap-a/sys"
 check "--sysroot completes a directory and continues with /" \
 	test "$(complete_words dmamask-audit --sysroot "$dirs/snap")" = "$dirs/snap-a/"
+touch "$dirs/snap-b.tar.gz" "$dirs/snap-c.txt"
+check "--sysroot completes snapshot archives too, not other files" \
+	test "$(complete_words dmamask-audit --sysroot "$dirs/snap" | sort | tr '\n' ' ')" = "$dirs/snap-a/ $dirs/snap-b.tar.gz "
+check "--capture completes directories only" \
+	test "$(complete_words dmamask-audit --capture "$dirs/snap")" = "$dirs/snap-a/"
 FIXTURE_TMP=$dirs/fixtures
 root=$(fixture_root arm64-rpi4) || exit 99
 # the tool itself lists the devices: complete_words runs the build's

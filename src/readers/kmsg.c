@@ -669,15 +669,16 @@ int read_kmsg(struct sysroot *sr, struct machine *m)
 	if (r < 0)
 		return machine_add_input_errno(m, path, r);
 
+	bool filter = canon && !sysroot_capture_full_log(sr);
 	struct strbuf keep = { 0 };
-	r = parse_records(buf, len, m, canon ? &keep : NULL, &skipped);
+	r = parse_records(buf, len, m, filter ? &keep : NULL, &skipped);
 	kept_len = keep.len;
 	kept = strbuf_steal(&keep);
-	if (r == -ENOMEM || (canon && !kept))
+	if (r == -ENOMEM || (filter && !kept))
 		return -ENOMEM;
 	/* the capture holds the records parsed: a replay parses the same, and no more is sent */
 	if (canon)
-		sysroot_capture_kept(sr, canon, r < 0 ? buf : kept, r < 0 ? len : kept_len);
+		sysroot_capture_kept(sr, canon, filter && r == 0 ? kept : buf, filter && r == 0 ? kept_len : len);
 	if (r < 0)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "no record in the dev/kmsg format");

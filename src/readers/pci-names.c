@@ -1,23 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * PCI vendor and device names from the pci.ids found in the sysroot, looked
- * up with libpci (pciutils lib/names.c pci_lookup_name). libpci opens the
- * list itself, so the file is read through the sysroot layer and handed over
- * as an anonymous memfd: no path outside the sysroot is ever opened. Neither
- * pci_init() nor pci_scan_bus() is called: nothing of the host's bus is read.
+ * PCI vendor and device names from the pci.ids found in the sysroot, named
+ * as lspci names them ("Vendor Device", or "Vendor Device 1234" when only
+ * the vendor is listed). The list is read through the sysroot layer and
+ * parsed in place (pci-ids.c): no library opens a path of its own, no copy
+ * is made, and only the machine's ids are looked at. A capture keeps those
+ * names, as a pci.ids of their own, instead of the whole 1.4 MiB list.
  */
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include <pci/pci.h>
-
+#include "readers/pci-ids.h"
 #include "readers/readers.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 
 /* pci.ids is ~1.4 MiB today; a generous cap against a runaway file. */
 #define PCI_IDS_MAX (8u << 20)
@@ -28,28 +25,6 @@ static const char *const ids_paths[] = {
 	"usr/share/hwdata/pci.ids",
 	"var/lib/pciutils/pci.ids",
 };
-
-/*
- * libpci reports a malformed list through a->error, which must not return
- * (the default one calls exit()): jump back to read_pci_names instead. The
- * list was fully read and closed by then (lib/names-parse.c pci_load_name_list).
- */
-static jmp_buf error_jump;
-static char error_text[128];
-
-static void __attribute__((noreturn)) _printf_(1, 2) pci_error(char *msg, ...)
-{
-	va_list ap;
-
-	va_start(ap, msg);
-	vsnprintf(error_text, sizeof(error_text), msg, ap);
-	va_end(ap);
-	longjmp(error_jump, 1);
-}
-
-static void _printf_(1, 2) pci_quiet(char *msg, ...)
-{
-}
 
 static int find_ids(struct sysroot *sr, const char **ret)
 {
@@ -63,145 +38,88 @@ static int find_ids(struct sysroot *sr, const char **ret)
 	return 0;
 }
 
-/* A memfd holding the file, or -errno. */
-static int ids_memfd(const char *buf, size_t len)
+static bool wants_name(const struct device *d)
 {
-	_cleanup_close_ int fd = memfd_create("pci.ids", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return TAKE_FD(fd);
+	return d->bus == DEV_BUS_PCI && d->have_pci_ids && !d->name;
 }
 
 /* "Vendor Device", or "Vendor Device 1234" when only the vendor is known (as lspci prints). */
-static int lookup(struct pci_access *pacc, const struct device *d, char **ret)
+static int name_of(const struct pci_ids_query *q, char **ret)
 {
-	char buf[256];
-	const char *s;
-
-	s = pci_lookup_name(pacc, buf, sizeof(buf),
-			    PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS,
-			    d->vendor, d->device_id);
-	if (s)
-		return (*ret = strdup(s)) ? 0 : -ENOMEM;
-	s = pci_lookup_name(pacc, buf, sizeof(buf), PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS,
-			    d->vendor);
-	if (!s)
+	if (!q->vendor_name)
 		return 0; /* unknown vendor: no name rather than a number */
-	return asprintf(ret, "%s Device %04x", s, d->device_id) < 0 ? -ENOMEM : 0;
-}
-
-/* Name every PCI device with ids; -ENOMEM, -EBADMSG (list malformed, error_text says why). */
-static int name_devices(struct machine *m, int fd)
-{
-	struct pci_access *pacc;
-	char path[64];
-	int r = 0;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	pacc = pci_alloc();
-	if (!pacc)
-		return -ENOMEM;
-	pacc->error = pci_error;
-	pacc->warning = pci_quiet;
-	pacc->debug = pci_quiet;
-	/* only the local list: no udev hwdb, no DNS, no ~/.cache/pci-ids */
-	pacc->id_lookup_mode = PCI_LOOKUP_NO_HWDB;
-	char *p = strdup(path);
-	if (!p) {
-		pci_cleanup(pacc);
-		return -ENOMEM;
-	}
-	pci_set_name_list_path(pacc, p, 1);
-
-	/* a->error comes after the list is read and closed: nothing is left open by the jump */
-	if (setjmp(error_jump) != 0) {
-		pci_cleanup(pacc);
-		return strncmp(error_text, "Out of memory", 13) == 0 ? -ENOMEM : -EBADMSG;
-	}
-	if (!pci_load_name_list(pacc)) {
-		pci_cleanup(pacc);
-		return -EIO;
-	}
-	for (size_t i = 0; r == 0 && i < m->n_devices; i++) {
-		struct device *d = &m->devices[i];
-		if (d->bus != DEV_BUS_PCI || !d->have_pci_ids || d->name)
-			continue;
-		r = lookup(pacc, d, &d->name);
-	}
-	pci_cleanup(pacc);
-	return r;
-}
-
-/* libpci says "Parse error at /proc/self/fd/N, line L": name the real file instead. */
-static int record_list_error(struct machine *m, const char *path, int fd)
-{
-	char fdpath[64], detail[sizeof(error_text) + 128];
-	const char *at;
-	size_t len = strcspn(error_text, "\n");
-
-	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-	at = strstr(error_text, fdpath);
-	if (at && (size_t)(at - error_text) + strlen(fdpath) <= len)
-		snprintf(detail, sizeof(detail), "%.*s%s%.*s", (int)(at - error_text), error_text,
-			 path, (int)(len - (size_t)(at - error_text) - strlen(fdpath)),
-			 at + strlen(fdpath));
-	else
-		snprintf(detail, sizeof(detail), "%.*s", (int)len, error_text);
-	return machine_add_input(m, path, INPUT_INVALID, EBADMSG, detail);
+	if (q->device_name)
+		return asprintf(ret, "%.*s %.*s", (int)q->vendor_len, q->vendor_name, (int)q->device_len,
+				q->device_name) < 0 ? -ENOMEM : 0;
+	return asprintf(ret, "%.*s Device %04x", (int)q->vendor_len, q->vendor_name, q->device) < 0
+		       ? -ENOMEM
+		       : 0;
 }
 
 int read_pci_names(struct sysroot *sr, struct machine *m)
 {
-	_cleanup_free_ char *buf = NULL;
-	_cleanup_close_ int fd = -1;
-	const char *path = NULL;
-	bool wanted = false;
-	size_t len;
+	_cleanup_free_ struct pci_ids_query *q = NULL;
+	_cleanup_free_ char *buf = NULL, *canon = NULL;
+	const char *path = NULL, *why = NULL;
+	size_t len, n = 0;
+	unsigned line = 0;
 	int r;
 
-	for (size_t i = 0; i < m->n_devices && !wanted; i++)
-		wanted = m->devices[i].bus == DEV_BUS_PCI && m->devices[i].have_pci_ids;
-	if (!wanted)
+	for (size_t i = 0; i < m->n_devices; i++)
+		n += wants_name(&m->devices[i]);
+	if (n == 0)
 		return 0; /* nothing to name: the list is not even looked for */
 
 	if (!find_ids(sr, &path)) /* never the host's list for a snapshot: it may not match */
 		return machine_add_input(
 			m, ids_paths[0], INPUT_MISSING, ENOENT,
 			"no pci.ids in usr/share/misc, usr/share/hwdata or var/lib/pciutils");
-	r = sysroot_read_file(sr, path, PCI_IDS_MAX, &buf, &len);
+	r = sysroot_read_file_kept(sr, path, PCI_IDS_MAX, &buf, &len, &canon);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
 		return machine_add_input_errno(m, path, r);
-	/* libpci gunzips what it is given, without a bound: only the plain text list */
-	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
+	/* lspci would gunzip it; a list expands without bound, so only the plain text one */
+	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
+		if (canon)
+			sysroot_capture_kept(sr, canon, buf, len);
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "compressed pci.ids: refused, it could expand without bound");
-	fd = ids_memfd(buf, len);
-	if (fd == -ENOMEM)
-		return fd;
-	if (fd < 0)
-		return machine_add_input(m, path, INPUT_INVALID, -fd,
-					 "cannot hand the list to libpci");
-	r = name_devices(m, fd);
-	if (r == -ENOMEM)
-		return r;
-	if (r == -EBADMSG)
-		return record_list_error(m, path, fd);
+	}
+	q = calloc(n, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < m->n_devices; i++)
+		if (wants_name(&m->devices[i]))
+			q[k++] = (struct pci_ids_query){ .vendor = m->devices[i].vendor,
+							 .device = m->devices[i].device_id };
+	r = pci_ids_lookup(buf, len, q, n, &line, &why);
+	if (r == -EBADMSG) {
+		char detail[160];
+		/* a replay must meet the same error: the list goes into a capture whole */
+		if (canon)
+			sysroot_capture_kept(sr, canon, buf, len);
+		snprintf(detail, sizeof(detail), "%s at %s, line %u", why, path, line);
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, detail);
+	}
 	if (r < 0)
-		return machine_add_input(m, path, INPUT_INVALID, -r,
-					 "libpci could not open the list");
+		return r;
+	for (size_t i = 0, k = 0; i < m->n_devices; i++) {
+		if (!wants_name(&m->devices[i]))
+			continue;
+		r = name_of(&q[k++], &m->devices[i].name);
+		if (r < 0)
+			return r;
+	}
+	if (canon) {
+		struct strbuf kept = { 0 };
+		pci_ids_reduce(q, n, path, &kept);
+		size_t kept_len = kept.len;
+		_cleanup_free_ char *s = strbuf_steal(&kept);
+		if (!s)
+			return -ENOMEM;
+		sysroot_capture_kept(sr, canon, s, kept_len);
+	}
 	m->pci_ids_source = strdup(path);
 	if (!m->pci_ids_source)
 		return -ENOMEM;

@@ -146,7 +146,7 @@ int read_confidential(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */
 int read_hypervisor(struct sysroot *sr, struct machine *m);
 
-/* Names: libpci on the pci.ids found through the sysroot; libkmod for modalias -> module. */
+/* Names: the pci.ids found through the sysroot (pci-ids.c); libkmod for modalias -> module. */
 int read_pci_names(struct sysroot *sr, struct machine *m);
 int read_modules(struct sysroot *sr, struct machine *m);
 /* Live only: libudev properties of devices and disks. */

@@ -18,6 +18,7 @@ FILES = {
     "cmdline": ["proc/cmdline"],
     "manifest": ["MANIFEST"],
     "kmsg": ["dev/kmsg"],
+    "pci-ids": ["usr/share/misc/pci.ids", "usr/share/hwdata/pci.ids", "var/lib/pciutils/pci.ids"],
     "cpuinfo": ["proc/cpuinfo"],
     "dma-api-dump": ["sys/kernel/debug/dma-api/dump"],
     "pci-uevent": ["sys/bus/pci/devices/*/uevent"],

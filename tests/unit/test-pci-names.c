@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* src/readers/pci-names.c: libpci names from the pci.ids of the sysroot, and only from it. */
+/* src/readers/pci-names.c and pci-ids.c: names from the pci.ids of the sysroot, and only from it. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "readers/pci-ids.h"
 #include "readers/readers.h"
 #include "sysfs-fixture.h"
 
@@ -122,7 +123,7 @@ static void test_missing(void **state)
 	fx_done(&f);
 }
 
-/* libpci's error handler would exit(): a malformed list is an invalid input instead. */
+/* A malformed list is an invalid input, with lspci's words for where. */
 static void test_malformed(void **state)
 {
 	struct fixture f;
@@ -139,7 +140,7 @@ static void test_malformed(void **state)
 	assert_null(m.devices[0].name);
 	machine_done(&m);
 
-	/* and the next run still works: no state left behind in libpci */
+	/* and the next run still works: no state left behind */
 	sysroot_free(sr);
 	fx_file(&f, "usr/share/misc/pci.ids", ids);
 	read_all(&f, &m, &sr);
@@ -166,12 +167,101 @@ static void test_no_devices(void **state)
 	fx_done(&f);
 }
 
+/* The grammar, without a sysroot: each line kind, and the first bad line named. */
+static void lookup(const char *list, struct pci_ids_query *q, size_t n, int want, unsigned want_line)
+{
+	unsigned line = 0;
+	const char *why = NULL;
+	assert_int_equal(pci_ids_lookup(list, strlen(list), q, n, &line, &why), want);
+	if (want < 0)
+		assert_int_equal(line, want_line);
+}
+
+static void test_grammar(void **state)
+{
+	static const char list[] =
+		"# comment\n"
+		"\n"
+		"8086  Intel Corporation \r\n"     /* trailing blanks and CR go */
+		"\t1237  440FX - 82441FX PMC\n"
+		"\t\t1af4 1100  Qemu virtual machine\n"
+		"  # an indented comment\n"
+		"8086  Intel again\n"               /* listed twice: the first wins */
+		"\t1237  second\n"
+		"\t29c0  Express DRAM Controller\n"
+		"C 06  Bridge\n"
+		"\t00  Host bridge\n"
+		"\t\t00  none\n"
+		"S 1af4\n"
+		"\t1100  generic subsystem\n"
+		"X unknown block\n"
+		"\tanything  at all\n"
+		"\t\tmore\n";
+	struct pci_ids_query q[] = {
+		{ .vendor = 0x8086, .device = 0x1237 }, { .vendor = 0x8086, .device = 0x29c0 },
+		{ .vendor = 0x8086, .device = 0xbeef }, { .vendor = 0x1af4, .device = 0x1100 },
+		{ .vendor = 0x8086, .device = 0x1237 },
+	};
+
+	lookup(list, q, ARRAY_SIZE(q), 0, 0);
+	assert_int_equal(q[0].vendor_len, strlen("Intel Corporation"));
+	assert_memory_equal(q[0].vendor_name, "Intel Corporation", q[0].vendor_len);
+	assert_memory_equal(q[0].device_name, "440FX - 82441FX PMC", q[0].device_len);
+	assert_memory_equal(q[1].device_name, "Express DRAM Controller", q[1].device_len);
+	assert_non_null(q[2].vendor_name);
+	assert_null(q[2].device_name);
+	assert_null(q[3].vendor_name); /* a subsystem vendor is no vendor */
+	assert_ptr_equal(q[4].device_name, q[0].device_name);
+
+	struct pci_ids_query one = { .vendor = 0x8086, .device = 0x1237 };
+	lookup("8086  Intel\n\t\t\tdeep\n", &one, 1, -EBADMSG, 2);
+	lookup("8086 Intel\n", &one, 1, 0, 0);           /* one blank is enough... */
+	lookup("808  Intel\n", &one, 1, -EBADMSG, 1);     /* ...three digits are not */
+	lookup("8086  \n", &one, 1, -EBADMSG, 1);         /* no name */
+	lookup("\t1237  orphan\n", &one, 1, -EBADMSG, 1); /* a device before any vendor */
+	lookup("8086  I\n\t\t1af4 11  short\n", &one, 1, -EBADMSG, 2);
+	lookup("S 12345\n", &one, 1, -EBADMSG, 1);
+	lookup("C 6  Bridge\n", &one, 1, -EBADMSG, 1);
+	char longline[1100];
+	memset(longline, 'a', sizeof(longline));
+	memcpy(longline, "8086  ", 6);
+	longline[sizeof(longline) - 1] = '\0';
+	lookup(longline, &one, 1, -EBADMSG, 1);
+	lookup("", &one, 1, 0, 0);
+	assert_null(one.vendor_name);
+}
+
+/* A capture's reduced list names the queries as the whole one did. */
+static void test_reduce(void **state)
+{
+	static const char list[] = "1af4  Red Hat, Inc.\n\t1000  Virtio network device\n"
+				   "8086  Intel Corporation\n\t1237  440FX\n\t7000  PIIX3 ISA\n";
+	struct pci_ids_query q[] = {
+		{ .vendor = 0x8086, .device = 0x1237 }, { .vendor = 0x1af4, .device = 0x1000 },
+		{ .vendor = 0x8086, .device = 0xbeef }, { .vendor = 0x9999, .device = 0x0001 },
+	};
+	struct strbuf b = { 0 };
+	unsigned line;
+	const char *why;
+
+	assert_int_equal(pci_ids_lookup(list, strlen(list), q, ARRAY_SIZE(q), &line, &why), 0);
+	pci_ids_reduce(q, ARRAY_SIZE(q), "usr/share/misc/pci.ids", &b);
+	char *s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "1af4  Red Hat, Inc.\n\t1000  Virtio network device\n"
+				  "8086  Intel Corporation\n\t1237  440FX\n"));
+	assert_null(strstr(s, "7000")); /* not this machine's */
+	assert_null(strstr(s, "9999"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),	   cmocka_unit_test(test_search_order),
 		cmocka_unit_test(test_missing),	   cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_no_devices),
+		cmocka_unit_test(test_no_devices),  cmocka_unit_test(test_grammar),
+		cmocka_unit_test(test_reduce),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
