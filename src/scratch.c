@@ -43,6 +43,13 @@ void scratch_remove(struct scratch *s)
 	s->n = 0;
 }
 
+void scratch_forget(struct scratch *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->dirs[i]);
+	s->n = 0;
+}
+
 static volatile pid_t scratch_child;
 
 /* The parent only waits: a signal meant for the run is the run's. */

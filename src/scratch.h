@@ -37,3 +37,5 @@ _must_check_ int scratch_supervise(struct scratch *s);
 
 /* Remove s's directories now (a run that failed before forking). */
 void scratch_remove(struct scratch *s);
+/* The run's side: forget the names, the parent removes the directories. */
+void scratch_forget(struct scratch *s);

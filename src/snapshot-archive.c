@@ -4,6 +4,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,79 @@
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "snapshot-archive.h"
+
+/*
+ * libarchive is loaded when an archive is met, not at start-up: it maps a
+ * dozen libraries (libxml2, ICU, libstdc++, nettle...) that an audit of a
+ * machine or a directory never needs. The soname has been libarchive.so.13
+ * since libarchive 3.0 (2011).
+ */
+#define LIBARCHIVE_SONAME "libarchive.so.13"
+#define ARCHIVE_SYMBOLS \
+	X(archive_entry_filetype) \
+	X(archive_entry_free) \
+	X(archive_entry_hardlink) \
+	X(archive_entry_new) \
+	X(archive_entry_pathname) \
+	X(archive_entry_set_filetype) \
+	X(archive_entry_set_gid) \
+	X(archive_entry_set_mtime) \
+	X(archive_entry_set_pathname) \
+	X(archive_entry_set_perm) \
+	X(archive_entry_set_size) \
+	X(archive_entry_set_symlink) \
+	X(archive_entry_set_uid) \
+	X(archive_entry_size) \
+	X(archive_entry_size_is_set) \
+	X(archive_entry_symlink) \
+	X(archive_errno) \
+	X(archive_error_string) \
+	X(archive_read_data) \
+	X(archive_read_free) \
+	X(archive_read_new) \
+	X(archive_read_next_header) \
+	X(archive_read_open_fd) \
+	X(archive_read_support_filter_gzip) \
+	X(archive_read_support_format_tar) \
+	X(archive_write_add_filter_gzip) \
+	X(archive_write_close) \
+	X(archive_write_data) \
+	X(archive_write_free) \
+	X(archive_write_header) \
+	X(archive_write_new) \
+	X(archive_write_open_fd) \
+	X(archive_write_set_format_pax_restricted)
+
+#define X(f) static __typeof__(f) *sym_##f;
+ARCHIVE_SYMBOLS
+#undef X
+
+static int archive_load(char **ret_err)
+{
+	static void *handle;
+
+	if (handle)
+		return 0;
+	void *h = dlopen(LIBARCHIVE_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	const char *missing = NULL;
+	if (!h)
+		goto fail;
+#define X(f) if (!missing && !(sym_##f = (__typeof__(f) *)dlsym(h, #f))) missing = #f;
+	ARCHIVE_SYMBOLS
+#undef X
+	if (missing) {
+		dlclose(h);
+		goto fail;
+	}
+	handle = h;
+	return 0;
+fail:
+	if (ret_err && asprintf(ret_err, "cannot load " LIBARCHIVE_SONAME "%s%s: %s",
+				missing ? ", no " : "", missing ? missing : "",
+				missing ? "too old" : dlerror()) < 0)
+		*ret_err = NULL;
+	return -ELIBACC;
+}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -53,8 +127,8 @@ char *snapshot_archive_top(const char *file)
 /* libarchive's words, or errno's. */
 static int archive_fail(struct archive *a, const char *what, char **ret_err)
 {
-	int e = archive_errno(a) > 0 ? archive_errno(a) : EIO;
-	const char *s = archive_error_string(a);
+	int e = sym_archive_errno(a) > 0 ? sym_archive_errno(a) : EIO;
+	const char *s = sym_archive_error_string(a);
 
 	if (ret_err && asprintf(ret_err, "%s: %s", what, s ? s : strerror(e)) < 0)
 		*ret_err = NULL;
@@ -84,18 +158,18 @@ static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
 
 	if (asprintf(&name, "%s%s%s", p->top, *rel ? "/" : "", rel) < 0)
 		return -ENOMEM;
-	e = archive_entry_new();
+	e = sym_archive_entry_new();
 	if (!e)
 		return -ENOMEM;
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_mtime(e, p->when, 0);
-	archive_entry_set_uid(e, 0);
-	archive_entry_set_gid(e, 0);
+	sym_archive_entry_set_pathname(e, name);
+	sym_archive_entry_set_mtime(e, p->when, 0);
+	sym_archive_entry_set_uid(e, 0);
+	sym_archive_entry_set_gid(e, 0);
 
 	_cleanup_close_ int fd = -1;
 	if (S_ISDIR(st->st_mode)) {
-		archive_entry_set_filetype(e, AE_IFDIR);
-		archive_entry_set_perm(e, 0755);
+		sym_archive_entry_set_filetype(e, AE_IFDIR);
+		sym_archive_entry_set_perm(e, 0755);
 	} else if (S_ISLNK(st->st_mode)) {
 		char target[PATH_MAX];
 		ssize_t n = readlinkat(p->root, rel, target, sizeof(target) - 1);
@@ -104,22 +178,22 @@ static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
 			goto out;
 		}
 		target[n] = '\0';
-		archive_entry_set_filetype(e, AE_IFLNK);
-		archive_entry_set_perm(e, 0777);
-		archive_entry_set_symlink(e, target);
+		sym_archive_entry_set_filetype(e, AE_IFLNK);
+		sym_archive_entry_set_perm(e, 0777);
+		sym_archive_entry_set_symlink(e, target);
 	} else if (S_ISREG(st->st_mode)) {
 		fd = openat(p->root, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
 			r = errno_fail(-errno, "reading", rel, p->err);
 			goto out;
 		}
-		archive_entry_set_filetype(e, AE_IFREG);
-		archive_entry_set_perm(e, 0644);
-		archive_entry_set_size(e, st->st_size);
+		sym_archive_entry_set_filetype(e, AE_IFREG);
+		sym_archive_entry_set_perm(e, 0644);
+		sym_archive_entry_set_size(e, st->st_size);
 	} else {
 		goto out; /* a capture writes no other kind */
 	}
-	if (archive_write_header(p->a, e) < ARCHIVE_WARN) {
+	if (sym_archive_write_header(p->a, e) < ARCHIVE_WARN) {
 		r = archive_fail(p->a, "writing the archive", p->err);
 		goto out;
 	}
@@ -132,14 +206,14 @@ static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
 		}
 		if (n > left)
 			n = (ssize_t)left; /* grown since: the header said st_size */
-		if (archive_write_data(p->a, buf, (size_t)n) < 0) {
+		if (sym_archive_write_data(p->a, buf, (size_t)n) < 0) {
 			r = archive_fail(p->a, "writing the archive", p->err);
 			goto out;
 		}
 		left -= n;
 	}
 out:
-	archive_entry_free(e);
+	sym_archive_entry_free(e);
 	return r;
 }
 
@@ -191,23 +265,25 @@ int snapshot_pack(int dir_fd, const char *top, enum snapshot_archive kind, int64
 		  char **ret_err)
 {
 	struct packer p = { .root = dir_fd, .top = top, .when = when, .err = ret_err };
-	int r;
+	int r = archive_load(ret_err);
 
-	p.a = archive_write_new();
+	if (r < 0)
+		return r;
+	p.a = sym_archive_write_new();
 	if (!p.a)
 		return -ENOMEM;
 	/* ustar, and pax headers only where ustar cannot say it (paths past 100 bytes) */
-	if (archive_write_set_format_pax_restricted(p.a) != ARCHIVE_OK ||
-	    (kind == SNAPSHOT_TAR_GZ && archive_write_add_filter_gzip(p.a) != ARCHIVE_OK) ||
-	    archive_write_open_fd(p.a, out_fd) != ARCHIVE_OK) {
+	if (sym_archive_write_set_format_pax_restricted(p.a) != ARCHIVE_OK ||
+	    (kind == SNAPSHOT_TAR_GZ && sym_archive_write_add_filter_gzip(p.a) != ARCHIVE_OK) ||
+	    sym_archive_write_open_fd(p.a, out_fd) != ARCHIVE_OK) {
 		r = archive_fail(p.a, "starting the archive", ret_err);
-		archive_write_free(p.a);
+		sym_archive_write_free(p.a);
 		return r;
 	}
 	r = pack_tree(&p, "");
-	if (archive_write_close(p.a) != ARCHIVE_OK && r == 0)
+	if (sym_archive_write_close(p.a) != ARCHIVE_OK && r == 0)
 		r = archive_fail(p.a, "finishing the archive", ret_err);
-	archive_write_free(p.a);
+	sym_archive_write_free(p.a);
 	if (r == -ENOMEM && ret_err && !*ret_err)
 		*ret_err = strdup("out of memory");
 	return r;
@@ -274,35 +350,35 @@ static void capture_freep(struct capture **c)
 static void archive_read_freep(struct archive **a)
 {
 	if (*a)
-		archive_read_free(*a);
+		sym_archive_read_free(*a);
 }
 
 /* One entry, written by the confined writer. */
 static int unpack_entry(struct archive *a, struct archive_entry *e, struct capture *cap,
 			const struct snapshot_limits *lim, uint64_t *bytes, char **ret_err)
 {
-	const char *name = archive_entry_pathname(e);
+	const char *name = sym_archive_entry_pathname(e);
 	_cleanup_free_ char *path = name ? entry_path(name) : NULL;
-	mode_t type = archive_entry_filetype(e);
+	mode_t type = sym_archive_entry_filetype(e);
 	int r;
 
 	if (!path)
 		return refuse(-EINVAL, name, "an absolute path, '..' or no name: refused", ret_err);
-	if (archive_entry_hardlink(e))
+	if (sym_archive_entry_hardlink(e))
 		return refuse(-EINVAL, name, "a hard link: refused (a capture writes none)", ret_err);
 	if (type == AE_IFDIR)
 		r = capture_dir(cap, path);
 	else if (type == AE_IFLNK) {
-		const char *target = archive_entry_symlink(e);
+		const char *target = sym_archive_entry_symlink(e);
 		if (!target || !*target || !*path)
 			return refuse(-EINVAL, name, "a link without a target: refused", ret_err);
 		r = capture_link(cap, path, target);
 	} else if (type == AE_IFREG) {
 		if (!*path)
 			return refuse(-EINVAL, name, "a file as the top: refused", ret_err);
-		if (!archive_entry_size_is_set(e) || archive_entry_size(e) < 0)
+		if (!sym_archive_entry_size_is_set(e) || sym_archive_entry_size(e) < 0)
 			return refuse(-EINVAL, name, "no size: refused", ret_err);
-		uint64_t size = (uint64_t)archive_entry_size(e);
+		uint64_t size = (uint64_t)sym_archive_entry_size(e);
 		if (size > lim->entry_bytes || *bytes + size > lim->bytes)
 			return refuse(-EFBIG, name,
 				      size > lim->entry_bytes ? "larger than any file a capture holds"
@@ -313,7 +389,7 @@ static int unpack_entry(struct archive *a, struct archive_entry *e, struct captu
 			return -ENOMEM;
 		size_t got = 0;
 		for (;;) {
-			la_ssize_t n = archive_read_data(a, buf + got, size + 1 - got);
+			la_ssize_t n = sym_archive_read_data(a, buf + got, size + 1 - got);
 			if (n < 0)
 				return archive_fail(a, "reading the archive", ret_err);
 			if (n == 0)
@@ -361,27 +437,30 @@ int snapshot_unpack(const char *path, const char *dest, const struct snapshot_li
 		return errno_fail(-errno, "opening", path, ret_err);
 	if (!S_ISREG(st.st_mode))
 		return errno_fail(-EINVAL, "reading", path, ret_err);
+	r = archive_load(ret_err);
+	if (r < 0)
+		return r;
 	r = capture_new(dest, CAPTURE_PLAIN, &cap);
 	if (r < 0)
 		return errno_fail(r, "unpacking into", dest, ret_err);
-	a = archive_read_new();
+	a = sym_archive_read_new();
 	if (!a)
 		return -ENOMEM;
 	/* tar, plain or gzip'd (zlib, in process): nothing that would run an external program */
-	if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
-	    archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
-	    archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK)
+	if (sym_archive_read_support_format_tar(a) != ARCHIVE_OK ||
+	    sym_archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
+	    sym_archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK)
 		return archive_fail(a, "not a tar or tar.gz archive", ret_err);
 	for (;;) {
 		struct archive_entry *e;
-		int s = archive_read_next_header(a, &e);
+		int s = sym_archive_read_next_header(a, &e);
 		if (s == ARCHIVE_EOF)
 			break;
 		if (s < ARCHIVE_WARN)
 			return archive_fail(a, entries ? "corrupt or truncated" : "not a tar or tar.gz archive",
 					    ret_err);
 		if (++entries > lim->entries)
-			return refuse(-EFBIG, archive_entry_pathname(e), "more entries than the limit", ret_err);
+			return refuse(-EFBIG, sym_archive_entry_pathname(e), "more entries than the limit", ret_err);
 		r = unpack_entry(a, e, cap, lim, &bytes, ret_err);
 		if (r < 0)
 			return r;

@@ -170,6 +170,7 @@ int snapshot_run_pack(struct snapshot_run *run)
 
 void snapshot_run_done(struct snapshot_run *run)
 {
+	scratch_forget(&run->scratch);
 	free(run->sysroot_buf);
 	free(run->capture_buf);
 	run->sysroot_buf = run->capture_buf = NULL;

@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "capture.h"
 #include "shared/macro.h"
+#include "shared/openat2.h"
 #include "shared/text.h"
 #include "sysroot-private.h"
 
@@ -69,7 +72,10 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 	if (fd < 0) {
 		d->err = fd;
 	} else {
+		struct statvfs vfs;
 		d->fd = fd;
+		/* the fast read needs openat2's RESOLVE_NO_XDEV to stay on this mount */
+		d->nodev = sr->use_openat2 && fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NODEV);
 		/* a directory read through is there in the replay, even when nothing in it could be read */
 		if (sr->cap && d->canon)
 			capture_dir(sr->cap, d->canon);
@@ -196,6 +202,36 @@ static int quick_canon(const struct sysroot_dir *d, const char *name, char **ret
  * device node is ever opened) and again after (the very inode). -EAGAIN:
  * anything else, which the careful path decides.
  */
+/*
+ * The same in one open and one fstat, on a mount that refuses device nodes
+ * (sysfs and procfs are nodev, and what a live audit reads is there). Why it
+ * is as safe: openat2 of one component with RESOLVE_NO_XDEV cannot leave
+ * the directory's mount (not even to a file bind-mounted over the name), so
+ * a device node found there cannot be opened at all (fs/namei.c may_open:
+ * MNT_NODEV gives EACCES) and its open has no side effect; a FIFO opened
+ * O_NONBLOCK for reading returns at once, a socket fails with ENXIO; and
+ * anything but a regular file is closed unread. -EAGAIN: the careful path
+ * decides (a link, a FIFO, a denied open, another mount).
+ */
+static int read_leaf_nodev(int dfd, const char *name, size_t max, char **ret_buf, size_t *ret_len)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	long r = syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+
+	if (r < 0)
+		return errno == ENOENT || errno == ENOTDIR ? -errno : -EAGAIN;
+	_cleanup_close_ int fd = (int)r;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EAGAIN;
+	return sysroot_read_fd(fd, max, st.st_size, ret_buf, ret_len);
+}
+
 static int read_leaf(int dfd, const char *name, size_t max, char **ret_buf, size_t *ret_len)
 {
 	struct stat st, st2;
@@ -221,7 +257,8 @@ static int dir_read(struct sysroot_dir *d, const char *name, size_t max, char **
 	int dfd = quick_fd(d, name);
 
 	if (dfd >= 0) {
-		int r = read_leaf(dfd, name, max, ret_buf, ret_len);
+		int r = d->nodev ? read_leaf_nodev(dfd, name, max, ret_buf, ret_len)
+				 : read_leaf(dfd, name, max, ret_buf, ret_len);
 		if (r == 0 && quick_canon(d, name, ret_canon) < 0) {
 			free(*ret_buf);
 			return -ENOMEM;

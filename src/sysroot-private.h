@@ -24,6 +24,7 @@ struct sysroot_dir {
 	char *canon; /* capturing: the directory with every link resolved */
 	int fd;      /* O_PATH on the directory; -1 until resolved or when it failed */
 	int err;     /* why it could not be resolved (-errno); 0 when fine or not tried yet */
+	bool nodev;  /* its mount refuses device nodes (sysfs, procfs): the one-open read is safe */
 };
 
 /* An O_PATH fd for path inside the root; when capturing, its canonical path too. */

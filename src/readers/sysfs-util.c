@@ -149,15 +149,15 @@ int sysfs_of_node(struct sysroot_dir *dir, char **ret, struct dt_info *ret_bad)
 
 void sysfs_driver_cache_done(struct sysfs_driver_cache *c)
 {
-	sysroot_dir_free(c->dir);
-	c->dir = NULL;
+	strmap_done(&c->seen);
+	strv_done(&c->modules);
 }
 
 /*
  * drivers/base/module.c module_add_driver: "module" under the driver, when
  * it has one. Looked up from the driver's own directory (the link text is
- * relative to the device's real directory, not the bus entry), which the
- * cache keeps open for the next device of the same driver.
+ * relative to the device's real directory, not the bus entry), once per
+ * driver: the cache answers for the next devices of the same driver.
  */
 static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *driver_target,
 		       struct device *d, struct sysfs_driver_cache *cache)
@@ -172,13 +172,22 @@ static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *
 		return -ENOMEM;
 	if (!drvdir)
 		return sysfs_link_basename(dir, "driver/module", &d->module);
-	if (!cache->dir || strcmp(sysroot_dir_path(cache->dir), drvdir) != 0) {
-		sysfs_driver_cache_done(cache);
-		r = sysroot_dir_new(sr, &cache->dir, "%s", drvdir);
-		if (r < 0)
-			return r == -ENOMEM ? r : 0; /* a path too long to name: no module */
+	const struct strmap_entry *e = strmap_get(&cache->seen, drvdir);
+	if (e) {
+		if (e->value && !(d->module = strdup(cache->modules.v[e->value - 1])))
+			return -ENOMEM;
+		return 0;
 	}
-	return sysfs_link_basename(cache->dir, "module", &d->module);
+	_cleanup_sysroot_dir_ struct sysroot_dir *drv = NULL;
+	r = sysroot_dir_new(sr, &drv, "%s", drvdir);
+	if (r == 0)
+		r = sysfs_link_basename(drv, "module", &d->module);
+	if (r == -ENOMEM)
+		return r;
+	/* a path too long to name, or no link: no module, for every device of it */
+	if (d->module && strv_push(&cache->modules, d->module) < 0)
+		return -ENOMEM;
+	return strmap_add(&cache->seen, drvdir, d->module ? (int)cache->modules.n : 0) < 0 ? -ENOMEM : 0;
 }
 
 int sysfs_read_binding(struct sysroot *sr, struct sysroot_dir *dir, struct machine *m,

@@ -18,6 +18,8 @@
 #include "sysroot.h"
 
 #include "shared/kernel-defs.h"
+#include "shared/strmap.h"
+#include "shared/strv.h"
 
 /* A sysfs attribute is at most one page (fs/sysfs/file.c); 64 KiB pages included. */
 #define SYSFS_ATTR_MAX SYSROOT_ATTR_MAX
@@ -47,9 +49,13 @@ int sysfs_link_basename(struct sysroot_dir *dir, const char *name, char **ret);
  */
 int sysfs_of_node(struct sysroot_dir *dir, char **ret, struct dt_info *ret_bad);
 
-/* The driver directory the last device's module link was read in: devices of one driver share it. */
+/*
+ * The module of each driver directory met, read once: devices of one driver
+ * share it, however the drivers of a bus alternate.
+ */
 struct sysfs_driver_cache {
-	struct sysroot_dir *dir;
+	struct strmap seen;    /* driver directory -> index in modules + 1; 0: no module */
+	struct strv modules;
 };
 void sysfs_driver_cache_done(struct sysfs_driver_cache *c);
 
