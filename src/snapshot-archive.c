@@ -4,7 +4,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,17 +13,11 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "shared/dlopen-lib.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "snapshot-archive.h"
 
-/*
- * libarchive is loaded when an archive is met, not at start-up: it maps a
- * dozen libraries (libxml2, ICU, libstdc++, nettle...) that an audit of a
- * machine or a directory never needs. The soname has been libarchive.so.13
- * since libarchive 3.0 (2011).
- */
-#define LIBARCHIVE_SONAME "libarchive.so.13"
 #define ARCHIVE_SYMBOLS \
 	X(archive_entry_filetype) \
 	X(archive_entry_free) \
@@ -60,6 +53,7 @@
 	X(archive_write_open_fd) \
 	X(archive_write_set_format_pax_restricted)
 
+/* libarchive is loaded when an archive is met (shared/dlopen-lib.h); libarchive.so.13 since 3.0 (2011). */
 #define X(f) static __typeof__(f) *sym_##f;
 ARCHIVE_SYMBOLS
 #undef X
@@ -67,28 +61,10 @@ ARCHIVE_SYMBOLS
 static int archive_load(char **ret_err)
 {
 	static void *handle;
-
-	if (handle)
-		return 0;
-	void *h = dlopen(LIBARCHIVE_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-	const char *missing = NULL;
-	if (!h)
-		goto fail;
-#define X(f) if (!missing && !(sym_##f = (__typeof__(f) *)dlsym(h, #f))) missing = #f;
-	ARCHIVE_SYMBOLS
+#define X(f) DLOPEN_SYM(f),
+	static const struct dlopen_sym syms[] = { ARCHIVE_SYMBOLS };
 #undef X
-	if (missing) {
-		dlclose(h);
-		goto fail;
-	}
-	handle = h;
-	return 0;
-fail:
-	if (ret_err && asprintf(ret_err, "cannot load " LIBARCHIVE_SONAME "%s%s: %s",
-				missing ? ", no " : "", missing ? missing : "",
-				missing ? "too old" : dlerror()) < 0)
-		*ret_err = NULL;
-	return -ELIBACC;
+	return dlopen_lib("libarchive.so.13", &handle, syms, ARRAY_SIZE(syms), ret_err);
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -108,4 +108,18 @@ else
 		'[ "$(wc -l < "$1")" = 1 ] && grep -q -e "needs root" -e "tracefs" -e "swiotlb_bounced" "$1"' \
 		_ "$tmp/observe.err"
 fi
+
+# optional libraries are loaded only when needed (shared/dlopen-lib.h): ld.so says which it maps
+loaded() { # ARGS...: the optional libraries a run maps, sorted, one line
+	LD_DEBUG=files "$TOOL" "$@" 2>&1 > /dev/null |
+		grep -oE 'file=lib(kmod|udev|archive)\.so\.[0-9]+' | sort -u | tr '\n' ' '
+}
+check "--version maps no optional library ($(loaded --version))" test -z "$(loaded --version)"
+FIXTURE_TMP=$tmp/fixtures
+snap=$(fixture_root x86-pc-4g) || exit 99
+check "a snapshot's JSON maps no libudev or libarchive ($(loaded --sysroot "$snap" --json))" \
+	bash -c '! grep -qE "udev|archive" <<< "$1"' _ "$(loaded --sysroot "$snap" --json)"
+tar czf "$tmp/snap.tar.gz" -C "$snap" .
+check "an archive maps libarchive ($(loaded --sysroot "$tmp/snap.tar.gz" --json))" \
+	bash -c 'grep -q "libarchive" <<< "$1"' _ "$(loaded --sysroot "$tmp/snap.tar.gz" --json)"
 tap_done

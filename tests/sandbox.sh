@@ -155,6 +155,15 @@ check "inside: modules.softdep's alias names the AHCI's" jqe "$tmp/j" \
 check "inside: pci.ids names the devices" jqe "$tmp/j" \
 	'(.devices[] | select(.id == "0000:00:1f.2")) | .name | startswith("Intel Corporation 82801IR")'
 check "inside: no private directory left" no_leftovers
+# a libkmod that cannot be loaded (a broken file where the loader looks first): recorded, the rest judged
+mkdir -p "$tmp/badlib" && echo "not an ELF object" > "$tmp/badlib/libkmod.so.2"
+LD_LIBRARY_PATH=$tmp/badlib timeout 20 "$TOOL" --sysroot "$ok" --json > "$tmp/j" 2> "$tmp/e"
+rc=$?
+check "libkmod unloadable: exit 0 or 1 ($rc), valid JSON" bash -c '[ "$1" -le 1 ] && jq -e . "$2" > /dev/null' _ "$rc" "$tmp/j"
+check "libkmod unloadable: lib/modules recorded as missing ELIBACC, saying which library" jqe "$tmp/j" \
+	'[.inputs[] | select(.path | startswith("lib/modules/"))][-1] | .errno == "ELIBACC" and (.detail | test("libkmod.so.2"))'
+check "libkmod unloadable: no module names, the devices still judged" jqe "$tmp/j" \
+	'([.devices[] | select(.module_source == "modalias")] | length == 0) and (.devices | length > 0)'
 # What libkmod reads is now read by the sysroot layer: --capture keeps it.
 timeout 20 "$TOOL" --sysroot "$ok" --capture "$tmp/cap" --json > "$tmp/cap.json" 2> "$tmp/e"
 check "capture: the index copied with its content" cmp -s \

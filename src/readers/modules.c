@@ -13,7 +13,7 @@
  * neither is possible (an unprivileged user without user namespaces on a
  * kernel before 5.13) they are still opened, and cannot change a result:
  * blacklists, options and the compression of .ko files play no part in
- * kmod_module_new_from_lookup().
+ * sym_kmod_module_new_from_lookup().
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,12 +26,13 @@
 #include "readers/sysfs-util.h"
 #include "shared/sandbox.h"
 #include "shared/errno-util.h"
+#include "shared/dlopen-lib.h"
 #include "shared/macro.h"
 
 #define MODULES_DIR "lib/modules"
 
 /*
- * What kmod_new() and kmod_module_new_from_lookup() open in the directory
+ * What sym_kmod_new() and sym_kmod_module_new_from_lookup() open in the directory
  * (kmod 30-34: libkmod-config.c kmod_config_new parses modules.softdep and,
  * from 33, modules.weakdep as configuration, aliases included; libkmod.c
  * index_files). Not modules.symbols.bin, consulted only for "symbol:"
@@ -99,6 +100,29 @@ static int copy_files(struct sysroot *sr, struct machine *m, const char *dir, st
 	return 1;
 }
 
+/* libkmod, for a lookup only: loaded then (shared/dlopen-lib.h), before the child starts. */
+#define X(f) static __typeof__(f) *sym_##f;
+#define KMOD_SYMBOLS \
+	X(kmod_new) \
+	X(kmod_unref) \
+	X(kmod_set_log_fn) \
+	X(kmod_module_new_from_lookup) \
+	X(kmod_module_get_module) \
+	X(kmod_module_get_name) \
+	X(kmod_module_unref) \
+	X(kmod_module_unref_list)
+KMOD_SYMBOLS
+#undef X
+
+static int kmod_load(char **ret_err)
+{
+	static void *handle;
+#define X(f) DLOPEN_SYM(f),
+	static const struct dlopen_sym syms[] = { KMOD_SYMBOLS };
+#undef X
+	return dlopen_lib("libkmod.so.2", &handle, syms, ARRAY_SIZE(syms), ret_err);
+}
+
 /* Limits of the lookup child: libkmod trusts its index files, a snapshot's may be crafted. */
 static const struct sandbox_limits lookup_limits = {
 	.seconds = 3,
@@ -114,30 +138,30 @@ static int lookup_all(const char *dir, FILE *out, void *data)
 	struct kmod_ctx *ctx;
 	int r = 0;
 
-	unsetenv("KMOD_LOG"); /* kmod_new() logs to stderr before kmod_set_log_fn() can stop it */
-	ctx = kmod_new(dir, no_config);
+	unsetenv("KMOD_LOG"); /* sym_kmod_new() logs to stderr before sym_kmod_set_log_fn() can stop it */
+	ctx = sym_kmod_new(dir, no_config);
 	if (!ctx)
 		return -ENOMEM;
-	kmod_set_log_fn(ctx, kmod_quiet, NULL);
+	sym_kmod_set_log_fn(ctx, kmod_quiet, NULL);
 	for (size_t i = 0; r >= 0 && i < m->n_devices; i++) {
 		struct device *d = &m->devices[i];
 		struct kmod_list *list = NULL;
 
 		if (!wants_module(d))
 			continue;
-		r = kmod_module_new_from_lookup(ctx, d->modalias, &list);
+		r = sym_kmod_module_new_from_lookup(ctx, d->modalias, &list);
 		if (r != -ENOMEM)
 			r = 0; /* not found, or an index absent (-ENOSYS): no module */
 		if (r == 0 && list) {
-			struct kmod_module *mod = kmod_module_get_module(list);
-			const char *name = kmod_module_get_name(mod);
+			struct kmod_module *mod = sym_kmod_module_get_module(list);
+			const char *name = sym_kmod_module_get_name(mod);
 			if (name && !strpbrk(name, "\t\n"))
 				fprintf(out, "%zu\t%s\n", i, name);
-			kmod_module_unref(mod);
+			sym_kmod_module_unref(mod);
 		}
-		kmod_module_unref_list(list);
+		sym_kmod_module_unref_list(list);
 	}
-	kmod_unref(ctx);
+	sym_kmod_unref(ctx);
 	return r;
 }
 
@@ -194,6 +218,10 @@ int read_modules(struct sysroot *sr, struct machine *m)
 	if (r < 0) /* no modules installed (containers, minimal VMs): recorded */
 		return machine_add_input_errno(m, input, r);
 
+	_cleanup_free_ char *why = NULL;
+	if (kmod_load(&why) < 0)
+		return machine_add_input(m, input, INPUT_MISSING, ELIBACC,
+					 why ? why : "cannot load libkmod.so.2: no module names");
 	r = sandbox_new(&sb);
 	if (r == -ENOMEM)
 		return r;

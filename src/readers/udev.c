@@ -16,8 +16,40 @@
 
 #include "readers/readers.h"
 #include "readers/udev.h"
+#include "shared/dlopen-lib.h"
 #include "shared/macro.h"
 #include "shared/text.h"
+
+
+/* libudev, live runs only: loaded then (shared/dlopen-lib.h). */
+#define X(f) static __typeof__(f) *sym_##f;
+#define UDEV_SYMBOLS \
+	X(udev_new) \
+	X(udev_unref) \
+	X(udev_device_unref) \
+	X(udev_device_new_from_syspath) \
+	X(udev_device_new_from_subsystem_sysname) \
+	X(udev_device_get_property_value) \
+	X(udev_device_get_devlinks_list_entry) \
+	X(udev_list_entry_get_name) \
+	X(udev_list_entry_get_next)
+UDEV_SYMBOLS
+#undef X
+
+/* 0, or the input recorded: no libudev here. */
+static int udev_load(struct machine *m, const char *path)
+{
+	static void *handle;
+#define X(f) DLOPEN_SYM(f),
+	static const struct dlopen_sym syms[] = { UDEV_SYMBOLS };
+#undef X
+	_cleanup_free_ char *why = NULL;
+	int r = dlopen_lib("libudev.so.1", &handle, syms, ARRAY_SIZE(syms), &why);
+	if (r == 0)
+		return 0;
+	r = machine_add_input(m, path, INPUT_MISSING, ELIBACC, why ? why : "cannot load libudev.so.1");
+	return r < 0 ? r : 1;
+}
 
 /* systemd src/libsystemd/sd-device/device-private.c: one file per device with properties */
 #define UDEV_DB "run/udev/data"
@@ -33,7 +65,7 @@ static int udev_db_status(struct sysroot *sr)
 
 static int copy_prop(struct udev_device *dev, const char *key, char **field)
 {
-	const char *v = udev_device_get_property_value(dev, key);
+	const char *v = sym_udev_device_get_property_value(dev, key);
 
 	if (!v || !*v)
 		return 0;
@@ -51,9 +83,9 @@ static int copy_by_path(struct udev_device *dev, char **field)
 	struct udev_list_entry *e;
 	const char *best = NULL;
 
-	udev_list_entry_foreach(e, udev_device_get_devlinks_list_entry(dev))
+	for (e = sym_udev_device_get_devlinks_list_entry(dev); e; e = sym_udev_list_entry_get_next(e))
 	{
-		const char *name = udev_list_entry_get_name(e);
+		const char *name = sym_udev_list_entry_get_name(e);
 		if (strncmp(name, BY_PATH, sizeof(BY_PATH) - 1) == 0 &&
 		    (!best || strcmp(name, best) < 0))
 			best = name;
@@ -195,7 +227,10 @@ int read_udev(struct sysroot *sr, struct machine *m)
 		return r;
 	if (r < 0) /* no udevd (containers, this kind of VM): nothing to add */
 		return machine_add_input_errno(m, UDEV_DB, r);
-	udev = udev_new();
+	r = udev_load(m, UDEV_DB);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	udev = sym_udev_new();
 	if (!udev)
 		return -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < m->n_devices; i++) {
@@ -208,7 +243,7 @@ int read_udev(struct sysroot *sr, struct machine *m)
 			r = -ENOMEM;
 			break;
 		}
-		struct udev_device *dev = udev_device_new_from_syspath(udev, path);
+		struct udev_device *dev = sym_udev_device_new_from_syspath(udev, path);
 		if (!dev) {
 			r = errno == ENOMEM ? -ENOMEM : 0;
 			continue;
@@ -217,9 +252,9 @@ int read_udev(struct sysroot *sr, struct machine *m)
 		    (r = copy_prop(dev, "ID_VENDOR_FROM_DATABASE", &d->udev.vendor_db)) >= 0 &&
 		    (r = copy_prop(dev, "ID_MODEL_FROM_DATABASE", &d->udev.model_db)) >= 0)
 			r = copy_prop(dev, "ID_SERIAL", &d->udev.serial);
-		udev_device_unref(dev);
+		sym_udev_device_unref(dev);
 	}
-	udev_unref(udev);
+	sym_udev_unref(udev);
 	if (r < 0)
 		return r;
 	return machine_add_input(m, UDEV_DB, INPUT_OK, 0, NULL);
@@ -252,13 +287,16 @@ int read_udev_blocks(struct sysroot *sr, struct machine *m)
 	r = udev_db_status(sr);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	udev = udev_new();
+	r = udev_load(m, UDEV_DB);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	udev = sym_udev_new();
 	if (!udev)
 		return -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < m->n_blocks; i++) {
 		struct block_queue *b = &m->blocks[i];
 		struct udev_device *dev =
-			udev_device_new_from_subsystem_sysname(udev, "block", b->disk);
+			sym_udev_device_new_from_subsystem_sysname(udev, "block", b->disk);
 
 		if (!dev) {
 			r = errno == ENOMEM ? -ENOMEM : 0;
@@ -267,8 +305,8 @@ int read_udev_blocks(struct sysroot *sr, struct machine *m)
 		if ((r = copy_prop(dev, "ID_PATH", &b->udev.id_path)) >= 0 &&
 		    (r = copy_prop(dev, "ID_SERIAL", &b->udev.serial)) >= 0)
 			r = copy_by_path(dev, &b->udev.by_path);
-		udev_device_unref(dev);
+		sym_udev_device_unref(dev);
 	}
-	udev_unref(udev);
+	sym_udev_unref(udev);
 	return r;
 }

@@ -27,6 +27,7 @@ static const struct {
 	{ EBADMSG, "EBADMSG", "malformed content" },
 	{ ERANGE, "ERANGE", "value out of range" },
 	{ EEXIST, "EEXIST", "another entry already has this name" },
+	{ ELIBACC, "ELIBACC", "the library it needs cannot be loaded" },
 };
 
 const char *errno_describe(int err)
