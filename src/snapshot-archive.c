@@ -18,7 +18,8 @@
 #include "shared/strv.h"
 #include "snapshot-archive.h"
 
-#define ARCHIVE_SYMBOLS \
+/* libarchive is loaded when an archive is met; libarchive.so.13 since 3.0 (2011). */
+#define ARCHIVE_SYMBOLS(X) \
 	X(archive_entry_filetype) \
 	X(archive_entry_free) \
 	X(archive_entry_hardlink) \
@@ -52,20 +53,7 @@
 	X(archive_write_new) \
 	X(archive_write_open_fd) \
 	X(archive_write_set_format_pax_restricted)
-
-/* libarchive is loaded when an archive is met (shared/dlopen-lib.h); libarchive.so.13 since 3.0 (2011). */
-#define X(f) static __typeof__(f) *sym_##f;
-ARCHIVE_SYMBOLS
-#undef X
-
-static int archive_load(char **ret_err)
-{
-	static void *handle;
-#define X(f) DLOPEN_SYM(f),
-	static const struct dlopen_sym syms[] = { ARCHIVE_SYMBOLS };
-#undef X
-	return dlopen_lib("libarchive.so.13", &handle, syms, ARRAY_SIZE(syms), ret_err);
-}
+DLOPEN_LIBRARY(archive_load, "libarchive.so.13", ARCHIVE_SYMBOLS)
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -281,23 +281,32 @@ static const char *count_detail(char *buf, size_t size, int r, size_t n, const c
 	return buf;
 }
 
-/* A read a capture copies now, or (ret_canon) that the reader hands over itself later. */
+/*
+ * After a read of path: the capture's copy now, or (ret_canon) where the
+ * reader puts what it keeps later; the length; the trace line.
+ */
+static int read_done(struct sysroot *sr, const char *op, const char *path, int r, const char *buf,
+		     size_t len, char **canon, size_t *ret_len, char **ret_canon)
+{
+	char detail[32];
+
+	if (r == 0 && *canon && !ret_canon)
+		capture_file(sr->cap, *canon, buf, len);
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	if (r == 0 && ret_canon)
+		*ret_canon = TAKE_PTR(*canon);
+	return sysroot_finish(sr, op, NULL, path, r, count_detail(detail, sizeof(detail), r, len, "bytes"));
+}
+
 static int read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 		     size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
-	char detail[32];
 	size_t len = 0;
 	int r = sysroot_read_careful(sr, path, max, ret_buf, &len, &canon);
 
-	if (r == 0 && canon && !ret_canon)
-		capture_file(sr->cap, canon, *ret_buf, len);
-	if (r == 0 && ret_len)
-		*ret_len = len;
-	if (r == 0 && ret_canon)
-		*ret_canon = TAKE_PTR(canon);
-	return sysroot_finish(sr, "read", NULL, path, r,
-			      count_detail(detail, sizeof(detail), r, len, "bytes"));
+	return read_done(sr, "read", path, r, r == 0 ? *ret_buf : NULL, len, &canon, ret_len, ret_canon);
 }
 
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
@@ -381,18 +390,11 @@ static int read_records(struct sysroot *sr, const char *path, size_t max, char *
 			size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
-	char detail[32];
 	size_t len = 0;
 	int r = read_records_canon(sr, path, max, ret_buf, &len, &canon);
 
-	if (r == 0 && canon && !ret_canon)
-		capture_file(sr->cap, canon, *ret_buf, len);
-	if (r == 0 && ret_len)
-		*ret_len = len;
-	if (r == 0 && ret_canon)
-		*ret_canon = TAKE_PTR(canon);
-	return sysroot_finish(sr, "read-records", NULL, path, r,
-			      count_detail(detail, sizeof(detail), r, len, "bytes"));
+	return read_done(sr, "read-records", path, r, r == 0 ? *ret_buf : NULL, len, &canon, ret_len,
+			 ret_canon);
 }
 
 int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,

@@ -100,9 +100,8 @@ static int copy_files(struct sysroot *sr, struct machine *m, const char *dir, st
 	return 1;
 }
 
-/* libkmod, for a lookup only: loaded then (shared/dlopen-lib.h), before the child starts. */
-#define X(f) static __typeof__(f) *sym_##f;
-#define KMOD_SYMBOLS \
+/* libkmod, for a lookup only: loaded then, before the lookup child starts. */
+#define KMOD_SYMBOLS(X) \
 	X(kmod_new) \
 	X(kmod_unref) \
 	X(kmod_set_log_fn) \
@@ -111,17 +110,7 @@ static int copy_files(struct sysroot *sr, struct machine *m, const char *dir, st
 	X(kmod_module_get_name) \
 	X(kmod_module_unref) \
 	X(kmod_module_unref_list)
-KMOD_SYMBOLS
-#undef X
-
-static int kmod_load(char **ret_err)
-{
-	static void *handle;
-#define X(f) DLOPEN_SYM(f),
-	static const struct dlopen_sym syms[] = { KMOD_SYMBOLS };
-#undef X
-	return dlopen_lib("libkmod.so.2", &handle, syms, ARRAY_SIZE(syms), ret_err);
-}
+DLOPEN_LIBRARY(kmod_load, "libkmod.so.2", KMOD_SYMBOLS)
 
 /* Limits of the lookup child: libkmod trusts its index files, a snapshot's may be crafted. */
 static const struct sandbox_limits lookup_limits = {

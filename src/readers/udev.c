@@ -21,9 +21,8 @@
 #include "shared/text.h"
 
 
-/* libudev, live runs only: loaded then (shared/dlopen-lib.h). */
-#define X(f) static __typeof__(f) *sym_##f;
-#define UDEV_SYMBOLS \
+/* libudev, live runs only: loaded then. */
+#define UDEV_SYMBOLS(X) \
 	X(udev_new) \
 	X(udev_unref) \
 	X(udev_device_unref) \
@@ -33,18 +32,13 @@
 	X(udev_device_get_devlinks_list_entry) \
 	X(udev_list_entry_get_name) \
 	X(udev_list_entry_get_next)
-UDEV_SYMBOLS
-#undef X
+DLOPEN_LIBRARY(udev_dlopen, "libudev.so.1", UDEV_SYMBOLS)
 
 /* 0, or the input recorded: no libudev here. */
 static int udev_load(struct machine *m, const char *path)
 {
-	static void *handle;
-#define X(f) DLOPEN_SYM(f),
-	static const struct dlopen_sym syms[] = { UDEV_SYMBOLS };
-#undef X
 	_cleanup_free_ char *why = NULL;
-	int r = dlopen_lib("libudev.so.1", &handle, syms, ARRAY_SIZE(syms), &why);
+	int r = udev_dlopen(&why);
 	if (r == 0)
 		return 0;
 	r = machine_add_input(m, path, INPUT_MISSING, ELIBACC, why ? why : "cannot load libudev.so.1");

@@ -16,8 +16,22 @@ struct dlopen_sym {
 	const char *name;
 	void **fn;
 };
-/* { "kmod_new", &sym_kmod_new } for a static __typeof__(kmod_new) *sym_kmod_new */
-#define DLOPEN_SYM(f) { #f, (void **)&sym_##f }
+
+/*
+ * For LIST(X), a list of X(function) (KMOD_SYMBOLS below): one
+ * "static __typeof__(f) *sym_f" per function, and "static int
+ * loader(char **ret_err)" that loads soname into them.
+ */
+#define DLOPEN_SYM_DECLARE(f) static __typeof__(f) *sym_##f;
+#define DLOPEN_SYM_ENTRY(f) { #f, (void **)&sym_##f },
+#define DLOPEN_LIBRARY(loader, soname, LIST)                                                    \
+	LIST(DLOPEN_SYM_DECLARE)                                                                 \
+	static int loader(char **ret_err)                                                        \
+	{                                                                                        \
+		static void *handle;                                                             \
+		static const struct dlopen_sym syms[] = { LIST(DLOPEN_SYM_ENTRY) };              \
+		return dlopen_lib(soname, &handle, syms, sizeof(syms) / sizeof(syms[0]), ret_err); \
+	}
 
 /*
  * dlopen soname once (*handle keeps it; RTLD_NODELETE) and resolve every
