@@ -44,7 +44,8 @@ static enum scan scan(int fd, dev_t dev, char sub[NAME_MAX + 1], int *err)
 		if (n == 0)
 			break;
 		for (long off = 0; off < n;) {
-			struct dirent64_raw *de = (struct dirent64_raw *)(buf + off);
+			/* the kernel aligns each record to 8 bytes, and buf is */
+			struct dirent64_raw *de = (struct dirent64_raw *)(void *)(buf + off);
 			off += de->d_reclen;
 			const char *nm = de->d_name;
 			if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
