@@ -299,8 +299,8 @@ static int read_done(struct sysroot *sr, const char *op, const char *path, int r
 	return sysroot_finish(sr, op, NULL, path, r, count_detail(detail, sizeof(detail), r, len, "bytes"));
 }
 
-static int read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-		     size_t *ret_len, char **ret_canon)
+int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			   size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
 	size_t len = 0;
@@ -312,13 +312,7 @@ static int read_file(struct sysroot *sr, const char *path, size_t max, char **re
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 		      size_t *ret_len)
 {
-	return read_file(sr, path, max, ret_buf, ret_len, NULL);
-}
-
-int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			   size_t *ret_len, char **ret_canon)
-{
-	return read_file(sr, path, max, ret_buf, ret_len, ret_canon);
+	return sysroot_read_file_kept(sr, path, max, ret_buf, ret_len, NULL);
 }
 
 /* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */
@@ -386,8 +380,8 @@ static int read_records_canon(struct sysroot *sr, const char *path, size_t max, 
 }
 
 /* The kernel log is captured as a regular file in its record format: whole, or later (ret_canon). */
-static int read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			size_t *ret_len, char **ret_canon)
+int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			      size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
 	size_t len = 0;
@@ -400,13 +394,7 @@ static int read_records(struct sysroot *sr, const char *path, size_t max, char *
 int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			 size_t *ret_len)
 {
-	return read_records(sr, path, max, ret_buf, ret_len, NULL);
-}
-
-int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			      size_t *ret_len, char **ret_canon)
-{
-	return read_records(sr, path, max, ret_buf, ret_len, ret_canon);
+	return sysroot_read_records_kept(sr, path, max, ret_buf, ret_len, NULL);
 }
 
 void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len)
