@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "shared/macro.h"
+#include "shared/tmp-dir.h"
 #include "snapshot-run.h"
 
 #define CAPTURE_SUBDIR "capture"
@@ -68,12 +69,6 @@ static int check_capture_file(const char *file)
 	if (errno != ENOENT)
 		return failed("--capture", file, NULL, -errno);
 	return 0;
-}
-
-static const char *tmp_dir(void)
-{
-	const char *t = secure_getenv("TMPDIR");
-	return t && *t == '/' ? t : "/tmp";
 }
 
 int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture)

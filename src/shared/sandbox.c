@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,6 +29,8 @@
 
 #include "shared/sandbox.h"
 #include "shared/macro.h"
+#include "shared/rm-rf.h"
+#include "shared/tmp-dir.h"
 
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
 #define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
@@ -124,13 +125,11 @@ static void cleanup_handlers(bool restore)
 
 int sandbox_new(struct sandbox **ret)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = tmp_dir();
 	struct sandbox *sb;
 
 	if (active)
 		return -EBUSY;
-	if (!tmp || tmp[0] != '/')
-		tmp = "/tmp";
 	sb = calloc(1, sizeof(*sb));
 	if (!sb)
 		return -ENOMEM;
@@ -159,32 +158,13 @@ int sandbox_new(struct sandbox **ret)
 	return 0;
 }
 
-/* What a child left without Landlock (a kernel before 5.13, or qemu-user): a
- * root child inside the chroot can create entries; remove them one level deep. */
-static void remove_strays(struct sandbox *sb)
-{
-	int fd = dup(sb->dir_fd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(dir)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
-		    unlinkat(sb->dir_fd, e->d_name, 0) < 0 && errno == EISDIR)
-			(void)unlinkat(sb->dir_fd, e->d_name, AT_REMOVEDIR);
-	closedir(dir);
-}
-
 void sandbox_free(struct sandbox *sb)
 {
 	if (!sb)
 		return;
-	remove_strays(sb);
-	remove_contents(sb);
+	/* the files, and whatever a child left without Landlock (a kernel before
+	 * 5.13, or qemu-user: a root child in the chroot can create entries) */
+	(void)!rm_rf_at(AT_FDCWD, sb->path); /* what cannot go is left: nothing else to do */
 	if (active == sb) {
 		cleanup_handlers(true);
 		active = NULL;
