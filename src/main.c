@@ -316,7 +316,7 @@ static int list_columns(void)
 /* A --sysroot with none of proc/, sys/ and MANIFEST is a mistake, not a machine. */
 static bool looks_like_snapshot(struct sysroot *sr)
 {
-	static const char *const marks[] = { "proc", "sys", "MANIFEST" };
+	static const char *const marks[] = SYSROOT_SNAPSHOT_MARKS;
 	struct stat st;
 
 	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)

@@ -15,6 +15,7 @@
 #include "shared/macro.h"
 #include "shared/tmp-dir.h"
 #include "snapshot-run.h"
+#include "sysroot.h"
 
 #define CAPTURE_SUBDIR "capture"
 #define ARCHIVE_TMP "archive.tmp"
@@ -29,7 +30,7 @@ static int failed(const char *opt, const char *arg, const char *what, int r)
 /* The directory an unpacked archive's snapshot is in: its top, or the one directory there. */
 static int snapshot_root(const char *dir, char **ret)
 {
-	static const char *const marks[] = { "proc", "sys", "MANIFEST" };
+	static const char *const marks[] = SYSROOT_SNAPSHOT_MARKS;
 	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
 

@@ -29,6 +29,9 @@ enum sysroot_flags {
 	SYSROOT_NO_OPENAT2 = 1 << 0, /* force the hand-written resolver (tests) */
 };
 
+/* A snapshot has one of these at its top; a tree with none is not one (main.c, snapshot-run.c). */
+#define SYSROOT_SNAPSHOT_MARKS { "proc", "sys", "MANIFEST" }
+
 /* -ENOTDIR when path is not a directory, -ENOENT when it does not exist. */
 int sysroot_open(const char *path, unsigned flags, struct sysroot **ret);
 void sysroot_free(struct sysroot *sr);
