@@ -95,7 +95,8 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 		r = scratch_make(&run->scratch, dirname(copy), ".dmamask-audit-capture", &dir);
 		if (r < 0)
 			return failed("--capture", capture, NULL, r);
-		if (asprintf(&run->capture_buf, "%s/" CAPTURE_SUBDIR, dir) < 0) {
+		if (asprintf(&run->capture_buf, "%s/" CAPTURE_SUBDIR, dir) < 0 ||
+		    asprintf(&run->archive_tmp, "%s/" ARCHIVE_TMP, dir) < 0) {
 			scratch_remove(&run->scratch);
 			return failed("--capture", capture, NULL, -ENOMEM);
 		}
@@ -133,13 +134,12 @@ int snapshot_run_pack(struct snapshot_run *run)
 		return 0;
 
 	const char *file = run->capture_file;
-	_cleanup_free_ char *top = snapshot_archive_top(file), *tmp = NULL, *why = NULL;
+	const char *tmp = run->archive_tmp;
+	_cleanup_free_ char *top = snapshot_archive_top(file), *why = NULL;
 	_cleanup_close_ int dfd = open(run->capture_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int r;
 
-	if (!top || asprintf(&tmp, "%.*s/" ARCHIVE_TMP,
-			     (int)(strlen(run->capture_dir) - strlen("/" CAPTURE_SUBDIR)),
-			     run->capture_dir) < 0)
+	if (!top)
 		return failed("--capture", file, NULL, -ENOMEM);
 	if (dfd < 0)
 		return failed("--capture", file, NULL, -errno);
@@ -169,5 +169,6 @@ void snapshot_run_done(struct snapshot_run *run)
 	scratch_forget(&run->scratch);
 	free(run->sysroot_buf);
 	free(run->capture_buf);
-	run->sysroot_buf = run->capture_buf = NULL;
+	free(run->archive_tmp);
+	run->sysroot_buf = run->capture_buf = run->archive_tmp = NULL;
 }

@@ -19,6 +19,7 @@ struct snapshot_run {
 	const char *sysroot_dir; /* where to audit: the argument, or the unpacked archive */
 	const char *capture_dir; /* where to capture: the argument, or a private directory */
 	char *sysroot_buf, *capture_buf;
+	char *archive_tmp;                  /* the archive until renamed, beside the capture */
 	enum snapshot_archive capture_kind; /* SNAPSHOT_DIR: --capture is a directory */
 	const char *capture_file;           /* the archive to write */
 };
