@@ -24,7 +24,7 @@ static void capture_udev(struct capture *cap, const struct machine *m)
 {
 	for (size_t i = 0; i < m->n_devices + m->n_blocks; i++) {
 		bool dev = i < m->n_devices;
-		const struct udev_props *u = dev ? &m->devices[i].udev : &m->blocks[i - m->n_devices].udev;
+		const struct udev_props *u = udev_or_none(dev ? m->devices[i].udev : m->blocks[i - m->n_devices].udev);
 		const char *name = dev ? m->devices[i].id : m->blocks[i - m->n_devices].disk;
 		_cleanup_free_ char *text = NULL, *path = NULL;
 		if (udev_props_format(u, &text) < 0 || !*text)

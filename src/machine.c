@@ -195,6 +195,8 @@ const char *dev_bus_to_string(enum dev_bus b)
 	return b >= 0 && b < _DEV_BUS_MAX ? bus_names[b] : NULL;
 }
 
+const struct udev_props udev_props_none;
+
 void udev_props_done(struct udev_props *u)
 {
 	free(u->id_path);
@@ -204,6 +206,27 @@ void udev_props_done(struct udev_props *u)
 	free(u->by_path);
 }
 
+void udev_props_free(struct udev_props **u)
+{
+	if (*u)
+		udev_props_done(*u);
+	free(*u);
+	*u = NULL;
+}
+
+int udev_props_keep(struct udev_props **dst, struct udev_props *src)
+{
+	if (!src->id_path && !src->vendor_db && !src->model_db && !src->serial && !src->by_path)
+		return 0;
+	udev_props_free(dst);
+	*dst = malloc(sizeof(**dst));
+	if (!*dst)
+		return -ENOMEM;
+	**dst = *src;
+	memset(src, 0, sizeof(*src));
+	return 0;
+}
+
 void observation_done(struct observation *o)
 {
 	for (size_t i = 0; i < o->n_devices; i++)
@@ -211,6 +234,15 @@ void observation_done(struct observation *o)
 	free(o->devices);
 	free(o->tracefs);
 	memset(o, 0, sizeof(*o));
+}
+
+const struct dt_info dt_info_none;
+
+struct dt_info *device_dt_new(struct device *d)
+{
+	if (!d->dt)
+		d->dt = calloc(1, sizeof(*d->dt));
+	return d->dt;
 }
 
 void dt_info_done(struct dt_info *d)
@@ -237,8 +269,10 @@ void device_done(struct device *d)
 	free(d->modalias);
 	free(d->name);
 	free(d->iommu_type);
-	dt_info_done(&d->dt);
-	udev_props_done(&d->udev);
+	if (d->dt)
+		dt_info_done(d->dt);
+	free(d->dt);
+	udev_props_free(&d->udev);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -247,7 +281,7 @@ void block_queue_done(struct block_queue *b)
 	free(b->disk);
 	free(b->syspath);
 	free(b->dma_device);
-	udev_props_done(&b->udev);
+	udev_props_free(&b->udev);
 	memset(b, 0, sizeof(*b));
 }
 

@@ -147,17 +147,17 @@ struct dt_node {
 struct dt_info {
 	char *node;              /* of_node, relative to sys/firmware/devicetree/base; NULL: none */
 	bool node_is_device;     /* chain[0] is the device's own node (platform/AMBA), not a host bridge */
+	bool restricted_pool;    /* memory-region -> compatible "restricted-dma-pool" */
 	struct dt_node *chain;   /* chain[0] the first node, then each parent up to the root */
 	size_t n_chain;
-	bool restricted_pool;    /* memory-region -> compatible "restricted-dma-pool" */
 	char *restricted_node;   /* that reserved-memory node, relative to DT_BASE */
 	/* the property for which rmem_swiotlb_setup() refuses the node (static); NULL: none */
 	const char *restricted_rejected;
 	uint64_t restricted_base; /* that reserved-memory node's reg */
 	uint64_t restricted_size;
 	char *error;             /* why the chain could not be read, NULL when fine */
-	int err;                 /* -errno of a failed read on the chain (a link loop, EACCES): reach unknown */
 	char *err_path;          /* the sysroot path of that read */
+	int err;                 /* -errno of a failed read on the chain (a link loop, EACCES): reach unknown */
 };
 
 /*
@@ -216,19 +216,17 @@ enum iommu_domain iommu_domain_from_string(const char *s);
 struct device {
 	char *id;                /* PCI address "0000:02:00.0" or platform name "fe340000.mmc" */
 	char *syspath;           /* root-relative resolved path, e.g. "sys/devices/pci0000:00/0000:00:02.0" */
-	enum dev_bus bus;
 	char *driver;            /* basename of the driver link; NULL: unbound */
 	char *module;            /* driver/module link, else libkmod from modalias; NULL unknown */
 	const char *module_source; /* "sysfs", "modalias" (libkmod), NULL */
 	char *modalias;
+	char *name;              /* pci.ids "Vendor Device" (as lspci), or the DT compatible; NULL unknown */
 	bool have_pci_ids;
 	uint16_t vendor, device_id, subsys_vendor, subsys_device;
 	uint32_t class_code;     /* 24-bit class: base, sub, prog-if */
-	char *name;              /* pci.ids "Vendor Device" (as lspci), or the DT compatible; NULL unknown */
 	int dma_mask_bits;       /* sysfs dma_mask_bits (PCI only: fls64 of the mask); -1 absent */
 	int coherent_mask_bits;  /* sysfs consistent_dma_mask_bits; -1 absent */
 	int iommu_group;         /* the iommu_group link's number; -1 none */
-	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */
 	enum iommu_domain iommu_domain; /* what it says */
 	int numa_node;           /* -1 when absent or -1 */
 	int virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device: -1 unknown, 0, 1 */
@@ -236,9 +234,11 @@ struct device {
 	 * untrusted), 0 absent with a group, -1 not read (no IOMMU group) */
 	int removable;
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
+	enum dev_bus bus;
+	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */
 	char *interfaces;        /* network interfaces under it, "eth0,wlan0" (sys/class/net); NULL none */
-	struct dt_info dt;
-	struct udev_props udev;
+	struct dt_info *dt;      /* NULL: no devicetree node (every x86 device); read it with device_dt() */
+	struct udev_props *udev; /* NULL: udev knows nothing of it; read it with udev_or_none() */
 };
 
 struct block_queue {
@@ -249,7 +249,7 @@ struct block_queue {
 	/* queue/ limits, -1 when absent (block/blk-sysfs.c) */
 	int64_t max_sectors_kb, max_hw_sectors_kb, max_segments, max_segment_size;
 	int64_t logical_block_size, dma_alignment;
-	struct udev_props udev;
+	struct udev_props *udev; /* NULL: udev knows nothing of it */
 };
 
 /* ---- swiotlb, forced bouncing, hypervisor (issue 3) ---- */
@@ -425,7 +425,33 @@ struct machine {
 void machine_init(struct machine *m) _nonnull_all_;
 /* Free what a dt_info holds and zero it (a zeroed one is fine). */
 void dt_info_done(struct dt_info *d);
+
+/* What a device without devicetree information has: all empty. */
+extern const struct dt_info dt_info_none;
+
+static inline const struct dt_info *device_dt(const struct device *d)
+{
+	return d->dt ? d->dt : &dt_info_none;
+}
+
+/* The device's own dt_info to fill, allocated on first use; NULL on OOM. */
+struct dt_info *device_dt_new(struct device *d) _nonnull_all_;
 void udev_props_done(struct udev_props *u);
+/* Free *u and everything in it; *u becomes NULL. */
+void udev_props_free(struct udev_props **u);
+/*
+ * *dst becomes a heap copy of src when it holds any property (src's strings
+ * move into it, src is emptied), else stays NULL: most devices have none,
+ * and 50,000 of them would hold 40 bytes each for nothing. 0 or -ENOMEM.
+ */
+int udev_props_keep(struct udev_props **dst, struct udev_props *src);
+
+extern const struct udev_props udev_props_none;
+
+static inline const struct udev_props *udev_or_none(const struct udev_props *u)
+{
+	return u ? u : &udev_props_none;
+}
 void machine_done(struct machine *m);
 void observation_done(struct observation *o);
 

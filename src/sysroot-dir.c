@@ -448,7 +448,9 @@ static int path_normalize(const char *path, char **ret)
 		if (*p == '/')
 			p++;
 	}
-	*ret = out;
+	/* kept for each device: give back what the "../../.." of the link took */
+	char *fit = realloc(out, len + 1);
+	*ret = fit ? fit : out;
 	return 0;
 }
 

@@ -277,7 +277,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	}
 	if (r->map.state == DMA_MAP_ERROR) {
 		r->verdict = VERDICT_UNKNOWN;
-		r->reason = d->dt.err ? "devicetree unreadable: the kernel's translation and bus limit "
+		r->reason = device_dt(d)->err ? "devicetree unreadable: the kernel's translation and bus limit "
 					"cannot be known"
 				      : "devicetree dma-ranges unusable: the kernel's translation and bus limit "
 					"cannot be known";
@@ -414,17 +414,17 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	r->pool_overflows = tallies->pool[d - in->m->devices];
 	r->has_block = block & HAS_BLOCK;
 	r->scsi_block = block & HAS_SCSI_BLOCK;
-	e = dma_map_from_dt(&d->dt, walk, &r->map);
+	e = dma_map_from_dt(device_dt(d), walk, &r->map);
 	if (e < 0)
 		return e;
 	if (r->map.state != DMA_MAP_RANGES)
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
-	if (d->dt.restricted_pool)
+	if (device_dt(d)->restricted_pool)
 		r->restricted_ignored = restricted_pool_ignored(in, d);
 	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */
 	r->bridge = (d->have_pci_ids && (d->class_code >> 16) == 0x06) ||
-		    (d->bus != DEV_BUS_PCI && d->dt.n_chain && d->dt.chain[0].is_pci);
+		    (d->bus != DEV_BUS_PCI && device_dt(d)->n_chain && device_dt(d)->chain[0].is_pci);
 	r->bus_limit = era_bus_limit(in, &r->map);
 	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
 	/* before 4.20 of_dma_configure() only clipped the mask at probe time: a
@@ -492,8 +492,6 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 		struct block_report *b = &res.blocks[i];
 		b->q = &m->blocks[i];
 		b->dr = b->q->dev_index < res.n_devices ? &res.devices[b->q->dev_index] : NULL;
-		if (b->dr)
-			b->legacy = *device_legacy(b->dr);
 		res.n_blocks = i + 1;
 	}
 	if (e == 0 && f->err)

@@ -58,9 +58,9 @@ const char *kernel_model_to_string(enum kernel_model k);
 
 struct legacy_result {
 	bool known;
+	int kernel_reading;                  /* which one the kernel used */
 	const char *why_not;                 /* static, when !known */
 	struct legacy_block by_reading[N_READINGS];
-	int kernel_reading;                  /* which one the kernel used */
 	uint64_t unreachable_bounced;        /* bytes the kernel reading bounces that must bounce */
 	uint64_t needless_bytes;             /* bounced though reachable (or lowmem for BOUNCE_HIGH) */
 	uint64_t missed_bytes;               /* unreachable and not bounced by the block layer */
@@ -74,40 +74,41 @@ struct overflow_tally {
 };
 
 struct device_report {
+	/* pointers and 64-bit values first, then enums, then flags: 50,000 of these are held */
 	const struct device *dev;
-	bool mask_known;
-	enum mask_source mask_source;
 	uint64_t dma_mask;
 	uint64_t coherent_mask;
-	bool coherent_known;
 	struct dma_map map;                  /* from dt; identity without */
 	uint64_t bus_limit;                  /* as the era keeps it; 0: none */
 	uint64_t limit;                      /* min_not_zero(dma_mask, bus_limit) */
 	struct reach direct;                 /* dma-direct model */
 	struct reach bitmask;                /* bitmask model */
-	bool has_block;                      /* a disk's queue uses this device */
-	bool scsi_block;                     /* one of them is a SCSI disk (sd, sr): libata too */
 	struct legacy_result *legacy;        /* legacy-block model when has_block (malloc'd): see device_legacy() */
+	const char *reason;                  /* static: why this verdict */
+	uint64_t affected_bytes;             /* RAM whose buffers bounce or fail for this device */
+	const char *forced_why;              /* static */
+	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
+	struct overflow_tally dma_overflows;  /* "DMA addr ... overflow" records of it */
+	struct overflow_tally pool_overflows; /* "swiotlb addr ... overflow" records of it */
+	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
+	const char *observed_why;            /* static */
+	enum mask_source mask_source;
 	enum kernel_model kernel_model;
 	enum verdict verdict;
-	const char *reason;                  /* static: why this verdict */
+	enum tristate pool_reachable;
+	int observed_result;                 /* enum observed_result (prediction-check.h) */
+	bool mask_known;
+	bool coherent_known;
+	bool has_block;                      /* a disk's queue uses this device */
+	bool scsi_block;                     /* one of them is a SCSI disk (sd, sr): libata too */
 	bool reach_known;                    /* direct holds the mask's own reach (mask and layout known) */
 	bool affected_known;                 /* false: idle, or a verdict that leaves it unknown */
-	uint64_t affected_bytes;             /* RAM whose buffers bounce or fail for this device */
-	enum tristate pool_reachable;
 	bool forced;
-	const char *forced_why;              /* static */
 	bool bridge;                         /* a PCI bridge or host controller: no DMA of its own */
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
 	bool out_of_reach_decides;           /* the verdict is about the RAM out of reach (needs_pool) */
 	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
-	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
-	struct overflow_tally dma_overflows;  /* "DMA addr ... overflow" records of it */
-	struct overflow_tally pool_overflows; /* "swiotlb addr ... overflow" records of it */
-	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
-	int observed_result;                 /* enum observed_result (prediction-check.h) */
-	const char *observed_why;            /* static */
 };
 
 /* The legacy-block model of r: a zeroed one (known false) for a device no disk uses. */
@@ -115,8 +116,7 @@ const struct legacy_result *device_legacy(const struct device_report *r) _nonnul
 
 struct block_report {
 	const struct block_queue *q;
-	const struct device_report *dr;      /* NULL: no DMA device */
-	struct legacy_result legacy;
+	const struct device_report *dr;      /* NULL: no DMA device; its legacy-block model is the disk's */
 };
 
 struct devices_result {

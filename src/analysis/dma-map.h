@@ -29,12 +29,12 @@ enum dma_map_state {
 };
 
 struct dma_map {
-	enum dma_map_state state;
 	struct dma_region *regions;
 	size_t n_regions;
 	uint64_t bus_limit;   /* inclusive end of the regions' bus addresses (dma_range_map_max) */
 	const char *node;     /* borrowed: the dt path whose dma-ranges made the map */
 	const char *why;      /* static: how the state was reached */
+	enum dma_map_state state;
 };
 
 /*

@@ -79,7 +79,7 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		/* forced for this device alone: the machine-wide finding does not cover it */
 		x = findings_add(f, FINDING_FORCED_BOUNCE, d->id, r->forced_why);
 		add_reach_evidence(f, x, r);
-		if (d->dt.restricted_pool) {
+		if (device_dt(d)->restricted_pool) {
 			finding_set_remedy(f, x, "none needed: the devicetree confines this device's DMA "
 						 "to its restricted-dma-pool");
 		} else {

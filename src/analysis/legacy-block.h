@@ -15,16 +15,16 @@
 
 struct legacy_block {
 	int reading;              /* MAX_LOW_PFN_COUNT or MAX_LOW_PFN_PFN */
+	bool bounce_high;         /* the queue got BLK_BOUNCE_HIGH (no mask) */
+	bool isa;                 /* the GFP_DMA / ISA-pool path */
+	bool early_return;        /* bounce_pfn >= blk_max_pfn (non-ISA): nothing bounces */
 	uint64_t max_low_pfn;     /* as that kernel stored it */
 	uint64_t max_pfn;
 	uint64_t blk_max_low_pfn; /* max_low_pfn - 1 (blk_settings_init) */
 	uint64_t blk_max_pfn;     /* max_pfn - 1 */
-	bool bounce_high;         /* the queue got BLK_BOUNCE_HIGH (no mask) */
 	uint64_t max_addr;        /* what the driver passed to blk_queue_bounce_limit */
 	uint64_t b_pfn;           /* max_addr >> PAGE_SHIFT */
-	bool isa;                 /* the GFP_DMA / ISA-pool path */
 	uint64_t bounce_pfn;      /* q->limits.bounce_pfn */
-	bool early_return;        /* bounce_pfn >= blk_max_pfn (non-ISA): nothing bounces */
 	uint64_t bounce_bytes;    /* RAM with pfn > bounce_pfn, 0 on early return */
 };
 

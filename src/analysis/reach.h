@@ -22,8 +22,8 @@ struct reach {
 	uint64_t reachable_bytes;
 	uint64_t unreachable_bytes;
 	uint64_t uncovered_bytes;     /* unreachable because no dma-range region covers them */
-	bool any_unreachable;
 	uint64_t lowest_unreachable;  /* CPU physical address */
+	bool any_unreachable;
 };
 
 /*

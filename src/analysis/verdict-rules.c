@@ -107,7 +107,7 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 	 * (a disk, a NIC, a DMA-engine channel, a DT property...) makes it a master.
 	 * PCI functions with a driver are judged: bus mastering is their norm */
 	/* the signs are devicetree properties too: an unreadable node hides them */
-	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0 && d->dt.err) {
+	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0 && device_dt(d)->err) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "devicetree unreadable: whether it does DMA cannot be known";
 		return true;
@@ -251,8 +251,8 @@ const char *restricted_pool_ignored(const struct devices_input *in, const struct
 
 	if (era_value(ERA_RESTRICTED_POOL, in->release, in->arch_family, NULL) != 1)
 		return "restricted-dma-pool ignored: kernels before 5.15 have none";
-	for (size_t i = 0; d->dt.restricted_rejected && i < ARRAY_SIZE(refused); i++)
-		if (strcmp(d->dt.restricted_rejected, refused[i].prop) == 0)
+	for (size_t i = 0; device_dt(d)->restricted_rejected && i < ARRAY_SIZE(refused); i++)
+		if (strcmp(device_dt(d)->restricted_rejected, refused[i].prop) == 0)
 			return refused[i].why;
 	if (d->iommu_group >= 0)
 		return "restricted-dma-pool ignored: the device is behind an IOMMU (of_dma_configure_id)";
@@ -265,7 +265,7 @@ bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
 	const struct device *d = r->dev;
 	const struct swiotlb_state *sw = in->sw;
 
-	if (d->dt.restricted_pool && !r->restricted_ignored) {
+	if (device_dt(d)->restricted_pool && !r->restricted_ignored) {
 		r->forced = true;
 		r->forced_why = "devicetree restricted-dma-pool (memory-region)";
 	} else if (sw->forced) {

@@ -224,7 +224,7 @@ static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct de
 static int read_dt_signs(struct sysroot *sr, struct machine *m, struct device *d)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
-	int r = sysroot_dir_new(sr, &dir, DT_BASE "/%s", d->dt.node);
+	int r = sysroot_dir_new(sr, &dir, DT_BASE "/%s", device_dt(d)->node);
 
 	if (r < 0)
 		return r;
@@ -393,7 +393,7 @@ int read_dma_signs(struct sysroot *sr, struct machine *m)
 		r = read_usb_hosts(sr, m, idx, n_idx);
 	for (size_t i = 0; r >= 0 && i < m->n_devices; i++) {
 		struct device *d = &m->devices[i];
-		if (d->bus != DEV_BUS_PCI && d->dt.node_is_device && d->dt.node)
+		if (d->bus != DEV_BUS_PCI && device_dt(d)->node_is_device && device_dt(d)->node)
 			r = read_dt_signs(sr, m, d);
 	}
 	if (r >= 0)

@@ -94,26 +94,29 @@ static int read_bridge_dt(struct sysroot *sr, struct machine *m, struct bridge_c
 			return r;
 		cache->parent = TAKE_PTR(parent);
 	}
+	if (!cache->bad.err && !cache->node)
+		return 0;
+	struct dt_info *dt = device_dt_new(d);
+	if (!dt)
+		return -ENOMEM;
 	if (cache->bad.err) {
 		/* the host bridge's node cannot be followed: every function behind it is unknown */
-		d->dt.err = cache->bad.err;
-		d->dt.err_path = strdup(cache->bad.err_path);
-		d->dt.error = strdup(cache->bad.error);
-		if (!d->dt.err_path || !d->dt.error)
+		dt->err = cache->bad.err;
+		dt->err_path = strdup(cache->bad.err_path);
+		dt->error = strdup(cache->bad.error);
+		if (!dt->err_path || !dt->error)
 			return -ENOMEM;
-		return dt_record_error(m, &d->dt);
+		return dt_record_error(m, dt);
 	}
-	if (!cache->node)
-		return 0;
 	node = strdup(cache->node);
 	if (!node)
 		return -ENOMEM;
-	r = read_dt_chain(sr, node, false, &d->dt);
+	r = read_dt_chain(sr, node, false, dt);
 	if (r == -ENOMEM)
 		return r;
-	if (!d->dt.node)
-		d->dt.node = TAKE_PTR(node);
-	return dt_record_error(m, &d->dt);
+	if (!dt->node)
+		dt->node = TAKE_PTR(node);
+	return dt_record_error(m, dt);
 }
 
 /* Read the number file dir/name into *ret when it is well formed. -ENOMEM only. */
@@ -342,6 +345,9 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 	r = sysfs_read_binding(w->sr, dir, m, d, &w->driver);
 	if (r < 0)
 		return r;
+	/* only an unbound device's modalias is looked up (readers/modules.c): 54 bytes each */
+	if (d->driver)
+		free(TAKE_PTR(d->modalias));
 	r = read_removable(dir, m, d);
 	if (r < 0)
 		return r;

@@ -141,7 +141,12 @@ static int read_device(struct platform_walk *w, struct machine *m, struct sysroo
 		dt_info_done(&bad);
 		return -ENOMEM;
 	}
-	d->dt = bad; /* empty, or the broken of_node: the device's now */
+	d->dt = malloc(sizeof(*d->dt));
+	if (!d->dt) {
+		dt_info_done(&bad);
+		return -ENOMEM;
+	}
+	*d->dt = bad; /* empty, or the broken of_node: the device's now */
 	d->bus = bus;
 	d->id = strdup(name);
 	if (!d->id || seen_add(&w->added, name) < 0)
@@ -151,16 +156,16 @@ static int read_device(struct platform_walk *w, struct machine *m, struct sysroo
 	    (r = sysfs_read_string(dir, m, "modalias", &d->modalias)) < 0 ||
 	    (r = sysfs_read_binding(w->sr, dir, m, d, &w->driver)) < 0)
 		return r;
-	if (d->dt.err) /* an of_node the audit cannot follow: judged unknown, not dropped */
-		return dt_record_error(m, &d->dt);
+	if (d->dt->err) /* an of_node the audit cannot follow: judged unknown, not dropped */
+		return dt_record_error(m, d->dt);
 	if ((r = read_compatible(w->sr, m, node, &d->name)) < 0)
 		return r;
-	r = read_dt_chain(w->sr, node, true, &d->dt);
+	r = read_dt_chain(w->sr, node, true, d->dt);
 	if (r == -ENOMEM)
 		return r;
-	if (!d->dt.node)
-		d->dt.node = TAKE_PTR(node);
-	return dt_record_error(m, &d->dt);
+	if (!d->dt->node)
+		d->dt->node = TAKE_PTR(node);
+	return dt_record_error(m, d->dt);
 }
 
 /*

@@ -158,7 +158,7 @@ int udev_props_parse(const char *buf, size_t len, struct udev_props *u)
 
 /* A snapshot's udev properties file dir/name; absent is fine. */
 static int read_props_file(struct sysroot_dir *dir, struct machine *m, const char *name,
-			   struct udev_props *u)
+			   struct udev_props **ret)
 {
 	_cleanup_free_ char *buf = NULL, *path = NULL;
 	size_t len;
@@ -169,7 +169,11 @@ static int read_props_file(struct sysroot_dir *dir, struct machine *m, const cha
 	if (r == -ENOENT)
 		return 0;
 	if (r == 0) {
-		r = udev_props_parse(buf, len, u);
+		struct udev_props u = { 0 };
+		r = udev_props_parse(buf, len, &u);
+		if (r == 0)
+			r = udev_props_keep(ret, &u);
+		udev_props_done(&u);
 		if (r != -EBADMSG)
 			return r;
 	}
@@ -242,10 +246,13 @@ int read_udev(struct sysroot *sr, struct machine *m)
 			r = errno == ENOMEM ? -ENOMEM : 0;
 			continue;
 		}
-		if ((r = copy_prop(dev, "ID_PATH", &d->udev.id_path)) >= 0 &&
-		    (r = copy_prop(dev, "ID_VENDOR_FROM_DATABASE", &d->udev.vendor_db)) >= 0 &&
-		    (r = copy_prop(dev, "ID_MODEL_FROM_DATABASE", &d->udev.model_db)) >= 0)
-			r = copy_prop(dev, "ID_SERIAL", &d->udev.serial);
+		struct udev_props u = { 0 };
+		if ((r = copy_prop(dev, "ID_PATH", &u.id_path)) >= 0 &&
+		    (r = copy_prop(dev, "ID_VENDOR_FROM_DATABASE", &u.vendor_db)) >= 0 &&
+		    (r = copy_prop(dev, "ID_MODEL_FROM_DATABASE", &u.model_db)) >= 0 &&
+		    (r = copy_prop(dev, "ID_SERIAL", &u.serial)) >= 0)
+			r = udev_props_keep(&d->udev, &u);
+		udev_props_done(&u);
 		sym_udev_device_unref(dev);
 	}
 	sym_udev_unref(udev);
@@ -296,9 +303,12 @@ int read_udev_blocks(struct sysroot *sr, struct machine *m)
 			r = errno == ENOMEM ? -ENOMEM : 0;
 			continue;
 		}
-		if ((r = copy_prop(dev, "ID_PATH", &b->udev.id_path)) >= 0 &&
-		    (r = copy_prop(dev, "ID_SERIAL", &b->udev.serial)) >= 0)
-			r = copy_by_path(dev, &b->udev.by_path);
+		struct udev_props u = { 0 };
+		if ((r = copy_prop(dev, "ID_PATH", &u.id_path)) >= 0 &&
+		    (r = copy_prop(dev, "ID_SERIAL", &u.serial)) >= 0 &&
+		    (r = copy_by_path(dev, &u.by_path)) >= 0)
+			r = udev_props_keep(&b->udev, &u);
+		udev_props_done(&u);
 		sym_udev_device_unref(dev);
 	}
 	sym_udev_unref(udev);

@@ -53,11 +53,11 @@ static char *get_verdict(const struct device_report *r, bool bytes) { return dup
 static char *get_reason(const struct device_report *r, bool bytes) { return dup_or_null(r->reason); }
 static char *get_model(const struct device_report *r, bool bytes) { return dup_or_null(kernel_model_to_string(r->kernel_model)); }
 static char *get_syspath(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->syspath); }
-static char *get_id_path(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->udev.id_path); }
+static char *get_id_path(const struct device_report *r, bool bytes) { return dup_or_null(udev_or_none(r->dev->udev)->id_path); }
 static char *get_mask_hex(const struct device_report *r, bool bytes) { return hex_or_null(r->mask_known, r->dma_mask); }
 static char *get_coherent(const struct device_report *r, bool bytes) { return hex_or_null(r->coherent_known, r->coherent_mask); }
 static char *get_src(const struct device_report *r, bool bytes) { return dup_or_null(mask_source_to_string(r->mask_source)); }
-static char *get_of_node(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->dt.node); }
+static char *get_of_node(const struct device_report *r, bool bytes) { return dup_or_null(device_dt(r->dev)->node); }
 
 /* "32-bit" for 2^n-1 masks (what people say), the hex value otherwise; '*' marks an assumed mask. */
 static char *get_mask(const struct device_report *r, bool bytes)

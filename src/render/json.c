@@ -263,6 +263,7 @@ static void legacy_json(struct json_writer *w, const char *key, const struct leg
 
 static void udev_json(struct json_writer *w, const struct udev_props *u)
 {
+	u = udev_or_none(u);
 	if (!u->id_path && !u->vendor_db && !u->model_db && !u->serial && !u->by_path) {
 		jw_null(w, "udev");
 		return;
@@ -316,7 +317,7 @@ static void dma_signs_json(struct json_writer *w, unsigned signs)
 /* The device's devicetree restricted-dma-pool, and whether the kernel uses it; null: none named. */
 static void restricted_pool_json(struct json_writer *w, const struct device_report *r)
 {
-	const struct dt_info *dt = &r->dev->dt;
+	const struct dt_info *dt = device_dt(r->dev);
 
 	if (!dt->restricted_pool) {
 		jw_null(w, "restricted_dma_pool");
@@ -436,8 +437,8 @@ static void device_json(struct json_writer *w, const struct device_report *r, do
 	opt_hex(w, "coherent_dma_mask", r->coherent_known, r->coherent_mask);
 	jw_string(w, "mask_source", mask_source_to_string(r->mask_source));
 	opt_hex(w, "bus_limit", r->bus_limit != 0, r->bus_limit);
-	dma_ranges_json(w, &r->map, d->dt.error);
-	jw_string(w, "of_node", d->dt.node);
+	dma_ranges_json(w, &r->map, device_dt(d)->error);
+	jw_string(w, "of_node", device_dt(d)->node);
 	opt_int(w, "iommu_group", d->iommu_group);
 	jw_string(w, "iommu_domain", d->iommu_type);
 	if (d->removable >= 0)
@@ -468,7 +469,7 @@ static void device_json(struct json_writer *w, const struct device_report *r, do
 		jw_null(w, "legacy_block");
 	jw_close_object(w);
 	observed_json(w, r, window);
-	udev_json(w, &d->udev);
+	udev_json(w, d->udev);
 	jw_close_object(w);
 }
 
@@ -489,10 +490,10 @@ static void block_json(struct json_writer *w, const struct block_report *b)
 	jw_close_object(w);
 	jw_string(w, "verdict", b->dr ? verdict_to_string(b->dr->verdict) : NULL);
 	if (b->dr)
-		legacy_json(w, "legacy_block", &b->legacy);
+		legacy_json(w, "legacy_block", device_legacy(b->dr));
 	else
 		jw_null(w, "legacy_block");
-	udev_json(w, &q->udev);
+	udev_json(w, q->udev);
 	jw_close_object(w);
 }
 

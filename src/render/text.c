@@ -227,9 +227,9 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 			strbuf_append_u64(&b, (uint64_t)br->q->max_sectors_kb);
 			text_set_cell(ln, 3, &b);
 		}
-		if (legacy && br->legacy.known) {
-			text_append_size(&b, br->legacy.by_reading[br->legacy.kernel_reading].bounce_bytes,
-					 o->bytes);
+		const struct legacy_result *lr = device_legacy(br->dr);
+		if (legacy && lr->known) {
+			text_append_size(&b, lr->by_reading[lr->kernel_reading].bounce_bytes, o->bytes);
 			text_set_cell(ln, 4, &b);
 		}
 	}

@@ -142,7 +142,7 @@ static void test_read_block(void **state)
 	assert_int_equal(b->max_segment_size, 4294967295);
 	assert_int_equal(b->logical_block_size, 512);
 	assert_int_equal(b->dma_alignment, 511);
-	assert_null(b->udev.id_path);
+	assert_null(udev_or_none(b->udev)->id_path);
 	b = &m.blocks[3]; /* no queue directory: every limit unknown, nothing recorded */
 	assert_int_equal(b->max_hw_sectors_kb, -1);
 	assert_int_equal(b->dma_alignment, -1);

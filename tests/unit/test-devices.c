@@ -56,7 +56,9 @@ static struct device *add(struct machine *m, const char *id, enum dev_bus bus, c
 static struct device *add_pci(struct machine *m, const char *id, const char *driver, int mask_bits)
 {
 	struct device *d = add(m, id, DEV_BUS_PCI, driver, 0);
-	struct dt_info *dt = &d->dt;
+	struct dt_info *dt = device_dt_new(d);
+
+	assert_non_null(dt);
 
 	d->dma_mask_bits = d->coherent_mask_bits = mask_bits;
 	d->have_pci_ids = true;

@@ -100,14 +100,14 @@ static void test_read_platform(void **state)
 	assert_int_equal(d->coherent_mask_bits, -1);
 	assert_int_equal(d->numa_node, -1);
 	assert_false(d->have_pci_ids);
-	assert_string_equal(d->dt.node, "emmc2bus/mmc@7e340000");
-	assert_true(d->dt.node_is_device);
+	assert_string_equal(device_dt(d)->node, "emmc2bus/mmc@7e340000");
+	assert_true(device_dt(d)->node_is_device);
 
 	d = machine_find_device(&m, "fe201000.serial");
 	assert_non_null(d);
 	assert_int_equal(d->bus, DEV_BUS_PLATFORM); /* the platform listing came first */
 	assert_string_equal(d->name, "arm,pl011");
-	assert_string_equal(d->dt.node, "soc/serial@7e201000");
+	assert_string_equal(device_dt(d)->node, "soc/serial@7e201000");
 	assert_null(d->driver);
 	assert_null(d->modalias);
 	assert_int_equal(d->iommu_group, -1);
@@ -116,14 +116,14 @@ static void test_read_platform(void **state)
 	assert_non_null(d);
 	assert_int_equal(d->bus, DEV_BUS_AMBA);
 	assert_null(d->name);
-	assert_string_equal(d->dt.node, "soc/spi@7e204000");
+	assert_string_equal(device_dt(d)->node, "soc/spi@7e204000");
 
 	assert_null(machine_find_device(&m, "serial8250"));
 	d = machine_find_device(&m, "gpio-keys");
 	assert_non_null(d);
-	assert_int_equal(d->dt.err, -EBADMSG);
-	assert_string_equal(d->dt.err_path, GPIO "/of_node");
-	assert_null(d->dt.node);
+	assert_int_equal(device_dt(d)->err, -EBADMSG);
+	assert_string_equal(device_dt(d)->err_path, GPIO "/of_node");
+	assert_null(device_dt(d)->node);
 	/* sorted by id */
 	for (size_t i = 1; i < m.n_devices; i++)
 		assert_true(strcmp(m.devices[i - 1].id, m.devices[i].id) < 0);
