@@ -25,6 +25,7 @@ struct sysroot_dir {
 	int fd;      /* O_PATH on the directory; -1 until resolved or when it failed */
 	int err;     /* why it could not be resolved (-errno); 0 when fine or not tried yet */
 	bool nodev;  /* its mount refuses device nodes (sysfs, procfs): the one-open read is safe */
+	bool short_read_ends; /* nodev sysfs or tmpfs: a short read is the end of a file (read_leaf_nodev) */
 };
 
 /* An O_PATH fd for path inside the root; when capturing, its canonical path too. */

@@ -31,6 +31,20 @@ for where in nodev dev; do
 	mkfifo "$d/dma_mask_bits"             # a read would block forever
 	mknod "$d/numa_node" c 1 3            # /dev/null's numbers: opened, it would read as empty
 	ln -s /proc/self/status "$d/consistent_dma_mask_bits"
+	# the read that trusts a short read (read_leaf_nodev): a uevent just under,
+	# at and over its 4 KiB buffer, and an empty attribute
+	n=0
+	for f in 0000:00:00.0:4095 0000:00:1c.0:4096 0000:01:00.0:5000; do
+		u=$r/sys/devices/pci0000:00/${f%:*}/uevent
+		[ -f "$u" ] || u=$(echo "$r"/sys/devices/pci0000:00/*/"${f%:*}"/uevent)
+		[ -f "$u" ] || { echo "Bail out! no uevent for ${f%:*}"; exit 99; }
+		pad=$((${f##*:} - $(stat -c %s "$u") - 7))
+		# the padding first and no id files: only a whole read finds the ids
+		{ printf 'X_PAD=%*s\n' "$pad" "" | tr ' ' a; cat "$u"; } > "$u.new" && mv "$u.new" "$u"
+		(cd "${u%/uevent}" && rm -f vendor device subsystem_vendor subsystem_device class)
+		[ "$(stat -c %s "$u")" = "${f##*:}" ] || { echo "Bail out! $u is not ${f##*:} bytes"; exit 99; }
+	done
+	: > "$r/sys/devices/pci0000:00/0000:00:1c.0/numa_node"
 done
 export -f normalise
 for res in openat2 walk; do
@@ -43,6 +57,10 @@ for res in openat2 walk; do
 			'[.inputs[] | select(.path | endswith("0000:00:1f.2/dma_mask_bits"))][0] | .status == "invalid" and .errno == "EINVAL"'
 		check "$where ($res): the device node is not a regular file (EINVAL)" jqe "$tmp/$where-$res.json" \
 			'[.inputs[] | select(.path | endswith("0000:00:1f.2/numa_node"))][0] | .errno == "EINVAL"'
+		check "$where ($res): uevents of 4095, 4096 and 5000 bytes read whole" jqe "$tmp/$where-$res.json" \
+			'[.devices[] | select(.id == "0000:00:00.0" or .id == "0000:00:1c.0" or .id == "0000:01:00.0") | .pci_ids.vendor] == ["8086", "8086", "144d"]'
+		check "$where ($res): an empty attribute is invalid, not a value" jqe "$tmp/$where-$res.json" \
+			'[.inputs[] | select(.path | endswith("0000:00:1c.0/numa_node"))][0] | .status == "invalid"'
 	done
 	check "$res: nodev and dev mounts give the same report" \
 		bash -c 'diff <(normalise "$1") <(normalise "$2") | head -20 | sed "s/^/# /"; exit "${PIPESTATUS[0]}"' \
