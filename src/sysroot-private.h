@@ -8,6 +8,19 @@
 #include "shared/strmap.h"
 #include "sysroot.h"
 
+/*
+ * A top directory of the root (sys, proc), resolved once with what its mount
+ * allows: a directory below it found without leaving that mount shares it.
+ */
+struct sysroot_anchor {
+	char name[16];
+	int fd;               /* O_PATH, or -errno when it could not be resolved */
+	bool nodev;
+	bool short_read_ends;
+};
+
+#define SYSROOT_ANCHORS 4
+
 struct sysroot {
 	char *path;
 	int root_fd; /* O_PATH|O_DIRECTORY on the root */
@@ -16,6 +29,8 @@ struct sysroot {
 	bool trace;           /* DMAMASK_DEBUG=sysroot: one stderr line per access */
 	struct strmap errors; /* MANIFEST error.<path>=ERRNO: path -> errno */
 	struct capture *cap;  /* --capture: copy what is read; NULL otherwise */
+	struct sysroot_anchor anchors[SYSROOT_ANCHORS];
+	size_t n_anchors;
 };
 
 struct sysroot_dir {

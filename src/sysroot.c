@@ -174,6 +174,9 @@ void sysroot_free(struct sysroot *sr)
 	if (!sr)
 		return;
 	strmap_done(&sr->errors);
+	for (size_t i = 0; i < sr->n_anchors; i++)
+		if (sr->anchors[i].fd >= 0)
+			close(sr->anchors[i].fd);
 	if (sr->root_fd >= 0)
 		close(sr->root_fd);
 	free(sr->path);

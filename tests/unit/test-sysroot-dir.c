@@ -59,6 +59,11 @@ static int setup(void **ptr)
 	fx_link(&s->f, "host-var", "/var");
 	fx_link(&s->f, "loop", "loop");
 	fx_file(&s->f, "plain", "not a directory\n");
+	/* below the sys and proc anchors: links that leave them, and an anchor that is a link */
+	fx_link(&s->f, "sys/abs-dir", "/etc");
+	fx_link(&s->f, "sys/up-dir", "../etc");
+	fx_link(&s->f, "sys/far/deep", "../../etc");
+	fx_link(&s->f, "proc", "sys/devices");
 	char fifo[PATH_MAX];
 	snprintf(fifo, sizeof(fifo), "%s/sys/fifo", s->f.root);
 	assert_int_equal(mkfifo(fifo, 0644), 0);
@@ -109,6 +114,54 @@ static void test_reads(void **ptr)
 	assert_int_equal(sysroot_dir_read_string(d, "abs", &str), 0);
 	assert_string_equal(str, "inside");
 	free(str);
+	sysroot_dir_free(d);
+}
+
+/*
+ * A directory below a top directory (sys, proc) is found from that anchor
+ * when it can be (sysroot-dir.c anchored); what it finds must be what the
+ * resolution from the root finds, which the walk group checks by itself.
+ */
+static void anchor_read(struct sysroot *sr, const char *dir, const char *name, int want_r,
+			const char *want)
+{
+	struct sysroot_dir *d = NULL;
+	char *str = NULL;
+
+	assert_int_equal(sysroot_dir_new(sr, &d, "%s", dir), 0);
+	int r = sysroot_dir_read_string(d, name, &str);
+	if (r != want_r)
+		fail_msg("%s/%s: %d, not %d", dir, name, r, want_r);
+	if (want)
+		assert_string_equal(str, want);
+	free(str);
+	sysroot_dir_free(d);
+}
+
+static void test_anchored(void **ptr)
+{
+	struct state *s = *ptr;
+
+	anchor_read(s->sr, "sys/bus/pci/devices/0000:00:02.0", "vendor", 0, "0x8086");
+	anchor_read(s->sr, "sys/bus/pci/devices/0000:00:02.0/queue", "depth", 0, "32");
+	/* an absolute link is the root's, and ".." above sys stays in the root */
+	anchor_read(s->sr, "sys/abs-dir", "hostname", 0, "inside");
+	anchor_read(s->sr, "sys/up-dir", "hostname", 0, "inside");
+	anchor_read(s->sr, "sys/far/deep", "hostname", 0, "inside");
+	anchor_read(s->sr, "sys/nope", "x", -ENOENT, NULL);
+	anchor_read(s->sr, "sys/devices/pci0000:00/0000:00:02.0/vendor", "x", -ENOTDIR, NULL);
+	/* the anchor itself a link: proc -> sys/devices */
+	anchor_read(s->sr, "proc/pci0000:00/0000:00:02.0", "vendor", 0, "0x8086");
+	anchor_read(s->sr, "proc/pci0000:00/0000:00:02.0/abs", "x", -ENOTDIR, NULL);
+	/* the file read after an anchored directory is the same as read by path */
+	char *a = NULL, *b = NULL;
+	assert_int_equal(sysroot_read_file(s->sr, "proc/pci0000:00/0000:00:02.0/numa_node", 64, &a, NULL), 0);
+	struct sysroot_dir *d = NULL;
+	assert_int_equal(sysroot_dir_new(s->sr, &d, "proc/pci0000:00/0000:00:02.0"), 0);
+	assert_int_equal(sysroot_dir_read_file(d, "numa_node", 64, &b, NULL), 0);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
 	sysroot_dir_free(d);
 }
 
@@ -173,9 +226,10 @@ static void test_list(void **ptr)
 	assert_int_equal(sysroot_dir_open(s->sr, &root, "/"), 0);
 	assert_string_equal(sysroot_dir_path(root), "");
 	assert_int_equal(sysroot_dir_list(root, &names), 0);
-	assert_int_equal(names.n, 6);
+	assert_int_equal(names.n, 7);
 	assert_string_equal(names.v[0], "etc"); /* sorted */
-	assert_string_equal(names.v[5], "up");
+	assert_string_equal(names.v[4], "proc");
+	assert_string_equal(names.v[6], "up");
 	strv_done(&names);
 	assert_int_equal(sysroot_dir_new(s->sr, &missing, "nowhere"), 0);
 	assert_int_equal(sysroot_dir_list(missing, &names), -ENOENT);
@@ -389,6 +443,7 @@ int main(void)
 		T(test_reads),	       T(test_bad_values),   T(test_links_and_stat),
 		T(test_list),	       T(test_escapes),	     T(test_bad_directories),
 		T(test_recorded_error), T(test_no_fd_leak),   T(test_realpath),
+		T(test_anchored),
 	};
 	const struct CMUnitTest pure[] = {
 		cmocka_unit_test(test_link_resolve),
