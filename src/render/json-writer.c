@@ -4,15 +4,36 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/json-writer.h"
 #include "shared/utf8.h"
 
+static void flush(struct json_writer *w)
+{
+	if (w->err == 0 && w->len && fwrite_unlocked(w->buf, 1, w->len, w->out) != w->len)
+		w->err = -EIO;
+	w->len = 0;
+}
+
+/* Pieces are a few bytes: gathered in the writer's buffer, stdio sees 64 KiB at a time. */
 static void put(struct json_writer *w, const char *s, size_t n)
 {
-	if (w->err == 0 && n && fwrite_unlocked(s, 1, n, w->out) != n)
+	if (w->err || n == 0)
+		return;
+	if (w->buf && n <= JSON_WRITER_BUFFER - w->len) {
+		memcpy(w->buf + w->len, s, n);
+		w->len += n;
+		return;
+	}
+	flush(w);
+	if (w->buf && n < JSON_WRITER_BUFFER) {
+		memcpy(w->buf, s, n);
+		w->len = n;
+	} else if (w->err == 0 && fwrite_unlocked(s, 1, n, w->out) != n) {
 		w->err = -EIO;
+	}
 }
 
 static void puts_w(struct json_writer *w, const char *s)
@@ -111,7 +132,8 @@ static bool member(struct json_writer *w, const char *key)
 
 void jw_begin(struct json_writer *w, FILE *out)
 {
-	*w = (struct json_writer){ .out = out };
+	/* without the buffer (no memory for it) every piece goes to stdio as it comes */
+	*w = (struct json_writer){ .out = out, .buf = malloc(JSON_WRITER_BUFFER) };
 }
 
 int jw_end(struct json_writer *w)
@@ -119,6 +141,9 @@ int jw_end(struct json_writer *w)
 	if (w->err == 0 && w->depth != 0)
 		w->err = -EINVAL;
 	put(w, "\n", 1);
+	flush(w);
+	free(w->buf);
+	w->buf = NULL;
 	if (w->err == 0 && ferror(w->out))
 		w->err = -EIO;
 	return w->err;

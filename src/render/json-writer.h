@@ -19,8 +19,12 @@
 
 #define JSON_WRITER_MAX_DEPTH 16
 
+#define JSON_WRITER_BUFFER 65536
+
 struct json_writer {
 	FILE *out;
+	char *buf;  /* JSON_WRITER_BUFFER bytes gathered before one fwrite(); NULL: each piece written at once */
+	size_t len;
 	unsigned depth;
 	bool has_members[JSON_WRITER_MAX_DEPTH]; /* the container at each level has had a value */
 	bool is_array[JSON_WRITER_MAX_DEPTH];

@@ -224,6 +224,36 @@ static void invalid_utf8(void **state)
 	}
 }
 
+/* Pieces larger than the writer's buffer, and many small ones past it, arrive whole and in order. */
+static void beyond_buffer(void **state)
+{
+	size_t big = 3 * JSON_WRITER_BUFFER / 2;
+	char *s = malloc(big + 1);
+	struct doc d;
+
+	assert_non_null(s);
+	for (size_t i = 0; i < big; i++)
+		s[i] = (char)('a' + i % 26);
+	s[big] = '\0';
+	doc_begin(&d);
+	jw_open_array(&d.w, NULL);
+	for (int i = 0; i < 10000; i++)
+		jw_int(&d.w, NULL, i);
+	jw_string(&d.w, NULL, s);
+	jw_int(&d.w, NULL, -1);
+	jw_close_array(&d.w);
+	assert_int_equal(doc_end(&d), 0);
+	struct json_object *o = json_tokener_parse(d.text);
+	assert_non_null(o);
+	assert_int_equal(json_object_array_length(o), 10002);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(o, 9999)), 9999);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(o, 10000)), s);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(o, 10001)), -1);
+	json_object_put(o);
+	free(d.text);
+	free(s);
+}
+
 static void misuse(void **state)
 {
 	struct doc d;
@@ -285,6 +315,7 @@ int main(void)
 		cmocka_unit_test(layout),
 		cmocka_unit_test(same_as_json_c),
 		cmocka_unit_test(invalid_utf8),
+		cmocka_unit_test(beyond_buffer),
 		cmocka_unit_test(misuse),
 		cmocka_unit_test(write_error),
 	};
