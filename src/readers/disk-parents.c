@@ -75,7 +75,7 @@ static int add_parent(struct sysroot *sr, struct machine *m, const char *path,
 		d->syspath = strdup(path);
 		if (!d->id || !d->syspath)
 			return -ENOMEM;
-		int r = sysfs_read_binding(sr, dir, m, d, driver);
+		int r = sysfs_read_binding(sr, dir, m, d, driver, NULL);
 		if (r < 0)
 			return r;
 		machine_sort_devices(m); /* machine_find_device() needs the order */

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "shared/text.h"
 
 #define PCI_DEVICES "sys/bus/pci/devices"
+#define PCI_DRIVERS "sys/bus/pci/drivers"
 
 /* The last host bridge's parent seen, and its of_node: functions share bridges. */
 struct bridge_cache {
@@ -171,6 +173,8 @@ int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret)
 			have_sub = parse_id_pair(val, vlen, &u.subsys_vendor, &u.subsys_device);
 		else if (klen == 8 && memcmp(l.s, "MODALIAS", 8) == 0)
 			u.modalias = val, u.modalias_len = vlen;
+		else if (klen == 6 && memcmp(l.s, "DRIVER", 6) == 0)
+			u.driver = val, u.driver_len = vlen;
 	}
 	if (!have_cls || !have_id || !have_sub)
 		return 0;
@@ -179,12 +183,21 @@ int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret)
 	return 1;
 }
 
+/* A driver name that is one plain path component (a crafted DRIVER= could say "../.."). */
+static bool plain_component(const char *s, size_t n)
+{
+	return n > 0 && n < NAME_MAX && !memchr(s, '/', n) && !memchr(s, '\0', n) &&
+	       !(n == 1 && s[0] == '.') && !(n == 2 && s[0] == '.' && s[1] == '.');
+}
+
 /*
  * One read of uevent instead of six attribute files: it matters at 10,000
  * functions. Returns 1 when the ids were all there, 0 to fall back to the
- * attribute files, -ENOMEM.
+ * attribute files, -ENOMEM. *driver_known: the uevent also said whether the
+ * function is bound, and d->driver is its DRIVER= (NULL: unbound), which
+ * spares the read of the driver link.
  */
-static int read_uevent_ids(struct sysroot_dir *dir, struct device *d)
+static int read_uevent_ids(struct sysroot_dir *dir, struct device *d, bool *driver_known)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct pci_uevent u;
@@ -203,6 +216,11 @@ static int read_uevent_ids(struct sysroot_dir *dir, struct device *d)
 	d->subsys_vendor = u.subsys_vendor;
 	d->subsys_device = u.subsys_device;
 	d->class_code = u.class_code;
+	if (!u.driver || plain_component(u.driver, u.driver_len)) {
+		if (u.driver && !(d->driver = strndup(u.driver, u.driver_len)))
+			return -ENOMEM;
+		*driver_known = true;
+	}
 	return 1;
 }
 
@@ -280,7 +298,7 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 	int64_t ids[5] = { 0 }, dma = -1, coherent = -1, numa = -1;
-	bool ok[5] = { false };
+	bool ok[5] = { false }, driver_known = false;
 	static const char *const id_files[5] = {
 		"vendor", "device", "subsystem_vendor", "subsystem_device", "class",
 	};
@@ -308,7 +326,7 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 	/* a copied directory, not a link */
 	if (r < 0 && !(d->syspath = path_join(PCI_DEVICES, name)))
 		return -ENOMEM;
-	r = read_uevent_ids(dir, d);
+	r = read_uevent_ids(dir, d, &driver_known);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(id_files); i++) {
@@ -342,7 +360,7 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 		if (r < 0)
 			return r;
 	}
-	r = sysfs_read_binding(w->sr, dir, m, d, &w->driver);
+	r = sysfs_read_binding(w->sr, dir, m, d, &w->driver, driver_known ? PCI_DRIVERS : NULL);
 	if (r < 0)
 		return r;
 	/* only an unbound device's modalias is looked up (readers/modules.c): 54 bytes each */

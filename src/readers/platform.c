@@ -154,7 +154,7 @@ static int read_device(struct platform_walk *w, struct machine *m, struct sysroo
 	d->syspath = TAKE_PTR(syspath);
 	if ((r = sysroot_dir_new_at(busdir, &dir, "%s", name)) < 0 ||
 	    (r = sysfs_read_string(dir, m, "modalias", &d->modalias)) < 0 ||
-	    (r = sysfs_read_binding(w->sr, dir, m, d, &w->driver)) < 0)
+	    (r = sysfs_read_binding(w->sr, dir, m, d, &w->driver, NULL)) < 0)
 		return r;
 	if (d->dt->err) /* an of_node the audit cannot follow: judged unknown, not dropped */
 		return dt_record_error(m, d->dt);

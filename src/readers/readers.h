@@ -79,6 +79,8 @@ struct pci_uevent {
 	uint32_t class_code;                /* PCI_CLASS= (24 bits) */
 	const char *modalias;               /* MODALIAS=, borrowed from the buffer */
 	size_t modalias_len;
+	const char *driver;                 /* DRIVER= (only while bound: drivers/base/core.c dev_uevent), borrowed */
+	size_t driver_len;
 };
 /* 1 and *ret filled when PCI_CLASS, PCI_ID and PCI_SUBSYS_ID are all well formed; 0 when not; -EBADMSG for binary content. */
 int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret);

@@ -159,17 +159,12 @@ void sysfs_driver_cache_done(struct sysfs_driver_cache *c)
  * relative to the device's real directory, not the bus entry), once per
  * driver: the cache answers for the next devices of the same driver.
  */
-static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *driver_target,
+/* drvdir: the driver's directory, root-relative; NULL: unknown, read driver/module through the device. */
+static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *drvdir,
 		       struct device *d, struct sysfs_driver_cache *cache)
 {
-	_cleanup_free_ char *base = d->syspath ? path_join(d->syspath, "driver") : NULL;
-	_cleanup_free_ char *drvdir = NULL;
 	int r;
 
-	if (d->syspath && !base)
-		return -ENOMEM;
-	if (base && sysroot_link_resolve(base, driver_target, &drvdir) == -ENOMEM)
-		return -ENOMEM;
 	if (!drvdir)
 		return sysfs_link_basename(dir, "driver/module", &d->module);
 	const struct strmap_entry *e = strmap_get(&cache->seen, drvdir);
@@ -191,25 +186,36 @@ static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *
 }
 
 int sysfs_read_binding(struct sysroot *sr, struct sysroot_dir *dir, struct machine *m,
-		       struct device *d, struct sysfs_driver_cache *cache)
+		       struct device *d, struct sysfs_driver_cache *cache, const char *drivers)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *group = NULL;
-	_cleanup_free_ char *target = NULL, *group_name = NULL;
+	_cleanup_free_ char *target = NULL, *group_name = NULL, *drvdir = NULL;
 	int64_t n;
 	int r;
 
-	/* drivers/base/dd.c driver_sysfs_add: the "driver" link exists while bound. */
-	r = sysroot_dir_readlink(dir, "driver", &target);
-	if (r == -ENOMEM)
-		return r;
-	if (r == 0 && target_basename(target, &d->driver) < 0)
-		return -ENOMEM;
+	if (drivers) {
+		/* bus_add_driver: the driver's directory is the bus's drivers/NAME, where the link leads */
+		if (d->driver && !(drvdir = path_join(drivers, d->driver)))
+			return -ENOMEM;
+	} else {
+		/* drivers/base/dd.c driver_sysfs_add: the "driver" link exists while bound. */
+		r = sysroot_dir_readlink(dir, "driver", &target);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0 && target_basename(target, &d->driver) < 0)
+			return -ENOMEM;
+		_cleanup_free_ char *base = d->syspath ? path_join(d->syspath, "driver") : NULL;
+		if (d->syspath && !base)
+			return -ENOMEM;
+		if (target && base && sysroot_link_resolve(base, target, &drvdir) == -ENOMEM)
+			return -ENOMEM;
+	}
 	/* drivers/iommu/iommu.c iommu_group_add_device: "iommu_group" -> kernel/iommu_groups/N */
 	r = sysfs_link_basename(dir, "iommu_group", &group_name);
 	if (r < 0)
 		return r;
 	if (d->driver) {
-		r = read_module(sr, dir, target, d, cache);
+		r = read_module(sr, dir, drvdir, d, cache);
 		if (r < 0)
 			return r;
 		if (d->module)

@@ -61,10 +61,13 @@ void sysfs_driver_cache_done(struct sysfs_driver_cache *c);
 
 /*
  * driver, driver/module, iommu_group and sys/kernel/iommu_groups/N/type of
- * the device whose directory is dir. Returns 0 or -ENOMEM.
+ * the device whose directory is dir. drivers: the bus's drivers directory
+ * when d->driver already says the binding (the uevent's DRIVER=, NULL:
+ * unbound), so the driver link is not read and the module is looked up in
+ * drivers/NAME; NULL: read the link. Returns 0 or -ENOMEM.
  */
 int sysfs_read_binding(struct sysroot *sr, struct sysroot_dir *dir, struct machine *m,
-		       struct device *d, struct sysfs_driver_cache *cache);
+		       struct device *d, struct sysfs_driver_cache *cache, const char *drivers);
 
 /* machine.devices sorted by syspath, for finding the device a sysfs path lies under. */
 struct dev_index {

@@ -270,6 +270,55 @@ static void test_read_pci_missing(void **state)
 	fx_done(&f);
 }
 
+/*
+ * The uevent's DRIVER= says the binding without the driver link (one read
+ * less a function): bound with no link at all, unbound beside a stale link,
+ * and a crafted name that is no path component, for which the link is read.
+ */
+static void test_read_pci_uevent_driver(void **state)
+{
+	static const char *const ids = "PCI_CLASS=10802\nPCI_ID=144D:A808\nPCI_SUBSYS_ID=144D:A801\n";
+	const char *nvme[5] = { "0x144d\n", "0xa808\n", "0x144d\n", "0xa801\n", "0x010802\n" };
+	const char *fn[3] = { "sys/devices/pci0000:00/0000:00:02.0", "sys/devices/pci0000:00/0000:00:03.0",
+			      "sys/devices/pci0000:00/0000:00:04.0" };
+	struct fixture f;
+	struct machine m;
+	struct sysroot *sr;
+	char path[256], text[256];
+
+	fx_init(&f);
+	for (int i = 0; i < 3; i++)
+		add_function(&f, fn[i], nvme, "64\n", "-1\n");
+	snprintf(path, sizeof(path), "%s/uevent", fn[0]);
+	snprintf(text, sizeof(text), "DRIVER=nvme\n%s", ids);
+	fx_file(&f, path, text); /* bound, and no driver link */
+	snprintf(path, sizeof(path), "%s/uevent", fn[1]);
+	fx_file(&f, path, ids); /* unbound ... */
+	snprintf(path, sizeof(path), "%s/driver", fn[1]);
+	fx_link(&f, path, "../../../bus/pci/drivers/nvme"); /* ... whatever a stale link says */
+	snprintf(path, sizeof(path), "%s/uevent", fn[2]);
+	snprintf(text, sizeof(text), "DRIVER=../../nvme\n%s", ids);
+	fx_file(&f, path, text);
+	snprintf(path, sizeof(path), "%s/driver", fn[2]);
+	fx_link(&f, path, "../../../bus/pci/drivers/ahci");
+	fx_link(&f, "sys/bus/pci/drivers/nvme/module", "../../../../module/nvme");
+	fx_dir(&f, "sys/bus/pci/drivers/ahci");
+	fx_dir(&f, "sys/module/nvme");
+	sr = fx_open(&f);
+	machine_init(&m);
+	assert_int_equal(read_pci(sr, &m), 0);
+	assert_int_equal(m.n_devices, 3);
+	assert_string_equal(m.devices[0].driver, "nvme");
+	assert_string_equal(m.devices[0].module, "nvme"); /* from sys/bus/pci/drivers/nvme/module */
+	assert_null(m.devices[1].driver);
+	assert_null(m.devices[1].module);
+	assert_string_equal(m.devices[2].driver, "ahci"); /* the link, not the crafted name */
+	assert_null(m.devices[2].module);
+	machine_done(&m);
+	sysroot_free(sr);
+	fx_done(&f);
+}
+
 /* A function behind a devicetree host bridge takes the bridge's node, not its own parent's. */
 static void test_read_pci_dt_bridge(void **state)
 {
@@ -349,7 +398,7 @@ int main(void)
 		cmocka_unit_test(test_path_join),	   cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_read_pci),	   cmocka_unit_test(test_read_pci_missing),
 		cmocka_unit_test(test_read_pci_dt_bridge), cmocka_unit_test(test_read_iommu),
-		cmocka_unit_test(test_read_pci_removable),
+		cmocka_unit_test(test_read_pci_removable), cmocka_unit_test(test_read_pci_uevent_driver),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
