@@ -45,15 +45,26 @@ _printf_(2, 0) static int format_path(const char *base, const char *fmt, va_list
 	return 0;
 }
 
-/* What the mount of the directory open as fd allows; false, false when fstatfs() fails. */
+/*
+ * What the mount of the directory open as fd allows; false, false when
+ * fstatfs() fails. No device node can be opened on a nodev mount, nor on
+ * sysfs or procfs whatever their mount flags (this VM mounts /sys without
+ * nodev): neither filesystem has a mknod (fs/kernfs/dir.c kernfs_dir_iops,
+ * fs/proc/base.c), so only directories, regular files and links are found
+ * there, and procfs's magic links are refused by RESOLVE_NO_MAGICLINKS.
+ */
 static void mount_flags(const struct sysroot *sr, int fd, bool *nodev, bool *short_read_ends)
 {
 	struct statfs sfs;
 
 	/* the fast read needs openat2's RESOLVE_NO_XDEV to stay on this mount */
-	*nodev = sr->use_openat2 && fstatfs(fd, &sfs) == 0 && (sfs.f_flags & ST_NODEV);
-	*short_read_ends = *nodev && ((unsigned long)sfs.f_type == SYSFS_MAGIC ||
-				      (unsigned long)sfs.f_type == TMPFS_MAGIC);
+	if (!sr->use_openat2 || fstatfs(fd, &sfs) < 0) {
+		*nodev = *short_read_ends = false;
+		return;
+	}
+	unsigned long type = (unsigned long)sfs.f_type;
+	*nodev = (sfs.f_flags & ST_NODEV) || type == SYSFS_MAGIC || type == PROC_SUPER_MAGIC;
+	*short_read_ends = *nodev && (type == SYSFS_MAGIC || type == TMPFS_MAGIC);
 }
 
 /*

@@ -39,7 +39,7 @@ struct sysroot_dir {
 	char *canon; /* capturing: the directory with every link resolved */
 	int fd;      /* O_PATH on the directory; -1 until resolved or when it failed */
 	int err;     /* why it could not be resolved (-errno); 0 when fine or not tried yet */
-	bool nodev;  /* its mount refuses device nodes (sysfs, procfs): the one-open read is safe */
+	bool nodev;  /* no device node can be opened there (a nodev mount, sysfs, procfs): the one-open read is safe */
 	bool short_read_ends; /* nodev sysfs or tmpfs: a short read is the end of a file (read_leaf_nodev) */
 };
 
