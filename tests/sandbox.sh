@@ -51,6 +51,8 @@ mkroot() {
 	rm -rf "$tmp/$1"
 	cp -r "$good" "$tmp/$1"
 	rm -rf "$tmp/$1"/sys/bus/pci/devices/*/driver
+	# as the kernel's uevent of an unbound device: no DRIVER= (drivers/base/core.c dev_uevent)
+	sed -i '/^DRIVER=/d' "$tmp/$1"/sys/bus/pci/devices/*/uevent
 	mkdir -p "$tmp/$1/lib/modules/$release" "$tmp/$1/usr/share/misc" "$tmp/$1/usr/share/hwdata"
 	echo "$tmp/$1"
 }
