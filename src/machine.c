@@ -214,9 +214,14 @@ void udev_props_free(struct udev_props **u)
 	*u = NULL;
 }
 
+bool udev_props_empty(const struct udev_props *u)
+{
+	return !u->id_path && !u->vendor_db && !u->model_db && !u->serial && !u->by_path;
+}
+
 int udev_props_keep(struct udev_props **dst, struct udev_props *src)
 {
-	if (!src->id_path && !src->vendor_db && !src->model_db && !src->serial && !src->by_path)
+	if (udev_props_empty(src))
 		return 0;
 	udev_props_free(dst);
 	*dst = malloc(sizeof(**dst));

@@ -448,6 +448,9 @@ int udev_props_keep(struct udev_props **dst, struct udev_props *src);
 
 extern const struct udev_props udev_props_none;
 
+/* No property at all. */
+bool udev_props_empty(const struct udev_props *u) _nonnull_all_;
+
 static inline const struct udev_props *udev_or_none(const struct udev_props *u)
 {
 	return u ? u : &udev_props_none;

@@ -70,7 +70,7 @@ static void mount_flags(const struct sysroot *sr, int fd, bool *nodev, bool *sho
 /*
  * path ("sys/bus/pci/devices/X") resolved below its top directory's anchor
  * without leaving the anchor's mount, so with the anchor's mount flags and
- * no fstatfs() of its own: 14,000 fewer calls at 10,000 devices. Where this
+ * no fstatfs() of its own: 20,698 fewer calls at 10,000 devices. Where this
  * succeeds it finds what the resolution from the root finds: the anchor is
  * that resolution of the top directory, and RESOLVE_BENEATH refuses the
  * only paths on which the two differ (an absolute link, a ".." above the
@@ -242,11 +242,6 @@ const char *sysroot_dir_path(const struct sysroot_dir *d)
 	return d->path;
 }
 
-static bool plain_name(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
-}
-
 /*
  * The directory fd for a quick access to a plain name in it, or -EAGAIN for
  * the careful path over dir/name (a name with '/', a directory the resolver
@@ -254,7 +249,7 @@ static bool plain_name(const char *name)
  */
 static int quick_fd(struct sysroot_dir *d, const char *name)
 {
-	if (!plain_name(name))
+	if (!filename_is_plain(name))
 		return -EAGAIN;
 	int fd = dir_fd(d, true);
 	if (fd >= 0)

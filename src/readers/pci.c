@@ -183,13 +183,6 @@ int pci_uevent_parse(const char *buf, size_t len, struct pci_uevent *ret)
 	return 1;
 }
 
-/* A driver name that is one plain path component (a crafted DRIVER= could say "../.."). */
-static bool plain_component(const char *s, size_t n)
-{
-	return n > 0 && n < NAME_MAX && !memchr(s, '/', n) && !memchr(s, '\0', n) &&
-	       !(n == 1 && s[0] == '.') && !(n == 2 && s[0] == '.' && s[1] == '.');
-}
-
 /*
  * One read of uevent instead of six attribute files: it matters at 10,000
  * functions. Returns 1 when the ids were all there, 0 to fall back to the
@@ -216,11 +209,16 @@ static int read_uevent_ids(struct sysroot_dir *dir, struct device *d, bool *driv
 	d->subsys_vendor = u.subsys_vendor;
 	d->subsys_device = u.subsys_device;
 	d->class_code = u.class_code;
-	if (!u.driver || plain_component(u.driver, u.driver_len)) {
-		if (u.driver && !(d->driver = strndup(u.driver, u.driver_len)))
+	if (u.driver) {
+		if (!(d->driver = strndup(u.driver, u.driver_len)))
 			return -ENOMEM;
-		*driver_known = true;
+		/* a crafted DRIVER= ("../..") names no driver directory: the link says */
+		if (u.driver_len >= NAME_MAX || !filename_is_plain(d->driver)) {
+			free(TAKE_PTR(d->driver));
+			return 1;
+		}
 	}
+	*driver_known = true;
 	return 1;
 }
 

@@ -80,7 +80,7 @@ static int target_basename(char *target, char **ret)
 		target[--len] = '\0';
 	const char *slash = strrchr(target, '/');
 	const char *base = slash ? slash + 1 : target;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+	if (!filename_is_plain(base))
 		return 0;
 	char *s = strdup(base);
 	if (!s)
@@ -155,11 +155,10 @@ void sysfs_driver_cache_done(struct sysfs_driver_cache *c)
 
 /*
  * drivers/base/module.c module_add_driver: "module" under the driver, when
- * it has one. Looked up from the driver's own directory (the link text is
- * relative to the device's real directory, not the bus entry), once per
+ * it has one. Looked up from the driver's own directory drvdir (root-relative;
+ * NULL: unknown, so driver/module is read through the device), once per
  * driver: the cache answers for the next devices of the same driver.
  */
-/* drvdir: the driver's directory, root-relative; NULL: unknown, read driver/module through the device. */
 static int read_module(struct sysroot *sr, struct sysroot_dir *dir, const char *drvdir,
 		       struct device *d, struct sysfs_driver_cache *cache)
 {

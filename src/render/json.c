@@ -263,8 +263,7 @@ static void legacy_json(struct json_writer *w, const char *key, const struct leg
 
 static void udev_json(struct json_writer *w, const struct udev_props *u)
 {
-	u = udev_or_none(u);
-	if (!u->id_path && !u->vendor_db && !u->model_db && !u->serial && !u->by_path) {
+	if (!u || udev_props_empty(u)) {
 		jw_null(w, "udev");
 		return;
 	}

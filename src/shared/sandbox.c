@@ -30,6 +30,7 @@
 #include "shared/sandbox.h"
 #include "shared/macro.h"
 #include "shared/rm-rf.h"
+#include "shared/text.h"
 #include "shared/tmp-dir.h"
 
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
@@ -184,8 +185,7 @@ int sandbox_add_file(struct sandbox *sb, const char *name, const void *buf, size
 	sig_atomic_t n = sb->n_files;
 	const char *p = buf;
 
-	if (nlen == 0 || nlen >= SANDBOX_NAME_MAX || strchr(name, '/') || strcmp(name, ".") == 0 ||
-	    strcmp(name, "..") == 0)
+	if (nlen >= SANDBOX_NAME_MAX || !filename_is_plain(name))
 		return -EINVAL;
 	for (sig_atomic_t i = 0; i < n; i++)
 		if (strcmp(sb->names[i], name) == 0)

@@ -24,6 +24,11 @@ bool line_iter_next(struct line_iter *it, struct line *ret)
 	return true;
 }
 
+bool filename_is_plain(const char *s)
+{
+	return *s && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
 bool text_has_nul(const char *buf, size_t len)
 {
 	return memchr(buf, '\0', len) != NULL;

@@ -24,6 +24,9 @@ struct line_iter {
 void line_iter_init(struct line_iter *it, const char *buf, size_t len);
 bool line_iter_next(struct line_iter *it, struct line *ret);
 
+/* s is one plain path component: not empty, no '/', neither "." nor "..". */
+bool filename_is_plain(const char *s);
+
 /* True when buf holds a NUL byte: a binary file where text was expected. */
 bool text_has_nul(const char *buf, size_t len);
 

@@ -286,6 +286,20 @@ static void test_token_len(void **state)
 	assert_int_equal(token_len(s, s + 3), 3); /* bounded by end */
 }
 
+/* One path component, as a driver name or a sandbox file name must be. */
+static void test_filename_is_plain(void **state)
+{
+	assert_true(filename_is_plain("nvme"));
+	assert_true(filename_is_plain("..."));
+	assert_true(filename_is_plain(".hidden"));
+	assert_false(filename_is_plain(""));
+	assert_false(filename_is_plain("."));
+	assert_false(filename_is_plain(".."));
+	assert_false(filename_is_plain("../x"));
+	assert_false(filename_is_plain("a/b"));
+	assert_false(filename_is_plain("x/"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_skip_blanks),
 		cmocka_unit_test(test_skip_blanks_newline),
 		cmocka_unit_test(test_token_len),
+		cmocka_unit_test(test_filename_is_plain),
 	};
 
 	return cmocka_run_group_tests_name("text", tests, NULL, NULL);
