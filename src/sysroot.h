@@ -71,6 +71,22 @@ int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, cha
 int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			      size_t *ret_len, char **ret_canon);
 void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len);
+
+/*
+ * As sysroot_read_file_kept(), for a long file scanned once (pci.ids): it
+ * is read in pieces through one reused buffer and never held whole. eat()
+ * gets the bytes it has not used yet (what it left last time, then what was
+ * read after it; last once the file's end is in) and returns how many it
+ * used from the front, all of them when last, or a negative errno that
+ * ends the read and is returned. What it leaves must be under
+ * SYSROOT_STREAM_KEEP bytes (-ENOBUFS otherwise). A capture gets nothing
+ * now: *ret_canon (NULL without a capture; set once the file is open, even
+ * when eat() then fails) is where the reader puts what it keeps.
+ */
+#define SYSROOT_STREAM_KEEP 16384
+typedef ssize_t (*sysroot_eat_t)(const char *buf, size_t len, bool last, void *userdata);
+int sysroot_read_stream_kept(struct sysroot *sr, const char *path, size_t max, sysroot_eat_t eat,
+			     void *userdata, size_t *ret_len, char **ret_canon);
 /* --capture-full-log: the kernel log is captured whole. */
 bool sysroot_capture_full_log(const struct sysroot *sr);
 

@@ -53,148 +53,214 @@ static size_t lower_bound(struct pci_ids_query *const *sorted, size_t lo, size_t
 	return lo;
 }
 
-struct found {
-	const char *s;
+struct pci_ids_name {
+	char *s;
 	size_t len;
 };
 
-int pci_ids_lookup(const char *buf, size_t len, struct pci_ids_query *q, size_t n, unsigned *ret_line,
-		   const char **ret_why)
+int pci_ids_scan_start(struct pci_ids_scan *s, struct pci_ids_query *q, size_t n)
 {
-	_cleanup_free_ struct pci_ids_query **sorted = calloc(n ? n : 1, sizeof(*sorted));
-	_cleanup_free_ struct found *names = calloc(n ? 2 * n : 1, sizeof(*names));
-	const char *end = buf + len, *why = NULL;
-	enum block block = NONE;
-	size_t v_lo = 0, v_hi = 0; /* the queries of the vendor being read */
-	unsigned lineno = 0;
-
-	if (!sorted || !names)
+	*s = (struct pci_ids_scan){ .q = q, .n = n, .block = NONE };
+	s->sorted = calloc(n ? n : 1, sizeof(*s->sorted));
+	s->names = calloc(n ? 2 * n : 1, sizeof(*s->names));
+	if (!s->sorted || !s->names) {
+		pci_ids_scan_free(s);
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = &q[i];
-	qsort(sorted, n, sizeof(*sorted), by_ids);
-
-	for (const char *p = buf; p < end && !why;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end, *next = nl ? nl + 1 : end;
-		lineno++;
-		const char *cr = memchr(p, '\r', (size_t)(eol - p));
-		if (cr)
-			eol = cr;
-		if (eol - p >= LINE_MAX_BYTES - 1) {
-			why = "Line too long";
-			break;
-		}
-		while (eol > p && blank(eol[-1]))
-			eol--;
-		const char *s = p;
-		while (s < eol && blank(*s))
-			s++;
-		if (s == eol || *s == '#') {
-			p = next;
-			continue;
-		}
-		size_t nest = 0;
-		while (p + nest < eol && p[nest] == '\t')
-			nest++;
-		s = p + nest;
-		long id = -1, id2 = -1;
-		int name_at = 0;
-		struct found *hit = NULL;
-
-		if (nest == 0) {
-			if (s[0] == 'C' && eol - s > 1 && s[1] == ' ') {
-				id = hex_then_blank(s + 2, eol, 2);
-				block = CLASS;
-				name_at = 5;
-			} else if (s[0] == 'S' && eol - s > 1 && s[1] == ' ') {
-				/* "S vvvv" and nothing more: its lines name subsystems of any device */
-				block = GENERIC;
-				for (int k = 2; k < 6; k++)
-					if (eol - s != 6 || hex_digit(s[k]) < 0)
-						why = "Parse error";
-				p = next;
-				continue;
-			} else if (s[0] >= 'A' && s[0] <= 'Z' && eol - s > 1 && s[1] == ' ') {
-				block = SKIPPED;
-				p = next;
-				continue;
-			} else {
-				id = hex_then_blank(s, eol, 4);
-				block = VENDOR;
-				name_at = 5;
-				/* the queries of this vendor, if any */
-				if (id >= 0) {
-					v_lo = lower_bound(sorted, 0, n, (uint32_t)id << 16);
-					v_hi = lower_bound(sorted, v_lo, n, ((uint32_t)id + 1) << 16);
-					if (v_lo < v_hi)
-						hit = &names[2 * (sorted[v_lo] - q)];
-				}
-			}
-		} else if (block == SKIPPED) {
-			p = next;
-			continue;
-		} else if (nest == 1 && (block == VENDOR || block == DEVICE || block == SUBSYSTEM)) {
-			id = hex_then_blank(s, eol, 4);
-			block = DEVICE;
-			name_at = 5;
-			if (id >= 0 && v_lo < v_hi) {
-				uint32_t key = (uint32_t)sorted[v_lo]->vendor << 16 | (uint32_t)id;
-				size_t i = lower_bound(sorted, v_lo, v_hi, key);
-				if (i < v_hi && sorted[i]->device == id)
-					hit = &names[2 * (sorted[i] - q) + 1];
-			}
-		} else if (nest == 1 && block == GENERIC) {
-			id = hex_then_blank(s, eol, 4);
-			name_at = 5;
-		} else if (nest == 1 && (block == CLASS || block == SUBCLASS || block == PROGIF)) {
-			id = hex_then_blank(s, eol, 2);
-			block = SUBCLASS;
-			name_at = 3;
-		} else if (nest == 2 && (block == DEVICE || block == SUBSYSTEM)) {
-			id = hex_then_blank(s, eol, 4);
-			id2 = id >= 0 ? hex_then_blank(s + 5, eol, 4) : -1;
-			id = id2 >= 0 ? id : -1;
-			block = SUBSYSTEM;
-			name_at = 10;
-		} else if (nest == 2 && (block == CLASS || block == SUBCLASS || block == PROGIF)) {
-			id = hex_then_blank(s, eol, 2);
-			block = PROGIF;
-			name_at = 3;
-		}
-		if (id < 0) {
-			why = "Parse error";
-			break;
-		}
-		const char *name = s + name_at;
-		while (name < eol && blank(*name))
-			name++;
-		if (name == eol) {
-			why = "Parse error";
-			break;
-		}
-		if (hit && !hit->s) /* the first entry wins */
-			*hit = (struct found){ name, (size_t)(eol - name) };
-		p = next;
 	}
-	if (why) {
-		*ret_line = lineno;
-		*ret_why = why;
+	for (size_t i = 0; i < n; i++)
+		s->sorted[i] = &q[i];
+	qsort(s->sorted, n, sizeof(*s->sorted), by_ids);
+	return 0;
+}
+
+void pci_ids_scan_free(struct pci_ids_scan *s)
+{
+	if (s->names)
+		for (size_t i = 0; i < 2 * s->n; i++)
+			free(s->names[i].s);
+	free(s->names);
+	free(s->sorted);
+	s->names = NULL;
+	s->sorted = NULL;
+}
+
+/* One line, p up to eol (its LF or CR): s->why set when it is bad; -ENOMEM. */
+static int scan_line(struct pci_ids_scan *s, const char *p, const char *eol)
+{
+	struct pci_ids_query *const *sorted = s->sorted;
+
+	s->lineno++;
+	if (eol - p >= LINE_MAX_BYTES - 1) {
+		s->why = "Line too long";
+		return 0;
+	}
+	while (eol > p && blank(eol[-1]))
+		eol--;
+	const char *t = p;
+	while (t < eol && blank(*t))
+		t++;
+	if (t == eol || *t == '#')
+		return 0;
+	size_t nest = 0;
+	while (p + nest < eol && p[nest] == '\t')
+		nest++;
+	t = p + nest;
+	long id = -1, id2 = -1;
+	int name_at = 0;
+	struct pci_ids_name *hit = NULL;
+
+	if (nest == 0) {
+		if (t[0] == 'C' && eol - t > 1 && t[1] == ' ') {
+			id = hex_then_blank(t + 2, eol, 2);
+			s->block = CLASS;
+			name_at = 5;
+		} else if (t[0] == 'S' && eol - t > 1 && t[1] == ' ') {
+			/* "S vvvv" and nothing more: its lines name subsystems of any device */
+			s->block = GENERIC;
+			for (int k = 2; k < 6; k++)
+				if (eol - t != 6 || hex_digit(t[k]) < 0)
+					s->why = "Parse error";
+			return 0;
+		} else if (t[0] >= 'A' && t[0] <= 'Z' && eol - t > 1 && t[1] == ' ') {
+			s->block = SKIPPED;
+			return 0;
+		} else {
+			id = hex_then_blank(t, eol, 4);
+			s->block = VENDOR;
+			name_at = 5;
+			/* the queries of this vendor, if any */
+			if (id >= 0) {
+				s->v_lo = lower_bound(sorted, 0, s->n, (uint32_t)id << 16);
+				s->v_hi = lower_bound(sorted, s->v_lo, s->n, ((uint32_t)id + 1) << 16);
+				if (s->v_lo < s->v_hi)
+					hit = &s->names[2 * (size_t)(sorted[s->v_lo] - s->q)];
+			}
+		}
+	} else if (s->block == SKIPPED) {
+		return 0;
+	} else if (nest == 1 && (s->block == VENDOR || s->block == DEVICE || s->block == SUBSYSTEM)) {
+		id = hex_then_blank(t, eol, 4);
+		s->block = DEVICE;
+		name_at = 5;
+		if (id >= 0 && s->v_lo < s->v_hi) {
+			uint32_t key = (uint32_t)sorted[s->v_lo]->vendor << 16 | (uint32_t)id;
+			size_t i = lower_bound(sorted, s->v_lo, s->v_hi, key);
+			if (i < s->v_hi && sorted[i]->device == id)
+				hit = &s->names[2 * (size_t)(sorted[i] - s->q) + 1];
+		}
+	} else if (nest == 1 && s->block == GENERIC) {
+		id = hex_then_blank(t, eol, 4);
+		name_at = 5;
+	} else if (nest == 1 && (s->block == CLASS || s->block == SUBCLASS || s->block == PROGIF)) {
+		id = hex_then_blank(t, eol, 2);
+		s->block = SUBCLASS;
+		name_at = 3;
+	} else if (nest == 2 && (s->block == DEVICE || s->block == SUBSYSTEM)) {
+		id = hex_then_blank(t, eol, 4);
+		id2 = id >= 0 ? hex_then_blank(t + 5, eol, 4) : -1;
+		id = id2 >= 0 ? id : -1;
+		s->block = SUBSYSTEM;
+		name_at = 10;
+	} else if (nest == 2 && (s->block == CLASS || s->block == SUBCLASS || s->block == PROGIF)) {
+		id = hex_then_blank(t, eol, 2);
+		s->block = PROGIF;
+		name_at = 3;
+	}
+	if (id < 0) {
+		s->why = "Parse error";
+		return 0;
+	}
+	const char *name = t + name_at;
+	while (name < eol && blank(*name))
+		name++;
+	if (name == eol) {
+		s->why = "Parse error";
+		return 0;
+	}
+	if (hit && !hit->s) { /* the first entry wins */
+		hit->len = (size_t)(eol - name);
+		hit->s = malloc(hit->len); /* not strndup(): the bytes, NULs and all, as the name was read */
+		if (!hit->s)
+			return -ENOMEM;
+		memcpy(hit->s, name, hit->len);
+	}
+	return 0;
+}
+
+ssize_t pci_ids_scan_feed(struct pci_ids_scan *s, const char *buf, size_t len, bool last)
+{
+	const char *p = buf, *end = buf + len;
+	/* most lists have no CR at all: then no line is searched for one */
+	bool any_cr = memchr(buf, '\r', len);
+
+	while (p < end && !s->why) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (s->skip_to_lf) {
+			if (!nl)
+				return (ssize_t)len;
+			s->skip_to_lf = false;
+			p = nl + 1;
+			continue;
+		}
+		const char *eol = nl ? nl : end;
+		const char *cr = any_cr ? memchr(p, '\r', (size_t)(eol - p)) : NULL;
+		if (cr) {
+			eol = cr;
+		} else if (!nl && !last) {
+			/* a line cut short: too long already, or given again with more */
+			if (end - p < LINE_MAX_BYTES - 1)
+				break;
+		}
+		int r = scan_line(s, p, eol);
+		if (r < 0)
+			return r;
+		if (s->why)
+			break;
+		if (!nl && !last) { /* cut at a CR: the rest of it, still to come, is not read */
+			s->skip_to_lf = true;
+			return (ssize_t)len;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (s->why)
+		return -EBADMSG;
+	return p - buf;
+}
+
+int pci_ids_scan_end(struct pci_ids_scan *s, unsigned *ret_line, const char **ret_why)
+{
+	struct pci_ids_query *const *sorted = s->sorted;
+
+	if (s->why) {
+		*ret_line = s->lineno;
+		*ret_why = s->why;
 		return -EBADMSG;
 	}
 	/* a vendor's name was kept on its first query; every query of the pair shares it */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		struct pci_ids_query *x = sorted[i];
-		size_t first_v = lower_bound(sorted, 0, n, (uint32_t)x->vendor << 16);
-		size_t first_d = lower_bound(sorted, 0, n, (uint32_t)x->vendor << 16 | x->device);
-		const struct found *v = &names[2 * (sorted[first_v] - q)];
-		const struct found *d = &names[2 * (sorted[first_d] - q) + 1];
+		size_t first_v = lower_bound(sorted, 0, s->n, (uint32_t)x->vendor << 16);
+		size_t first_d = lower_bound(sorted, 0, s->n, (uint32_t)x->vendor << 16 | x->device);
+		const struct pci_ids_name *v = &s->names[2 * (size_t)(sorted[first_v] - s->q)];
+		const struct pci_ids_name *d = &s->names[2 * (size_t)(sorted[first_d] - s->q) + 1];
 		x->vendor_name = v->s;
 		x->vendor_len = v->len;
 		x->device_name = v->s ? d->s : NULL;
 		x->device_len = v->s && d->s ? d->len : 0;
 	}
 	return 0;
+}
+
+int pci_ids_lookup(struct pci_ids_scan *s, const char *buf, size_t len, struct pci_ids_query *q, size_t n,
+		   unsigned *ret_line, const char **ret_why)
+{
+	int r = pci_ids_scan_start(s, q, n);
+	if (r < 0)
+		return r;
+	ssize_t used = pci_ids_scan_feed(s, buf, len, true);
+	if (used == -ENOMEM)
+		return -ENOMEM;
+	return pci_ids_scan_end(s, ret_line, ret_why);
 }
 
 void pci_ids_reduce(const struct pci_ids_query *q, size_t n, const char *source, struct strbuf *out)

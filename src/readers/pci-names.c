@@ -3,9 +3,10 @@
  * PCI vendor and device names from the pci.ids found in the sysroot, named
  * as lspci names them ("Vendor Device", or "Vendor Device 1234" when only
  * the vendor is listed). The list is read through the sysroot layer and
- * parsed in place (pci-ids.c): no library opens a path of its own, no copy
- * is made, and only the machine's ids are looked at. A capture keeps those
- * names, as a pci.ids of their own, instead of the whole 1.4 MiB list.
+ * scanned in 64 KiB pieces as it is read (pci-ids.c): no library opens a
+ * path of its own, the list is never held whole, and only the machine's
+ * names are copied. A capture keeps those names, as a pci.ids of their
+ * own, instead of the whole 1.4 MiB list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,10 +57,53 @@ static int name_of(const struct pci_ids_query *q, char **ret)
 		       : 0;
 }
 
+/* The pieces of the list, as they are read: refused at once when it is compressed. */
+struct stream {
+	struct pci_ids_scan scan;
+	bool started;
+};
+
+static void stream_done(struct stream *st)
+{
+	pci_ids_scan_free(&st->scan);
+}
+
+static ssize_t eat(const char *buf, size_t len, bool last, void *userdata)
+{
+	struct stream *st = userdata;
+
+	/* lspci would gunzip it; a list expands without bound, so only the plain text one */
+	if (!st->started && (len >= 2 || last)) {
+		if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
+			return -EMEDIUMTYPE;
+		st->started = true;
+	}
+	if (!st->started)
+		return 0;
+	return pci_ids_scan_feed(&st->scan, buf, len, last);
+}
+
+/*
+ * A list that is refused goes into a capture whole, for a replay to meet
+ * the same error: read again, whole, which copies it there (it is never
+ * held whole otherwise).
+ */
+static int refused(struct sysroot *sr, struct machine *m, const char *path, bool capturing, int err,
+		   const char *detail)
+{
+	if (capturing) {
+		_cleanup_free_ char *buf = NULL;
+		if (sysroot_read_file(sr, path, PCI_IDS_MAX, &buf, NULL) == -ENOMEM)
+			return -ENOMEM;
+	}
+	return machine_add_input(m, path, INPUT_INVALID, err, detail);
+}
+
 int read_pci_names(struct sysroot *sr, struct machine *m)
 {
 	_cleanup_free_ struct pci_ids_query *q = NULL;
-	_cleanup_free_ char *buf = NULL, *canon = NULL;
+	_cleanup_(stream_done) struct stream st = { 0 };
+	_cleanup_free_ char *canon = NULL;
 	const char *path = NULL, *why = NULL;
 	size_t len, n = 0;
 	unsigned line = 0;
@@ -74,18 +118,6 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 		return machine_add_input(
 			m, ids_paths[0], INPUT_MISSING, ENOENT,
 			"no pci.ids in usr/share/misc, usr/share/hwdata or var/lib/pciutils");
-	r = sysroot_read_file_kept(sr, path, PCI_IDS_MAX, &buf, &len, &canon);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return machine_add_input_errno(m, path, r);
-	/* lspci would gunzip it; a list expands without bound, so only the plain text one */
-	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
-		if (canon)
-			sysroot_capture_kept(sr, canon, buf, len);
-		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
-					 "compressed pci.ids: refused, it could expand without bound");
-	}
 	q = calloc(n, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
@@ -93,14 +125,22 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 		if (wants_name(&m->devices[i]))
 			q[k++] = (struct pci_ids_query){ .vendor = m->devices[i].vendor,
 							 .device = m->devices[i].device_id };
-	r = pci_ids_lookup(buf, len, q, n, &line, &why);
+	r = pci_ids_scan_start(&st.scan, q, n);
+	if (r < 0)
+		return r;
+	r = sysroot_read_stream_kept(sr, path, PCI_IDS_MAX, eat, &st, &len, &canon);
+	if (r == -ENOMEM)
+		return r;
+	if (r == -EMEDIUMTYPE)
+		return refused(sr, m, path, canon != NULL, EBADMSG,
+			       "compressed pci.ids: refused, it could expand without bound");
+	if (r < 0 && !(r == -EBADMSG && st.scan.why)) /* else a bad line, said below */
+		return machine_add_input_errno(m, path, r);
+	r = pci_ids_scan_end(&st.scan, &line, &why);
 	if (r == -EBADMSG) {
 		char detail[160];
-		/* a replay must meet the same error: the list goes into a capture whole */
-		if (canon)
-			sysroot_capture_kept(sr, canon, buf, len);
 		snprintf(detail, sizeof(detail), "%s at %s, line %u", why, path, line);
-		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, detail);
+		return refused(sr, m, path, canon != NULL, EBADMSG, detail);
 	}
 	if (r < 0)
 		return r;

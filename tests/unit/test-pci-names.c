@@ -167,14 +167,78 @@ static void test_no_devices(void **state)
 	fx_done(&f);
 }
 
-/* The grammar, without a sysroot: each line kind, and the first bad line named. */
-static void lookup(const char *list, struct pci_ids_query *q, size_t n, int want, unsigned want_line)
+/*
+ * The list given in pieces of at most piece bytes, as sysroot_read_stream_kept()
+ * gives them: what the scan leaves is given again with the next piece.
+ */
+static int lookup_in_pieces(struct pci_ids_scan *s, const char *list, size_t len, size_t piece,
+			    struct pci_ids_query *q, size_t n, unsigned *line, const char **why)
 {
+	size_t used_to = 0, read_to = 0;
+
+	assert_int_equal(pci_ids_scan_start(s, q, n), 0);
+	for (;;) {
+		size_t more = len - read_to < piece ? len - read_to : piece;
+		read_to += more;
+		ssize_t used = pci_ids_scan_feed(s, list + used_to, read_to - used_to, more == 0);
+		if (used == -EBADMSG)
+			break;
+		assert_true(used >= 0 && (size_t)used <= read_to - used_to);
+		used_to += (size_t)used;
+		assert_true(read_to - used_to < 1024); /* a line cut short, never more */
+		if (more == 0) {
+			assert_int_equal(used_to, len);
+			break;
+		}
+	}
+	return pci_ids_scan_end(s, line, why);
+}
+
+static void assert_same_name(const char *a, size_t alen, const char *b, size_t blen)
+{
+	assert_int_equal(!a, !b);
+	assert_int_equal(alen, blen);
+	if (a)
+		assert_memory_equal(a, b, alen);
+}
+
+/*
+ * The grammar, without a sysroot: each line kind, and the first bad line
+ * named; the same whole and in pieces of every size.
+ */
+static void lookup(struct pci_ids_scan *s, const char *list, struct pci_ids_query *q, size_t n, int want,
+		   unsigned want_line)
+{
+	size_t len = strlen(list);
 	unsigned line = 0;
 	const char *why = NULL;
-	assert_int_equal(pci_ids_lookup(list, strlen(list), q, n, &line, &why), want);
+
+	pci_ids_scan_free(s);
+	for (size_t i = 0; i < n; i++)
+		q[i].vendor_name = q[i].device_name = NULL;
+	assert_int_equal(pci_ids_lookup(s, list, len, q, n, &line, &why), want);
 	if (want < 0)
 		assert_int_equal(line, want_line);
+	for (size_t piece = 1; piece <= len; piece++) {
+		struct pci_ids_query again[8];
+		struct pci_ids_scan s2;
+		unsigned line2 = 0;
+		const char *why2 = NULL;
+
+		assert_true(n <= ARRAY_SIZE(again));
+		for (size_t i = 0; i < n; i++)
+			again[i] = (struct pci_ids_query){ .vendor = q[i].vendor, .device = q[i].device };
+		assert_int_equal(lookup_in_pieces(&s2, list, len, piece, again, n, &line2, &why2), want);
+		if (want < 0) {
+			assert_int_equal(line2, line);
+			assert_string_equal(why2, why);
+		}
+		for (size_t i = 0; want == 0 && i < n; i++) {
+			assert_same_name(again[i].vendor_name, again[i].vendor_len, q[i].vendor_name, q[i].vendor_len);
+			assert_same_name(again[i].device_name, again[i].device_len, q[i].device_name, q[i].device_len);
+		}
+		pci_ids_scan_free(&s2);
+	}
 }
 
 static void test_grammar(void **state)
@@ -202,8 +266,9 @@ static void test_grammar(void **state)
 		{ .vendor = 0x8086, .device = 0xbeef }, { .vendor = 0x1af4, .device = 0x1100 },
 		{ .vendor = 0x8086, .device = 0x1237 },
 	};
+	struct pci_ids_scan s = { 0 };
 
-	lookup(list, q, ARRAY_SIZE(q), 0, 0);
+	lookup(&s, list, q, ARRAY_SIZE(q), 0, 0);
 	assert_int_equal(q[0].vendor_len, strlen("Intel Corporation"));
 	assert_memory_equal(q[0].vendor_name, "Intel Corporation", q[0].vendor_len);
 	assert_memory_equal(q[0].device_name, "440FX - 82441FX PMC", q[0].device_len);
@@ -214,21 +279,34 @@ static void test_grammar(void **state)
 	assert_ptr_equal(q[4].device_name, q[0].device_name);
 
 	struct pci_ids_query one = { .vendor = 0x8086, .device = 0x1237 };
-	lookup("8086  Intel\n\t\t\tdeep\n", &one, 1, -EBADMSG, 2);
-	lookup("8086 Intel\n", &one, 1, 0, 0);           /* one blank is enough... */
-	lookup("808  Intel\n", &one, 1, -EBADMSG, 1);     /* ...three digits are not */
-	lookup("8086  \n", &one, 1, -EBADMSG, 1);         /* no name */
-	lookup("\t1237  orphan\n", &one, 1, -EBADMSG, 1); /* a device before any vendor */
-	lookup("8086  I\n\t\t1af4 11  short\n", &one, 1, -EBADMSG, 2);
-	lookup("S 12345\n", &one, 1, -EBADMSG, 1);
-	lookup("C 6  Bridge\n", &one, 1, -EBADMSG, 1);
+	lookup(&s, "8086  Intel\n\t\t\tdeep\n", &one, 1, -EBADMSG, 2);
+	lookup(&s, "8086 Intel\n", &one, 1, 0, 0);           /* one blank is enough... */
+	lookup(&s, "808  Intel\n", &one, 1, -EBADMSG, 1);     /* ...three digits are not */
+	lookup(&s, "8086  \n", &one, 1, -EBADMSG, 1);         /* no name */
+	lookup(&s, "\t1237  orphan\n", &one, 1, -EBADMSG, 1); /* a device before any vendor */
+	lookup(&s, "8086  I\n\t\t1af4 11  short\n", &one, 1, -EBADMSG, 2);
+	lookup(&s, "S 12345\n", &one, 1, -EBADMSG, 1);
+	lookup(&s, "C 6  Bridge\n", &one, 1, -EBADMSG, 1);
 	char longline[1100];
 	memset(longline, 'a', sizeof(longline));
 	memcpy(longline, "8086  ", 6);
 	longline[sizeof(longline) - 1] = '\0';
-	lookup(longline, &one, 1, -EBADMSG, 1);
-	lookup("", &one, 1, 0, 0);
+	lookup(&s, longline, &one, 1, -EBADMSG, 1);
+	longline[1050] = '\n'; /* too long before its LF too */
+	lookup(&s, longline, &one, 1, -EBADMSG, 1);
+	/* a CR ends the line; what follows it up to the LF is not read, however long */
+	char crline[3000];
+	memset(crline, 'x', sizeof(crline));
+	memcpy(crline, "8086  Intel\r", 12);
+	strcpy(crline + 2000, "\n\t1237  PMC\n");
+	lookup(&s, crline, &one, 1, 0, 0);
+	assert_memory_equal(one.vendor_name, "Intel", one.vendor_len);
+	assert_memory_equal(one.device_name, "PMC", one.device_len);
+	lookup(&s, "8086  Intel\r\r\n\t1237  PMC\r", &one, 1, 0, 0);
+	assert_memory_equal(one.device_name, "PMC", one.device_len);
+	lookup(&s, "", &one, 1, 0, 0);
 	assert_null(one.vendor_name);
+	pci_ids_scan_free(&s);
 }
 
 /* A capture's reduced list names the queries as the whole one did. */
@@ -240,11 +318,12 @@ static void test_reduce(void **state)
 		{ .vendor = 0x8086, .device = 0x1237 }, { .vendor = 0x1af4, .device = 0x1000 },
 		{ .vendor = 0x8086, .device = 0xbeef }, { .vendor = 0x9999, .device = 0x0001 },
 	};
+	struct pci_ids_scan scan;
 	struct strbuf b = { 0 };
 	unsigned line;
 	const char *why;
 
-	assert_int_equal(pci_ids_lookup(list, strlen(list), q, ARRAY_SIZE(q), &line, &why), 0);
+	assert_int_equal(pci_ids_lookup(&scan, list, strlen(list), q, ARRAY_SIZE(q), &line, &why), 0);
 	pci_ids_reduce(q, ARRAY_SIZE(q), "usr/share/misc/pci.ids", &b);
 	char *s = strbuf_steal(&b);
 	assert_non_null(s);
@@ -253,6 +332,7 @@ static void test_reduce(void **state)
 	assert_null(strstr(s, "7000")); /* not this machine's */
 	assert_null(strstr(s, "9999"));
 	free(s);
+	pci_ids_scan_free(&scan);
 }
 
 int main(void)

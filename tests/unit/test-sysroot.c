@@ -407,6 +407,95 @@ static void test_read_socket(void **state)
 	close(s);
 }
 
+/* ---- sysroot_read_stream_kept(): a long file in pieces ---- */
+
+/* An eater that copies what it is given, using all but `leave` bytes (all when last). */
+struct eaten {
+	char *data;
+	size_t len, leave, calls;
+	int fail_at; /* the call that returns -EPROTO, 0 for none */
+};
+
+static ssize_t eat_copy(const char *buf, size_t len, bool last, void *userdata)
+{
+	struct eaten *e = userdata;
+
+	if (++e->calls == (size_t)e->fail_at)
+		return -EPROTO;
+	size_t use = last || len < e->leave ? (last ? len : 0) : len - e->leave;
+	char *nd = realloc(e->data, e->len + use + 1);
+	assert_non_null(nd);
+	e->data = nd;
+	memcpy(e->data + e->len, buf, use);
+	e->len += use;
+	return (ssize_t)use;
+}
+
+static void test_read_stream(void **state)
+{
+	struct fixture *f = *state;
+	size_t size = 300001, len = 0;
+	char *data = malloc(size), *canon = (char *)"untouched", p[PATH_MAX];
+
+	assert_non_null(data);
+	for (size_t i = 0; i < size; i++)
+		data[i] = (char)('a' + i % 23);
+	write_file_n(f, "usr/share/misc/pci.ids", data, size);
+	/* the eater gets every byte once, in order, whatever it leaves to the next piece */
+	for (size_t leave = 0; leave < 16384; leave = leave * 3 + 1000) {
+		struct eaten e = { .leave = leave };
+		assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e,
+							  &len, &canon),
+				 0);
+		assert_int_equal(len, size);
+		assert_int_equal(e.len, size);
+		assert_memory_equal(e.data, data, size);
+		assert_true(e.calls >= size / 65536 + 2);
+		assert_null(canon); /* no capture */
+		free(e.data);
+	}
+	/* its error ends the read; so does the size cap; leaving too much is refused */
+	struct eaten e = { .fail_at = 2 };
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e, &len,
+						  &canon),
+			 -EPROTO);
+	assert_int_equal(e.calls, 2);
+	free(e.data);
+	e = (struct eaten){ 0 };
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", size - 1, eat_copy, &e, &len,
+						  &canon),
+			 -EFBIG);
+	free(e.data);
+	e = (struct eaten){ .leave = SYSROOT_STREAM_KEEP };
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e, &len,
+						  &canon),
+			 -ENOBUFS);
+	free(e.data);
+	/* an empty file: one call, last */
+	write_file_n(f, "empty", "", 0);
+	e = (struct eaten){ 0 };
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "empty", SIZE_MAX, eat_copy, &e, &len, &canon), 0);
+	assert_int_equal(e.calls, 1);
+	assert_int_equal(len, 0);
+	free(e.data);
+	/* what sysroot_read_file() refuses, this refuses, without opening it for reading */
+	make_dir(f, "dir");
+	full_path(f, "fifo", p, sizeof(p));
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(10);
+	e = (struct eaten){ 0 };
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "fifo", SIZE_MAX, eat_copy, &e, &len, &canon), -EINVAL);
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "dir", SIZE_MAX, eat_copy, &e, &len, &canon), -EISDIR);
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "nothing", SIZE_MAX, eat_copy, &e, &len, &canon),
+			 -ENOENT);
+	assert_int_equal(sysroot_read_stream_kept(f->sr, "../../etc/passwd", SIZE_MAX, eat_copy, &e, &len,
+						  &canon),
+			 -ENOENT);
+	alarm(0);
+	assert_int_equal(e.calls, 0);
+	free(data);
+}
+
 static void test_name_too_long(void **state)
 {
 	struct fixture *f = *state;
@@ -831,6 +920,7 @@ static const struct CMUnitTest tests[] = {
 	SYSROOT_TEST(test_read_directory),
 	SYSROOT_TEST(test_read_fifo),
 	SYSROOT_TEST(test_read_socket),
+	SYSROOT_TEST(test_read_stream),
 	SYSROOT_TEST(test_name_too_long),
 	SYSROOT_TEST(test_absolute_symlink_inside_root),
 	SYSROOT_TEST(test_absolute_symlink_no_escape),
