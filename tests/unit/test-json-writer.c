@@ -62,7 +62,13 @@ static void layout(void **state)
 	jw_bool(&d.w, NULL, true);
 	jw_close_array(&d.w);
 	jw_hex(&d.w, "mask", UINT64_MAX);
+	jw_hex(&d.w, "zero", 0);
+	jw_hex(&d.w, "page", 0xfff);
 	jw_u64(&d.w, "big", UINT64_MAX);
+	jw_int(&d.w, "min", INT64_MIN);
+	jw_int(&d.w, "0", 0);
+	jw_int(&d.w, "-1", -1);
+	jw_int(&d.w, "10", 10);
 	jw_double(&d.w, "d", 2.0);
 	jw_double(&d.w, "nan", 0.0 / 0.0);
 	jw_close_object(&d.w);
@@ -79,7 +85,13 @@ static void layout(void **state)
 				    "    true\n"
 				    "  ],\n"
 				    "  \"mask\": \"0xffffffffffffffff\",\n"
+				    "  \"zero\": \"0x0\",\n"
+				    "  \"page\": \"0xfff\",\n"
 				    "  \"big\": 9223372036854775807,\n"
+				    "  \"min\": -9223372036854775808,\n"
+				    "  \"0\": 0,\n"
+				    "  \"-1\": -1,\n"
+				    "  \"10\": 10,\n"
 				    "  \"d\": 2.0,\n"
 				    "  \"nan\": null\n"
 				    "}\n");
@@ -152,8 +164,9 @@ static struct json_object *random_value(unsigned *seed, struct json_writer *w, c
 		jw_bool(w, key, i & 1);
 		return json_object_new_boolean(i & 1);
 	case 2:
-		jw_int(w, key, i % 1000 == 0 ? INT64_MIN : i);
-		return json_object_new_int64(i % 1000 == 0 ? INT64_MIN : i);
+		i = i % 1000 == 0 ? INT64_MIN : i % 3 == 0 ? i % 100 : i; /* small ones too */
+		jw_int(w, key, i);
+		return json_object_new_int64(i);
 	case 3:
 		jw_double(w, key, x);
 		return json_object_new_double(x);
