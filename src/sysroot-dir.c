@@ -46,25 +46,26 @@ _printf_(2, 0) static int format_path(const char *base, const char *fmt, va_list
 }
 
 /*
- * What the mount of the directory open as fd allows; false, false when
+ * What the mount of the directory open as fd allows; nothing when
  * fstatfs() fails. No device node can be opened on a nodev mount, nor on
  * sysfs or procfs whatever their mount flags (this VM mounts /sys without
  * nodev): neither filesystem has a mknod (fs/kernfs/dir.c kernfs_dir_iops,
  * fs/proc/base.c), so only directories, regular files and links are found
  * there, and procfs's magic links are refused by RESOLVE_NO_MAGICLINKS.
  */
-static void mount_flags(const struct sysroot *sr, int fd, bool *nodev, bool *short_read_ends)
+static struct mount_traits mount_traits(const struct sysroot *sr, int fd)
 {
 	struct statfs sfs;
 
 	/* the fast read needs openat2's RESOLVE_NO_XDEV to stay on this mount */
-	if (!sr->use_openat2 || fstatfs(fd, &sfs) < 0) {
-		*nodev = *short_read_ends = false;
-		return;
-	}
+	if (!sr->use_openat2 || fstatfs(fd, &sfs) < 0)
+		return (struct mount_traits){ 0 };
 	unsigned long type = (unsigned long)sfs.f_type;
-	*nodev = (sfs.f_flags & ST_NODEV) || type == SYSFS_MAGIC || type == PROC_SUPER_MAGIC;
-	*short_read_ends = *nodev && (type == SYSFS_MAGIC || type == TMPFS_MAGIC);
+	bool nodev = (sfs.f_flags & ST_NODEV) || type == SYSFS_MAGIC || type == PROC_SUPER_MAGIC;
+	return (struct mount_traits){
+		.nodev = nodev,
+		.short_read_ends = nodev && (type == SYSFS_MAGIC || type == TMPFS_MAGIC),
+	};
 }
 
 /*
@@ -77,7 +78,7 @@ static void mount_flags(const struct sysroot *sr, int fd, bool *nodev, bool *sho
  * anchor). -EAGAIN: resolve from the root (a link out, another mount, a
  * capture, which needs the canonical path, the walk resolver).
  */
-static int anchored(struct sysroot *sr, const char *path, bool *nodev, bool *short_read_ends)
+static int anchored(struct sysroot *sr, const char *path, struct mount_traits *traits)
 {
 	const char *slash = strchr(path, '/');
 	struct sysroot_anchor *a = NULL;
@@ -101,7 +102,7 @@ static int anchored(struct sysroot *sr, const char *path, bool *nodev, bool *sho
 		memcpy(a->name, name, len + 1);
 		a->fd = fd;
 		if (fd >= 0)
-			mount_flags(sr, fd, &a->nodev, &a->short_read_ends);
+			a->traits = mount_traits(sr, fd);
 	}
 	if (a->fd < 0)
 		return -EAGAIN;
@@ -112,8 +113,7 @@ static int anchored(struct sysroot *sr, const char *path, bool *nodev, bool *sho
 	long r = syscall(SYS_openat2, a->fd, slash + 1, &how, sizeof(how));
 	if (r < 0)
 		return errno == ENOENT || errno == ENOTDIR ? -errno : -EAGAIN;
-	*nodev = a->nodev;
-	*short_read_ends = a->short_read_ends;
+	*traits = a->traits;
 	return (int)r;
 }
 
@@ -131,7 +131,7 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 	if (d->fd >= 0 || d->err < 0)
 		return d->fd >= 0 ? d->fd : d->err;
 	if (*d->path) {
-		fd = anchored(sr, d->path, &d->nodev, &d->short_read_ends);
+		fd = anchored(sr, d->path, &d->traits);
 		have_flags = fd >= 0;
 		if (fd == -EAGAIN)
 			fd = sysroot_resolve_dir(sr, d->path, &d->canon);
@@ -152,7 +152,7 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 	} else {
 		d->fd = fd;
 		if (!have_flags)
-			mount_flags(sr, fd, &d->nodev, &d->short_read_ends);
+			d->traits = mount_traits(sr, fd);
 		/* a directory read through is there in the replay, even when nothing in it could be read */
 		if (sr->cap && d->canon)
 			capture_dir(sr->cap, d->canon);
@@ -367,7 +367,8 @@ static int dir_read(struct sysroot_dir *d, const char *name, size_t max, char **
 	int dfd = quick_fd(d, name);
 
 	if (dfd >= 0) {
-		int r = d->nodev ? read_leaf_nodev(dfd, name, max, d->short_read_ends, ret_buf, ret_len)
+		const struct mount_traits *t = &d->traits;
+		int r = t->nodev ? read_leaf_nodev(dfd, name, max, t->short_read_ends, ret_buf, ret_len)
 				 : read_leaf(dfd, name, max, ret_buf, ret_len);
 		if (r == 0 && quick_canon(d, name, ret_canon) < 0) {
 			free(*ret_buf);

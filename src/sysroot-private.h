@@ -8,15 +8,20 @@
 #include "shared/strmap.h"
 #include "sysroot.h"
 
+/* What the filesystem a directory is on allows a read there to skip (sysroot-dir.c mount_traits()). */
+struct mount_traits {
+	bool nodev;           /* no device node can be opened there (a nodev mount, sysfs, procfs): one open */
+	bool short_read_ends; /* nodev sysfs or tmpfs: a short read is the end of a file (read_leaf_nodev) */
+};
+
 /*
  * A top directory of the root (sys, proc), resolved once with what its mount
  * allows: a directory below it found without leaving that mount shares it.
  */
 struct sysroot_anchor {
 	char name[16];
-	int fd;               /* O_PATH, or -errno when it could not be resolved */
-	bool nodev;
-	bool short_read_ends;
+	int fd; /* O_PATH, or -errno when it could not be resolved */
+	struct mount_traits traits;
 };
 
 #define SYSROOT_ANCHORS 4
@@ -39,8 +44,7 @@ struct sysroot_dir {
 	char *canon; /* capturing: the directory with every link resolved */
 	int fd;      /* O_PATH on the directory; -1 until resolved or when it failed */
 	int err;     /* why it could not be resolved (-errno); 0 when fine or not tried yet */
-	bool nodev;  /* no device node can be opened there (a nodev mount, sysfs, procfs): the one-open read is safe */
-	bool short_read_ends; /* nodev sysfs or tmpfs: a short read is the end of a file (read_leaf_nodev) */
+	struct mount_traits traits;
 };
 
 /* An O_PATH fd for path inside the root; when capturing, its canonical path too. */

@@ -123,7 +123,7 @@ tar czf "$tmp/snap.tar.gz" -C "$snap" .
 check "an archive maps libarchive ($(loaded --sysroot "$tmp/snap.tar.gz" --json))" \
 	bash -c 'grep -q "libarchive" <<< "$1"' _ "$(loaded --sysroot "$tmp/snap.tar.gz" --json)"
 # live sysfs has no device nodes whatever its mount flags (this VM mounts it without nodev):
-# every attribute is read with one openat2, never checked first with fstatat (sysroot-dir.c mount_flags)
+# every attribute is read with one openat2, never checked first with fstatat (sysroot-dir.c mount_traits)
 if command -v strace > /dev/null && [ "$(stat -f -c %T /sys)" = sysfs ]; then
 	strace -f -e trace=newfstatat,openat2,openat -o "$tmp/live.st" "$TOOL" --json > /dev/null 2>&1
 	n_attr=$(grep -cE 'openat2\([0-9]+, "(dma_mask_bits|numa_node|uevent)"' "$tmp/live.st")
