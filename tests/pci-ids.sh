@@ -10,33 +10,7 @@ set -u
 ids=/usr/share/misc/pci.ids
 if [ ! -f "$ids" ] || ! command -v lspci > /dev/null; then
 	skip "no $ids or lspci here"
-	
-# Read in 64 KiB pieces, never whole: a bad line far into the list is named
-# by the line number lspci gives, and a capture keeps such a list whole, for
-# the replay to meet the same error; CRLF line ends name as LF ones do.
-cp -r "$tmp/root" "$tmp/bad"
-"$PYTHON" - "$ids" "$tmp/bad/usr/share/misc/pci.ids" "$tmp/crlf.ids" <<'PY'
-import sys
-lines = open(sys.argv[1], "rb").read().split(b"\n")
-lines.insert(30000, b"zzzz  not a vendor")
-open(sys.argv[2], "wb").write(b"\n".join(lines))
-open(sys.argv[3], "wb").write(open(sys.argv[1], "rb").read().replace(b"\n", b"\r\n"))
-PY
-want=$(lspci -F "$tmp/dump" -i "$tmp/bad/usr/share/misc/pci.ids" 2>&1 >/dev/null | sed -n 's/.*, line \([0-9]*\)$/\1/p')
-timeout 60 "$TOOL" --sysroot "$tmp/bad" --json > "$tmp/jb" 2> /dev/null
-check "a bad line at 1 MiB: lspci's line number ($want)" jqe "$tmp/jb" \
-	"[.inputs[] | select(.path == \"usr/share/misc/pci.ids\" and .status == \"invalid\" and
-	  (.detail | endswith(\", line $want\")))] | length == 1"
-timeout 60 "$TOOL" --sysroot "$tmp/bad" --capture "$tmp/capbad" > /dev/null 2>&1
-check "capture: the bad list kept whole" cmp -s "$tmp/bad/usr/share/misc/pci.ids" "$tmp/capbad/usr/share/misc/pci.ids"
-timeout 60 "$TOOL" --sysroot "$tmp/capbad" --json > "$tmp/jbr" 2> /dev/null
-check "capture: the replay meets the same error" \
-	bash -c 'diff <(jq -S ".inputs[] | select(.path == \"usr/share/misc/pci.ids\")" "$1") \
-		      <(jq -S ".inputs[] | select(.path == \"usr/share/misc/pci.ids\")" "$2")' _ "$tmp/jb" "$tmp/jbr"
-cp "$tmp/crlf.ids" "$tmp/bad/usr/share/misc/pci.ids"
-timeout 60 "$TOOL" --sysroot "$tmp/bad" --json > "$tmp/jc" 2> /dev/null
-check "a CRLF list: every name is lspci's" compare "$tmp/jc"
-tap_done
+	tap_done
 	exit 0
 fi
 tmp=$(mktemp -d) || exit 99
@@ -141,7 +115,7 @@ open(sys.argv[3], "wb").write(open(sys.argv[1], "rb").read().replace(b"\n", b"\r
 PY
 want=$(lspci -F "$tmp/dump" -i "$tmp/bad/usr/share/misc/pci.ids" 2>&1 >/dev/null | sed -n 's/.*, line \([0-9]*\)$/\1/p')
 timeout 60 "$TOOL" --sysroot "$tmp/bad" --json > "$tmp/jb" 2> /dev/null
-check "a bad line at 1 MiB: lspci's line number ($want)" jqe "$tmp/jb" \
+check "a bad line deep in the list: lspci's line number ($want)" jqe "$tmp/jb" \
 	"[.inputs[] | select(.path == \"usr/share/misc/pci.ids\" and .status == \"invalid\" and
 	  (.detail | endswith(\", line $want\")))] | length == 1"
 timeout 60 "$TOOL" --sysroot "$tmp/bad" --capture "$tmp/capbad" > /dev/null 2>&1
