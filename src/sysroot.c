@@ -322,7 +322,9 @@ int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **r
 #define STREAM_CHUNK 65536
 _Static_assert(SYSROOT_STREAM_KEEP < STREAM_CHUNK / 2, "each read must bring more than what is kept");
 
-static int read_stream_fd(int fd, size_t max, sysroot_eat_t eat, void *userdata, size_t *ret_len)
+/* 0 once the file is read or eat() refused it (*ret_eaten: its error); -errno when the read failed. */
+static int read_stream_fd(int fd, size_t max, sysroot_eat_t eat, void *userdata, size_t *ret_len,
+			  int *ret_eaten)
 {
 	_cleanup_free_ char *buf = malloc(STREAM_CHUNK);
 	size_t have = 0, total = 0;
@@ -342,8 +344,10 @@ static int read_stream_fd(int fd, size_t max, sysroot_eat_t eat, void *userdata,
 		have += (size_t)n;
 		bool last = n == 0;
 		ssize_t used = eat(buf, have, last, userdata);
-		if (used < 0)
-			return (int)used;
+		if (used < 0) {
+			*ret_eaten = (int)used;
+			break;
+		}
 		if ((size_t)used > have || (last && (size_t)used != have))
 			return -EINVAL;
 		have -= (size_t)used;
@@ -365,20 +369,22 @@ int sysroot_read_stream_kept(struct sysroot *sr, const char *path, size_t max, s
 	_cleanup_close_ int fd = -1;
 	size_t len = 0;
 	struct stat st;
-	int r = pfd;
+	int r = pfd, eaten = 0;
 
 	if (r >= 0)
 		r = fstat(pfd, &st) < 0 ? -errno : 0;
 	if (r == 0 && !S_ISREG(st.st_mode))
 		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL; /* never a FIFO or device node */
+	/* too long is said before anything in it, as sysroot_read_file() says it */
+	if (r == 0 && (uint64_t)st.st_size > max)
+		r = -EFBIG;
 	if (r == 0)
 		r = fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
 	if (r >= 0)
-		r = read_stream_fd(fd, max, eat, userdata, &len);
-	/* once open, the reader learns where its capture goes even when it refused what it read */
-	if (r < 0 && fd >= 0)
-		*ret_canon = TAKE_PTR(canon);
-	return read_done(sr, "read", path, r, NULL, len, &canon, ret_len, ret_canon);
+		r = read_stream_fd(fd, max, eat, userdata, &len, &eaten);
+	/* what the reader refused was read all the same: the read succeeded, for the trace and a MANIFEST */
+	r = read_done(sr, "read", path, r, NULL, len, &canon, ret_len, ret_canon);
+	return r < 0 ? r : eaten;
 }
 
 /* One record per read(); a record is at most ~8 KiB (printk's CONSOLE_EXT_LOG_MAX). */

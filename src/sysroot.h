@@ -79,9 +79,10 @@ void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf
  * read after it; last once the file's end is in) and returns how many it
  * used from the front, all of them when last, or a negative errno that
  * ends the read and is returned. What it leaves must be under
- * SYSROOT_STREAM_KEEP bytes (-ENOBUFS otherwise). A capture gets nothing
- * now: *ret_canon (NULL without a capture; set once the file is open, even
- * when eat() then fails) is where the reader puts what it keeps.
+ * SYSROOT_STREAM_KEEP bytes (-ENOBUFS otherwise). A file longer than max
+ * is -EFBIG before eat() sees any of it. A capture gets nothing now:
+ * *ret_canon (NULL without a capture; set too when eat() failed, the read
+ * having succeeded) is where the reader puts what it keeps.
  */
 #define SYSROOT_STREAM_KEEP 16384
 typedef ssize_t (*sysroot_eat_t)(const char *buf, size_t len, bool last, void *userdata);

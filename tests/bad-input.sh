@@ -207,6 +207,12 @@ r=$(mkroot gz-ids); mkdir -p "$r/usr/share/misc"
 printf '8086  Intel\n' | gzip > "$r/usr/share/misc/pci.ids"
 expect_input "gzip-compressed pci.ids" "$r" usr/share/misc/pci.ids invalid EBADMSG
 
+# A list past the 8 MiB cap is refused as too long before a line of it is
+# scanned, even when its first line is bad.
+r=$(mkroot big-ids); mkdir -p "$r/usr/share/misc"
+{ echo "zz not a vendor"; head -c $((9 << 20)) /dev/zero | tr '\0' '#'; } > "$r/usr/share/misc/pci.ids"
+expect_input "pci.ids past the 8 MiB cap" "$r" usr/share/misc/pci.ids invalid EFBIG
+
 # Unusable devicetree cells: the device's verdict is unknown, never a guess
 # made as if there were no dma-ranges.
 rpi=$(fixture_root arm64-rpi4) || exit 99

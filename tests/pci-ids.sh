@@ -120,6 +120,8 @@ check "a bad line deep in the list: lspci's line number ($want)" jqe "$tmp/jb" \
 	  (.detail | endswith(\", line $want\")))] | length == 1"
 timeout 60 "$TOOL" --sysroot "$tmp/bad" --capture "$tmp/capbad" > /dev/null 2>&1
 check "capture: the bad list kept whole" cmp -s "$tmp/bad/usr/share/misc/pci.ids" "$tmp/capbad/usr/share/misc/pci.ids"
+check "capture: a list refused is no failed read in the MANIFEST" \
+	sh -c '! grep -q "^error\.usr/share/misc/pci\.ids=" "$1"' _ "$tmp/capbad/MANIFEST"
 timeout 60 "$TOOL" --sysroot "$tmp/capbad" --json > "$tmp/jbr" 2> /dev/null
 check "capture: the replay meets the same error" \
 	bash -c 'diff <(jq -S ".inputs[] | select(.path == \"usr/share/misc/pci.ids\")" "$1") \
