@@ -125,14 +125,14 @@ static int anchored(struct sysroot *sr, const char *path, struct mount_traits *t
 static int dir_fd(struct sysroot_dir *d, bool lazy)
 {
 	struct sysroot *sr = d->sr;
-	bool have_flags = false;
+	bool have_traits = false;
 	int fd;
 
 	if (d->fd >= 0 || d->err < 0)
 		return d->fd >= 0 ? d->fd : d->err;
 	if (*d->path) {
 		fd = anchored(sr, d->path, &d->traits);
-		have_flags = fd >= 0;
+		have_traits = fd >= 0;
 		if (fd == -EAGAIN)
 			fd = sysroot_resolve_dir(sr, d->path, &d->canon);
 	} else {
@@ -151,7 +151,7 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 		d->err = fd;
 	} else {
 		d->fd = fd;
-		if (!have_flags)
+		if (!have_traits)
 			d->traits = mount_traits(sr, fd);
 		/* a directory read through is there in the replay, even when nothing in it could be read */
 		if (sr->cap && d->canon)
@@ -314,10 +314,7 @@ static int read_leaf_nodev(int dfd, const char *name, size_t max, bool short_rea
 	if (short_read_ends) {
 		char buf[4096];
 		size_t want = max < sizeof(buf) ? max + 1 : sizeof(buf);
-		ssize_t n;
-		do
-			n = read(fd, buf, want);
-		while (n < 0 && errno == EINTR);
+		ssize_t n = sysroot_read_some(fd, buf, want);
 		if (n < 0)
 			return -EAGAIN; /* EISDIR, a FIFO's EAGAIN: the careful path says what it is */
 		if (n > 0 && (size_t)n < want) {

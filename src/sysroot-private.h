@@ -78,6 +78,8 @@ int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const ch
 		   const char *detail);
 
 /* The slow, careful accesses of a whole root-relative path (capturing: *ret_canon too). */
+/* read(), again after EINTR: the bytes read, or -errno. */
+ssize_t sysroot_read_some(int fd, void *buf, size_t n);
 int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			 size_t *ret_len, char **ret_canon);
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon);

@@ -208,6 +208,16 @@ int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
 	return r < 0 ? r : 0;
 }
 
+ssize_t sysroot_read_some(int fd, void *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = read(fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r;
+}
+
 /*
  * Read fd to its end. size_hint is st_size (0 when unknown, as on procfs):
  * once that many bytes are in, the read that would return 0 is skipped, which
@@ -233,12 +243,9 @@ int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t 
 			buf = nb;
 			cap = ncap;
 		}
-		ssize_t n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+		ssize_t n = sysroot_read_some(fd, buf + len, cap - len);
+		if (n < 0)
+			return (int)n;
 		if (n == 0)
 			break;
 		len += (size_t)n;
@@ -254,11 +261,10 @@ int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t 
 	return 0;
 }
 
-int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			 size_t *ret_len, char **ret_canon)
+/* path opened for reading once it is known to be a regular file, and its size; -errno. */
+static int open_regular(struct sysroot *sr, const char *path, off_t *ret_size, char **ret_canon)
 {
 	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, ret_canon);
-	_cleanup_close_ int fd = -1;
 	struct stat st;
 
 	if (pfd < 0)
@@ -269,10 +275,19 @@ int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char 
 		return -EISDIR;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL; /* FIFO, socket or device node: never opened for reading */
-	fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
+	*ret_size = st.st_size;
+	return reopen(pfd, O_RDONLY | O_NONBLOCK);
+}
+
+int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			 size_t *ret_len, char **ret_canon)
+{
+	off_t size = 0;
+	_cleanup_close_ int fd = open_regular(sr, path, &size, ret_canon);
+
 	if (fd < 0)
 		return fd;
-	return sysroot_read_fd(fd, max, st.st_size, ret_buf, ret_len);
+	return sysroot_read_fd(fd, max, size, ret_buf, ret_len);
 }
 
 /* The trace's "(N bytes)". */
@@ -332,12 +347,9 @@ static int read_stream_fd(int fd, size_t max, sysroot_eat_t eat, void *userdata,
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t n = read(fd, buf + have, STREAM_CHUNK - have);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+		ssize_t n = sysroot_read_some(fd, buf + have, STREAM_CHUNK - have);
+		if (n < 0)
+			return (int)n;
 		total += (size_t)n;
 		if (total > max)
 			return -EFBIG;
@@ -365,22 +377,15 @@ int sysroot_read_stream_kept(struct sysroot *sr, const char *path, size_t max, s
 			     void *userdata, size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
-	_cleanup_close_ int pfd = sysroot_resolve(sr, path, true, &canon);
-	_cleanup_close_ int fd = -1;
+	off_t size = 0;
+	_cleanup_close_ int fd = open_regular(sr, path, &size, &canon);
 	size_t len = 0;
-	struct stat st;
-	int r = pfd, eaten = 0;
+	int r = fd < 0 ? fd : 0, eaten = 0;
 
-	if (r >= 0)
-		r = fstat(pfd, &st) < 0 ? -errno : 0;
-	if (r == 0 && !S_ISREG(st.st_mode))
-		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL; /* never a FIFO or device node */
 	/* too long is said before anything in it, as sysroot_read_file() says it */
-	if (r == 0 && (uint64_t)st.st_size > max)
+	if (r == 0 && (uint64_t)size > max)
 		r = -EFBIG;
 	if (r == 0)
-		r = fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
-	if (r >= 0)
 		r = read_stream_fd(fd, max, eat, userdata, &len, &eaten);
 	/* what the reader refused was read all the same: the read succeeded, for the trace and a MANIFEST */
 	r = read_done(sr, "read", path, r, NULL, len, &canon, ret_len, ret_canon);
