@@ -400,6 +400,10 @@ struct machine {
 	size_t n_blocks;
 
 	bool kmsg_from_boot;         /* its first record has sequence 0: nothing rotated out */
+	/* 32-bit ARM log "CPU: NAME [MIDR] revision N (ARMvX), cr=%08lx" (arch/arm/kernel/setup.c
+	 * setup_processor, get_cr()): SCTLR as __v7_setup left it; bit 29 (AFE) says LPAE */
+	bool log_arm_cr;
+	uint32_t arm_cr;
 	struct swiotlb_info swiotlb;
 	struct dma_overflow *overflows;
 	size_t n_overflows;

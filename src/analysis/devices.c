@@ -215,15 +215,30 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 	return 0;
 }
 
-/* Does the swiotlb pool lie within the device's reach? */
-static enum tristate pool_reachable(const struct swiotlb_state *sw, const struct device_report *r)
+/*
+ * Does the swiotlb pool lie within the device's reach? Where the log or debugfs
+ * does not place it, it lies in RAM at or below sw->pool_limit (memblock's low
+ * allocation): within reach when all that RAM is, out of reach when none is.
+ */
+static enum tristate pool_reachable(const struct devices_input *in, const struct device_report *r)
 {
+	const struct swiotlb_state *sw = in->sw;
 	uint64_t a, b;
 
 	if (!sw->pool_known) {
-		/* memblock_alloc_low() puts the default pool below 4 GiB on x86 and arm64 */
-		return r->limit >= 0xffffffffull && r->map.state != DMA_MAP_RANGES ? TRI_YES
-										    : TRI_UNKNOWN;
+		if (!sw->pool_limit_known || !r->reach_known)
+			return TRI_UNKNOWN;
+		if (!r->direct.any_unreachable || r->direct.lowest_unreachable > sw->pool_limit)
+			return TRI_YES;
+		uint64_t above = 0, from = sw->pool_limit + 1;
+		int range_map = r->map.state == DMA_MAP_RANGES
+					? era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL)
+					: RANGE_MAP_NONE;
+		if (from != 0 && unreachable_above(in, r, range_map, from, &above) < 0)
+			return TRI_UNKNOWN;
+		uint64_t ram_below = in->l->ram_bytes - (from ? layout_ram_bytes_above(in->l, from) : 0);
+		uint64_t unreachable_below = r->direct.unreachable_bytes - above;
+		return ram_below && unreachable_below >= ram_below ? TRI_NO : TRI_UNKNOWN;
 	}
 	if (sw->pool_end <= sw->pool_start)
 		return TRI_UNKNOWN;
@@ -234,10 +249,12 @@ static enum tristate pool_reachable(const struct swiotlb_state *sw, const struct
 }
 
 /* The verdict when some RAM must bounce through swiotlb. */
-static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
+static void needs_pool(const struct devices_input *in, struct device_report *r)
 {
+	const struct swiotlb_state *sw = in->sw;
+
 	r->out_of_reach_decides = true;
-	r->pool_reachable = pool_reachable(sw, r);
+	r->pool_reachable = pool_reachable(in, r);
 	if (sw->active == TRI_NO) {
 		r->verdict = VERDICT_FAILS;
 		r->reason = "RAM out of reach and no swiotlb pool: mappings there fail";
@@ -246,23 +263,26 @@ static void needs_pool(const struct swiotlb_state *sw, struct device_report *r)
 		r->reason = "RAM out of reach; whether a swiotlb pool exists is unknown";
 	} else if (r->pool_reachable == TRI_NO) {
 		r->verdict = VERDICT_FAILS;
-		r->reason = "RAM out of reach and the swiotlb pool is out of reach too";
+		r->reason = sw->pool_known ? "RAM out of reach and the swiotlb pool is out of reach too"
+					   : "RAM out of reach, and the swiotlb pool, placed below its derived "
+					     "bound, is out of reach too";
 	} else if (r->pool_reachable == TRI_UNKNOWN) {
 		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "RAM out of reach; whether the swiotlb pool is within reach is unknown";
+		r->reason = sw->pool_limit_known
+				    ? "RAM out of reach; the swiotlb pool lies below its derived bound, where "
+				      "only part of the RAM is within reach: whether it is is unknown"
+				    : "RAM out of reach; whether the swiotlb pool is within reach is unknown";
 	} else {
 		r->verdict = VERDICT_PARTIAL;
 		r->reason = sw->pool_known ? "RAM out of reach bounces through the swiotlb pool"
-					   : "RAM out of reach bounces through the swiotlb pool "
-					     "(assumed below 4 GiB)";
+					   : "RAM out of reach bounces through the swiotlb pool (placed below "
+					     "its derived bound, all within reach)";
 	}
 }
-
 
 static void decide(const struct devices_input *in, struct device_report *r)
 {
 	const struct device *d = r->dev;
-	const struct swiotlb_state *sw = in->sw;
 	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
 	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && device_legacy(r)->known;
 
@@ -298,14 +318,34 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		}
 		/* 32-bit ARM's arm_dma_ops map without checking the mask (no swiotlb
 		 * without LPAE/Xen): what the block layer misses reaches the device */
-		if (in->arch_family == ARCH_ARM && sw->active != TRI_YES) {
+		enum tristate unchecked = arm_streaming_unchecked(in);
+		if (unchecked == TRI_YES) {
 			r->verdict = VERDICT_FAILS;
 			r->missed_corrupts = true;
 			r->reason = "RAM out of reach that the block layer does not bounce, and no mask "
 				    "check below it: DMA hits the wrong memory";
 			return;
 		}
-		needs_pool(sw, r); /* dma-direct/swiotlb below the block layer catches the rest */
+		if (unchecked == TRI_UNKNOWN) {
+			r->out_of_reach_decides = true;
+			r->verdict = VERDICT_UNKNOWN;
+			r->reason = "RAM out of reach that the block layer does not bounce, on a 32-bit ARM "
+				    "kernel of 5.3-5.19 not known to be LPAE: arm_dma_ops would corrupt it, "
+				    "LPAE's dma-direct would bounce or fail it";
+			return;
+		}
+		/* before 4.20 dma_capable() below the block layer compares with the mask
+		 * alone: what lies past the window but inside the mask is handed over */
+		if (r->window_unchecked) {
+			r->verdict = VERDICT_FAILS;
+			r->missed_corrupts = true;
+			r->out_of_reach_decides = true;
+			r->reason = "RAM past the devicetree dma-ranges window that the block layer does "
+				    "not bounce, and before 4.20 dma_capable() checks only the mask: DMA "
+				    "there goes astray";
+			return;
+		}
+		needs_pool(in, r); /* dma-direct/swiotlb below the block layer catches the rest */
 		return;
 	}
 	if (!r->mask_known) {
@@ -331,7 +371,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 			    "the kernel kept no bus limit to check: DMA there goes astray";
 		return;
 	}
-	needs_pool(sw, r);
+	needs_pool(in, r);
 }
 
 /*

@@ -199,6 +199,38 @@ static const struct era_row table[] = {
 	  "drivers/iommu/amd/iommu.c amd_iommu_init_dma_ops: swiotlb = 0 unless passthrough, before 5.19" },
 	{ ERA_IOMMU_DROPS_POOL, KV(5, 19, 0), 0, ANY_ARCH, IOMMU_POOL_KEPT,
 	  "arch/x86/kernel/pci-dma.c: the pool kept with an IOMMU (121660bba631, 5.19)" },
+
+	/* 32-bit ARM's pool: arch/arm/mm/init.c mem_init() calls swiotlb_init() only
+	 * under CONFIG_ARM_LPAE, from ad3c7b18c5b3 (5.3) unconditionally; fcf044891c84
+	 * "ARM: Qualify enabling of swiotlb_init()" (5.13, stable 5.4.149 and 5.10.69)
+	 * only when max_pfn > arm_dma_pfn_limit or swiotlb=force; 5.19's
+	 * swiotlb_init(max_pfn > arm_dma_pfn_limit, SWIOTLB_VERBOSE) keeps that. The
+	 * stable rows stand first: the first matching row wins. Debian's "5.10.0-N"
+	 * ABI names parse as 5.10.0 whatever their stable release. */
+	{ ERA_ARM_LPAE_POOL, 0, KV(5, 3, 0), ARCH_ARM, ARM_POOL_NONE,
+	  "arch/arm/mm/init.c: no swiotlb on 32-bit ARM before 5.3 (ad3c7b18c5b3)" },
+	{ ERA_ARM_LPAE_POOL, KV(5, 4, 149), KV(5, 5, 0), ARCH_ARM, ARM_POOL_ABOVE_DMA_LIMIT,
+	  "arch/arm/mm/init.c mem_init: max_pfn > arm_dma_pfn_limit (fcf044891c84 in stable 5.4.149)" },
+	{ ERA_ARM_LPAE_POOL, KV(5, 10, 69), KV(5, 11, 0), ARCH_ARM, ARM_POOL_ABOVE_DMA_LIMIT,
+	  "arch/arm/mm/init.c mem_init: max_pfn > arm_dma_pfn_limit (fcf044891c84 in stable 5.10.69)" },
+	{ ERA_ARM_LPAE_POOL, KV(5, 3, 0), KV(5, 13, 0), ARCH_ARM, ARM_POOL_ALWAYS,
+	  "arch/arm/mm/init.c mem_init: swiotlb_init(1) for ARM_LPAE (ad3c7b18c5b3, 5.3)" },
+	{ ERA_ARM_LPAE_POOL, KV(5, 13, 0), 0, ARCH_ARM, ARM_POOL_ABOVE_DMA_LIMIT,
+	  "arch/arm/mm/init.c mem_init: only when max_pfn > arm_dma_pfn_limit (fcf044891c84, 5.13)" },
+
+	/* Where the default pool lies: memblock's "low" allocation, below
+	 * ARCH_LOW_ADDRESS_LIMIT (include/linux/memblock.h default 0xffffffffUL, which
+	 * x86 and 32-bit ARM keep; arm64 arm64_dma_phys_limit - 1, the end of ZONE_DMA,
+	 * else ZONE_DMA32): lib/swiotlb.c swiotlb_init memblock_virt_alloc_low_nopanic
+	 * (3.14, alloc_bootmem_low_pages before), kernel/dma/swiotlb.c memblock_alloc_low
+	 * (4.18). 8ba2ed1be90f "swiotlb: add a SWIOTLB_ANY flag to lift the low memory
+	 * restriction" (5.19; swiotlb_memblock_alloc() from 8d58aa484920, 6.2) lets a
+	 * caller place it anywhere: x86 pci_xen_swiotlb_init() and powerpc secure
+	 * guests; SEV, TDX and CCA guests pass SWIOTLB_FORCE, not SWIOTLB_ANY. */
+	{ ERA_POOL_PLACEMENT, 0, KV(5, 19, 0), ANY_ARCH, POOL_PLACE_LOW,
+	  "lib/swiotlb.c, kernel/dma/swiotlb.c swiotlb_init: memblock_alloc_low, below ARCH_LOW_ADDRESS_LIMIT" },
+	{ ERA_POOL_PLACEMENT, KV(5, 19, 0), 0, ANY_ARCH, POOL_PLACE_LOW_UNLESS_ANY,
+	  "kernel/dma/swiotlb.c swiotlb_init_remap (swiotlb_memblock_alloc, 6.2): low unless SWIOTLB_ANY (8ba2ed1be90f, 5.19)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)

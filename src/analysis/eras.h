@@ -43,6 +43,8 @@ enum era_rule {
 	ERA_UNTRUSTED_BOUNCE,    /* how an untrusted device's unaligned buffers are mapped: UNTRUSTED_* */
 	ERA_INTEL_IDENTITY_FALLBACK, /* Intel passthrough moves a device with a small mask to a DMA domain: 0 or 1 */
 	ERA_IOMMU_DROPS_POOL,    /* whether an x86 IOMMU driver frees the swiotlb pool: IOMMU_POOL_* */
+	ERA_ARM_LPAE_POOL,       /* when a 32-bit ARM LPAE kernel allocates the pool: ARM_POOL_* */
+	ERA_POOL_PLACEMENT,      /* where the default pool may lie: POOL_PLACE_* */
 	_ERA_RULE_MAX,
 };
 
@@ -135,6 +137,17 @@ enum {
 	IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED, /* AMD unless passthrough; Intel unless untrusted devices */
 	IOMMU_POOL_DROPPED_AMD,  /* AMD unless passthrough; Intel keeps it */
 	IOMMU_POOL_KEPT,         /* neither frees it */
+};
+
+enum {
+	ARM_POOL_NONE,           /* no swiotlb_init() on 32-bit ARM (Xen aside) */
+	ARM_POOL_ALWAYS,         /* LPAE: swiotlb_init(1) whatever the RAM */
+	ARM_POOL_ABOVE_DMA_LIMIT, /* LPAE: only when max_pfn > arm_dma_pfn_limit (or swiotlb=force) */
+};
+
+enum {
+	POOL_PLACE_LOW,          /* memblock "low": below ARCH_LOW_ADDRESS_LIMIT */
+	POOL_PLACE_LOW_UNLESS_ANY, /* low, unless the caller passes SWIOTLB_ANY (Xen, powerpc secure guests) */
 };
 
 struct era_row {

@@ -52,6 +52,10 @@ static char *sized_message(const char *before, uint64_t bytes, const char *after
 	return strbuf_steal(&b);
 }
 
+/* b4ebe6063204 (4.20): dma_capable() honours bus_dma_mask, which of_dma_configure() sets from dma-ranges */
+#define WINDOW_REMEDY "use a 4.20+ kernel, whose dma_capable() checks the dma-ranges window " \
+		      "(bus_dma_mask), or keep the driver's DMA mask within the window"
+
 /* What bouncing, forced bouncing or its failure predicts for a device that does DMA. */
 static void bounce_findings(const struct devices_input *in, const struct device_report *r,
 			    struct findings *f)
@@ -108,13 +112,20 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
 		_cleanup_free_ char *msg = sized_message(
 			"the block layer does not bounce ", device_legacy(r)->missed_bytes,
-			" of RAM this device cannot reach: without a mask check further down, "
-			"its DMA reads or writes the wrong memory");
+			r->window_unchecked
+				? " of RAM past the devicetree dma-ranges window, inside the device's mask: "
+				  "before 4.20 dma_capable() checks only the mask, so DMA there goes astray"
+				: " of RAM this device cannot reach: without a mask check further down, "
+				  "its DMA reads or writes the wrong memory");
 		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
 		add_reach_evidence(f, x, r);
 		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
+		if (r->window_unchecked) {
+			finding_add_hex(f, x, "window_end", r->map.bus_limit);
+			finding_set_remedy(f, x, WINDOW_REMEDY);
+		}
 	} else if (r->missed_corrupts && r->window_unchecked) {
 		_cleanup_free_ char *msg = sized_message(
 			"", r->direct.unreachable_bytes,
@@ -123,6 +134,7 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
 		add_reach_evidence(f, x, r);
 		finding_add_hex(f, x, "window_end", r->map.bus_limit);
+		finding_set_remedy(f, x, WINDOW_REMEDY);
 	} else if (r->missed_corrupts) {
 		_cleanup_free_ char *msg = sized_message(
 			"", r->direct.unreachable_bytes,
@@ -137,6 +149,13 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 				 "help it (\"swiotlb addr ... overflow\")");
 		finding_add_hex(f, x, "pool_start", sw->pool_start);
 		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
+		finding_add_hex(f, x, "limit", r->limit);
+	} else if (r->pool_reachable == TRI_NO && sw->pool_limit_known) {
+		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, d->id,
+				 "the swiotlb pool lies below its derived bound, in RAM this device cannot "
+				 "reach: bouncing cannot help it (\"swiotlb addr ... overflow\")");
+		finding_add_hex(f, x, "pool_limit", sw->pool_limit);
+		finding_add_str(f, x, "pool_limit_why", sw->pool_limit_why);
 		finding_add_hex(f, x, "limit", r->limit);
 	}
 }

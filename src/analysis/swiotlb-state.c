@@ -73,28 +73,165 @@ static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct
 	return false;
 }
 
+/* The end PFN of the populated zone called name (the highest over nodes), 0 when none is. */
+static uint64_t zone_end_pfn(const struct layout *l, const char *name)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < l->n_zones; i++) {
+		const struct zone *z = &l->zones[i];
+		if (z->populated && strcmp(z->name, name) == 0 && sat_add(z->start_pfn, z->spanned) > end)
+			end = sat_add(z->start_pfn, z->spanned);
+	}
+	return end;
+}
+
 /*
- * arm64 mem_init(): swiotlb = max_pfn > PFN_DOWN(arm64_dma_phys_limit), the
- * end of ZONE_DMA (zone_dma_bits from the smallest dma-ranges, 5.5+), else of
- * ZONE_DMA32. zoneinfo shows where that zone ends: at the limit when RAM goes
- * beyond it, at the end of RAM otherwise. 4 GiB when it shows neither.
+ * arm64_dma_phys_limit (arch/arm64/mm/init.c zone_sizes_init): the end of
+ * ZONE_DMA (zone_dma_bits from the smallest dma-ranges, 5.5+; the 32-bit
+ * ZONE_DMA before), else of ZONE_DMA32. zoneinfo shows where that zone ends:
+ * at the limit when RAM goes beyond it, at the end of RAM otherwise (max_zone_phys
+ * caps it there). 0 when it shows neither; *ret_name the zone's name.
  */
-static uint64_t arm64_dma_limit_pfn(const struct layout *l, uint64_t pfn_4g)
+static uint64_t arm64_dma_zone_end_pfn(const struct layout *l, const char **ret_name)
 {
 	static const char *const names[] = { "DMA", "DMA32" };
 
 	for (size_t n = 0; n < ARRAY_SIZE(names); n++) {
-		uint64_t end = 0;
-		for (size_t i = 0; i < l->n_zones; i++) {
-			const struct zone *z = &l->zones[i];
-			if (z->populated && strcmp(z->name, names[n]) == 0)
-				end = sat_add(z->start_pfn, z->spanned) > end ? sat_add(z->start_pfn, z->spanned)
-									       : end;
-		}
-		if (end)
+		uint64_t end = zone_end_pfn(l, names[n]);
+		if (end) {
+			*ret_name = names[n];
 			return end;
+		}
 	}
-	return pfn_4g;
+	return 0;
+}
+
+/* arm64 mem_init(): swiotlb = max_pfn > PFN_DOWN(arm64_dma_phys_limit); 4 GiB when zoneinfo shows no DMA zone. */
+static uint64_t arm64_dma_limit_pfn(const struct layout *l, uint64_t pfn_4g)
+{
+	const char *name;
+	uint64_t end = arm64_dma_zone_end_pfn(l, &name);
+
+	return end ? end : pfn_4g;
+}
+
+/* A "-NAME" flavour in release, ending there or at '+' or '-' ("5.10.103-v7l+", "6.1.0-rpi7-rpi-v7"). */
+static bool release_flavour(const char *rel, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = rel; (p = strstr(p, name)); p += n)
+		if (p > rel && p[-1] == '-' && (p[n] == '\0' || p[n] == '+' || p[n] == '-'))
+			return true;
+	return false;
+}
+
+/*
+ * Whether a 32-bit ARM kernel is LPAE. The boot log's control register says
+ * it: __v7_setup loads SCTLR from v7_crval, whose 3-level (LPAE) form sets
+ * bit 29, AFE ("mmuset=0x30c03c7d", proc-v7-3level.S) and whose 2-level form
+ * clears it ("clear=0x2120c302", proc-v7-2level.S; Debian's 6.1 armmp-lpae
+ * prints cr=30c5387d, armmp cr=10c5387d). Without the line: the release's
+ * flavour, Debian "-armmp-lpae" / "-armmp", Raspberry Pi "-v7l" (bcm2711_defconfig:
+ * CONFIG_ARM_LPAE=y) / "-v7" and "-v6" (bcm2709, bcmrpi: none); RAM above 4 GiB,
+ * which only an LPAE kernel keeps (arm_add_memory ignores it without
+ * PHYS_ADDR_T_64BIT).
+ */
+static void arm_lpae(const struct machine *m, const struct layout *l, struct swiotlb_state *s)
+{
+	const char *rel = m->release.value;
+
+	if (m->log_arm_cr) {
+		bool afe = m->arm_cr & (UINT32_C(1) << 29);
+		s->arm_lpae = afe ? TRI_YES : TRI_NO;
+		s->arm_lpae_source = ARM_LPAE_SOURCE_LOG;
+		s->arm_lpae_why = afe ? "kernel log: CPU cr= has SCTLR.AFE (bit 29), set only by the "
+					"LPAE page tables (proc-v7-3level.S)"
+				      : "kernel log: CPU cr= has SCTLR.AFE (bit 29) clear: 2-level page "
+					"tables (proc-v7-2level.S), not LPAE";
+	} else if (rel && (strstr(rel, "lpae") || release_flavour(rel, "v7l"))) {
+		s->arm_lpae = TRI_YES;
+		s->arm_lpae_source = ARM_LPAE_SOURCE_RELEASE;
+		s->arm_lpae_why = "release: an LPAE flavour (Debian -armmp-lpae, Raspberry Pi -v7l)";
+	} else if (l->source != LAYOUT_SOURCE_NONE && l->page_shift &&
+		   l->end_pfn > ((1ull << 32) >> l->page_shift)) {
+		s->arm_lpae = TRI_YES;
+		s->arm_lpae_source = ARM_LPAE_SOURCE_RAM;
+		s->arm_lpae_why = "RAM above 4 GiB, which only an LPAE kernel keeps";
+	} else if (rel && (release_flavour(rel, "armmp") || release_flavour(rel, "v7") ||
+			   release_flavour(rel, "v6"))) {
+		s->arm_lpae = TRI_NO;
+		s->arm_lpae_source = ARM_LPAE_SOURCE_RELEASE;
+		s->arm_lpae_why = "release: a flavour without LPAE (Debian -armmp, Raspberry Pi -v7, -v6)";
+	} else {
+		s->arm_lpae = TRI_UNKNOWN;
+		s->arm_lpae_why = "neither the kernel log's CPU line nor the release says whether it is LPAE";
+	}
+}
+
+/*
+ * Whether max_pfn > arm_dma_pfn_limit (arch/arm/mm/init.c mem_init, 5.13+).
+ * arm_dma_pfn_limit is (PHYS_OFFSET + mdesc->dma_zone_size - 1) >> PAGE_SHIFT,
+ * or 0xffffffff >> PAGE_SHIFT without a dma_zone_size or CONFIG_ZONE_DMA
+ * (arch/arm/mm/mm.h: ~0ul >> PAGE_SHIFT); zone_sizes_init() ends ZONE_DMA at
+ * min(arm_dma_pfn_limit, max_low), so zoneinfo shows it unless ZONE_DMA
+ * takes all of lowmem and highmem lies above.
+ */
+static enum tristate arm_ram_above_dma_limit(const struct layout *l)
+{
+	uint64_t pfn_4g = (1ull << 32) >> l->page_shift;
+	bool have_dma = false;
+
+	for (size_t i = 0; i < l->n_zones; i++)
+		have_dma = have_dma || strcmp(l->zones[i].name, "DMA") == 0;
+	if (l->n_zones == 0 || !l->lowmem_known)
+		return TRI_UNKNOWN;
+	if (!have_dma) /* no CONFIG_ZONE_DMA */
+		return l->end_pfn > pfn_4g - 1 ? TRI_YES : TRI_NO;
+	uint64_t dma_end = zone_end_pfn(l, "DMA");
+	if (dma_end == 0)
+		return TRI_UNKNOWN;
+	if (dma_end < l->lowmem_end_pfn) /* the limit itself: ZONE_NORMAL lies above it */
+		return l->end_pfn > dma_end ? TRI_YES : TRI_NO;
+	if (l->end_pfn <= dma_end) /* all RAM in ZONE_DMA: the limit is at or past max_pfn */
+		return TRI_NO;
+	return TRI_UNKNOWN;
+}
+
+/* 32-bit ARM: no swiotlb but an LPAE kernel's from 5.3 (Xen's aside). */
+static void arm_default(const struct layout *l, uint32_t release, struct swiotlb_state *s)
+{
+	int rule = era_value(ERA_ARM_LPAE_POOL, release, ARCH_ARM, NULL);
+
+	s->active_prov = PROV_ASSUMED;
+	if (rule == ARM_POOL_NONE || rule < 0) {
+		s->active = TRI_NO;
+		s->active_why = "assumed: 32-bit ARM streaming DMA uses no swiotlb (no LPAE/Xen seen)";
+	} else if (s->arm_lpae == TRI_NO) {
+		s->active = TRI_NO;
+		s->active_prov = PROV_DERIVED;
+		s->active_why = "32-bit ARM without LPAE: mem_init() allocates no pool (ARM_LPAE only)";
+	} else if (s->arm_lpae == TRI_UNKNOWN) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "32-bit ARM from 5.3: only an LPAE kernel allocates a pool, and whether "
+				"this one is LPAE is unknown";
+	} else if (rule == ARM_POOL_ALWAYS) {
+		s->active = TRI_YES;
+		s->active_why = "assumed: an LPAE kernel of 5.3-5.12 always allocates the pool "
+				"(mem_init: swiotlb_init(1))";
+	} else {
+		s->active = l->source == LAYOUT_SOURCE_NONE || !l->page_shift ? TRI_UNKNOWN
+										 : arm_ram_above_dma_limit(l);
+		s->active_why = s->active == TRI_YES
+					? "assumed: RAM beyond arm_dma_pfn_limit makes an LPAE kernel allocate the "
+					  "pool (mem_init, 5.13+)"
+				: s->active == TRI_NO
+					? "assumed: no RAM beyond arm_dma_pfn_limit, an LPAE kernel of 5.13+ "
+					  "allocates no pool"
+					: "an LPAE kernel of 5.13+ allocates a pool only for RAM beyond "
+					  "arm_dma_pfn_limit, which zoneinfo does not show here";
+	}
 }
 
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
@@ -106,9 +243,7 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 
 	s->active_prov = PROV_ASSUMED;
 	if (ai && ai->family == ARCH_ARM) {
-		/* arm_dma_ops map without a mask check; swiotlb only with LPAE or Xen */
-		s->active = TRI_NO;
-		s->active_why = "assumed: 32-bit ARM streaming DMA uses no swiotlb (no LPAE/Xen seen)";
+		arm_default(l, release, s);
 		return;
 	}
 	if (!ai || l->source == LAYOUT_SOURCE_NONE ||
@@ -167,6 +302,61 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 					: "assumed: no RAM above 4 GiB, x86 allocates no pool";
 }
 
+/*
+ * Where the pool can lie when neither the log nor debugfs says: memblock's
+ * "low" allocation keeps it at or below ARCH_LOW_ADDRESS_LIMIT (and below
+ * memblock.current_limit, lowmem on 32-bit ARM); so do 6.6's dynamic pools
+ * (io_tlb_default_mem.phys_limit). Xen PV's swiotlb-xen is another allocator
+ * (SWIOTLB_ANY from 5.19), and other architectures define their own limits.
+ */
+static void pool_placement(const struct machine *m, const struct layout *l, uint32_t release,
+			   struct swiotlb_state *s)
+{
+	const struct arch_info *ai = m->arch_info;
+	int rule = era_value(ERA_POOL_PLACEMENT, release, ANY_ARCH, NULL);
+
+	if (s->pool_known) {
+		s->pool_limit_known = s->pool_end > s->pool_start;
+		s->pool_limit = s->pool_end - 1;
+		s->pool_limit_prov = PROV_READ;
+		s->pool_limit_why = "kernel log: software IO TLB: mapped [mem ...]";
+		return;
+	}
+	if (s->active == TRI_NO || s->xen_pv || !ai || l->source == LAYOUT_SOURCE_NONE ||
+	    !l->page_shift || (rule != POOL_PLACE_LOW && rule != POOL_PLACE_LOW_UNLESS_ANY))
+		return;
+	if (ai->family == ARCH_X86) {
+		s->pool_limit = 0xffffffffull;
+		s->pool_limit_why = "derived: memblock_alloc_low() keeps the pool below 4 GiB, x86's "
+				    "ARCH_LOW_ADDRESS_LIMIT";
+	} else if (ai->family == ARCH_ARM) {
+		s->pool_limit = 0xffffffffull;
+		s->pool_limit_why = "derived: memblock_alloc_low() keeps the pool below 4 GiB, the "
+				    "generic ARCH_LOW_ADDRESS_LIMIT";
+		if (l->lowmem_known && l->lowmem_end_pfn &&
+		    (l->lowmem_end_pfn << l->page_shift) - 1 < s->pool_limit) {
+			s->pool_limit = (l->lowmem_end_pfn << l->page_shift) - 1;
+			s->pool_limit_why = "derived from the end of lowmem: memblock_alloc_low() keeps "
+					    "the pool below memblock.current_limit";
+		}
+	} else if (ai->family == ARCH_ARM64) {
+		const char *zone = NULL;
+		uint64_t end = arm64_dma_zone_end_pfn(l, &zone);
+		if (!end || end > (UINT64_MAX >> l->page_shift))
+			return;
+		s->pool_limit = (end << l->page_shift) - 1;
+		s->pool_limit_why = strcmp(zone, "DMA") == 0
+					    ? "derived from the end of ZONE_DMA in proc/zoneinfo: "
+					      "memblock_alloc_low() keeps the pool below arm64_dma_phys_limit"
+					    : "derived from the end of ZONE_DMA32 in proc/zoneinfo: "
+					      "memblock_alloc_low() keeps the pool below arm64_dma_phys_limit";
+	} else {
+		return;
+	}
+	s->pool_limit_known = true;
+	s->pool_limit_prov = PROV_DERIVED;
+}
+
 void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint32_t release,
 			   struct swiotlb_state *ret)
 {
@@ -176,6 +366,9 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 
 	coco_decide(&m->coco, &coco);
 	s.coco = coco.kind;
+	s.arm_lpae = TRI_UNKNOWN;
+	if (m->arch_info && m->arch_info->family == ARCH_ARM)
+		arm_lpae(m, l, &s);
 	forced(m, coco.kind, release, &s);
 	if (t->have_nslabs) {
 		s.active = t->nslabs ? TRI_YES : TRI_NO;
@@ -249,5 +442,6 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 			s.xen_why = "Xen dom0 (proc/xen/capabilities control_d) without guest_type";
 		}
 	}
+	pool_placement(m, l, release, &s);
 	*ret = s;
 }

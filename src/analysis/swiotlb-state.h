@@ -19,6 +19,14 @@ enum tristate {
 	TRI_UNKNOWN,
 };
 
+/* What told whether a 32-bit ARM kernel is LPAE. */
+enum arm_lpae_source {
+	ARM_LPAE_SOURCE_NONE,
+	ARM_LPAE_SOURCE_LOG,      /* the boot log's "CPU: ... cr=" (SCTLR.AFE) */
+	ARM_LPAE_SOURCE_RELEASE,  /* the release's flavour */
+	ARM_LPAE_SOURCE_RAM,      /* RAM above 4 GiB */
+};
+
 struct swiotlb_state {
 	enum tristate active;
 	enum provenance active_prov;
@@ -27,6 +35,17 @@ struct swiotlb_state {
 	bool pool_known;          /* where it is: the boot log line */
 	uint64_t pool_start;
 	uint64_t pool_end;        /* exclusive */
+	/* the highest address the pool can occupy: pool_end - 1 when read, else the
+	 * ARCH_LOW_ADDRESS_LIMIT that memblock_alloc_low() keeps it below (ERA_POOL_PLACEMENT) */
+	bool pool_limit_known;
+	uint64_t pool_limit;      /* inclusive */
+	enum provenance pool_limit_prov;
+	const char *pool_limit_why; /* static */
+	/* 32-bit ARM: an LPAE kernel (3-level page tables), the one that has swiotlb
+	 * from 5.3 (arch/arm/mm/init.c mem_init); TRI_UNKNOWN and NULL elsewhere */
+	enum tristate arm_lpae;
+	const char *arm_lpae_why; /* static: the evidence */
+	enum arm_lpae_source arm_lpae_source;
 	bool size_known;
 	enum provenance size_prov;
 	uint64_t size_bytes;

@@ -29,18 +29,22 @@ static enum tristate below_sme_cbit(unsigned phys_bits, uint64_t limit)
 }
 
 /*
- * Whether this 32-bit ARM kernel is LPAE: Debian names it (-lpae), and RAM
- * above 4 GiB needs it. TRI_UNKNOWN otherwise.
+ * 32-bit ARM before 6.0: whether streaming DMA goes through arm_dma_ops
+ * (arm_dma_map_page: no reach check, no swiotlb) rather than dma-direct, which
+ * 5.3-5.19 uses for LPAE kernels (ad3c7b18c5b3) and which a pool seen (LPAE or
+ * Xen) proves. TRI_UNKNOWN when the era gives the choice and LPAE is unknown.
  */
-static enum tristate arm_lpae(const struct devices_input *in)
+enum tristate arm_streaming_unchecked(const struct devices_input *in)
 {
-	const char *rel = in->m->release.value;
+	int rule = era_value(ERA_STREAMING_MAP, in->release, in->arch_family, NULL);
 
-	if ((rel && strstr(rel, "lpae")) || in->l->end_pfn > ((1ull << 32) >> in->l->page_shift))
-		return TRI_YES;
-	if (rel && strstr(rel, "armmp"))
-		return TRI_NO; /* Debian's non-LPAE flavour */
-	return TRI_UNKNOWN;
+	if (in->arch_family != ARCH_ARM || rule == STREAMING_DMA_DIRECT || in->sw->active == TRI_YES)
+		return TRI_NO;
+	if (rule == STREAMING_ARM_LPAE_DIRECT)
+		return in->sw->arm_lpae == TRI_YES ? TRI_NO
+		       : in->sw->arm_lpae == TRI_NO ? TRI_YES
+						    : TRI_UNKNOWN;
+	return TRI_YES;
 }
 
 /*
@@ -51,22 +55,32 @@ static enum tristate arm_lpae(const struct devices_input *in)
 bool decided_by_arm_dma_ops(const struct devices_input *in, struct device_report *r)
 {
 	int rule = era_value(ERA_STREAMING_MAP, in->release, in->arch_family, NULL);
-	enum tristate lpae = arm_lpae(in);
 
-	if (rule == STREAMING_DMA_DIRECT || in->sw->active == TRI_YES ||
-	    (rule == STREAMING_ARM_LPAE_DIRECT && lpae == TRI_YES))
-		return false; /* a pool exists only with dma-direct (LPAE or Xen) */
-	r->out_of_reach_decides = true;
-	if (rule == STREAMING_ARM_LPAE_DIRECT && lpae == TRI_UNKNOWN) {
+	switch (arm_streaming_unchecked(in)) {
+	case TRI_NO:
+		return false; /* dma-direct: needs_pool() decides */
+	case TRI_UNKNOWN:
+		r->out_of_reach_decides = true;
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = "RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
 			    "arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping";
 		return true;
+	default:
+		break;
 	}
+	r->out_of_reach_decides = true;
 	r->verdict = VERDICT_FAILS;
 	r->missed_corrupts = true;
-	r->reason = "RAM out of reach, and arm_dma_map_page() maps it without a reach check "
-		    "(no swiotlb): DMA hits the wrong memory";
+	r->reason = rule == STREAMING_ARM_LPAE_DIRECT && in->sw->arm_lpae_source == ARM_LPAE_SOURCE_LOG
+			    ? "RAM out of reach, and this kernel is not LPAE (the boot log's SCTLR), so "
+			      "arm_dma_map_page() maps it without a reach check (no swiotlb): DMA hits the "
+			      "wrong memory"
+		    : rule == STREAMING_ARM_LPAE_DIRECT
+			    ? "RAM out of reach, and this kernel is not LPAE (its release), so "
+			      "arm_dma_map_page() maps it without a reach check (no swiotlb): DMA hits the "
+			      "wrong memory"
+			    : "RAM out of reach, and arm_dma_map_page() maps it without a reach check "
+			      "(no swiotlb): DMA hits the wrong memory";
 	return true;
 }
 

@@ -7,7 +7,8 @@
  *
  * Lines looked for: the swiotlb pool (kernel/dma/swiotlb.c), confidential
  * computing (arch/x86/mm/mem_encrypt.c, arch/arm64/kernel/rsi.c), DMA
- * overflows (kernel/dma/direct.h) and pool overflows (kernel/dma/swiotlb.c).
+ * overflows (kernel/dma/direct.h), pool overflows (kernel/dma/swiotlb.c) and
+ * 32-bit ARM's control register (arch/arm/kernel/setup.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,6 +429,33 @@ static int match_coco(struct kmsg_ctx *ctx, const char *s, size_t len)
 	return keep_line(ctx->m, s, len) < 0 ? -ENOMEM : 1;
 }
 
+/*
+ * arch/arm/kernel/setup.c setup_processor(): "CPU: %s [%08x] revision %d
+ * (ARMv%s), cr=%08lx" with get_cr(), the SCTLR that __v7_setup programmed from
+ * v7_crval: proc-v7-3level.S (LPAE) sets bit 29 (AFE), proc-v7-2level.S clears
+ * it. Printed once, by the boot CPU; the first such line is kept. 1 matched, 0 not.
+ */
+static int match_arm_cpu(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	static const char cr[] = ", cr=";
+	const char *end = s + len, *p;
+	uint64_t v;
+
+	if (!starts_with(s, len, "CPU: ") || !(p = find(s, len, cr)))
+		return 0;
+	p += strlen(cr);
+	const char *q = p;
+	while (q < end && hex_digit(*q) >= 0)
+		q++;
+	if (q - p != 8 || parse_u64(p, (size_t)(q - p), 16, &v) < 0)
+		return 0;
+	if (!ctx->m->log_arm_cr) {
+		ctx->m->log_arm_cr = true;
+		ctx->m->arm_cr = (uint32_t)v;
+	}
+	return 1;
+}
+
 /* One line of a message. Returns 1 (it said something), 0, -EBADMSG (skip and count), -ENOMEM. */
 static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
 		      size_t dict_len)
@@ -435,7 +463,7 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 	struct swiotlb_info *sw = &ctx->m->swiotlb;
 	int r;
 
-	if (match_swiotlb_pool(ctx, s, len))
+	if (match_swiotlb_pool(ctx, s, len) || match_arm_cpu(ctx, s, len))
 		return 1;
 	if (find(s, len, "software IO TLB: No low mem")) {
 		sw->log_no_low_mem = true;

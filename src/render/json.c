@@ -195,6 +195,12 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	jw_string(w, "max_low_pfn_source", r->max_low_pfn_source);
 	jw_string(w, "block_bounce", r->block_bounce >= 0 ? block_bounce_names[r->block_bounce] : NULL);
 	jw_string(w, "block_bounce_source", r->block_bounce_source);
+	if (r->arch_family == ARCH_ARM)
+		tristate(w, "arm_lpae", r->swiotlb.arm_lpae);
+	else
+		jw_null(w, "arm_lpae");
+	jw_string(w, "arm_lpae_why", r->swiotlb.arm_lpae_why);
+	opt_hex(w, "arm_cr", m->log_arm_cr && r->arch_family == ARCH_ARM, m->arm_cr);
 	jw_close_object(w);
 }
 
@@ -206,6 +212,10 @@ static void swiotlb_json(struct json_writer *w, const struct machine *m, const s
 	jw_string(w, "active_why", s->active_why);
 	opt_hex(w, "pool_start", s->pool_known, s->pool_start);
 	opt_hex(w, "pool_end", s->pool_known && s->pool_end, s->pool_end - 1);
+	opt_hex(w, "pool_limit", s->pool_limit_known, s->pool_limit);
+	jw_string(w, "pool_limit_provenance",
+		  s->pool_limit_known ? provenance_to_string(s->pool_limit_prov) : NULL);
+	jw_string(w, "pool_limit_why", s->pool_limit_known ? s->pool_limit_why : NULL);
 	opt_u64(w, "size_bytes", s->size_known, s->size_bytes);
 	jw_string(w, "size_provenance", s->size_known ? provenance_to_string(s->size_prov) : NULL);
 	opt_u64(w, "used_bytes", s->used_known, s->used_bytes);

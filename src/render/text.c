@@ -40,6 +40,11 @@ static void print_swiotlb(FILE *out, const struct swiotlb_state *s, bool exact, 
 		strbuf_append_hex(&b, s->pool_start);
 		strbuf_append(&b, "-");
 		strbuf_append_hex(&b, s->pool_end - 1);
+	} else if (s->pool_limit_known) {
+		strbuf_append(&b, ", pool at or below ");
+		strbuf_append_hex(&b, s->pool_limit);
+		strbuf_append(&b, ", ");
+		strbuf_append(&b, s->pool_limit_why);
 	}
 	if (s->used_known) {
 		strbuf_append(&b, ", used ");
@@ -294,6 +299,17 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	text_append_safe(&h, m->arch.value ? m->arch.value : "unknown arch");
 	strbuf_append(&h, ", Linux ");
 	text_append_safe(&h, m->release.value ? m->release.value : "(release unknown)");
+	if (r->arch_family == ARCH_ARM && r->swiotlb.arm_lpae != TRI_UNKNOWN) {
+		static const char *const from[] = {
+			[ARM_LPAE_SOURCE_NONE] = "?", [ARM_LPAE_SOURCE_LOG] = "boot log cr=",
+			[ARM_LPAE_SOURCE_RELEASE] = "release", [ARM_LPAE_SOURCE_RAM] = "RAM above 4 GiB",
+		};
+		strbuf_append(&h, r->swiotlb.arm_lpae == TRI_YES ? ", LPAE (" : ", not LPAE (");
+		strbuf_append(&h, from[r->swiotlb.arm_lpae_source]);
+		if (r->swiotlb.arm_lpae_source == ARM_LPAE_SOURCE_LOG)
+			strbuf_append_hex(&h, m->arm_cr);
+		strbuf_append(&h, ")");
+	}
 	strbuf_append(&h, ", page size ");
 	strbuf_append_u64(&h, m->page_size);
 	strbuf_append(&h, " (");

@@ -1069,6 +1069,123 @@ def arm64_rpi4_419(t):
     ]
 
 
+def arm64_rpi4_nonroot(t):
+    """The Raspberry Pi 4 board on Raspberry Pi OS's 6.1, read as a normal user:
+    dev/kmsg refused (dmesg_restrict), no debugfs, proc/iomem all zeros. RAM
+    beyond ZONE_DMA (1 GiB, zone_dma_bits 30) makes mem_init() allocate the
+    default pool, and swiotlb_init_remap() takes it with memblock_alloc_low(),
+    below ARCH_LOW_ADDRESS_LIMIT = arm64_dma_phys_limit - 1 = 0x3fffffff: inside
+    the emmc2's window (CPU 0-0x3fffffff) and the VL805's (0-0xbfffffff)."""
+    arm64_rpi4(t)
+    t.file("MANIFEST", "arch=aarch64\npage_size=4096\nkernel_release=6.1.0-rpi7-rpi-v8\n"
+           "endianness=little\nuid=1000\ncaptured_by=tests/machines/gen-fixtures.py (synthetic)\n"
+           "captured_at=2026-12-03T08:00:00Z\nerror.dev/kmsg=EPERM\n"
+           "error.sys/kernel/debug/swiotlb/io_tlb_nslabs=EACCES\n")
+    t.unlink("dev/kmsg")
+    t.file("proc/iomem", """\
+00000000-00000000 : System RAM
+  00000000-00000000 : Kernel code
+  00000000-00000000 : reserved
+  00000000-00000000 : Kernel data
+  00000000-00000000 : reserved
+00000000-00000000 : System RAM
+00000000-00000000 : fd500000.pcie pcie@7d500000
+00000000-00000000 : fe340000.mmc mmc@7e340000
+00000000-00000000 : System RAM
+00000000-00000000 : pcie@7d500000
+""")
+    mmc, xhci = dev("fe340000.mmc"), dev("0000:01:00.0")
+    return [
+        "# a normal user: no kernel log, no debugfs, iomem zeros; zoneinfo shows ZONE_DMA ending at 1 GiB",
+        "[.inputs[] | select(.path == \"dev/kmsg\")][0].status == \"denied\"",
+        ".memory.source == \"zoneinfo\"",
+        ".swiotlb.active == true and .swiotlb.active_provenance == \"assumed\" and .swiotlb.pool_start == null",
+        "# memblock_alloc_low() below arm64_dma_phys_limit - 1: the end of ZONE_DMA",
+        ".swiotlb.pool_limit == \"0x3fffffff\" and .swiotlb.pool_limit_provenance == \"derived\"",
+        ".swiotlb.pool_limit_why | test(\"ZONE_DMA\")",
+        "# emmc2 reaches CPU 0-0x3fffffff: all of ZONE_DMA, so the pool",
+        "%s | .verdict == \"partial\" and .swiotlb_pool_reachable == true" % mmc,
+        "%s | .reason | test(\"derived\")" % mmc,
+        "%s | length == 1" % finding("bounce-needed", "fe340000.mmc"),
+        "%s | .verdict == \"partial\" and .swiotlb_pool_reachable == true" % xhci,
+        "%s | length == 0" % finding("swiotlb-out-of-reach"),
+    ]
+
+
+def arm64_414_pcie_window(t):
+    """An arm64 board on 4.14 with 8 GiB, a PCIe host whose dma-ranges map the
+    first 3 GiB 1:1, and a VL805-like xHCI (64-bit mask) with a USB disk.
+    Before 4.20 (b4ebe6063204) dma_capable() compares with *dma_mask alone,
+    so no buffer of the xHCI bounces: the block layer (scsi_calculate_bounce_limit
+    from the 64-bit mask) bounces nothing either, and buffers above 3 GiB go
+    astray without a message. The pool (4.14: below the 32-bit ZONE_DMA's end,
+    so above the window here) does not matter: nothing bounces."""
+    manifest(t, "aarch64", "4.14.336-custom", "2026-12-03T08:00:00Z")
+    iomem = """\
+00000000-ffffffff : System RAM
+  00080000-00f7ffff : Kernel code
+  01040000-0120ffff : Kernel data
+100000000-1ffffffff : System RAM
+600000000-63fffffff : pcie@f8000000
+  600000000-6000fffff : PCI Bus 0000:01
+    600000000-600000fff : 0000:01:00.0
+      600000000-600000fff : xhci-hcd
+"""
+    # 4.14 arm64: one 32-bit ZONE_DMA up to 4 GiB (ARM64_ZONE_DMA_BITS came with 5.5)
+    zi = zoneinfo([("DMA", 0, 0x100000, 0x100000), ("Normal", 0x100000, 0x100000, 0x100000),
+                   ("Movable", None, 0, 0)])
+    mi = "MemTotal:        8126464 kB\nMemFree:         7612344 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttyAMA0,115200 root=/dev/sda2 rootwait")
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[2], compatible=strings("vendor,arm64-board"))
+    dt_node(t, "soc", n_address_cells=[2], n_size_cells=[2], compatible="simple-bus",
+            ranges=b"", dma_ranges=b"")
+    # PCI bus 0x0 (3 cells) -> CPU 0x0 (2 cells), 3 GiB (2 cells)
+    dt_node(t, "soc/pcie@f8000000", device_type="pci", n_address_cells=[3], n_size_cells=[2],
+            compatible="vendor,board-pcie", reg=[0x0, 0xf8000000, 0x0, 0x10000],
+            dma_ranges=[0x02000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc0000000])
+    platform(t, "sys/devices/platform/soc", "soc", "simple-bus")
+    pcie = platform(t, "sys/devices/platform/soc/f8000000.pcie", "soc/pcie@f8000000",
+                    "vendor,board-pcie", "board-pcie", None)
+    port = pci(t, pcie + "/pci0000:00", "0000:00:00.0", 0x14e4, 0x2711, 0x060400, 32,
+               "pcieport", None, subsys=(0x0000, 0x0000))
+    xhci = pci(t, port, "0000:01:00.0", 0x1106, 0x3483, 0x0c0330, 64, "xhci_hcd", "xhci_pci",
+               subsys=(0x1106, 0x3483))
+    sdev = xhci + "/usb2/2-1/2-1:1.0/host0/target0:0:0/0:0:0:0"
+    disk(t, sdev, "sda", ["sda1", "sda2"], (8, 0), sectors=500118192, max_sectors_kb=240,
+         max_hw_sectors_kb=240, max_segments=2048, max_segment_size=65536, dma_alignment=None)
+    loop0(t)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0",
+        "Linux version 4.14.336-custom (builder@example) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP PREEMPT",
+        "Zone ranges:",
+        "  DMA      [mem 0x0000000000000000-0x00000000ffffffff]",
+        "  Normal   [mem 0x0000000100000000-0x00000001ffffffff]",
+        "software IO TLB [mem 0xfbc00000-0xffc00000] (64MB) mapped at [ffffffc0fbc00000-ffffffc0ffbfffff]",
+        dev_line("0000:01:00.0", "[1106:3483] type 00 class 0x0c0330"),
+        "usb-storage 2-1:1.0: USB Mass Storage device detected",
+        "sd 0:0:0:0: [sda] 500118192 512-byte logical blocks: (256 GB/238 GiB)",
+    ])
+    d = dev("0000:01:00.0")
+    return [
+        "# 4.14: no bus limit kept (bus_dma_mask from 4.19, checked from 4.20: b4ebe6063204)",
+        "%s | .bus_limit == null and .dma_mask == \"0xffffffffffffffff\"" % d,
+        "%s | .dma_ranges.regions == [{\"cpu_start\": \"0x0\", \"dma_start\": \"0x0\", \"size\": 3221225472}]" % d,
+        "# sda is a SCSI disk behind it: before 5.13 the block layer's model decides, and it bounces nothing",
+        "%s | .kernel_model == \"legacy-block\"" % d,
+        "%s | .verdict == \"fails\" and (.reason | test(\"4.20\"))" % d,
+        "# RAM past the window: 0xc0000000-0xffffffff and 0x100000000-0x1ffffffff",
+        "%s | .unreachable_ram_bytes == %d" % (d, (0x100000000 - 0xc0000000) + 0x100000000),
+        "%s | length == 1" % finding("bounce-missed", "0000:01:00.0"),
+        "%s | .[0].evidence.window_end == \"0xbfffffff\"" % finding("bounce-missed", "0000:01:00.0"),
+        "# the kernel never bounces for a 64-bit mask: no failed mapping, and the pool's place is moot",
+        "%s | length == 0" % finding("bounce-impossible", "0000:01:00.0"),
+        "%s | length == 0" % finding("swiotlb-out-of-reach", "0000:01:00.0"),
+        "%s | .swiotlb_pool_reachable == null" % d,
+        ".swiotlb.pool_start == \"0xfbc00000\"",
+        ".exit_status == 1",
+    ]
+
+
 def arm64_restricted_pool(t):
     manifest(t, "aarch64", "6.1.0-27-arm64", "2026-12-03T08:00:00Z")
     cmd = "console=ttyS0,115200n8 root=/dev/mmcblk0p1 rootwait"
@@ -1695,9 +1812,10 @@ def arm_256m_c3ffffff(t):
     ]
 
 
-def arm_window_board(t, release):
+def arm_window_board(t, release, boot_log=()):
     """2 GiB at 0x40000000; the SoC bus reaches its first GiB (dma-ranges); an
-    Ethernet MAC (no disk: dma-direct decides, not the block layer)."""
+    Ethernet MAC (no disk: dma-direct decides, not the block layer). boot_log:
+    lines after "Linux version" (the CPU line, the pool)."""
     manifest(t, "armv7l", release, "2026-12-03T08:00:00Z")
     proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO,
          "MemTotal:        2097152 kB\nMemFree:         1000000 kB\nHighTotal:       1318912 kB\n"
@@ -1715,8 +1833,65 @@ def arm_window_board(t, release):
     kmsg(t, [
         "Booting Linux on physical CPU 0x0",
         "Linux version %s (debian-kernel@lists.debian.org) (gcc-10 (Debian 10.2.1-6) 10.2.1 20210110) #1 SMP Debian" % release,
+    ] + list(boot_log) + [
         "stmmaceth 12000000.ethernet: User ID: 0x10, Synopsys ID: 0x37",
     ])
+
+
+def arm_cpu_lines(cr):
+    """arch/arm/kernel/setup.c setup_processor() and cacheid_init(): the first
+    prints SCTLR (get_cr()), the others start with "CPU: " too."""
+    return [
+        "CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=%08x" % cr,
+        "CPU: div instructions available: patching division code",
+        "CPU: PIPT / VIPT nonaliasing data cache, PIPT instruction cache",
+    ]
+
+
+def arm_510_log_nolpae(t):
+    """A 5.10 kernel whose release names no flavour: only the boot log's
+    cr=10c5387d (SCTLR.AFE, bit 29, clear: proc-v7-2level.S) says it is not
+    LPAE, so before 6.0 arm_dma_map_page() maps the GiB beyond the window
+    unchecked; no swiotlb (mem_init: CONFIG_ARM_LPAE only), none logged."""
+    arm_window_board(t, "5.10.0-32-custom", arm_cpu_lines(0x10c5387d))
+    d = dev("12000000.ethernet")
+    return [
+        "# the release says nothing; SCTLR bit 29 clear in the boot log: 2-level page tables",
+        ".kernel.arm_lpae == false and .kernel.arm_cr == \"0x10c5387d\"",
+        ".kernel.arm_lpae_why | test(\"kernel log\")",
+        ".swiotlb.active == false",
+        "# arm_dma_ops before 6.0: no reach check, no swiotlb: the GiB past 0x7fffffff is misdirected",
+        "%s | .verdict == \"fails\" and (.reason | test(\"not LPAE\")) and (.reason | test(\"boot log\"))" % d,
+        "%s | .unreachable_ram_bytes == 1073741824" % d,
+        "%s | length == 1" % finding("bounce-missed", "12000000.ethernet"),
+        "%s | length == 0" % finding("bounce-impossible", "12000000.ethernet"),
+        "%s | length == 0" % finding("swiotlb-out-of-reach", "12000000.ethernet"),
+    ]
+
+
+def arm_510_log_lpae(t):
+    """The same board and release with cr=30c5387d (SCTLR.AFE set: only
+    proc-v7-3level.S sets it): LPAE, so dma-direct with swiotlb (ad3c7b18c5b3,
+    5.3). 5.10.0's mem_init() calls swiotlb_init(1) whatever the RAM (the
+    max_pfn > arm_dma_pfn_limit test came with fcf044891c84 in 5.13 and 5.10.69),
+    and memblock_alloc_low() puts the pool at the top of lowmem (0x6f800000),
+    inside the SoC window: the GiB above it bounces."""
+    arm_window_board(t, "5.10.0-32-custom", arm_cpu_lines(0x30c5387d) + [
+        "software IO TLB: mapped [mem 0x000000006b800000-0x000000006f800000] (64MB)",
+    ])
+    d = dev("12000000.ethernet")
+    return [
+        "# SCTLR bit 29 set in the boot log: LPAE; dma-direct and a pool in lowmem",
+        ".kernel.arm_lpae == true and .kernel.arm_cr == \"0x30c5387d\"",
+        ".swiotlb.active == true and .swiotlb.pool_start == \"0x6b800000\" and .swiotlb.pool_end == \"0x6f7fffff\"",
+        "%s | .bus_limit == \"0x7fffffff\"" % d,
+        "# RAM 0x80000000-0xbfffffff is past the window; the pool (below 0x6f800000) is inside it",
+        "%s | .verdict == \"partial\" and .swiotlb_pool_reachable == true" % d,
+        "%s | .unreachable_ram_bytes == 1073741824" % d,
+        "%s | length == 1" % finding("bounce-needed", "12000000.ethernet"),
+        "%s | length == 0" % finding("bounce-missed", "12000000.ethernet"),
+        "%s | length == 0" % finding("bounce-impossible", "12000000.ethernet"),
+    ]
 
 
 def arm_510_armmp_window(t):
@@ -2135,6 +2310,10 @@ FIXTURES = {
     "arm64-kmalloc-pool-6.12": lambda t: arm64_kmalloc_pool(t, "6.12.9-arm64"),
     "arm64-dma-zone-1g": arm64_dma_zone_1g,
     "x86-observed": x86_observed,
+    "arm-5.10-log-nolpae": arm_510_log_nolpae,
+    "arm-5.10-log-lpae": arm_510_log_lpae,
+    "arm64-rpi4-nonroot": arm64_rpi4_nonroot,
+    "arm64-4.14-pcie-window": arm64_414_pcie_window,
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"

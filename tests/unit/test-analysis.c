@@ -91,6 +91,29 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 12, 0), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, 0, ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
+	/* 32-bit ARM LPAE's pool: none before ad3c7b18c5b3 (5.3), always until
+	 * fcf044891c84 (5.13; stable 5.4.149 and 5.10.69), then only past arm_dma_pfn_limit */
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 2, 21), ARCH_ARM, NULL), ARM_POOL_NONE);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 3, 0), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 4, 148), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 4, 149), ARCH_ARM, NULL), ARM_POOL_ABOVE_DMA_LIMIT);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 5, 0), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 10, 0), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 10, 68), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 10, 69), ARCH_ARM, NULL), ARM_POOL_ABOVE_DMA_LIMIT);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 11, 0), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 12, 19), ARCH_ARM, NULL), ARM_POOL_ALWAYS);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 13, 0), ARCH_ARM, NULL), ARM_POOL_ABOVE_DMA_LIMIT);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, 0, ARCH_ARM, NULL), ARM_POOL_ABOVE_DMA_LIMIT);
+	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 10, 0), ARCH_ARM64, NULL), -1);
+	/* the default pool: low memory, then low unless SWIOTLB_ANY (8ba2ed1be90f, 5.19) */
+	assert_int_equal(era_value(ERA_POOL_PLACEMENT, KV(3, 14, 0), ANY_ARCH, NULL), POOL_PLACE_LOW);
+	assert_int_equal(era_value(ERA_POOL_PLACEMENT, KV(5, 18, 19), ARCH_ARM64, NULL), POOL_PLACE_LOW);
+	assert_int_equal(era_value(ERA_POOL_PLACEMENT, KV(5, 19, 0), ARCH_ARM64, NULL), POOL_PLACE_LOW_UNLESS_ANY);
+	assert_int_equal(era_value(ERA_POOL_PLACEMENT, 0, ARCH_X86, NULL), POOL_PLACE_LOW_UNLESS_ANY);
+	/* the bus limit checked from 4.20 (b4ebe6063204) */
+	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(4, 19, 300), ANY_ARCH, NULL), BUS_LIMIT_NONE);
+	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(4, 20, 0), ANY_ARCH, NULL), BUS_LIMIT_MASK);
 
 	/* every row cites its source, and rows of one rule do not overlap for one arch */
 	unsigned n;

@@ -94,6 +94,7 @@ static const struct device_report *report_of(const struct report *r, const char 
 	return NULL;
 }
 
+/* Findings of id (NULL: any) about device (NULL: any device). */
 static size_t count_findings(const struct report *r, const char *id, const char *device)
 {
 	size_t n = 0;
@@ -101,7 +102,7 @@ static size_t count_findings(const struct report *r, const char *id, const char 
 	for (size_t i = 0; i < r->findings.n; i++) {
 		const struct finding *x = &r->findings.v[i];
 		if ((!id || strcmp(finding_id_to_string(x->id), id) == 0) && x->device &&
-		    strcmp(x->device, device) == 0)
+		    (!device || strcmp(x->device, device) == 0))
 			n++;
 	}
 	return n;
@@ -216,12 +217,291 @@ static void test_idle_keeps_logged_overflow(void **state)
 	machine_done(&m);
 }
 
+static void set_release(struct machine *m, const char *release)
+{
+	free(m->release.value);
+	m->release.value = strdup(release);
+	assert_non_null(m->release.value);
+}
+
+static void add_zone(struct machine *m, const char *name, uint64_t start_pfn, uint64_t spanned)
+{
+	struct zone *z = realloc(m->zones, (m->n_zones + 1) * sizeof(*z));
+
+	assert_non_null(z);
+	m->zones = z;
+	z = &m->zones[m->n_zones++];
+	memset(z, 0, sizeof(*z));
+	strcpy(z->name, name);
+	z->populated = spanned > 0;
+	z->start_pfn = start_pfn;
+	z->spanned = z->present = z->managed = spanned;
+}
+
+/* A disk whose queue uses device id (call after machine_sort_devices). */
+static void add_disk(struct machine *m, const char *disk, const char *id)
+{
+	struct block_queue *q = machine_add_block(m);
+	const struct device *d = machine_find_device(m, id);
+
+	assert_non_null(q);
+	assert_non_null(d);
+	q->disk = strdup(disk);
+	q->dma_device = strdup(id);
+	assert_non_null(q->disk);
+	assert_non_null(q->dma_device);
+	q->dev_index = (size_t)(d - m->devices);
+	q->max_sectors_kb = q->max_hw_sectors_kb = 240;
+	q->max_segments = 2048;
+	q->max_segment_size = 65536;
+	q->logical_block_size = 512;
+	q->dma_alignment = -1;
+}
+
+/* add_pci() with the host bridge's window moved: bus 0 -> CPU cpu, size bytes. */
+static struct device *add_pci_window(struct machine *m, const char *id, int mask_bits, uint64_t cpu,
+				     uint64_t size)
+{
+	struct device *d = add_pci(m, id, "xhci_hcd", mask_bits);
+
+	d->dt->chain[0].ranges[0] = (struct dt_range){ .child = 0, .parent = cpu, .size = size };
+	return d;
+}
+
+/*
+ * Before 4.20 (b4ebe6063204) dma_capable() checks *dma_mask alone: a 64-bit
+ * xHCI behind a 2 GiB window with a SCSI disk (the block layer's model decides
+ * before 5.13) is handed every buffer, and the pool's place does not matter.
+ * From 4.20 the window is a bus limit: what lies past it bounces, or fails
+ * with the pool out of reach.
+ */
+static void test_window_unchecked_disk(void **state)
+{
+	static const struct {
+		const char *release;
+		uint64_t pool;          /* the pool's start: 64 MiB */
+		bool disk, unchecked;
+		enum verdict want;
+		size_t missed, impossible, out_of_reach;
+	} cases[] = {
+		{ "4.19.300", 0x7bfff000, true, true, VERDICT_FAILS, 1, 0, 0 },
+		{ "4.19.300", 0x200000000, true, true, VERDICT_FAILS, 1, 0, 0 },  /* the reported case */
+		{ "4.19.300", 0x200000000, false, true, VERDICT_FAILS, 1, 0, 0 }, /* dma-direct's own path */
+		{ "4.20.0", 0x7bfff000, true, false, VERDICT_PARTIAL, 0, 0, 0 },
+		{ "4.20.0", 0x200000000, true, false, VERDICT_FAILS, 0, 1, 1 },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, cases[i].release);
+		m.swiotlb.pool_start = cases[i].pool;
+		m.swiotlb.pool_end = cases[i].pool + (64u << 20);
+		add_pci(&m, "0000:00:03.0", "xhci_hcd", 64);
+		machine_sort_devices(&m);
+		if (cases[i].disk)
+			add_disk(&m, "sda", "0000:00:03.0");
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:03.0");
+		assert_int_equal(x->kernel_model, cases[i].disk ? KERNEL_MODEL_LEGACY_BLOCK
+								: KERNEL_MODEL_DMA_DIRECT);
+		assert_int_equal(x->verdict, cases[i].want);
+		assert_int_equal(x->window_unchecked, cases[i].unchecked);
+		assert_int_equal(count_findings(&r, "bounce-missed", "0000:00:03.0"), cases[i].missed);
+		assert_int_equal(count_findings(&r, "bounce-impossible", "0000:00:03.0"), cases[i].impossible);
+		assert_int_equal(count_findings(&r, "swiotlb-out-of-reach", "0000:00:03.0"),
+				 cases[i].out_of_reach);
+		if (cases[i].missed) {
+			assert_true(x->missed_corrupts);
+			assert_int_equal(x->pool_reachable, TRI_UNKNOWN); /* never consulted */
+			assert_non_null(strstr(x->reason, "4.20"));
+			assert_true(x->affected_known);
+			assert_int_equal(x->affected_bytes, 0x240000000ull - 0x80000000ull);
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* Raspberry Pi 4-like arm64 without a log or debugfs: the pool's place from ZONE_DMA's end. */
+static void pi4_no_log(struct machine *m, const char *release, bool dma_zone)
+{
+	static const struct ram_range ram[] = {
+		{ 0x0, 0x3b3fffff }, { 0x40000000, 0xfbffffff }, { 0x100000000, 0x1ffffffff },
+	};
+
+	setup_virt(m);
+	set_release(m, release);
+	m->swiotlb.have_pool = false;
+	free(m->ram);
+	m->ram = malloc(sizeof(ram));
+	assert_non_null(m->ram);
+	memcpy(m->ram, ram, sizeof(ram));
+	m->n_ram = 3;
+	assert_int_equal(machine_add_input(m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
+	if (dma_zone) {
+		add_zone(m, "DMA", 0, 0x40000); /* zone_dma_bits 30 */
+		add_zone(m, "DMA32", 0x40000, 0xc0000);
+	} else {
+		add_zone(m, "DMA", 0, 0); /* unpopulated: ZONE_DMA32 decides */
+		add_zone(m, "DMA32", 0, 0x100000);
+	}
+	add_zone(m, "Normal", 0x100000, 0x100000);
+}
+
+static void test_pool_placement_derived(void **state)
+{
+	static const char *const releases[] = { "5.18.19", "5.19.0", "6.1.0-rpi7-rpi-v8" };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases); i++) {
+		struct machine m;
+		struct report r;
+		pi4_no_log(&m, releases[i], true);
+		add_pci_window(&m, "0000:01:00.0", 64, 0x0, 0xc0000000);        /* 3 GiB window */
+		add_pci_window(&m, "0000:02:00.0", 64, 0x100000000, 0x100000000); /* high RAM only */
+		add_pci_window(&m, "0000:03:00.0", 64, 0x0, 0x20000000);         /* 512 MiB */
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_int_equal(r.swiotlb.active, TRI_YES);
+		assert_false(r.swiotlb.pool_known);
+		assert_true(r.swiotlb.pool_limit_known);
+		assert_int_equal(r.swiotlb.pool_limit, 0x3fffffff);
+		assert_int_equal(r.swiotlb.pool_limit_prov, PROV_DERIVED);
+		assert_non_null(strstr(r.swiotlb.pool_limit_why, "ZONE_DMA"));
+
+		const struct device_report *a = report_of(&r, "0000:01:00.0");
+		assert_int_equal(a->pool_reachable, TRI_YES);
+		assert_int_equal(a->verdict, VERDICT_PARTIAL);
+		assert_non_null(strstr(a->reason, "derived"));
+		const struct device_report *b = report_of(&r, "0000:02:00.0");
+		assert_int_equal(b->pool_reachable, TRI_NO);
+		assert_int_equal(b->verdict, VERDICT_FAILS);
+		assert_int_equal(count_findings(&r, "swiotlb-out-of-reach", "0000:02:00.0"), 1);
+		assert_int_equal(count_findings(&r, "bounce-impossible", "0000:02:00.0"), 1);
+		const struct device_report *c = report_of(&r, "0000:03:00.0");
+		assert_int_equal(c->pool_reachable, TRI_UNKNOWN);
+		assert_int_equal(c->verdict, VERDICT_UNKNOWN);
+		assert_int_equal(count_findings(&r, "swiotlb-out-of-reach", NULL), 1); /* b's alone */
+		report_done(&r);
+		machine_done(&m);
+	}
+
+	/* without ZONE_DMA the bound is ZONE_DMA32's end: the 3 GiB window reaches part of it */
+	struct machine m;
+	struct report r;
+	pi4_no_log(&m, "6.1.0-rpi7-rpi-v8", false);
+	add_pci_window(&m, "0000:01:00.0", 64, 0x0, 0xc0000000);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(r.swiotlb.pool_limit, 0xffffffff);
+	assert_non_null(strstr(r.swiotlb.pool_limit_why, "ZONE_DMA32"));
+	assert_int_equal(report_of(&r, "0000:01:00.0")->pool_reachable, TRI_UNKNOWN);
+	report_done(&r);
+	machine_done(&m);
+
+	/* the log's pool wins over the derivation */
+	pi4_no_log(&m, "6.1.0-rpi7-rpi-v8", true);
+	m.swiotlb.have_pool = true;
+	m.swiotlb.pool_start = 0xf8000000;
+	m.swiotlb.pool_end = 0xfc000000;
+	add_pci_window(&m, "0000:01:00.0", 64, 0x0, 0xc0000000);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(r.swiotlb.pool_limit, 0xfbffffff);
+	assert_int_equal(r.swiotlb.pool_limit_prov, PROV_READ);
+	assert_int_equal(report_of(&r, "0000:01:00.0")->pool_reachable, TRI_NO);
+	report_done(&r);
+	machine_done(&m);
+}
+
+/* 32-bit ARM, 2 GiB at 0x40000000, lowmem to 0x6f800000; a device whose window ends at 0x7fffffff. */
+static void arm_board(struct machine *m, const char *release, bool from_boot, int cr)
+{
+	static const struct ram_range ram = { 0x40000000, 0xbfffffff };
+
+	machine_init(m);
+	m->page_size = 4096;
+	m->arch.value = strdup("armv7l");
+	m->arch_info = arch_lookup(m->arch.value);
+	m->release.value = strdup(release);
+	m->ram = malloc(sizeof(ram));
+	assert_non_null(m->arch.value);
+	assert_non_null(m->release.value);
+	assert_non_null(m->ram);
+	m->ram[0] = ram;
+	m->n_ram = 1;
+	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+	assert_int_equal(machine_add_input(m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
+	add_zone(m, "Normal", 0x40000, 0x2f800);
+	add_zone(m, "HighMem", 0x6f800, 0x50800);
+	m->kmsg_from_boot = from_boot;
+	m->log_arm_cr = cr >= 0;
+	m->arm_cr = cr >= 0 ? (uint32_t)cr : 0;
+	add_pci_window(m, "0000:00:01.0", 32, 0x0, 0x80000000);
+	machine_sort_devices(m);
+}
+
+/* The boot log's SCTLR decides LPAE, and with it arm_dma_ops against dma-direct (5.3-5.19). */
+static void test_arm_lpae_from_log(void **state)
+{
+	static const struct {
+		const char *release;
+		bool from_boot;
+		int cr;
+		enum verdict want;
+		bool corrupts;
+	} cases[] = {
+		{ "5.10.0-32-custom", true, 0x10c5387d, VERDICT_FAILS, true },    /* arm_dma_ops */
+		{ "5.10.0-32-custom", true, 0x30c5387d, VERDICT_FAILS, false },   /* no pool logged */
+		{ "5.10.0-32-custom", false, 0x30c5387d, VERDICT_PARTIAL, false }, /* swiotlb_init(1) */
+		{ "5.12.19", false, 0x30c5387d, VERDICT_PARTIAL, false },
+		{ "5.13.0", false, 0x30c5387d, VERDICT_FAILS, false }, /* no RAM past arm_dma_pfn_limit */
+		{ "5.10.68", false, 0x30c5387d, VERDICT_PARTIAL, false },
+		{ "5.10.69", false, 0x30c5387d, VERDICT_FAILS, false }, /* fcf044891c84 in stable */
+		{ "5.19.17", true, 0x10c5387d, VERDICT_FAILS, true },
+		{ "6.0.0", true, 0x10c5387d, VERDICT_FAILS, false },    /* dma-direct, no pool */
+		{ "5.2.21", true, 0x30c5387d, VERDICT_FAILS, true },    /* before 5.3: arm_dma_ops */
+		{ "5.10.0-32-custom", false, -1, VERDICT_UNKNOWN, false },
+		{ "5.10.0-30-armmp-lpae", false, 0x10c5387d, VERDICT_FAILS, true }, /* the log beats the name */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		arm_board(&m, cases[i].release, cases[i].from_boot, cases[i].cr);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *d = report_of(&r, "0000:00:01.0");
+		assert_int_equal(d->verdict, cases[i].want);
+		assert_int_equal(d->missed_corrupts, cases[i].corrupts);
+		assert_int_equal(count_findings(&r, "bounce-missed", "0000:00:01.0"), cases[i].corrupts);
+		assert_int_equal(count_findings(&r, "bounce-impossible", "0000:00:01.0"),
+				 cases[i].want == VERDICT_FAILS && !cases[i].corrupts);
+		if (cases[i].cr >= 0)
+			assert_int_equal(r.swiotlb.arm_lpae, (cases[i].cr >> 29) & 1 ? TRI_YES : TRI_NO);
+		if (cases[i].corrupts && cases[i].cr >= 0 && strcmp(cases[i].release, "5.2.21") != 0)
+			assert_non_null(strstr(d->reason, "boot log")); /* 5.3-5.19: LPAE decided it */
+		if (cases[i].want == VERDICT_PARTIAL) {
+			assert_int_equal(r.swiotlb.pool_limit, 0x6f7fffff); /* lowmem: memblock.current_limit */
+			assert_int_equal(d->pool_reachable, TRI_YES);
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_platform_needs_a_sign),
 		cmocka_unit_test(test_idle_pci_raises_nothing),
 		cmocka_unit_test(test_idle_keeps_logged_overflow),
+		cmocka_unit_test(test_window_unchecked_disk),
+		cmocka_unit_test(test_pool_placement_derived),
+		cmocka_unit_test(test_arm_lpae_from_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -330,6 +330,44 @@ static void test_rme(void **state)
 	assert_string_equal(decide(m).evidence, "RME: Using RSI version 1.0");
 }
 
+/*
+ * 32-bit ARM's setup_processor() line: SCTLR as "cr=%08lx". Debian 6.1's
+ * armmp-lpae prints cr=30c5387d. Other "CPU: " lines (cacheid_init, x86) and a
+ * malformed value say nothing; the boot CPU's line, the first, is kept.
+ */
+static void test_arm_cpu_cr(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+	char *kept = NULL;
+	size_t kept_len = 0;
+
+	assert_int_equal(parse(m, "6,0,0,-;CPU: PIPT / VIPT nonaliasing data cache, PIPT instruction cache\n"
+				  "6,1,0,-;CPU: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz (family: 0x6)\n"
+				  "6,2,0,-;CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=30c5387\n"
+				  "6,3,0,-;xCPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=10c5387d\n"),
+			 0);
+	assert_false(m->log_arm_cr);
+	assert_int_equal(parse(m, "6,4,0,-;CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=30c5387d\n"
+				  "6,5,0,-;CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=10c5387d\n"),
+			 0);
+	assert_true(m->log_arm_cr);
+	assert_int_equal(m->arm_cr, 0x30c5387d);
+
+	/* a capture keeps it: a replay decides LPAE as the live run did */
+	static const char log[] = "6,9,0,-;Linux version 5.10.0-32-custom\n"
+				  "6,10,0,-;CPU: ARMv7 Processor [410fc075] revision 5 (ARMv7), cr=10c5387d\n"
+				  "6,11,0,-;CPU: div instructions available: patching division code\n";
+	struct machine m2;
+	machine_init(&m2);
+	assert_int_equal(kmsg_parse_kept(log, sizeof(log) - 1, &m2, &kept, &kept_len), 0);
+	assert_true(m2.log_arm_cr);
+	assert_int_equal(m2.arm_cr, 0x10c5387d);
+	assert_non_null(strstr(kept, "cr=10c5387d"));
+	assert_null(strstr(kept, "div instructions"));
+	free(kept);
+	machine_done(&m2);
+}
+
 /* Which IOMMU driver came up: Intel's line only after init_dmars(), AMD's in both forms. */
 static void test_iommu_lines(void **state)
 {
@@ -523,6 +561,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hyperv_isolation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iommu_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_cpu_cr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_and_empty, setup, teardown),

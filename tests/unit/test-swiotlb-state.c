@@ -208,6 +208,228 @@ static void test_huge_counters(void **state)
 	assert_int_equal(s.size_bytes, 64ull << 20);
 }
 
+/* 32-bit ARM, RAM 0x40000000-0xbfffffff, lowmem to 0x6f800000; zones as given (NULL: Normal, HighMem). */
+static void arm_2g(struct machine *m, struct layout *l, const char *release, struct zone *zones, size_t n)
+{
+	static struct zone normal_high[] = {
+		{ .name = "Normal", .populated = true, .start_pfn = 0x40000, .spanned = 0x2f800 },
+		{ .name = "HighMem", .populated = true, .start_pfn = 0x6f800, .spanned = 0x50800 },
+	};
+
+	x86_6g(m, l);
+	m->arch.value = (char *)"armv7l";
+	m->arch_info = arch_lookup(m->arch.value);
+	m->release.value = (char *)release;
+	l->base_pfn = 0x40000;
+	l->end_pfn = 0xc0000;
+	l->ram_bytes = 2ull << 30;
+	l->lowmem_known = true;
+	l->lowmem_end_pfn = 0x6f800;
+	l->zones = zones ? zones : normal_high;
+	l->n_zones = zones ? n : 2;
+}
+
+/* LPAE or not: the boot log's SCTLR.AFE first, then the release, then RAM above 4 GiB. */
+static void test_arm_lpae(void **state)
+{
+	static const struct {
+		const char *release;
+		int cr;                 /* -1: no CPU line */
+		bool above_4g;
+		enum tristate want;
+		enum arm_lpae_source from;
+	} cases[] = {
+		{ "5.10.0-32-custom", 0x30c5387d, false, TRI_YES, ARM_LPAE_SOURCE_LOG },
+		{ "5.10.0-32-custom", 0x10c5387d, false, TRI_NO, ARM_LPAE_SOURCE_LOG },
+		{ "6.1.0-27-armmp-lpae", 0x10c5387d, false, TRI_NO, ARM_LPAE_SOURCE_LOG }, /* the log wins */
+		{ "5.10.0-32-custom", 0x10c5387d, true, TRI_NO, ARM_LPAE_SOURCE_LOG },
+		{ "6.1.0-27-armmp-lpae", -1, false, TRI_YES, ARM_LPAE_SOURCE_RELEASE },
+		{ "6.1.0-27-armmp", -1, false, TRI_NO, ARM_LPAE_SOURCE_RELEASE },
+		{ "5.10.103-v7l+", -1, false, TRI_YES, ARM_LPAE_SOURCE_RELEASE },
+		{ "5.10.103-v7+", -1, false, TRI_NO, ARM_LPAE_SOURCE_RELEASE },
+		{ "6.6.51+rpt-rpi-v7l", -1, false, TRI_YES, ARM_LPAE_SOURCE_RELEASE },
+		{ "6.1.0-rpi7-rpi-v7", -1, false, TRI_NO, ARM_LPAE_SOURCE_RELEASE },
+		{ "6.1.0-rpi7-rpi-v6", -1, false, TRI_NO, ARM_LPAE_SOURCE_RELEASE },
+		{ "5.10.0-32-custom", -1, true, TRI_YES, ARM_LPAE_SOURCE_RAM },
+		{ "5.10.0-32-custom", -1, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE },
+		{ "5.10.0-v7lx", -1, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE }, /* not the flavour */
+		{ "5.10.0-myv7+", -1, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		struct swiotlb_state s;
+		arm_2g(&m, &l, cases[i].release, NULL, 0);
+		m.log_arm_cr = cases[i].cr >= 0;
+		m.arm_cr = cases[i].cr >= 0 ? (uint32_t)cases[i].cr : 0;
+		if (cases[i].above_4g)
+			l.end_pfn = 0x140000;
+		swiotlb_state_compute(&m, &l, KV(5, 10, 0), &s);
+		assert_int_equal(s.arm_lpae, cases[i].want);
+		assert_int_equal(s.arm_lpae_source, cases[i].from);
+		assert_non_null(s.arm_lpae_why);
+	}
+	/* off 32-bit ARM there is no such question */
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	x86_6g(&m, &l);
+	m.log_arm_cr = true;
+	m.arm_cr = 0x30c5387d;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.arm_lpae, TRI_UNKNOWN);
+	assert_null(s.arm_lpae_why);
+}
+
+/*
+ * arch/arm/mm/init.c mem_init(), rotated log: no pool before 5.3 nor without
+ * LPAE; LPAE 5.3-5.12 always (and 5.10.0-5.10.68); 5.13+ (5.10.69+) only
+ * when max_pfn > arm_dma_pfn_limit, read from where zoneinfo ends ZONE_DMA.
+ */
+static void test_arm_pool_default(void **state)
+{
+	static struct zone dma_below[] = { /* dma_zone_size 512 MiB: Normal above it */
+		{ .name = "DMA", .populated = true, .start_pfn = 0x40000, .spanned = 0x20000 },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x60000, .spanned = 0xf800 },
+		{ .name = "HighMem", .populated = true, .start_pfn = 0x6f800, .spanned = 0x50800 },
+	};
+	static struct zone dma_lowmem[] = { /* ZONE_DMA to max_low, highmem above: the limit unseen */
+		{ .name = "DMA", .populated = true, .start_pfn = 0x40000, .spanned = 0x2f800 },
+		{ .name = "Normal", .populated = false },
+		{ .name = "HighMem", .populated = true, .start_pfn = 0x6f800, .spanned = 0x50800 },
+	};
+	static struct zone dma_all[] = { /* all RAM in ZONE_DMA */
+		{ .name = "DMA", .populated = true, .start_pfn = 0x40000, .spanned = 0x80000 },
+	};
+	static const struct {
+		uint32_t release;
+		int cr;
+		struct zone *zones;
+		size_t n;
+		uint64_t end_pfn;
+		enum tristate want;
+	} cases[] = {
+		{ KV(5, 2, 21), 0x30c5387d, NULL, 0, 0xc0000, TRI_NO },
+		{ KV(5, 3, 0), 0x30c5387d, NULL, 0, 0xc0000, TRI_YES },
+		{ KV(5, 3, 0), 0x10c5387d, NULL, 0, 0xc0000, TRI_NO },
+		{ KV(5, 3, 0), -1, NULL, 0, 0xc0000, TRI_UNKNOWN },
+		{ KV(5, 4, 148), 0x30c5387d, NULL, 0, 0xc0000, TRI_YES },
+		{ KV(5, 4, 149), 0x30c5387d, NULL, 0, 0xc0000, TRI_NO },
+		{ KV(5, 10, 68), 0x30c5387d, NULL, 0, 0xc0000, TRI_YES },
+		{ KV(5, 10, 69), 0x30c5387d, NULL, 0, 0xc0000, TRI_NO },
+		{ KV(5, 12, 19), 0x30c5387d, NULL, 0, 0xc0000, TRI_YES },
+		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0xc0000, TRI_NO },    /* no ZONE_DMA: 4 GiB */
+		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0x100000, TRI_YES },  /* max_pfn 0x100000 > 0xfffff */
+		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0x140000, TRI_YES },
+		{ KV(6, 1, 0), 0x30c5387d, dma_below, 3, 0xc0000, TRI_YES },
+		{ KV(6, 1, 0), 0x30c5387d, dma_lowmem, 3, 0xc0000, TRI_UNKNOWN },
+		{ KV(6, 1, 0), 0x30c5387d, dma_all, 1, 0xc0000, TRI_NO },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		struct swiotlb_state s;
+		arm_2g(&m, &l, "custom", cases[i].zones, cases[i].n);
+		m.log_arm_cr = cases[i].cr >= 0;
+		m.arm_cr = cases[i].cr >= 0 ? (uint32_t)cases[i].cr : 0;
+		l.end_pfn = cases[i].end_pfn;
+		if (cases[i].zones == dma_all)
+			l.lowmem_end_pfn = l.end_pfn;
+		swiotlb_state_compute(&m, &l, cases[i].release, &s);
+		assert_int_equal(s.active, cases[i].want);
+		assert_non_null(s.active_why);
+		/* where a pool may exist it lies in lowmem: memblock.current_limit */
+		assert_int_equal(s.pool_limit_known, s.active != TRI_NO);
+		if (s.pool_limit_known)
+			assert_int_equal(s.pool_limit, (l.lowmem_end_pfn << 12) - 1);
+	}
+}
+
+/* Where the pool lies when neither the log nor debugfs says: below ARCH_LOW_ADDRESS_LIMIT. */
+static void test_pool_placement(void **state)
+{
+	static struct zone pi4[] = {
+		{ .name = "DMA", .populated = true, .start_pfn = 0, .spanned = 0x40000 },
+		{ .name = "DMA32", .populated = true, .start_pfn = 0x40000, .spanned = 0xc0000 },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x100000, .spanned = 0x100000 },
+	};
+	static struct zone dma32_only[] = {
+		{ .name = "DMA", .populated = false },
+		{ .name = "DMA32", .populated = true, .start_pfn = 0, .spanned = 0x100000 },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x100000, .spanned = 0x100000 },
+	};
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	/* x86: memblock's default ARCH_LOW_ADDRESS_LIMIT, 4 GiB, on both sides of 5.19 */
+	x86_6g(&m, &l);
+	swiotlb_state_compute(&m, &l, KV(5, 18, 19), &s);
+	assert_true(s.pool_limit_known);
+	assert_int_equal(s.pool_limit, 0xffffffff);
+	assert_int_equal(s.pool_limit_prov, PROV_DERIVED);
+	swiotlb_state_compute(&m, &l, KV(5, 19, 0), &s);
+	assert_int_equal(s.pool_limit, 0xffffffff);
+	/* no pool, no place */
+	m.cmd.iommu_off = true;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_false(s.pool_limit_known);
+	m.cmd.iommu_off = false;
+	/* the log's pool is the place, read */
+	m.swiotlb.have_pool = true;
+	m.swiotlb.pool_start = 0xbbfe8000;
+	m.swiotlb.pool_end = 0xbffe8000;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.pool_limit, 0xbffe7fff);
+	assert_int_equal(s.pool_limit_prov, PROV_READ);
+	m.swiotlb.have_pool = false;
+	/* Xen PV: swiotlb-xen, SWIOTLB_ANY from 5.19: no bound */
+	m.hyp.type = HYPERVISOR_XEN;
+	m.hyp.xen_guest_type = XEN_GUEST_PV;
+	swiotlb_state_compute(&m, &l, KV(5, 19, 0), &s);
+	assert_false(s.pool_limit_known);
+	m.hyp.type = HYPERVISOR_NONE;
+	/* an SEV guest passes SWIOTLB_FORCE, not SWIOTLB_ANY: still below 4 GiB */
+	m.coco.log_sev = true;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_true(s.forced);
+	assert_int_equal(s.pool_limit, 0xffffffff);
+	m.coco.log_sev = false;
+
+	/* arm64: arm64_dma_phys_limit - 1, the end of ZONE_DMA, else of ZONE_DMA32 */
+	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 0;
+	l.end_pfn = 0x200000;
+	l.zones = pi4;
+	l.n_zones = 3;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.pool_limit, 0x3fffffff);
+	assert_non_null(strstr(s.pool_limit_why, "ZONE_DMA "));
+	l.zones = dma32_only;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.pool_limit, 0xffffffff);
+	assert_non_null(strstr(s.pool_limit_why, "ZONE_DMA32"));
+	/* no zoneinfo: the zone's end unknown, and so the bound */
+	l.n_zones = 0;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_false(s.pool_limit_known);
+	/* an architecture with limits of its own */
+	m.arch.value = (char *)"s390x";
+	m.arch_info = arch_lookup(m.arch.value);
+	m.cmd.swiotlb_force = true;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_false(s.pool_limit_known);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +439,9 @@ int main(void)
 		cmocka_unit_test(test_iommu_off),
 		cmocka_unit_test(test_log_from_boot),
 		cmocka_unit_test(test_huge_counters),
+		cmocka_unit_test(test_arm_lpae),
+		cmocka_unit_test(test_arm_pool_default),
+		cmocka_unit_test(test_pool_placement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
