@@ -3,7 +3,11 @@ guest kernel is booted. The judge (judge.py) holds no per-machine answer:
 each machine is judged by the same rules against what its kernel did.
 
 Fields:
-  arch      amd64 | arm64 | armhf (kernels.py knows their kernel and QEMU)
+  arch      amd64 | i386 | arm64 | armhf (kernels.py knows their kernel and QEMU)
+  suite     the Debian suite whose kernel it boots (kernels.SUITES; bookworm
+            when not given): bullseye 5.10, bookworm 6.1, trixie 6.12, sid 7.x
+  flavour   the kernel flavour where an architecture has several (armhf:
+            armmp-lpae, the default, or armmp without LPAE)
   machine   QEMU -machine value
   mem       guest RAM (QEMU -m)
   devices   QEMU arguments for the devices; DISK(n) is a fresh 64 MiB image
@@ -30,6 +34,11 @@ EHCI_DISK = ["-device", "usb-ehci,id=ehci",
 # AHCI and a 32-bit one on EHCI.
 Q35_IOMMU = (["-device", "intel-iommu,intremap=on", "-drive", "file=DISK(1),if=ide,format=raw"]
              + EHCI_DISK)
+
+# q35 with AMD-Vi (QEMU's amd-iommu, which makes the IVRS table), the same disks
+Q35_AMD_IOMMU = (["-device", "amd-iommu", "-drive", "file=DISK(1),if=ide,format=raw"]
+                 + EHCI_DISK)
+Q35_MODULES = ["ahci", "sym53c8xx", "sd_mod", "pcnet32", "ehci_pci", "usb_storage"]
 
 MACHINES = [
     dict(name="x86-pc-6g", arch="amd64", machine="pc", mem="6G",
@@ -85,4 +94,61 @@ MACHINES = [
          dma_ranges=(0x40000000, 0x40000000),
          modules=["sym53c8xx", "sd_mod"], disks=1,
          why="LPAE with highmem, RAM at 0x40000000, a 1 GiB dma-ranges window"),
+
+]
+
+# The same shapes on other kernel generations: NAME-SUITE boots that suite's
+# kernel with everything else as NAME has it (or as the overrides say).
+# Shapes with no bookworm machine of their own are named here, without a suite.
+BY_NAME = {m["name"]: m for m in MACHINES + [
+    dict(name="x86-q35-amd-iommu", arch="amd64", machine="q35", mem="6G",
+         devices=Q35_AMD_IOMMU + LSI_DISK + PC_32BIT, modules=Q35_MODULES, disks=2,
+         why="AMD-Vi DMA domains; before 5.19 amd_iommu_init_dma_ops() clears swiotlb"),
+    dict(name="x86-q35-amd-iommu-pt", arch="amd64", machine="q35", mem="6G",
+         devices=Q35_AMD_IOMMU + LSI_DISK + PC_32BIT, append=["iommu=pt"],
+         modules=Q35_MODULES, disks=3,
+         why="AMD-Vi passthrough: identity domains behave as dma-direct, the 32-bit devices bounce"),
+]}
+
+
+def on(name, suite, why=None, **kw):
+    m = dict(BY_NAME[name], name="%s-%s" % (kw.pop("rename", name), suite), suite=suite, **kw)
+    if why:
+        m["why"] = why
+    return m
+
+
+MACHINES += [
+    # bullseye, 5.10: block bounce_pfn (before 5.13), swiotlb=noforce keeps one
+    # slab (before 5.18), AMD-Vi frees the pool unless passthrough (before 5.19),
+    # 32-bit ARM through arm_dma_ops unless LPAE (before 6.0)
+    on("x86-pc-6g", "bullseye"),
+    on("x86-pc-6g-noforce", "bullseye"),
+    on("x86-pc-6g-iommu-off", "bullseye"),
+    on("x86-q35-iommu", "bullseye"),
+    on("x86-q35-amd-iommu", "bullseye"),
+    on("x86-q35-amd-iommu-pt", "bullseye"),
+    dict(name="i386-pc-6g-bullseye", arch="i386", suite="bullseye", machine="pc", mem="6G",
+         devices=["-drive", "file=DISK(0),if=ide,format=raw"] + PC_32BIT,
+         modules=PC_MODULES, disks=1,
+         why="686-pae with RAM above 4 GiB and highmem: block bounce_pfn and swiotlb"),
+    dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-lpae-bullseye", suite="bullseye",
+         why="5.10 LPAE: dma-direct with swiotlb bounces what lies past the 1 GiB window"),
+    dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-armmp-bullseye", suite="bullseye",
+         flavour="armmp", machine="virt,highmem=off",
+         why="5.10 without LPAE: arm_dma_ops maps past the 1 GiB window unchecked"
+             " (QEMU does not enforce it: no bounce, no failure, bounce-missed)"),
+    on("arm64-virt-6g", "bullseye"),
+    on("arm64-virt-window", "bullseye"),
+    # trixie, 6.12: dynamic swiotlb, arm64 kmalloc bouncing (6.5) and its pool size (6.7)
+    on("x86-pc-6g", "trixie"),
+    on("x86-q35-amd-iommu", "trixie", why="AMD-Vi DMA domains keep the pool from 5.19"),
+    on("x86-q35-amd-iommu-pt", "trixie"),
+    dict(name="arm64-virt-smmuv3-trixie", arch="arm64", suite="trixie", machine="virt,iommu=smmuv3",
+         mem="6G", devices=LSI_DISK, modules=["sym53c8xx", "sd_mod"], disks=1,
+         why="SMMUv3 DMA domain: the 32-bit SCSI is translated, nothing bounces"),
+    # sid, 7.x: what rolling distributions run now
+    on("x86-pc-6g", "sid"),
+    on("arm64-virt-6g", "sid"),
+    on("arm64-virt-window", "sid"),
 ]

@@ -236,20 +236,29 @@ def write_checks(path, m, version, verdicts):
             f.write(line + "\n")
 
 
-def prepare(arches, machines, tools, outdir, kern, initrd, tap):
-    """Each architecture's kernel (fetched once), tool and initramfs."""
-    for arch in arches:
-        kern[arch] = kernels.Kernel(arch)
-        tool = tools.get(arch)
-        if not tool:
-            subprocess.run([os.path.join(SRCDIR, "tools", "cross"), "--build-only", arch],
-                           check=True, stdout=sys.stderr)
-            tool = os.path.join(SRCDIR, "build-" + arch, "dmamask-audit")
-        mods = sorted({x for m in machines if m["arch"] == arch for x in m["modules"]})
-        initrd[arch] = kernels.initramfs(kern[arch], mods, tool,
-                                         os.path.join(HERE, "guest-init"),
-                                         os.path.join(outdir, "initrd-%s.gz" % arch))
-        tap.note("%s: %s, tool %s" % (arch, kern[arch].version, tool))
+def prepare(machines, tools, outdir, kern, initrd, tap):
+    """Each kernel generation (fetched once), each architecture's tool, and
+    an initramfs per kernel. A kernel that cannot be had fails its machines,
+    by name and with apt's reason; the others still boot."""
+    broken = {}
+    built = {}
+    for key in sorted({kernels.kernel_key(m) for m in machines}, key=str):
+        arch, suite, flavour = key
+        try:
+            k = kernels.Kernel(arch, suite, flavour)
+            tool = tools.get(arch) or built.get(arch)
+            if not tool:
+                subprocess.run([os.path.join(SRCDIR, "tools", "cross"), "--build-only", arch],
+                               check=True, stdout=sys.stderr)
+                tool = built[arch] = os.path.join(SRCDIR, "build-" + arch, "dmamask-audit")
+            mods = sorted({x for m in machines if kernels.kernel_key(m) == key for x in m["modules"]})
+            initrd[key] = kernels.initramfs(k, mods, tool, os.path.join(HERE, "guest-init"),
+                                            os.path.join(outdir, "initrd-%s-%s-%s.gz" % key))
+            kern[key] = k
+            tap.note("%s %s %s: %s, %s, tool %s" % (arch, suite, flavour, k.version, k.release, tool))
+        except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
+            broken[key] = str(e)
+    return broken
 
 
 def main():
@@ -271,14 +280,19 @@ def main():
     tap = Tap(o.log)
     tap.note("guests under %s" % outdir)
 
-    arches = sorted({m["arch"] for m in machines})
     kern, initrd = {}, {}
     try:
-        prepare(arches, machines, tools, outdir, kern, initrd, tap)
-    except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
-        tap.ok(False, "kernels, initramfs and tools are ready", str(e))
+        broken = prepare(machines, tools, outdir, kern, initrd, tap)
+    except RuntimeError as e:  # a machine naming a flavour its architecture lacks
+        tap.ok(False, "the machines name known kernels", str(e))
         tap.out("1..%d" % tap.n)
         return 1
+    for m in machines:
+        key = kernels.kernel_key(m)
+        if key in broken:
+            tap.ok(False, "%s: its kernel (%s %s %s) and initramfs are ready" % ((m["name"],) + key),
+                   broken[key])
+    machines = [m for m in machines if kernels.kernel_key(m) in kern]
 
     native = subprocess.run(["dpkg", "--print-architecture"], stdout=subprocess.PIPE,
                             text=True).stdout.strip()
@@ -287,7 +301,8 @@ def main():
                                                                      "dmamask-audit")) else None)
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=o.jobs) as ex:
-        futs = [ex.submit(boot, m, kern[m["arch"]], initrd[m["arch"]], outdir) for m in machines]
+        futs = [ex.submit(boot, m, kern[kernels.kernel_key(m)], initrd[kernels.kernel_key(m)], outdir)
+                for m in machines]
         results = [f.result() for f in futs]
     table = []
     for res in results:
@@ -317,7 +332,7 @@ def main():
         # a fixture records what the kernel confirmed: never a disagreement
         agreed = all(v["ok"] for v in verdicts["checks"])
         if o.save_fixtures and agreed and os.path.exists(os.path.join(res["work"], "capture.tgz")):
-            save_fixture(res, kern[m["arch"]], o.save_fixtures)
+            save_fixture(res, kern[kernels.kernel_key(m)], o.save_fixtures)
     tap.note("all boots: %.0f s wall" % (time.monotonic() - t0))
     if table:
         w = [max(len(str(r[i])) for r in table + [judge.TABLE_HEAD]) for i in range(len(table[0]))]
