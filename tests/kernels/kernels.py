@@ -16,19 +16,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+import sideapt  # noqa: E402
+from sideapt import SUITES, run  # noqa: E402,F401
 
 CACHE = os.environ.get("DMAMASK_KERNELS_CACHE",
                        os.path.join(os.environ.get("XDG_CACHE_HOME",
                                                    os.path.expanduser("~/.cache")),
                                     "dmamask-audit", "kernels"))
-MIRROR = os.environ.get("DMAMASK_KERNELS_MIRROR", "http://deb.debian.org/debian")
-KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
-# the generations, oldest first, and the one a machine gets when it names none
-SUITES = ("bullseye", "bookworm", "trixie", "sid")
+# the suite a machine boots when it names none
 DEFAULT_SUITE = "bookworm"
-# apt-get's waits between tries when a mirror is mid-sync (seconds)
-RETRY_WAITS = [int(x) for x in os.environ.get("DMAMASK_KERNELS_RETRY", "10,30,60").split(",") if x]
 
 ARCHES = {
     "amd64": dict(flavours=("amd64",), triplet="x86_64-linux-gnu",
@@ -44,126 +43,9 @@ ARCHES = {
 }
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, **kw).stdout
-
-
 def sbin(tool):
     """A tool from /sbin or /usr/sbin, which a user's PATH may lack (depmod)."""
     return shutil.which(tool) or shutil.which(tool, path="/usr/sbin:/sbin") or tool
-
-
-class Apt:
-    """apt-get and apt-cache on one suite, with a configuration of its own."""
-
-    def __init__(self, suite):
-        if suite not in SUITES:
-            raise RuntimeError("unknown suite %s (known: %s)" % (suite, " ".join(SUITES)))
-        self.suite = suite
-        self.dir = os.path.join(CACHE, "apt", suite)
-        self.lists = os.path.join(self.dir, "lists")
-        os.makedirs(os.path.join(self.lists, "partial"), exist_ok=True)
-        os.makedirs(os.path.join(self.dir, "cache", "archives", "partial"), exist_ok=True)
-        sources = os.path.join(self.dir, "sources.list")
-        signed = " [signed-by=%s]" % KEYRING if os.path.exists(KEYRING) else ""
-        with open(sources, "w") as f:
-            f.write("deb%s %s %s main\n" % (signed, MIRROR, suite))
-        self.opts = ["-o", "Dir::Etc::sourcelist=" + sources, "-o", "Dir::Etc::sourceparts=-",
-                     "-o", "Dir::State::Lists=" + self.lists,
-                     "-o", "Dir::Cache=" + os.path.join(self.dir, "cache"),
-                     "-o", "Dir::State::status=/dev/null",
-                     # apt's sandbox user cannot write into root's cache: fetch as we are
-                     "-o", "APT::Sandbox::User=" + ("root" if os.geteuid() == 0 else
-                                                    os.environ.get("USER", "nobody"))]
-        for a in ARCHES:
-            self.opts += ["-o", "APT::Architectures::=" + a]
-        self.fresh = False
-
-    def _try(self, what, cmd, **kw):
-        """CMD, tried again after each of RETRY_WAITS when it fails; the last
-        failure raised with apt's own words."""
-        for wait in RETRY_WAITS + [None]:
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-            bad = [l for l in (p.stdout + p.stderr).splitlines()
-                   if l.startswith(("E:", "Err:", "W: Failed")) or "Mirror sync in progress" in l
-                   or "Hash Sum mismatch" in l or "unexpected size" in l]
-            if p.returncode == 0 and not [l for l in bad if not l.startswith("W:")]:
-                return p.stdout
-            if wait is None:
-                raise RuntimeError("%s (%s, %s): %s" % (what, self.suite, MIRROR,
-                                                        "; ".join(bad[-4:]) or p.stderr.strip()[-400:]))
-            print("# %s failed (%s); trying again in %d s" % (what, "; ".join(bad[-2:]), wait),
-                  file=sys.stderr)
-            time.sleep(wait)
-
-    def update(self):
-        """The suite's package lists, fetched once a run at most."""
-        if not self.fresh:
-            self._try("apt-get update", ["apt-get", "update", "-q"] + self.opts)
-            self.fresh = True
-
-    def cache(self, *args):
-        """apt-cache ARGS on the suite's lists, which are fetched when missing."""
-        if not any(n.endswith("Packages") or ".Packages" in n or "Packages." in n
-                   for n in os.listdir(self.lists)):
-            self.update()
-        return run(["apt-cache"] + self.opts + list(args), stderr=subprocess.PIPE)
-
-    def again(self, fn, *args):
-        """fn(*args), once more on fresh lists when the cached ones are stale."""
-        try:
-            return fn(*args)
-        except (subprocess.CalledProcessError, RuntimeError, AttributeError):
-            if self.fresh:
-                raise
-            self.update()
-            return fn(*args)
-
-    def depends_on_image(self, meta, arch):
-        """The linux-image-<release>-<flavour> package META:ARCH depends on."""
-        out = self.cache("depends", "--no-recommends", "--no-suggests", "%s:%s" % (meta, arch))
-        for line in out.splitlines():
-            mo = re.match(r"\s*Depends:\s*(linux-image-\S+?)(:\S+)?$", line)
-            if mo:
-                return mo.group(1)
-        raise RuntimeError("%s:%s in %s depends on no linux-image package" % (meta, arch, self.suite))
-
-    def image_parts(self, pkg, arch):
-        """The packages of the same version that hold the kernel image and its
-        modules when the suite splits them off (sid from 7.x: linux-binary-*,
-        linux-modules-*, and linux-base-* with modules.builtin and modules.order)."""
-        out = self.cache("show", "--no-all-versions", "%s:%s" % (pkg, arch))
-        mo = re.search(r"^Depends: (.*)$", out, re.M)
-        return re.findall(r"(linux-(?:binary|modules|base)-\S+) \(= ", mo.group(1) if mo else "")
-
-    def version(self, pkg, arch):
-        out = self.cache("show", "--no-all-versions", "%s:%s" % (pkg, arch))
-        mo = re.search(r"^Version: (\S+)", out, re.M)
-        if not mo:
-            raise RuntimeError("%s:%s: no version in %s" % (pkg, arch, self.suite))
-        return mo.group(1)
-
-    def fetch(self, pkg, arch):
-        """Path of PKG:ARCH's .deb (this suite's version) in the cache, downloaded if not there."""
-        debs = os.path.join(CACHE, "debs")
-        os.makedirs(debs, exist_ok=True)
-        ver = self.again(self.version, pkg, arch)
-        path = os.path.join(debs, "%s_%s_%s.deb" % (pkg, ver.replace(":", "%3a"), arch))
-        if not os.path.exists(path):
-            def download():
-                self._try("apt-get download %s:%s=%s" % (pkg, arch, ver),
-                          ["apt-get", "download", "-q"] + self.opts
-                          + ["%s:%s=%s" % (pkg, arch, ver)], cwd=debs)
-            try:
-                download()
-            except RuntimeError:
-                if self.fresh:
-                    raise
-                self.update()  # a version the mirror has dropped: the lists were stale
-                return self.fetch(pkg, arch)
-        if not os.path.exists(path):
-            raise RuntimeError("apt-get download %s:%s=%s left no %s" % (pkg, arch, ver, path))
-        return path
 
 
 _APT = {}
@@ -171,7 +53,7 @@ _APT = {}
 
 def apt_for(suite):
     if suite not in _APT:
-        _APT[suite] = Apt(suite)
+        _APT[suite] = sideapt.Apt(suite, CACHE, ARCHES)
     return _APT[suite]
 
 
@@ -252,14 +134,16 @@ class Kernel:
         return sorted(files)
 
 
-def shared_libs(binary, triplet):
-    """BINARY's loader and shared libraries, recursively, as host paths."""
+def shared_libs(binary, triplet, root="/"):
+    """BINARY's loader and shared libraries, recursively, as [(path in the
+    guest, path on the host)]: the host's own, or those under ROOT (a foreign
+    build's libraries, tools/foreign-root)."""
     libdirs = ["/lib/" + triplet, "/usr/lib/" + triplet, "/lib", "/usr/lib"]
     seen, todo, out = set(), [binary], []
     interp = re.search(r"Requesting program interpreter: (\S+)\]",
                        run(["readelf", "-l", binary]))
     if interp:
-        out.append(interp.group(1))
+        out.append((interp.group(1), os.path.join(root, interp.group(1).lstrip("/"))))
     while todo:
         f = todo.pop()
         for lib in re.findall(r"\(NEEDED\).*\[(.+)\]", run(["readelf", "-d", f])):
@@ -267,13 +151,13 @@ def shared_libs(binary, triplet):
                 continue
             seen.add(lib)
             for d in libdirs:
-                p = os.path.join(d, lib)
+                p = os.path.join(root, d.lstrip("/"), lib)
                 if os.path.exists(p):
-                    out.append(p)
+                    out.append((os.path.join(d, lib), p))
                     todo.append(p)
                     break
             else:
-                raise RuntimeError("%s: %s not found for %s" % (binary, lib, triplet))
+                raise RuntimeError("%s: %s not found for %s in %s" % (binary, lib, triplet, root))
     return out
 
 
@@ -306,10 +190,13 @@ def initramfs(kernel, modules, tool, init, out):
         subprocess.run([sbin("depmod"), "-b", stage, kernel.release], check=True)
         os.makedirs(os.path.join(stage, "usr", "bin"))
         shutil.copy(tool, os.path.join(stage, "usr", "bin", "dmamask-audit"))
-        for lib in shared_libs(tool, ARCHES[arch]["triplet"]):
+        # a foreign build names the root of its libraries (tools/cross)
+        root = os.path.join(os.path.dirname(os.path.abspath(tool)), "foreign-root")
+        for lib, host in shared_libs(tool, ARCHES[arch]["triplet"],
+                                     root if os.path.isdir(root) else "/"):
             dst = stage + lib
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy(lib, dst)  # follows the soname link: the file itself
+            shutil.copy(host, dst)  # follows the soname link: the file itself
         # no pci.ids: names are not judged, and the snapshots stay small
         files = run(["find", ".", "-mindepth", "1"], cwd=stage)
         with open(out, "wb") as o:
