@@ -3,7 +3,7 @@
  * The live observation window. tracefs (Documentation/trace/ftrace.rst
  * "Instances"): mkdir instances/NAME makes a ring buffer of its own with
  * its own events/ tree; rmdir removes it. Reads go through the sysroot
- * layer; the few writes (mkdir, enable, rmdir) are to tracefs alone.
+ * layer; the few writes (mkdir, buffer_size_kb, enable, rmdir) are to tracefs alone.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -237,6 +237,38 @@ static void session_signals(struct session *s, bool install)
 	}
 }
 
+/* The instance's per-CPU ring buffer grown to hold a busy window (the trace
+ * is read once, at its end): 4 MiB a CPU, 32 MiB in all at most, never
+ * below what the kernel gave (buffer_size_kb, "N (expanded: M)" before use).
+ * A buffer that stays small only loses events, which lost_events reports. */
+static void size_buffer(struct sysroot *sr, const struct session *s)
+{
+	_cleanup_free_ char *dir = NULL, *rel = NULL, *abs = NULL, *buf = NULL;
+	struct strv cpus = { 0 };
+	size_t len;
+	uint64_t kb = 0, now = 0;
+
+	if (asprintf(&dir, "%s/per_cpu", s->inst_rel) < 0 ||
+	    asprintf(&rel, "%s/buffer_size_kb", s->inst_rel) < 0 ||
+	    asprintf(&abs, "%s/buffer_size_kb", s->inst_abs) < 0)
+		return;
+	if (sysroot_list_dir(sr, dir, &cpus) < 0 || cpus.n == 0) {
+		strv_done(&cpus);
+		return;
+	}
+	kb = 32768 / cpus.n < 4096 ? 32768 / cpus.n : 4096;
+	strv_done(&cpus);
+	if (sysroot_read_file(sr, rel, 4096, &buf, &len) == 0) {
+		const char *p = strstr(buf, "expanded: ");
+		p = p ? p + 10 : buf;
+		if (parse_u64(p, strspn(p, "0123456789"), 10, &now) == 0 && now >= kb)
+			return;
+	}
+	char v[24];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)kb);
+	(void)write_file(abs, v);
+}
+
 /* Everything between mkdir and rmdir of the instance. */
 static int observe_in_instance(struct session *s, const struct observe_options *opt,
 			       struct observe_raw *raw, const char **ret_why)
@@ -255,6 +287,7 @@ static int observe_in_instance(struct session *s, const struct observe_options *
 		return r;
 	if (sysroot_read_records(s->sr, "dev/kmsg", OBSERVE_TRACE_MAX, &kmsg_before, &kmsg_before_len) == 0)
 		keep_records_after(kmsg_before, kmsg_before_len, false, 0, &last_seq, &have_last);
+	size_buffer(s->sr, s);
 	r = write_file(enable, "1");
 	if (r < 0) {
 		*ret_why = "cannot enable swiotlb:swiotlb_bounced in the tool's tracefs instance";

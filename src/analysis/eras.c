@@ -117,12 +117,31 @@ static const struct era_row table[] = {
 	{ ERA_DT_WALK_START, KV(6, 1, 0), 0, ANY_ARCH, DT_WALK_PARENT_BUS,
 	  "drivers/of/device.c of_dma_configure_id: bus_np = __of_get_dma_parent(np) (6.1)" },
 
-	/* swiotlb=noforce: SWIOTLB_NO_FORCE kept one slab until 5.18's
-	 * swiotlb_force_disable ("swiotlb: make the swiotlb_init interface more useful"). */
-	{ ERA_SWIOTLB_NOFORCE, 0, KV(5, 18, 0), ANY_ARCH, NOFORCE_ONE_SLAB,
-	  "kernel/dma/swiotlb.c setup_io_tlb_npages: SWIOTLB_NO_FORCE, before 5.18" },
-	{ ERA_SWIOTLB_NOFORCE, KV(5, 18, 0), 0, ANY_ARCH, NOFORCE_NO_POOL,
-	  "kernel/dma/swiotlb.c swiotlb_init_remap: swiotlb_force_disable (5.18)" },
+	/* swiotlb=noforce: unknown before fff5d99225 "swiotlb: Add swiotlb=noforce
+	 * debug option" (4.10; setup_io_tlb_npages knew only "force"). From 4.10
+	 * SWIOTLB_NO_FORCE kept one slab and never bounced: lib/swiotlb.c map_single
+	 * "Cannot do DMA to address", then kernel/dma/direct.h dma_direct_map_page
+	 * "if (swiotlb_force != SWIOTLB_NO_FORCE) return swiotlb_map()", else the
+	 * overflow (5.10: x86-pc-6g-noforce-bullseye logs it beside a 1-slab pool);
+	 * no pool from 5.19's swiotlb_force_disable ("swiotlb: make the swiotlb_init
+	 * interface more useful"). */
+	{ ERA_SWIOTLB_NOFORCE, 0, KV(4, 10, 0), ANY_ARCH, NOFORCE_IGNORED,
+	  "lib/swiotlb.c setup_io_tlb_npages: only \"force\", before 4.10 (fff5d99225)" },
+	{ ERA_SWIOTLB_NOFORCE, KV(4, 10, 0), KV(5, 19, 0), ANY_ARCH, NOFORCE_ONE_SLAB,
+	  "kernel/dma/direct.h dma_direct_map_page: no swiotlb_map() for SWIOTLB_NO_FORCE, one slab, 4.10-5.18" },
+	{ ERA_SWIOTLB_NOFORCE, KV(5, 19, 0), 0, ANY_ARCH, NOFORCE_NO_POOL,
+	  "kernel/dma/swiotlb.c swiotlb_init_remap: swiotlb_force_disable (5.19)" },
+
+	/* With no pool, 5.0-5.18's dma-direct still calls swiotlb_map() (it asks
+	 * swiotlb_force, not the pool: 55897af63091 merged swiotlb_dma_ops into
+	 * dma-direct in 5.0), whose trace_swiotlb_bounced() fires before the slot
+	 * search fails ("swiotlb buffer is full (sz: N bytes), total 0 (slots)" on
+	 * x86-pc-6g-iommu-off-bullseye); "dma-direct: use is_swiotlb_active in
+	 * dma_direct_map_page" (5.19) logs the overflow instead, with no event. */
+	{ ERA_POOLLESS_MAP, KV(5, 0, 0), KV(5, 19, 0), ANY_ARCH, POOLLESS_TRIES_SWIOTLB,
+	  "kernel/dma/direct.h dma_direct_map_page: swiotlb_force != SWIOTLB_NO_FORCE, 5.0-5.18" },
+	{ ERA_POOLLESS_MAP, KV(5, 19, 0), 0, ANY_ARCH, POOLLESS_OVERFLOW,
+	  "kernel/dma/direct.h dma_direct_map_page: is_swiotlb_active() first (5.19)" },
 
 	/* A DT platform device's default mask: none until of_platform_device_create_pdata
 	 * pointed dma_mask at a 32-bit coherent_dma_mask ("of: set dma_mask to point to

@@ -45,6 +45,7 @@ enum era_rule {
 	ERA_IOMMU_DROPS_POOL,    /* whether an x86 IOMMU driver frees the swiotlb pool: IOMMU_POOL_* */
 	ERA_ARM_LPAE_POOL,       /* when a 32-bit ARM LPAE kernel allocates the pool: ARM_POOL_* */
 	ERA_POOL_PLACEMENT,      /* where the default pool may lie: POOL_PLACE_* */
+	ERA_POOLLESS_MAP,        /* what mapping out of reach with no pool does: POOLLESS_* */
 	_ERA_RULE_MAX,
 };
 
@@ -86,7 +87,13 @@ enum {
 
 enum {
 	NOFORCE_NO_POOL,         /* swiotlb_force_disable: no pool at all */
-	NOFORCE_ONE_SLAB,        /* SWIOTLB_NO_FORCE kept a minimal pool: unusable in practice */
+	NOFORCE_ONE_SLAB,        /* SWIOTLB_NO_FORCE kept a minimal pool and never bounced */
+	NOFORCE_IGNORED,         /* the option did not exist: bouncing as without it */
+};
+
+enum {
+	POOLLESS_TRIES_SWIOTLB,  /* swiotlb_map(): a swiotlb_bounced event, then "swiotlb buffer is full" */
+	POOLLESS_OVERFLOW,       /* no swiotlb_map(): "DMA addr ... overflow", no event */
 };
 
 enum {

@@ -95,10 +95,17 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		}
 	}
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
+		/* 5.0-5.18 try swiotlb_map() with no pool: the slot search fails instead */
+		bool tries = sw->active == TRI_NO && !in->m->cmd.swiotlb_noforce &&
+			     era_value(ERA_POOLLESS_MAP, in->release, in->arch_family, NULL) ==
+				     POOLLESS_TRIES_SWIOTLB;
 		_cleanup_free_ char *msg = sized_message("", r->direct.unreachable_bytes,
-							 " of RAM is out of this device's reach and "
-							 "there is no usable bounce buffer: DMA to it "
-							 "fails (\"DMA addr ... overflow\")");
+							 tries ? " of RAM is out of this device's reach and "
+								 "there is no bounce buffer: DMA to it fails "
+								 "(\"swiotlb buffer is full ... total 0 (slots)\")"
+							       : " of RAM is out of this device's reach and "
+								 "there is no usable bounce buffer: DMA to it "
+								 "fails (\"DMA addr ... overflow\")");
 		x = findings_add(f, FINDING_BOUNCE_IMPOSSIBLE, d->id, msg);
 		if (in->m->cmd.swiotlb_noforce)
 			finding_set_remedy(f, x, "drop swiotlb=noforce (or boot with swiotlb=<slabs>), "
@@ -419,7 +426,11 @@ static void observed_findings(const struct devices_input *in, const struct devic
 		x = findings_add(f, FINDING_PREDICTION_CONTRADICTED, r->dev->id,
 				 msg ? msg : r->observed_why);
 	} else {
-		_cleanup_free_ char *msg = sized_message("", od->bytes, " bounced through swiotlb in the window");
+		/* a consistent fails: swiotlb_bounced fired for attempts with no pool */
+		_cleanup_free_ char *msg = sized_message("", od->bytes,
+							 r->verdict == VERDICT_FAILS
+								 ? " tried swiotlb in the window and failed: no pool"
+								 : " bounced through swiotlb in the window");
 		x = findings_add(f, FINDING_BOUNCE_OBSERVED, r->dev->id, msg);
 	}
 	finding_add_str(f, x, "verdict", verdict_to_string(r->verdict));

@@ -223,7 +223,12 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 {
 	struct finding *x;
 
-	if (m->swiotlb.full_messages) {
+	/* with no pool, 5.0-5.18 log "buffer is full, total 0 (slots)" for every mapping
+	 * out of reach: the devices' bounce-impossible says so, no pool was under pressure */
+	bool poolless = r->swiotlb.active == TRI_NO &&
+			era_value(ERA_POOLLESS_MAP, r->release, r->arch_family, NULL) ==
+				POOLLESS_TRIES_SWIOTLB;
+	if (m->swiotlb.full_messages && !poolless) {
 		enum tristate dynamic = swiotlb_dynamic(m, r);
 		/* still a failure when dynamic: the transient pool could not be had either,
 		 * or the mapping was over IO_TLB_SEGSIZE slots, which no pool holds */

@@ -124,7 +124,14 @@ void prediction_check(const struct devices_input *in, struct device_report *r)
 		judge_forced(in, r);
 		return;
 	case VERDICT_FAILS:
-		if (unexplained)
+		if (unexplained && in->sw->active == TRI_NO &&
+		    era_value(ERA_POOLLESS_MAP, in->release, in->arch_family, NULL) ==
+			    POOLLESS_TRIES_SWIOTLB)
+			/* the event fires before the slot search that fails with no pool */
+			set(r, OBSERVED_CONSISTENT,
+			    "its mappings failed, as predicted: with no pool each swiotlb_bounced "
+			    "event is an attempt, \"swiotlb buffer is full\" (before 5.19)");
+		else if (unexplained)
 			set(r, OBSERVED_CONTRADICTED,
 			    "a device predicted to fail bounced successfully: a pool it reaches exists");
 		else

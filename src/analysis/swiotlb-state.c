@@ -378,7 +378,8 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active = TRI_YES;
 		s.active_prov = PROV_READ;
 		s.active_why = "kernel log: software IO TLB: mapped [mem ...]";
-	} else if (m->cmd.swiotlb_noforce) {
+	} else if (m->cmd.swiotlb_noforce &&
+		   era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) != NOFORCE_IGNORED) {
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;
 		s.active_why = era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) == NOFORCE_NO_POOL
