@@ -132,10 +132,14 @@ MACHINES += [
          devices=["-drive", "file=DISK(0),if=ide,format=raw"] + PC_32BIT,
          modules=PC_MODULES, disks=1,
          why="686-pae with RAM above 4 GiB and highmem: block bounce_pfn and swiotlb"),
+    # vmalloc=512M: 5.10 ioremaps QEMU's 256 MiB high ECAM whole, which the default
+    # 240 MiB vmalloc area cannot hold ("ECAM ioremap failed", probe error -12)
     dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-lpae-bullseye", suite="bullseye",
+         append=["vmalloc=512M"],
          why="5.10 LPAE: dma-direct with swiotlb bounces what lies past the 1 GiB window"),
+    # 2G: with 3G RAM would end at 4 GiB, one past what a 32-bit phys_addr_t holds
     dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-armmp-bullseye", suite="bullseye",
-         flavour="armmp", machine="virt,highmem=off",
+         flavour="armmp", machine="virt,highmem=off", mem="2G",
          why="5.10 without LPAE: arm_dma_ops maps past the 1 GiB window unchecked"
              " (QEMU does not enforce it: no bounce, no failure, bounce-missed)"),
     on("arm64-virt-6g", "bullseye"),
@@ -145,7 +149,8 @@ MACHINES += [
     on("x86-q35-amd-iommu", "trixie", why="AMD-Vi DMA domains keep the pool from 5.19"),
     on("x86-q35-amd-iommu-pt", "trixie"),
     dict(name="arm64-virt-smmuv3-trixie", arch="arm64", suite="trixie", machine="virt,iommu=smmuv3",
-         mem="6G", devices=LSI_DISK, modules=["sym53c8xx", "sd_mod"], disks=1,
+         # arm_smmu_v3 is a module: without it the controller waits for its IOMMU
+         mem="6G", devices=LSI_DISK, modules=["arm_smmu_v3", "sym53c8xx", "sd_mod"], disks=1,
          why="SMMUv3 DMA domain: the 32-bit SCSI is translated, nothing bounces"),
     # sid, 7.x: what rolling distributions run now
     on("x86-pc-6g", "sid"),
