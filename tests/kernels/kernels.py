@@ -33,10 +33,11 @@ ARCHES = {
     "amd64": dict(flavours=("amd64",), triplet="x86_64-linux-gnu",
                   qemu="qemu-system-x86_64", cpu="qemu64", console="ttyS0"),
     # 686-pae: PAE page tables, so RAM above 4 GiB; bullseye is the last suite with it.
-    # pse36: QEMU gives a 32-bit CPU 36 physical address bits only with it; with
-    # 32, a PTE past 4 GiB has reserved bits set (5.10 oopses in kernel_init_free_pages)
+    # qemu-system-x86_64: under qemu-system-i386 (qemu32 +pae +nx +pse36, or
+    # qemu64) a page table past 4 GiB had reserved bits set and 5.10 686-pae
+    # oopsed ("Bad pagetable: 000a" in clear_user, kernel_init_free_pages)
     "i386": dict(flavours=("686-pae",), triplet="i386-linux-gnu",
-                 qemu="qemu-system-i386", cpu="qemu32,+pae,+nx,+pse36", console="ttyS0"),
+                 qemu="qemu-system-x86_64", cpu="qemu64", console="ttyS0"),
     "arm64": dict(flavours=("arm64",), triplet="aarch64-linux-gnu",
                   qemu="qemu-system-aarch64", cpu="cortex-a57", console="ttyAMA0"),
     # armmp-lpae first: the default flavour; armmp is the 2-level (no LPAE) one

@@ -137,11 +137,6 @@ MACHINES += [
     dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-lpae-bullseye", suite="bullseye",
          append=["vmalloc=512M"],
          why="5.10 LPAE: dma-direct with swiotlb bounces what lies past the 1 GiB window"),
-    # 2G: with 3G RAM would end at 4 GiB, one past what a 32-bit phys_addr_t holds
-    dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-armmp-bullseye", suite="bullseye",
-         flavour="armmp", machine="virt,highmem=off", mem="2G",
-         why="5.10 without LPAE: arm_dma_ops maps past the 1 GiB window unchecked"
-             " (QEMU does not enforce it: no bounce, no failure, bounce-missed)"),
     on("arm64-virt-6g", "bullseye"),
     on("arm64-virt-window", "bullseye"),
     # trixie, 6.12: dynamic swiotlb, arm64 kmalloc bouncing (6.5) and its pool size (6.7)
@@ -156,4 +151,17 @@ MACHINES += [
     on("x86-pc-6g", "sid"),
     on("arm64-virt-6g", "sid"),
     on("arm64-virt-window", "sid"),
+]
+
+# Declared, not booted by default (run.py NAME boots one): 5.10 armmp (2-level
+# page tables) under QEMU 7.2 TCG stalls once init runs (soft lockups in
+# migration/0 and the tool with 3G; no progress in 300 s with 2G), not yet
+# understood. Its rule (arm_dma_ops, no reach check before 6.0) stands on the
+# source citation in src/analysis/eras.c until it boots.
+STALLED = [
+    # 2G: with 3G RAM would end at 4 GiB, one past what a 32-bit phys_addr_t holds
+    dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-armmp-bullseye", suite="bullseye",
+         flavour="armmp", machine="virt,highmem=off", mem="2G",
+         why="5.10 without LPAE: arm_dma_ops maps past the 1 GiB window unchecked"
+             " (QEMU does not enforce it: no bounce, no failure, bounce-missed)"),
 ]

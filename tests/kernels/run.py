@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import judge  # noqa: E402
 import kernels  # noqa: E402
-from machines import MACHINES  # noqa: E402
+from machines import MACHINES, STALLED  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 BOOT_TIMEOUT = int(os.environ.get("DMAMASK_KERNELS_TIMEOUT", "300"))
@@ -271,7 +271,8 @@ def main():
     ap.add_argument("names", nargs="*")
     o = ap.parse_args()
 
-    machines = [m for m in MACHINES if not o.names or m["name"] in o.names]
+    machines = [m for m in MACHINES if not o.names or m["name"] in o.names] + \
+        [m for m in STALLED if m["name"] in (o.names or [])]
     if o.names and len(machines) != len(o.names):
         sys.exit("unknown machine in: %s" % " ".join(o.names))
     tools = dict(t.split("=", 1) for t in o.tool)
