@@ -175,6 +175,17 @@ case("fails: attempted bounces with the pool out of reach agree",
 case("fails: 'swiotlb buffer is full' is a pool that exists, not a failure of reach",
      run(audit([dev(A, "fails")]), io=IO, dmesg=BOOT + POOL +
          "[ 9.1] ata_piix %s: swiotlb buffer is full (sz: 524288 bytes)\n" % A), False)
+NOPOOL = ("[ 9.2] ata_piix %s: swiotlb buffer is full (sz: 4096 bytes), total 0 (slots), "
+          "used 0 (slots)\n" % A)
+case("fails: attempts where the log shows no pool (total 0 slots) agree, as each one failed",
+     run(audit([dev(A, "fails")], active=False), event(A, 0x13ef22000), io=IO,
+         dmesg=BOOT + NOPOOL), True)
+case("fails: attempts where the pool has slots (it exists) disagree",
+     run(audit([dev(A, "fails")], active=False), event(A, 0x13ef22000), io=IO,
+         dmesg=BOOT + NOPOOL.replace("total 0", "total 32768")), False)
+case("fails: no pool and not one attempt or logged failure disagrees",
+     run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT + NOPOOL.replace(A, "0000:00:09.0")),
+     False)
 case("fails: a failed dd alone is not a logged failure",
      run(audit([dev(A, "fails")], active=False), io=IO.replace("buffered rc=0", "buffered rc=1", 1),
          dmesg=BOOT), False)
@@ -212,9 +223,10 @@ w = dev(A, "partial")
 w.update(bus="pci", bus_limit="0x10000fff")
 w["models"]["dma_direct"]["uncovered_ram_bytes"] = 0x9e000 + 0xc0000000 - (0x9e000)
 case("window: uncovered RAM and bus limit as the suite wrote them agree",
-     run(audit([w]), m=W), True)
+     run(audit([w]), event(A, (1 << 64) - 1), io=IO, m=W), True)
 w["models"]["dma_direct"]["uncovered_ram_bytes"] = 0
-case("window: no uncovered RAM disagrees", run(audit([w]), m=W), False)
+case("window: no uncovered RAM disagrees", run(audit([w]), event(A, (1 << 64) - 1), io=IO, m=W),
+     False)
 a = audit([])
 a["memory"]["end_pfn"] = 0x1bffff
 case("end PFN off by one page disagrees", run(a), False)
@@ -241,6 +253,8 @@ def row(res, id_=A):
 # Vacuous passes refused (issue 28): a verdict that predicts something needs traffic
 # that shows it, and what is out of reach is the judge's own reckoning.
 case("partial: traffic and not one bounce disagrees", run(audit([dev(A, "partial")]), io=IO), False)
+case("partial: no traffic and no bounce disagrees (nothing shows the prediction)",
+     run(audit([dev(A, "partial")])), False)
 case("partial: the tool's out-of-reach claim (all RAM) against the boot map disagrees",
      run(audit([dev(A, "partial", unreachable=0xc009e000)]), event(A, 0x13ef22000), io=IO), False)
 case("partial: a bounce within the kernel's mask, though the tool calls it out of reach, disagrees",
