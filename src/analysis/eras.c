@@ -313,3 +313,88 @@ const struct era_row *era_table(unsigned *ret_n)
 	*ret_n = ARRAY_SIZE(table);
 	return table;
 }
+
+/* The names the kernel-suite's era table (tests/kernels/README) prints. */
+#define N(x) [x] = #x
+static const char *const rule_names[_ERA_RULE_MAX] = {
+	N(ERA_MAX_LOW_PFN), N(ERA_BLOCK_BOUNCE), N(ERA_BLOCK_LIMIT), N(ERA_RANGE_MAP),
+	N(ERA_BUS_LIMIT), N(ERA_DT_WALK_START), N(ERA_SWIOTLB_NOFORCE), N(ERA_PLATFORM_MASK),
+	N(ERA_POOL_LOGGED), N(ERA_SCSI_BLOCK_LIMIT), N(ERA_STREAMING_MAP), N(ERA_KMALLOC_POOL),
+	N(ERA_HYPERV_FORCE), N(ERA_S390_PCI_DMA), N(ERA_MAPPING_ALIGN), N(ERA_RESTRICTED_POOL),
+	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
+	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP),
+};
+
+static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
+static const char *const block_bounce_names[] = {
+	N(BLOCK_BOUNCE_PFN), N(BLOCK_BOUNCE_NEVER_HIGHMEM), N(BLOCK_BOUNCE_NONE) };
+static const char *const block_limit_names[] = {
+	N(BLOCK_LIMIT_MASK), N(BLOCK_LIMIT_PHYS_OFFSET_PFN), N(BLOCK_LIMIT_DMA_MAX_PFN),
+	N(BLOCK_LIMIT_ANY_WITH_MASK), N(BLOCK_LIMIT_NONE) };
+static const char *const range_map_names[] = {
+	N(RANGE_MAP_NONE), N(RANGE_MAP_PFN_OFFSET), N(RANGE_MAP_REGIONS) };
+static const char *const bus_limit_names[] = { N(BUS_LIMIT_NONE), N(BUS_LIMIT_MASK), N(BUS_LIMIT_EXACT) };
+static const char *const dt_walk_names[] = { N(DT_WALK_DEVICE_NODE), N(DT_WALK_PARENT_BUS) };
+static const char *const noforce_names[] = { N(NOFORCE_NO_POOL), N(NOFORCE_ONE_SLAB), N(NOFORCE_IGNORED) };
+static const char *const platform_mask_names[] = { N(PLATFORM_MASK_NONE), N(PLATFORM_MASK_32) };
+static const char *const pool_log_names[] = { N(POOL_LOG_UNPARSED), N(POOL_LOG_ALWAYS) };
+static const char *const scsi_limit_names[] = { N(SCSI_LIMIT_AS_BLOCK), N(SCSI_LIMIT_NONE) };
+static const char *const streaming_names[] = {
+	N(STREAMING_DMA_DIRECT), N(STREAMING_ARM_NO_CHECK), N(STREAMING_ARM_LPAE_DIRECT) };
+static const char *const kmalloc_pool_names[] = {
+	N(KMALLOC_POOL_NONE), N(KMALLOC_POOL_DEFAULT), N(KMALLOC_POOL_SMALL) };
+static const char *const s390_pci_names[] = { N(S390_PCI_OWN_OPS), N(S390_PCI_DMA_IOMMU) };
+static const char *const mapping_align_names[] = {
+	N(MAPPING_ALIGN_NONE), N(MAPPING_ALIGN_UNCOUNTED), N(MAPPING_ALIGN_SUBTRACTED) };
+static const char *const untrusted_names[] = { N(UNTRUSTED_NOT_MODELLED), N(UNTRUSTED_DMA_IOMMU) };
+static const char *const iommu_pool_names[] = {
+	N(IOMMU_POOL_DROPPED_BOTH), N(IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED),
+	N(IOMMU_POOL_DROPPED_AMD), N(IOMMU_POOL_KEPT) };
+static const char *const arm_pool_names[] = {
+	N(ARM_POOL_NONE), N(ARM_POOL_ALWAYS), N(ARM_POOL_ABOVE_DMA_LIMIT) };
+static const char *const pool_place_names[] = { N(POOL_PLACE_LOW), N(POOL_PLACE_LOW_UNLESS_ANY) };
+static const char *const poolless_names[] = { N(POOLLESS_TRIES_SWIOTLB), N(POOLLESS_OVERFLOW) };
+static const char *const yes_no_names[] = { "0", "1" };
+#undef N
+
+#define V(rule, names) [rule] = { names, ARRAY_SIZE(names) }
+static const struct {
+	const char *const *names;
+	size_t n;
+} value_names[_ERA_RULE_MAX] = {
+	V(ERA_MAX_LOW_PFN, max_low_pfn_names),
+	V(ERA_BLOCK_BOUNCE, block_bounce_names),
+	V(ERA_BLOCK_LIMIT, block_limit_names),
+	V(ERA_RANGE_MAP, range_map_names),
+	V(ERA_BUS_LIMIT, bus_limit_names),
+	V(ERA_DT_WALK_START, dt_walk_names),
+	V(ERA_SWIOTLB_NOFORCE, noforce_names),
+	V(ERA_PLATFORM_MASK, platform_mask_names),
+	V(ERA_POOL_LOGGED, pool_log_names),
+	V(ERA_SCSI_BLOCK_LIMIT, scsi_limit_names),
+	V(ERA_STREAMING_MAP, streaming_names),
+	V(ERA_KMALLOC_POOL, kmalloc_pool_names),
+	V(ERA_HYPERV_FORCE, yes_no_names),
+	V(ERA_S390_PCI_DMA, s390_pci_names),
+	V(ERA_MAPPING_ALIGN, mapping_align_names),
+	V(ERA_RESTRICTED_POOL, yes_no_names),
+	V(ERA_UNTRUSTED_BOUNCE, untrusted_names),
+	V(ERA_INTEL_IDENTITY_FALLBACK, yes_no_names),
+	V(ERA_IOMMU_DROPS_POOL, iommu_pool_names),
+	V(ERA_ARM_LPAE_POOL, arm_pool_names),
+	V(ERA_POOL_PLACEMENT, pool_place_names),
+	V(ERA_POOLLESS_MAP, poolless_names),
+};
+#undef V
+
+const char *era_rule_name(enum era_rule rule)
+{
+	return (unsigned)rule < _ERA_RULE_MAX ? rule_names[rule] : NULL;
+}
+
+const char *era_value_name(enum era_rule rule, int value)
+{
+	if ((unsigned)rule >= _ERA_RULE_MAX || value < 0 || (size_t)value >= value_names[rule].n)
+		return NULL;
+	return value_names[rule].names[value];
+}

@@ -176,3 +176,10 @@ _must_check_ int era_value(enum era_rule rule, uint32_t release, enum arch_famil
 
 /* For the man page and tests: the whole table. */
 const struct era_row *era_table(unsigned *ret_n);
+
+/* "ERA_BLOCK_BOUNCE"; NULL for a rule out of range. */
+const char *era_rule_name(enum era_rule rule);
+
+/* The value's constant, "BLOCK_BOUNCE_PFN" ("0"/"1" for a yes-or-no rule);
+ * NULL for a value the rule does not have. */
+const char *era_value_name(enum era_rule rule, int value);

@@ -135,6 +135,31 @@ static void test_eras(void **state)
 	}
 }
 
+/* Every rule and every value a row holds has a name: the kernel suite's era
+ * table (tests/kernels/README) is generated from them. */
+static void test_era_names(void **state)
+{
+	(void)state;
+	assert_string_equal(era_rule_name(ERA_BLOCK_BOUNCE), "ERA_BLOCK_BOUNCE");
+	assert_string_equal(era_rule_name(ERA_POOLLESS_MAP), "ERA_POOLLESS_MAP");
+	assert_null(era_rule_name(_ERA_RULE_MAX));
+	assert_null(era_rule_name((enum era_rule)-1));
+	assert_string_equal(era_value_name(ERA_BLOCK_BOUNCE, BLOCK_BOUNCE_NEVER_HIGHMEM),
+			    "BLOCK_BOUNCE_NEVER_HIGHMEM");
+	assert_string_equal(era_value_name(ERA_IOMMU_DROPS_POOL, IOMMU_POOL_KEPT), "IOMMU_POOL_KEPT");
+	assert_string_equal(era_value_name(ERA_RESTRICTED_POOL, 1), "1");
+	assert_null(era_value_name(ERA_RESTRICTED_POOL, 2));
+	assert_null(era_value_name(ERA_BLOCK_BOUNCE, -1));
+	assert_null(era_value_name(_ERA_RULE_MAX, 0));
+
+	for (int r = 0; r < _ERA_RULE_MAX; r++)
+		assert_non_null(era_rule_name((enum era_rule)r));
+	unsigned n;
+	const struct era_row *t = era_table(&n);
+	for (unsigned i = 0; i < n; i++)
+		assert_non_null(era_value_name(t[i].rule, t[i].value));
+}
+
 static void test_bitmask_count(void **state)
 {
 	(void)state;
@@ -577,6 +602,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version_parse),
 		cmocka_unit_test(test_eras),
+		cmocka_unit_test(test_era_names),
 		cmocka_unit_test(test_bitmask_count),
 		cmocka_unit_test(test_reach_x86_32bit),
 		cmocka_unit_test(test_reach_offset_and_uncovered),
