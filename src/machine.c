@@ -54,6 +54,7 @@ static const char *const dma_sign_names[_DMA_SIGN_MAX] = {
 	[DMA_SIGN_SOUND] = "sound",
 	[DMA_SIGN_DRM] = "drm",
 	[DMA_SIGN_DMA_ENGINE] = "dma-engine",
+	[DMA_SIGN_IOMMU_UNIT] = "iommu-unit",
 	[DMA_SIGN_DT_DMA_CELLS] = "#dma-cells",
 	[DMA_SIGN_DT_IOMMUS] = "iommus",
 	[DMA_SIGN_DT_COHERENT] = "dma-coherent",

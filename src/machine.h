@@ -172,6 +172,7 @@ enum dma_sign {
 	DMA_SIGN_SOUND,         /* sys/class/sound/X/device lies under it */
 	DMA_SIGN_DRM,           /* sys/class/drm/X/device lies under it */
 	DMA_SIGN_DMA_ENGINE,    /* sys/class/dma/dmaNchanM/device: a DMA-engine controller */
+	DMA_SIGN_IOMMU_UNIT,    /* sys/class/iommu/X/device: an IOMMU itself (table walks, queues) */
 	DMA_SIGN_DT_DMA_CELLS,  /* DT "#dma-cells": a DMA provider */
 	DMA_SIGN_DT_IOMMUS,     /* DT "iommus": masters DMA through an IOMMU */
 	DMA_SIGN_DT_COHERENT,   /* DT "dma-coherent" */

@@ -149,7 +149,7 @@ expect_input "observe: no window file" "$r" run/dmamask-audit/observe invalid EB
 r=$(mkroot observe-junk); mkdir -p "$r/run/dmamask-audit/observe"
 printf 'window_seconds=2\n' > "$r/run/dmamask-audit/observe/window"
 head -c 65536 /dev/urandom > "$r/run/dmamask-audit/observe/trace"
-printf '  x-1 [000] ..... 1.0: swiotlb_bounced: dev_name: 0000:00:1f.2 dma_mask=\n' >> "$r/run/dmamask-audit/observe/trace"
+printf '\n  x-1 [000] ..... 1.0: swiotlb_bounced: dev_name: 0000:00:1f.2 dma_mask=\n' >> "$r/run/dmamask-audit/observe/trace"
 head -c 4096 /dev/urandom > "$r/run/dmamask-audit/observe/kmsg"
 expect_input "observe: binary trace and kmsg" "$r" run/dmamask-audit/observe ok
 check "observe: binary trace: the bad event line is counted" jqe "$tmp/j" '.observation.bad_lines >= 1'
@@ -308,8 +308,15 @@ check "class/dma file: the other channel still credits the controller" jqe "$tmp
 r=$(mkvirt dt-fifo); p=sys/firmware/devicetree/base/smmuv3@9080000/dma-coherent
 rm "$r/$p"; mkfifo "$r/$p"
 expect_input "devicetree property that is a FIFO" "$r" "$p" invalid EINVAL
-check "FIFO property: the SMMU without its sign is idle" jqe "$tmp/j" \
-	'[.devices[] | select(.id == "9080000.smmuv3")][0].verdict == "idle"'
+check "FIFO property: the SMMU keeps only its class sign" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "9080000.smmuv3")][0].dma_signs == ["iommu-unit"]'
+unit=sys/devices/platform/9080000.smmuv3/iommu/smmu3.0x0000000009080000
+r=$(mkvirt iommu-dangling); ln -sfn ../../no-such-device "$r/$unit/device"
+"$TOOL" --sysroot "$r" --json > "$tmp/j" 2>/dev/null
+check "dangling class/iommu link: the audit exits 0 or 1" test $? -le 1
+# a unit whose device is nothing the tool knows credits nobody (as a DMA channel's)
+check "dangling class/iommu link: the SMMU is judged on its node alone" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "9080000.smmuv3")][0] | .dma_signs == ["dma-coherent"] and .mask_source == "assumed"'
 r=$(mkvirt dump-binary); head -c 3000 /dev/urandom > "$r/sys/kernel/debug/dma-api/dump"; printf '\0' >> "$r/sys/kernel/debug/dma-api/dump"
 expect_input "binary dma-api/dump" "$r" sys/kernel/debug/dma-api/dump invalid EBADMSG
 

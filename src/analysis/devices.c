@@ -83,7 +83,10 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits) : 0;
 		return;
 	}
+	/* an IOMMU's driver sets its mask from the hardware (arm-smmu-v3: IDR5.OAS):
+	 * the bus default says nothing of it */
 	if ((d->bus == DEV_BUS_PLATFORM || d->bus == DEV_BUS_AMBA) &&
+	    !(d->dma_signs & (1u << DMA_SIGN_IOMMU_UNIT)) &&
 	    era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32) {
 		uint64_t mask = bit_mask(32);
 		/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
@@ -368,6 +371,8 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->reason = "all RAM within reach";
 		return;
 	}
+	if (decided_by_lowmem_only_net(in, r))
+		return;
 	if (in->arch_family == ARCH_ARM && decided_by_arm_dma_ops(in, r))
 		return;
 	if (r->window_unchecked) {

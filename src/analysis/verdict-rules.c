@@ -131,6 +131,16 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 		r->reason = "no sign that it does DMA";
 		return true;
 	}
+	/* an IOMMU's own DMA is its tables and queues, allocated coherent within the
+	 * mask its driver took from the hardware (arm-smmu-v3.c: dma_set_mask_and_coherent
+	 * to IDR5.OAS in arm_smmu_device_hw_probe, dmam_alloc_coherent queues):
+	 * nothing is mapped for streaming, nothing bounces */
+	if (d->dma_signs & (1u << DMA_SIGN_IOMMU_UNIT)) {
+		r->verdict = VERDICT_DIRECT;
+		r->reason = "an IOMMU: its own DMA (page tables, queues) is coherent memory allocated "
+			    "within the mask its driver sets; nothing is mapped for streaming";
+		return true;
+	}
 	if (no_dma_api_reason(d->driver)) {
 		r->verdict = VERDICT_DIRECT;
 		r->reason = no_dma_api_reason(d->driver);
@@ -146,6 +156,42 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Network drivers that never set NETIF_F_HIGHDMA. On a CONFIG_HIGHMEM kernel
+ * the stack then hands them lowmem only: net/core/dev.c harmonize_features()
+ * drops NETIF_F_SG when illegal_highdma() sees a highmem frag, and
+ * validate_xmit_skb() linearises the skb into its kmalloc'd head; receive
+ * buffers come from netdev_alloc_skb() (no __GFP_HIGHMEM). Drivers not listed
+ * may set the flag (stmmac always does: stmmac_dvr_probe), which sysfs does
+ * not show, so their reach is judged on all RAM.
+ */
+static const struct {
+	const char *driver;
+	const char *source;
+} lowmem_only_net[] = {
+	/* sets no dev->features at all (no SG either): every skb is linear */
+	{ "pcnet32", "drivers/net/ethernet/amd/pcnet32.c pcnet32_probe1" },
+};
+
+bool decided_by_lowmem_only_net(const struct devices_input *in, struct device_report *r)
+{
+	const struct device *d = r->dev;
+	const struct layout *l = in->l;
+	bool listed = false;
+
+	for (size_t i = 0; d->driver && i < ARRAY_SIZE(lowmem_only_net); i++)
+		listed |= strcmp(d->driver, lowmem_only_net[i].driver) == 0;
+	if (!listed || !d->interfaces || r->has_block || in->bits != 32 || !l->lowmem_known ||
+	    l->highmem_bytes == 0 || l->lowmem_end_pfn >= (UINT64_MAX >> l->page_shift) ||
+	    r->direct.lowest_unreachable < l->lowmem_end_pfn << l->page_shift)
+		return false;
+	/* i386-pc-6g-bullseye: pcnet32 with 3 GiB above 4 GiB never bounced */
+	r->verdict = VERDICT_DIRECT;
+	r->reason = "a network driver without NETIF_F_HIGHDMA on a highmem kernel: the network "
+		    "stack hands it lowmem only, all within reach";
+	return true;
 }
 
 /*

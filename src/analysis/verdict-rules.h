@@ -17,6 +17,8 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 bool decided_by_domain(const struct devices_input *in, struct device_report *r) _nonnull_all_;
 /* Forced bouncing for this device (r->forced), or an SME host's undecidable C-bit. */
 bool decided_by_forcing(const struct devices_input *in, struct device_report *r) _nonnull_all_;
+/* A NIC whose driver takes lowmem only, on a highmem kernel, with all lowmem in reach. */
+bool decided_by_lowmem_only_net(const struct devices_input *in, struct device_report *r) _nonnull_all_;
 /* 32-bit ARM before 6.0: TRI_YES arm_dma_ops (no reach check), TRI_NO dma-direct, TRI_UNKNOWN LPAE unknown. */
 enum tristate arm_streaming_unchecked(const struct devices_input *in) _nonnull_all_;
 /* RAM out of reach on 32-bit ARM before 6.0: arm_dma_ops map it unchecked. */

@@ -6,7 +6,8 @@
  * - class devices only DMA masters have under them: a disk (read_block), a
  *   network interface, a USB root hub, a sound card, a DRM device, a
  *   DMA-engine channel (whose parent is the DMA controller itself:
- *   drivers/dma/dmaengine.c __dma_async_device_channel_register);
+ *   drivers/dma/dmaengine.c __dma_async_device_channel_register), an IOMMU
+ *   unit (sys/class/iommu: the IOMMU's own device);
  * - devicetree properties of the device's node that describe a DMA master
  *   or provider: #dma-cells, iommus, dma-coherent, memory-region (not "dmas":
  *   a DMA-engine client's buffers are mapped for the controller, which its
@@ -41,6 +42,9 @@ static const struct {
 	{ "sys/class/drm", DMA_SIGN_DRM, true },
 	/* a channel's device is its controller: nothing above it is credited */
 	{ "sys/class/dma", DMA_SIGN_DMA_ENGINE, false },
+	/* drivers/iommu/iommu-sysfs.c iommu_device_sysfs_add(): the unit's parent is its
+	 * hardware device (an SMMU, AMD-Vi's PCI function); Intel's DMAR units are virtual */
+	{ "sys/class/iommu", DMA_SIGN_IOMMU_UNIT, false },
 };
 
 /* Properties of the device's own node (Documentation/devicetree/bindings/dma, iommu). */

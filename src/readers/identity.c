@@ -2,11 +2,13 @@
 /*
  * Who the machine is: architecture, kernel release, page size. A snapshot's
  * MANIFEST says so directly; otherwise proc/sys/kernel/{arch,osrelease}
- * (arch since 6.x sysctl "kernel.arch"; utsname machine), and the page size
- * of the running process when live.
+ * (arch: the utsname machine, a sysctl only since about 6.1: Debian's 5.10
+ * has none, its 6.1 has it; a live audit then asks uname(2) for the same
+ * field), and the page size of the running process when live.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "readers/readers.h"
@@ -209,6 +211,15 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 	r = identity_word(sr, m, &m->arch, "arch", "proc/sys/kernel/arch");
 	if (r < 0)
 		return r;
+	struct utsname u;
+	if (!m->arch.value && m->live && uname(&u) == 0 && u.machine[0]) {
+		/* the kernel's utsname()->machine, as kernel.arch shows it (a 32-bit
+		 * process under linux32 would be told i686 or armv8l) */
+		if (!(m->arch.value = strdup(u.machine)))
+			return -ENOMEM;
+		m->arch.prov = PROV_READ;
+		m->arch.source = "uname(2)";
+	}
 	m->arch_info = arch_lookup(m->arch.value);
 	r = identity_word(sr, m, &m->release, "kernel_release", "proc/sys/kernel/osrelease");
 	if (r < 0)

@@ -38,6 +38,7 @@ def dev(id_, verdict, lowest="0x100000000", uncovered=0, unreachable=0xc0000000,
 def audit(devices, active=True, start="0xbb936000", end="0xbf935fff", size=64 << 20,
           era="highmem-only-never-runs", block=(), findings=()):
     return {"devices": devices, "exit_status": 1,
+            "host": {"arch": "x86_64", "arch_source": "proc/sys/kernel/arch"},
             "kernel": {"block_bounce": era},
             "inputs": [{"path": "proc/iomem", "status": "ok"}, {"path": "dev/kmsg", "status": "ok"}],
             "memory": {"source": "iomem", "page_size": 4096, "base_pfn": 1, "end_pfn": 0x1c0000,
@@ -98,7 +99,7 @@ def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs
                 continue
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
-        return judge.judge(d, m or {"name": "test"})
+        return judge.judge(d, dict({"arch": "amd64"}, **(m or {"name": "test"})))
 
 
 def failed(res):
@@ -213,6 +214,13 @@ case("observe: a 5 s window that did not finish fails",
      run(audit([]), five="dmamask-audit: --observe: needs root\nstatus=2\n"), False)
 case("observe: an instance left by SIGKILL and not removed fails",
      run(audit([]), killed="left: 1\nstatus=0\nafter: 1\n"), False)
+case("an architecture the tool did not read fails",
+     run(dict(audit([]), host={"arch": None, "arch_source": None})), False)
+case("another architecture than the guest's fails",
+     run(audit([]), m={"name": "t", "arch": "i386"}), False)
+case("an i386 guest's i686 (uname(2) before kernel.arch) agrees",
+     run(dict(audit([]), host={"arch": "i686", "arch_source": "uname(2)"}), m={"name": "t", "arch": "i386"}),
+     True)
 case("fewer disks than the machine has fail", run(audit([]), m={"name": "t", "disks": 2}), False)
 case("a disk without its four transfers fails",
      run(audit([dev(A, "partial")]), io="\n".join(IO.splitlines()[:3]) + "\n"), False)
@@ -224,6 +232,12 @@ w.update(bus="pci", bus_limit="0x10000fff")
 w["models"]["dma_direct"]["uncovered_ram_bytes"] = 0x9e000 + 0xc0000000 - (0x9e000)
 case("window: uncovered RAM and bus limit as the suite wrote them agree",
      run(audit([w]), event(A, (1 << 64) - 1), io=IO, m=W), True)
+w["kernel_model"] = "legacy-block"
+w["models"]["legacy_block"] = {"known": True, "missed_bytes": 0xc0000000}
+case("window: a legacy-block device is held to dma-direct's window figures below it",
+     run(audit([w], era="pfn-arithmetic"), event(A, (1 << 64) - 1), io=IO, m=W), True)
+w["kernel_model"] = "dma-direct"
+del w["models"]["legacy_block"]
 w["models"]["dma_direct"]["uncovered_ram_bytes"] = 0
 case("window: no uncovered RAM disagrees", run(audit([w]), event(A, (1 << 64) - 1), io=IO, m=W),
      False)

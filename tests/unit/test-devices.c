@@ -168,6 +168,42 @@ static void test_platform_needs_a_sign(void **state)
 	machine_done(&m);
 }
 
+/* An IOMMU unit (sys/class/iommu) is judged on what it maps: nothing for
+ * streaming; its mask is its driver's (arm-smmu-v3: IDR5.OAS), not the bus
+ * default. The same node without the class entry keeps the default. */
+static void test_iommu_unit(void **state)
+{
+	struct machine m;
+	struct report r;
+
+	(void)state;
+	setup_virt(&m);
+	add(&m, "9050000.smmuv3", DEV_BUS_PLATFORM, "arm-smmu-v3",
+	    1u << DMA_SIGN_IOMMU_UNIT | 1u << DMA_SIGN_DT_COHERENT);
+	add(&m, "9080000.smmuv3", DEV_BUS_PLATFORM, "arm-smmu-v3", 1u << DMA_SIGN_DT_COHERENT);
+	/* unbound: no driver comes first */
+	add(&m, "90a0000.smmuv3", DEV_BUS_PLATFORM, NULL, 1u << DMA_SIGN_IOMMU_UNIT);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+
+	const struct device_report *unit = report_of(&r, "9050000.smmuv3");
+	assert_int_equal(unit->verdict, VERDICT_DIRECT);
+	assert_non_null(strstr(unit->reason, "an IOMMU"));
+	assert_false(unit->mask_known);
+	assert_int_equal(unit->mask_source, MASK_SOURCE_NONE);
+	assert_true(unit->affected_known);
+	assert_int_equal(unit->affected_bytes, 0);
+	assert_int_equal(count_findings(&r, NULL, "9050000.smmuv3"), 0);
+
+	const struct device_report *plain = report_of(&r, "9080000.smmuv3");
+	assert_int_equal(plain->verdict, VERDICT_PARTIAL);
+	assert_int_equal(plain->mask_source, MASK_SOURCE_ASSUMED);
+
+	assert_int_equal(report_of(&r, "90a0000.smmuv3")->verdict, VERDICT_IDLE);
+	report_done(&r);
+	machine_done(&m);
+}
+
 static void test_idle_pci_raises_nothing(void **state)
 {
 	struct machine m;
@@ -417,6 +453,85 @@ static void test_pool_placement_derived(void **state)
 	machine_done(&m);
 }
 
+/* i386 686-pae with 6 GiB (Debian 5.10, as i386-pc-6g-bullseye): RAM to 3 GiB
+ * and from 4 GiB, lowmem to 0x37ffe000, a pool below it; a 32-bit PCI NIC. */
+static void i386_pae(struct machine *m, const char *release)
+{
+	static const struct ram_range ram[] = { { 0x1000, 0xbfffffff }, { 0x100000000, 0x1bfffffff } };
+
+	machine_init(m);
+	m->page_size = 4096;
+	m->arch.value = strdup("i686");
+	m->arch_info = arch_lookup(m->arch.value);
+	m->release.value = strdup(release);
+	m->ram = malloc(sizeof(ram));
+	assert_non_null(m->arch.value);
+	assert_non_null(m->release.value);
+	assert_non_null(m->ram);
+	memcpy(m->ram, ram, sizeof(ram));
+	m->n_ram = 2;
+	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+	assert_int_equal(machine_add_input(m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
+	add_zone(m, "DMA", 1, 0xfff);
+	add_zone(m, "Normal", 0x1000, 0x36ffe);
+	add_zone(m, "HighMem", 0x37ffe, 0x1c0000 - 0x37ffe);
+	m->swiotlb.have_pool = true;
+	m->swiotlb.pool_start = 0x33ffe000;
+	m->swiotlb.pool_end = 0x37ffe000;
+}
+
+static struct device *add_nic(struct machine *m, const char *id, const char *driver, const char *ifname)
+{
+	struct device *d = add(m, id, DEV_BUS_PCI, driver, 1u << DMA_SIGN_NET);
+
+	d->dma_mask_bits = d->coherent_mask_bits = 32;
+	d->interfaces = ifname ? strdup(ifname) : NULL;
+	return d;
+}
+
+/* net/core/dev.c illegal_highdma(): a NIC without NETIF_F_HIGHDMA gets lowmem only. */
+static void test_highmem_net_lowmem_only(void **state)
+{
+	struct machine m;
+	struct report r;
+
+	(void)state;
+	i386_pae(&m, "5.10.0-32-686-pae");
+	add_nic(&m, "0000:00:02.0", "pcnet32", "eth0");  /* sets no features: lowmem only */
+	add_nic(&m, "0000:00:03.0", "e1000", "eth1");    /* may set NETIF_F_HIGHDMA */
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_true(r.layout.lowmem_known);
+	assert_int_equal(r.layout.lowmem_end_pfn, 0x37ffe);
+
+	const struct device_report *pcnet = report_of(&r, "0000:00:02.0");
+	assert_int_equal(pcnet->verdict, VERDICT_DIRECT);
+	assert_non_null(strstr(pcnet->reason, "NETIF_F_HIGHDMA"));
+	assert_int_equal(pcnet->affected_bytes, 0);
+	assert_int_equal(pcnet->direct.unreachable_bytes, 0xc0000000); /* the mask's own reach stays */
+	assert_int_equal(count_findings(&r, "bounce-needed", "0000:00:02.0"), 0);
+	const struct device_report *e1000 = report_of(&r, "0000:00:03.0");
+	assert_int_equal(e1000->verdict, VERDICT_PARTIAL);
+	assert_int_equal(count_findings(&r, "bounce-needed", "0000:00:03.0"), 1);
+	report_done(&r);
+	machine_done(&m);
+
+	/* a 64-bit kernel has no highmem: pcnet32 is judged on its mask */
+	i386_pae(&m, "5.10.0-32-amd64");
+	free(m.arch.value);
+	m.arch.value = strdup("x86_64");
+	assert_non_null(m.arch.value);
+	m.arch_info = arch_lookup(m.arch.value);
+	m.n_zones = 2;
+	add_zone(&m, "Normal", 0x100000, 0xc0000);
+	add_nic(&m, "0000:00:02.0", "pcnet32", "eth0");
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "0000:00:02.0")->verdict, VERDICT_PARTIAL);
+	report_done(&r);
+	machine_done(&m);
+}
+
 /* 32-bit ARM, 2 GiB at 0x40000000, lowmem to 0x6f800000; a device whose window ends at 0x7fffffff. */
 static void arm_board(struct machine *m, const char *release, bool from_boot, int cr)
 {
@@ -497,11 +612,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_platform_needs_a_sign),
+		cmocka_unit_test(test_iommu_unit),
 		cmocka_unit_test(test_idle_pci_raises_nothing),
 		cmocka_unit_test(test_idle_keeps_logged_overflow),
 		cmocka_unit_test(test_window_unchecked_disk),
 		cmocka_unit_test(test_pool_placement_derived),
 		cmocka_unit_test(test_arm_lpae_from_log),
+		cmocka_unit_test(test_highmem_net_lowmem_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

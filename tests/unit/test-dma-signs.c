@@ -102,6 +102,10 @@ static void build_board(struct fixture *f)
 	fx_platform(f, "platform", "e0000.display", "display@e0000", "sun4i-drm");
 	fx_class(f, "drm", "card0", PLAT "/e0000.display/drm/card0", "../../../e0000.display");
 	fx_class(f, "dma", "dma0chan0", PLAT "/9060000.dma/dma/dma0chan0", "../../../9060000.dma");
+	/* an IOMMU unit under its SMMU; Intel's DMAR units are virtual: nobody */
+	fx_class(f, "iommu", "smmu3.0x0000000009080000",
+		 PLAT "/9080000.smmu/iommu/smmu3.0x0000000009080000", "../../../9080000.smmu");
+	fx_class(f, "iommu", "dmar0", "sys/devices/virtual/iommu/dmar0", NULL);
 	/* a channel of a controller the tool does not know credits nobody above it */
 	fx_platform(f, "platform", "soc", "soc", "simple-pm-bus");
 	fx_dir(f, PLAT "/soc/edma.0");
@@ -155,7 +159,7 @@ static void test_read_dma_signs(void **state)
 	assert_int_equal(signs_of(&m, "9060000.dma"), BIT(DMA_SIGN_DMA_ENGINE) | BIT(DMA_SIGN_DT_DMA_CELLS));
 	/* a DMA-engine client: its buffers are mapped for the controller */
 	assert_int_equal(signs_of(&m, "9040000.spi"), 0);
-	assert_int_equal(signs_of(&m, "9080000.smmu"), BIT(DMA_SIGN_DT_COHERENT));
+	assert_int_equal(signs_of(&m, "9080000.smmu"), BIT(DMA_SIGN_IOMMU_UNIT) | BIT(DMA_SIGN_DT_COHERENT));
 	assert_int_equal(signs_of(&m, "a0000.gpu"), BIT(DMA_SIGN_DT_IOMMUS));
 	assert_int_equal(signs_of(&m, "b0000.wifi"), BIT(DMA_SIGN_DT_MEMORY_REGION));
 	assert_int_equal(signs_of(&m, "9070000.ethernet"), BIT(DMA_SIGN_NET));
@@ -171,6 +175,7 @@ static void test_read_dma_signs(void **state)
 	fx_assert_input(&m, "sys/class/sound", INPUT_OK);
 	fx_assert_input(&m, "sys/class/drm", INPUT_OK);
 	fx_assert_input(&m, "sys/class/dma", INPUT_OK);
+	fx_assert_input(&m, "sys/class/iommu", INPUT_OK);
 	fx_assert_input(&m, "sys/bus/usb/devices", INPUT_OK);
 	fx_assert_input(&m, "sys/kernel/debug/dma-api/dump", INPUT_OK);
 	for (size_t i = 0; i < m.n_inputs; i++)
