@@ -202,7 +202,8 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 			finding_add_str(f, x, "dma_ranges_node", r->map.node);
 	}
 	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
-	if (device_legacy(r)->known && r->has_block && r->mask_known && legacy_decisions_differ(device_legacy(r))) {
+	if (device_legacy(r)->known && r->has_block && r->mask_known && legacy_decisions_differ(device_legacy(r)) &&
+	    (device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT || in->arch_family == ARCH_ARM)) {
 		const struct legacy_block *c = &device_legacy(r)->by_reading[MAX_LOW_PFN_COUNT];
 		const struct legacy_block *p = &device_legacy(r)->by_reading[MAX_LOW_PFN_PFN];
 		bool used_count = device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT;

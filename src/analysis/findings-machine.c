@@ -91,6 +91,10 @@ static void confusion_finding(const struct report *r, struct findings *f)
 	if (!legacy_block_differ(c, p))
 		return;
 	bool used_count = r->max_low_pfn_reading == MAX_LOW_PFN_COUNT;
+	/* only 32-bit ARM ever stored the count (ERA_MAX_LOW_PFN); x86 RAM at 0x1000
+	 * is one page off, and no x86 kernel read it so */
+	if (!used_count && r->arch_family != ARCH_ARM)
+		return;
 	struct finding *x = findings_add(
 		f, FINDING_PFN_COUNT_CONFUSION, NULL,
 		used_count ? "this kernel stores max_low_pfn as a page count while the block layer "

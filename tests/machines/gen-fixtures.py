@@ -817,6 +817,8 @@ def x86_32_pae_scsi_419(t):
         "%s | .verdict == \"partial\" and .swiotlb_pool_reachable == true" % dev("0000:00:1f.2"),
         "%s | .unreachable_ram_bytes == 2147483648" % dev("0000:00:1f.2"),
         "%s | length == 0" % finding("bounce-missed", "0000:00:1f.2"),
+        "# RAM from 0x1000 is one page off a count, but no x86 kernel stored max_low_pfn so",
+        "[.findings[] | select(.id == \"pfn-count-confusion\")] | length == 0",
     ]
 
 
