@@ -84,8 +84,11 @@ ROWS = {
         guests=["armhf-virt-window-lpae-bullseye"],
         how="the LPAE half: dma-direct with swiotlb bounces what lies past the 1 GiB"
             " window. The armmp half (arm_dma_ops, no reach check) stands on the"
-            " citation: its guest, armhf-virt-window-armmp-bullseye, stalls under TCG"
-            " (machines.py STALLED)"),
+            " citation: with RAM past the window its guest,"
+            " armhf-virt-window-armmp-bullseye, never finishes its disk I/O, the"
+            " kernel handing the LSI bus address 0xfffff000 for uncovered RAM"
+            " (machines.py STALLED); armhf-virt-armmp-bullseye, all RAM inside,"
+            " proves the boot log's not-LPAE reading"),
     "ERA_STREAMING_MAP 0.. any": dict(
         guests=["x86-pc-6g", "x86-pc-6g-bullseye", "x86-pc-6g-trixie", "x86-pc-6g-sid",
                 "i386-pc-6g-bullseye", "arm64-virt-6g", "arm64-virt-6g-bullseye",

@@ -340,9 +340,20 @@ def judge(work, m):
     # the architecture QEMU booted, as the kernel's utsname names it: every
     # era rule that is per-architecture hangs on it (kernel.arch is 6.1+)
     host = audit.get("host") or {}
-    check(host.get("arch") in UNAME_MACHINES.get(m.get("arch"), ()),
-          "the tool knows the kernel's architecture (%s, from %s)" % (host.get("arch"), host.get("arch_source")),
+    arch_ok = host.get("arch") in UNAME_MACHINES.get(m.get("arch"), ())
+    check(arch_ok, "the tool knows the kernel's architecture (%s, from %s)" % (host.get("arch"), host.get("arch_source")),
           "expected one of %s" % (UNAME_MACHINES.get(m.get("arch")),))
+    if arch_ok:
+        jq.append('.host.arch == "%s"' % host["arch"])
+    if m.get("arch") == "armhf":
+        # the flavour QEMU booted: armmp has 2-level page tables, armmp-lpae 3-level
+        lpae = m.get("flavour", "armmp-lpae") == "armmp-lpae"
+        kern = audit.get("kernel") or {}
+        check(kern.get("arm_lpae") is lpae,
+              "the tool reads LPAE as the %s kernel has it (%s: %s)" % (
+                  m.get("flavour", "armmp-lpae"), kern.get("arm_lpae"), kern.get("arm_lpae_why")))
+        if kern.get("arm_lpae") is lpae:
+            jq.append(".kernel.arm_lpae == %s" % ("true" if lpae else "false"))
     check(read(work, "trace-format").startswith("name: swiotlb_bounced"),
           "the swiotlb_bounced event exists", read(work, "trace-format")[:500])
     lost = lost_events(read(work, "trace-stats"))

@@ -221,6 +221,15 @@ case("another architecture than the guest's fails",
 case("an i386 guest's i686 (uname(2) before kernel.arch) agrees",
      run(dict(audit([]), host={"arch": "i686", "arch_source": "uname(2)"}), m={"name": "t", "arch": "i386"}),
      True)
+ARM = {"arch": "armv7l", "arch_source": "uname(2)"}
+case("armmp read as not LPAE agrees",
+     run(dict(audit([]), host=ARM, kernel={"arm_lpae": False}), m={"name": "t", "arch": "armhf", "flavour": "armmp"}),
+     True)
+case("armmp read as LPAE fails",
+     run(dict(audit([]), host=ARM, kernel={"arm_lpae": True}), m={"name": "t", "arch": "armhf", "flavour": "armmp"}),
+     False)
+case("armmp-lpae (the default flavour) with LPAE unknown fails",
+     run(dict(audit([]), host=ARM, kernel={"arm_lpae": None}), m={"name": "t", "arch": "armhf"}), False)
 case("fewer disks than the machine has fail", run(audit([]), m={"name": "t", "disks": 2}), False)
 case("a disk without its four transfers fails",
      run(audit([dev(A, "partial")]), io="\n".join(IO.splitlines()[:3]) + "\n"), False)
