@@ -123,14 +123,15 @@ static const struct era_row table[] = {
 	 * "Cannot do DMA to address", then kernel/dma/direct.h dma_direct_map_page
 	 * "if (swiotlb_force != SWIOTLB_NO_FORCE) return swiotlb_map()", else the
 	 * overflow (5.10: x86-pc-6g-noforce-bullseye logs it beside a 1-slab pool);
-	 * no pool from 5.19's swiotlb_force_disable ("swiotlb: make the swiotlb_init
-	 * interface more useful"). */
+	 * no pool from 2726bf3ff252 "swiotlb: Make SWIOTLB_NO_FORCE perform no
+	 * allocation" (5.13: setup_io_tlb_npages drops default_nslabs = 1, every
+	 * swiotlb_init* returns early), swiotlb_force_disable in 5.19 after it. */
 	{ ERA_SWIOTLB_NOFORCE, 0, KV(4, 10, 0), ANY_ARCH, NOFORCE_IGNORED,
 	  "lib/swiotlb.c setup_io_tlb_npages: only \"force\", before 4.10 (fff5d99225)" },
-	{ ERA_SWIOTLB_NOFORCE, KV(4, 10, 0), KV(5, 19, 0), ANY_ARCH, NOFORCE_ONE_SLAB,
-	  "kernel/dma/direct.h dma_direct_map_page: no swiotlb_map() for SWIOTLB_NO_FORCE, one slab, 4.10-5.18" },
-	{ ERA_SWIOTLB_NOFORCE, KV(5, 19, 0), 0, ANY_ARCH, NOFORCE_NO_POOL,
-	  "kernel/dma/swiotlb.c swiotlb_init_remap: swiotlb_force_disable (5.19)" },
+	{ ERA_SWIOTLB_NOFORCE, KV(4, 10, 0), KV(5, 13, 0), ANY_ARCH, NOFORCE_ONE_SLAB,
+	  "kernel/dma/direct.h dma_direct_map_page: no swiotlb_map() for SWIOTLB_NO_FORCE, one slab, 4.10-5.12" },
+	{ ERA_SWIOTLB_NOFORCE, KV(5, 13, 0), 0, ANY_ARCH, NOFORCE_NO_POOL,
+	  "kernel/dma/swiotlb.c setup_io_tlb_npages, swiotlb_init: no allocation for SWIOTLB_NO_FORCE (2726bf3ff252, 5.13)" },
 
 	/* With no pool, 5.0-5.18's dma-direct still calls swiotlb_map() (it asks
 	 * swiotlb_force, not the pool: 55897af63091 merged swiotlb_dma_ops into

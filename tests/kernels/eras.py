@@ -127,11 +127,11 @@ ROWS = {
 
     # ---- the swiotlb pool ----
     "ERA_SWIOTLB_NOFORCE 0..4.10 any": OLDER,
-    "ERA_SWIOTLB_NOFORCE 4.10..5.19 any": dict(
+    "ERA_SWIOTLB_NOFORCE 4.10..5.13 any": dict(
         guests=["x86-pc-6g-noforce-bullseye"],
         how="swiotlb=noforce on 5.10: a one-slab pool (debugfs io_tlb_nslabs=1) that"
             " never bounces; the 32-bit devices' mappings overflow"),
-    "ERA_SWIOTLB_NOFORCE 5.19.. any": dict(
+    "ERA_SWIOTLB_NOFORCE 5.13.. any": dict(
         guests=["x86-pc-6g-noforce"],
         how="swiotlb=noforce on 6.1: no pool at all, the 32-bit devices' mappings fail"),
     "ERA_POOLLESS_MAP 5.0..5.19 any": dict(

@@ -91,11 +91,11 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 12, 0), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, 0, ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
-	/* swiotlb=noforce: unknown before 4.10, one unused slab to 5.18, no pool from 5.19 */
+	/* swiotlb=noforce: unknown before 4.10, one unused slab to 5.12, no pool from 5.13 */
 	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(4, 9, 0), ANY_ARCH, NULL), NOFORCE_IGNORED);
 	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(4, 10, 0), ANY_ARCH, NULL), NOFORCE_ONE_SLAB);
-	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(5, 18, 19), ANY_ARCH, NULL), NOFORCE_ONE_SLAB);
-	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(5, 19, 0), ANY_ARCH, NULL), NOFORCE_NO_POOL);
+	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(5, 12, 19), ANY_ARCH, NULL), NOFORCE_ONE_SLAB);
+	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(5, 13, 0), ANY_ARCH, NULL), NOFORCE_NO_POOL);
 	/* no pool: swiotlb_map() still tried 5.0-5.18, is_swiotlb_active() first from 5.19 */
 	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(4, 20, 0), ANY_ARCH, NULL), -1);
 	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 0, 0), ANY_ARCH, NULL), POOLLESS_TRIES_SWIOTLB);
