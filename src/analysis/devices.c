@@ -90,7 +90,7 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 	    era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32) {
 		uint64_t mask = bit_mask(32);
 		/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
-		if (r->map.state == DMA_MAP_RANGES)
+		if (r->map.state == DMA_MAP_RANGES && !r->window_ignored)
 			mask &= mask_covering(r->map.bus_limit);
 		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_ASSUMED;
@@ -102,9 +102,11 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 	r->mask_source = MASK_SOURCE_NONE;
 }
 
-static uint64_t era_bus_limit(const struct devices_input *in, const struct dma_map *map)
+static uint64_t era_bus_limit(const struct devices_input *in, const struct device_report *r)
 {
-	if (map->state != DMA_MAP_RANGES)
+	const struct dma_map *map = &r->map;
+
+	if (map->state != DMA_MAP_RANGES || r->window_ignored)
 		return 0;
 	switch (era_value(ERA_BUS_LIMIT, in->release, in->arch_family, NULL)) {
 	case BUS_LIMIT_EXACT:
@@ -350,9 +352,13 @@ static void decide(const struct devices_input *in, struct device_report *r)
 			r->verdict = VERDICT_FAILS;
 			r->missed_corrupts = true;
 			r->out_of_reach_decides = true;
-			r->reason = "RAM past the devicetree dma-ranges window that the block layer does "
-				    "not bounce, and before 4.20 dma_capable() checks only the mask: DMA "
-				    "there goes astray";
+			r->reason = r->window_ignored
+					    ? "RAM past the host bridge's dma-ranges window, which a kernel "
+					      "before 5.5 never reads (of_dma_get_range starts above it): "
+					      "nothing bounces it, DMA there goes astray"
+					    : "RAM past the devicetree dma-ranges window that the block layer does "
+					      "not bounce, and before 4.20 dma_capable() checks only the mask: DMA "
+					      "there goes astray";
 			return;
 		}
 		needs_pool(in, r); /* dma-direct/swiotlb below the block layer catches the rest */
@@ -379,8 +385,12 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		r->verdict = VERDICT_FAILS;
 		r->missed_corrupts = true;
 		r->out_of_reach_decides = true;
-		r->reason = "the mask reaches past the devicetree dma-ranges window and, before 4.20, "
-			    "the kernel kept no bus limit to check: DMA there goes astray";
+		r->reason = r->window_ignored
+				    ? "the mask reaches past the host bridge's dma-ranges window, which a "
+				      "kernel before 5.5 never reads (of_dma_get_range starts above it): "
+				      "DMA there goes astray"
+				    : "the mask reaches past the devicetree dma-ranges window and, before 4.20, "
+				      "the kernel kept no bus limit to check: DMA there goes astray";
 		return;
 	}
 	needs_pool(in, r);
@@ -469,7 +479,31 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	e = dma_map_from_dt(device_dt(d), walk, &r->map);
 	if (e < 0)
 		return e;
-	if (r->map.state != DMA_MAP_RANGES)
+	if (walk == DT_WALK_ABOVE_NODE && r->map.state == DMA_MAP_IDENTITY) {
+		/* the window the devicetree describes (a host bridge's own dma-ranges),
+		 * which this kernel never reads: the hardware's reach all the same */
+		struct dma_map described;
+		e = dma_map_from_dt(device_dt(d), DT_WALK_DEVICE_NODE, &described);
+		if (e < 0)
+			return e;
+		/* an identity window only: one with an offset the kernel never applies
+		 * misdirects every buffer, which the reach model does not express; that
+		 * case keeps the translated window (a gap: pre-5.5 offset bridges) */
+		bool identity = described.state == DMA_MAP_RANGES;
+		for (size_t k = 0; identity && k < described.n_regions; k++)
+			identity = described.regions[k].cpu_start == described.regions[k].dma_start;
+		if (described.state == DMA_MAP_RANGES && !identity) {
+			dma_map_done(&r->map);
+			r->map = described;
+		} else if (identity) {
+			dma_map_done(&r->map);
+			r->map = described;
+			r->window_ignored = true;
+		} else {
+			dma_map_done(&described);
+		}
+	}
+	if (r->map.state != DMA_MAP_RANGES || r->window_ignored)
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
 	if (device_dt(d)->restricted_pool)
@@ -477,7 +511,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */
 	r->bridge = (d->have_pci_ids && (d->class_code >> 16) == 0x06) ||
 		    (d->bus != DEV_BUS_PCI && device_dt(d)->n_chain && device_dt(d)->chain[0].is_pci);
-	r->bus_limit = era_bus_limit(in, &r->map);
+	r->bus_limit = era_bus_limit(in, r);
 	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
 	/* before 4.20 of_dma_configure() only clipped the mask at probe time: a
 	 * driver's wider dma_set_mask() later reaches past the window unchecked */

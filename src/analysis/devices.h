@@ -108,6 +108,7 @@ struct device_report {
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
 	bool out_of_reach_decides;           /* the verdict is about the RAM out of reach (needs_pool) */
 	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
+	bool window_ignored;                 /* before 5.5: the window the DT describes, which the kernel never read */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 };
 

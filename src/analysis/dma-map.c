@@ -46,7 +46,8 @@ static bool translate_up(const struct dt_info *dt, size_t from, uint64_t addr, u
 int dma_map_from_dt(const struct dt_info *dt, int walk_start, struct dma_map *ret)
 {
 	struct dma_map m = { .state = DMA_MAP_IDENTITY };
-	size_t i = walk_start == DT_WALK_PARENT_BUS && dt->node_is_device ? 1 : 0;
+	bool above = walk_start == DT_WALK_ABOVE_NODE;
+	size_t i = above || (walk_start == DT_WALK_PARENT_BUS && dt->node_is_device) ? 1 : 0;
 	bool found = false;
 
 	if (dt->err) {
@@ -75,6 +76,13 @@ int dma_map_from_dt(const struct dt_info *dt, int walk_start, struct dma_map *re
 		}
 		if (n->dma_ranges == DT_PROP_PRESENT)
 			break;
+		if (above && n->dma_ranges == DT_PROP_ABSENT) {
+			/* before 5.5 the first level without the property ends the search */
+			m.node = n->path;
+			m.why = "no dma-ranges on the DMA parent: no range map (-ENODEV, before 5.5)";
+			*ret = m;
+			return 0;
+		}
 		if (found && n->dma_ranges == DT_PROP_ABSENT) {
 			m.node = n->path;
 			m.why = "dma-ranges missing on an ancestor: no range map, no bus limit (-ENODEV)";

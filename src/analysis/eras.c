@@ -109,10 +109,15 @@ static const struct era_row table[] = {
 	{ ERA_BUS_LIMIT, KV(5, 5, 0), 0, ANY_ARCH, BUS_LIMIT_EXACT,
 	  "include/linux/dma-direct.h dma_capable: min_not_zero(*dma_mask, bus_dma_limit) (a7ba70f1787f, 5.5)" },
 
-	/* of_dma_configure_id(): walk from the device node (951d48855d86, 5.5)
-	 * until "of: Fix dma-ranges handling for bus controllers" (6.1) started
-	 * it at the DMA parent. */
-	{ ERA_DT_WALK_START, 0, KV(6, 1, 0), ANY_ARCH, DT_WALK_DEVICE_NODE,
+	/* of_dma_get_range(np) before 951d48855d86 "of: Make of_dma_get_range()
+	 * work on bus nodes" (5.5) read dma-ranges first from __of_get_dma_parent(np)
+	 * and stopped at the first level without the property (-ENODEV): for PCI,
+	 * np is the host bridge, whose own dma-ranges it never read. From 5.5 the
+	 * walk starts at np; "of: Fix dma-ranges handling for bus controllers"
+	 * (6.1) starts it at the DMA parent when np is the device's own node. */
+	{ ERA_DT_WALK_START, 0, KV(5, 5, 0), ANY_ARCH, DT_WALK_ABOVE_NODE,
+	  "drivers/of/address.c of_dma_get_range: from __of_get_dma_parent(np), before 5.5 (951d48855d86)" },
+	{ ERA_DT_WALK_START, KV(5, 5, 0), KV(6, 1, 0), ANY_ARCH, DT_WALK_DEVICE_NODE,
 	  "drivers/of/device.c of_dma_configure_id: of_dma_get_range(np), before 6.1" },
 	{ ERA_DT_WALK_START, KV(6, 1, 0), 0, ANY_ARCH, DT_WALK_PARENT_BUS,
 	  "drivers/of/device.c of_dma_configure_id: bus_np = __of_get_dma_parent(np) (6.1)" },
@@ -335,7 +340,8 @@ static const char *const block_limit_names[] = {
 static const char *const range_map_names[] = {
 	N(RANGE_MAP_NONE), N(RANGE_MAP_PFN_OFFSET), N(RANGE_MAP_REGIONS) };
 static const char *const bus_limit_names[] = { N(BUS_LIMIT_NONE), N(BUS_LIMIT_MASK), N(BUS_LIMIT_EXACT) };
-static const char *const dt_walk_names[] = { N(DT_WALK_DEVICE_NODE), N(DT_WALK_PARENT_BUS) };
+static const char *const dt_walk_names[] = {
+	N(DT_WALK_DEVICE_NODE), N(DT_WALK_PARENT_BUS), N(DT_WALK_ABOVE_NODE) };
 static const char *const noforce_names[] = { N(NOFORCE_NO_POOL), N(NOFORCE_ONE_SLAB), N(NOFORCE_IGNORED) };
 static const char *const platform_mask_names[] = { N(PLATFORM_MASK_NONE), N(PLATFORM_MASK_32) };
 static const char *const pool_log_names[] = { N(POOL_LOG_UNPARSED), N(POOL_LOG_ALWAYS) };

@@ -83,6 +83,7 @@ enum {
 enum {
 	DT_WALK_DEVICE_NODE,     /* of_dma_get_range(dev->of_node) */
 	DT_WALK_PARENT_BUS,      /* of_dma_get_range(dma parent of dev->of_node) */
+	DT_WALK_ABOVE_NODE,      /* before 5.5: from np's DMA parent, a missing property ends it */
 };
 
 enum {

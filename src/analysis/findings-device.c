@@ -55,6 +55,8 @@ static char *sized_message(const char *before, uint64_t bytes, const char *after
 /* b4ebe6063204 (4.20): dma_capable() honours bus_dma_mask, which of_dma_configure() sets from dma-ranges */
 #define WINDOW_REMEDY "use a 4.20+ kernel, whose dma_capable() checks the dma-ranges window " \
 		      "(bus_dma_mask), or keep the driver's DMA mask within the window"
+#define IGNORED_WINDOW_REMEDY "use a 5.5+ kernel, which reads the host bridge's own dma-ranges " \
+			      "(951d48855d86), or keep the driver's DMA mask within the window"
 
 /* What bouncing, forced bouncing or its failure predicts for a device that does DMA. */
 static void bounce_findings(const struct devices_input *in, const struct device_report *r,
@@ -119,7 +121,10 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
 		_cleanup_free_ char *msg = sized_message(
 			"the block layer does not bounce ", device_legacy(r)->missed_bytes,
-			r->window_unchecked
+			r->window_ignored
+				? " of RAM past the host bridge's dma-ranges window, which a kernel before "
+				  "5.5 never reads: nothing checks it, so DMA there goes astray"
+			: r->window_unchecked
 				? " of RAM past the devicetree dma-ranges window, inside the device's mask: "
 				  "before 4.20 dma_capable() checks only the mask, so DMA there goes astray"
 				: " of RAM this device cannot reach: without a mask check further down, "
@@ -131,17 +136,20 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
 		if (r->window_unchecked) {
 			finding_add_hex(f, x, "window_end", r->map.bus_limit);
-			finding_set_remedy(f, x, WINDOW_REMEDY);
+			finding_set_remedy(f, x, r->window_ignored ? IGNORED_WINDOW_REMEDY : WINDOW_REMEDY);
 		}
 	} else if (r->missed_corrupts && r->window_unchecked) {
 		_cleanup_free_ char *msg = sized_message(
 			"", r->direct.unreachable_bytes,
-			" of RAM lies beyond the devicetree dma-ranges window, inside the device's "
-			"mask: before 4.20 nothing checks the window, so DMA there goes astray");
+			r->window_ignored
+				? " of RAM lies beyond the host bridge's dma-ranges window, which a kernel "
+				  "before 5.5 never reads: nothing checks it, so DMA there goes astray"
+				: " of RAM lies beyond the devicetree dma-ranges window, inside the device's "
+				  "mask: before 4.20 nothing checks the window, so DMA there goes astray");
 		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
 		add_reach_evidence(f, x, r);
 		finding_add_hex(f, x, "window_end", r->map.bus_limit);
-		finding_set_remedy(f, x, WINDOW_REMEDY);
+		finding_set_remedy(f, x, r->window_ignored ? IGNORED_WINDOW_REMEDY : WINDOW_REMEDY);
 	} else if (r->missed_corrupts) {
 		_cleanup_free_ char *msg = sized_message(
 			"", r->direct.unreachable_bytes,

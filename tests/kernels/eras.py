@@ -109,7 +109,9 @@ ROWS = {
         guests=["arm64-virt-window", "arm64-virt-window-bullseye", "arm64-virt-window-sid"],
         how="a 512 MiB window at 0x40000000: the bus limit must be its exact end"
             " 0x5fffffff, where bus_dma_mask (4.20-5.4) would round to 0x7fffffff"),
-    "ERA_DT_WALK_START 0..6.1 any":
+    "ERA_DT_WALK_START 0..5.5 any": OLDER + "; tests/machines/arm64-4.14-pcie-window holds it"
+        " (a host bridge's own window, never read)",
+    "ERA_DT_WALK_START 5.5..6.1 any":
         "not told apart: for a PCI function both walks start at the host bridge's"
         " node (pci_dma_configure passes it), where the suite writes dma-ranges; only"
         " a DT bus controller with dma-ranges of its own tells them apart, and no"

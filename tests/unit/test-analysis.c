@@ -91,6 +91,11 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 12, 0), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, 0, ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
+	/* of_dma_get_range's start: above np before 5.5, np to 6.1, the bus after */
+	assert_int_equal(era_value(ERA_DT_WALK_START, KV(5, 4, 300), ANY_ARCH, NULL), DT_WALK_ABOVE_NODE);
+	assert_int_equal(era_value(ERA_DT_WALK_START, KV(5, 5, 0), ANY_ARCH, NULL), DT_WALK_DEVICE_NODE);
+	assert_int_equal(era_value(ERA_DT_WALK_START, KV(6, 0, 19), ANY_ARCH, NULL), DT_WALK_DEVICE_NODE);
+	assert_int_equal(era_value(ERA_DT_WALK_START, KV(6, 1, 0), ANY_ARCH, NULL), DT_WALK_PARENT_BUS);
 	/* swiotlb=noforce: unknown before 4.10, one unused slab to 5.12, no pool from 5.13 */
 	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(4, 9, 0), ANY_ARCH, NULL), NOFORCE_IGNORED);
 	assert_int_equal(era_value(ERA_SWIOTLB_NOFORCE, KV(4, 10, 0), ANY_ARCH, NULL), NOFORCE_ONE_SLAB);
@@ -588,6 +593,30 @@ static void test_dma_map(void **state)
 	outer.child = 0x20000000;
 	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_PARENT_BUS, &m), 0);
 	assert_int_equal(m.state, DMA_MAP_ERROR);
+	dma_map_done(&m);
+
+	/* before 5.5: a PCI host bridge's own dma-ranges are never read (the walk
+	 * starts at its DMA parent), and a parent without the property ends it */
+	struct dt_range win = { .child = 0, .parent = 0, .size = 3 * GiB };
+	struct dt_node bridge[3] = {
+		node("pcie@f8000000", DT_PROP_PRESENT, &win, 1),
+		node("soc", DT_PROP_ABSENT, NULL, 0),
+		node("", DT_PROP_PRESENT, &soc, 1),
+	};
+	struct dt_info pci = { .node = (char *)"pcie@f8000000", .chain = bridge, .n_chain = 3 };
+	assert_int_equal(dma_map_from_dt(&pci, DT_WALK_ABOVE_NODE, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_IDENTITY);
+	assert_string_equal(m.node, "soc");
+	dma_map_done(&m);
+	assert_int_equal(dma_map_from_dt(&pci, DT_WALK_DEVICE_NODE, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.bus_limit, 3 * GiB - 1);
+	dma_map_done(&m);
+	/* an empty level is passed over, as 5.5+ does */
+	bridge[1].dma_ranges = DT_PROP_EMPTY;
+	assert_int_equal(dma_map_from_dt(&pci, DT_WALK_ABOVE_NODE, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.regions[0].dma_start, 0xc0000000);
 	dma_map_done(&m);
 
 	/* no node at all */

@@ -304,6 +304,25 @@ static struct device *add_pci_window(struct machine *m, const char *id, int mask
 	return d;
 }
 
+/* The host bridge's window moved up to a "soc" bus above it: every era reads it. */
+static void window_on_parent(struct device *d)
+{
+	struct dt_info *dt = d->dt;
+	struct dt_node *c = realloc(dt->chain, 3 * sizeof(*c));
+
+	assert_non_null(c);
+	c[2] = c[1];
+	c[1] = (struct dt_node){ .path = strdup("soc"), .dma_ranges = DT_PROP_PRESENT,
+				 .ranges = c[0].ranges, .n_ranges = 1, .address_cells = 2,
+				 .size_cells = 2 };
+	assert_non_null(c[1].path);
+	c[0].dma_ranges = DT_PROP_ABSENT;
+	c[0].ranges = NULL;
+	c[0].n_ranges = 0;
+	dt->chain = c;
+	dt->n_chain = 3;
+}
+
 /*
  * Before 4.20 (b4ebe6063204) dma_capable() checks *dma_mask alone: a 64-bit
  * xHCI behind a 2 GiB window with a SCSI disk (the block layer's model decides
@@ -335,7 +354,8 @@ static void test_window_unchecked_disk(void **state)
 		set_release(&m, cases[i].release);
 		m.swiotlb.pool_start = cases[i].pool;
 		m.swiotlb.pool_end = cases[i].pool + (64u << 20);
-		add_pci(&m, "0000:00:03.0", "xhci_hcd", 64);
+		/* on a bus above the host bridge: before 5.5 the bridge's own is not read */
+		window_on_parent(add_pci(&m, "0000:00:03.0", "xhci_hcd", 64));
 		machine_sort_devices(&m);
 		if (cases[i].disk)
 			add_disk(&m, "sda", "0000:00:03.0");
@@ -355,6 +375,37 @@ static void test_window_unchecked_disk(void **state)
 			assert_non_null(strstr(x->reason, "4.20"));
 			assert_true(x->affected_known);
 			assert_int_equal(x->affected_bytes, 0x240000000ull - 0x80000000ull);
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+
+	/* the window on the host bridge itself: read from 5.5 (951d48855d86) only */
+	static const struct {
+		const char *release;
+		bool ignored;
+		enum verdict want;
+	} bridge[] = {
+		{ "4.19.300", true, VERDICT_FAILS },
+		{ "5.4.280", true, VERDICT_FAILS },
+		{ "5.5.0", false, VERDICT_PARTIAL },
+	};
+	for (size_t i = 0; i < sizeof(bridge) / sizeof(*bridge); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, bridge[i].release);
+		add_pci(&m, "0000:00:03.0", "xhci_hcd", 64);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:03.0");
+		assert_int_equal(x->window_ignored, bridge[i].ignored);
+		assert_int_equal(x->verdict, bridge[i].want);
+		assert_int_equal(x->bus_limit, bridge[i].ignored ? 0 : 0x7fffffff);
+		assert_int_equal(x->map.bus_limit, 0x7fffffff); /* the window still bounds the hardware */
+		if (bridge[i].ignored) {
+			assert_non_null(strstr(x->reason, "before 5.5"));
+			assert_int_equal(count_findings(&r, "bounce-missed", "0000:00:03.0"), 1);
 		}
 		report_done(&r);
 		machine_done(&m);
