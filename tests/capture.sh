@@ -25,11 +25,11 @@ capture_checks() {
 	check "$name: no absolute symlinks" test -z "$(find "$dir" -type l -lname '/*' | head -1)"
 	check "$name: no device nodes, FIFOs or sockets" \
 		test -z "$(find "$dir" \( -type b -o -type c -o -type p -o -type s \) | head -1)"
+	# one realpath for all the links (a readlink each took 170 s at 80,000)
 	check "$name: every link points inside the snapshot" bash -c '
-		cd "$1" && top=$(pwd -P) && for l in $(find . -type l); do
-			t=$(readlink -m "$l")
-			case "$t" in "$top"/*) ;; *) echo "# $l -> $t"; exit 1 ;; esac
-		done' _ "$dir"
+		cd "$1" && top=$(pwd -P) && out=$(find . -type l -print0 | xargs -0 -r realpath -m --) &&
+		bad=$(printf "%s\n" "$out" | grep -v -e "^$top/" -e "^\$" | head -3) &&
+		{ [ -z "$bad" ] || { echo "$bad" | sed "s/^/# outside: /"; exit 1; }; }' _ "$dir"
 	for k in arch page_size kernel_release endianness uid captured_by captured_at; do
 		check "$name: MANIFEST has $k" grep -q "^$k=." "$dir/MANIFEST"
 	done
