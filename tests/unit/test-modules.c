@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
+#include "live-root.h"
 #include "sysfs-fixture.h"
 
 #define RELEASE "6.1.0-test"
@@ -354,6 +355,10 @@ static void test_udev(void **state)
 		assert_null(udev_or_none(m.devices[i].udev)->id_path);
 	done(&f, &m, sr);
 
+	if (root_remapped()) {
+		print_message("qemu-user remaps \"/\": no live udev database to read here\n");
+		return;
+	}
 	assert_int_equal(sysroot_open("/", 0, &sr), 0);
 	machine_init(&m);
 	assert_int_equal(read_udev(sr, &m), 0);

@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "live-root.h"
 #include "sysroot.h"
 
 /* Flags every sysroot of the running group is opened with. */
@@ -206,7 +207,10 @@ static void test_path_and_live(void **state)
 	assert_false(sysroot_is_live(f->sr));
 
 	assert_int_equal(sysroot_open("/", group_flags, &live), 0);
-	assert_true(sysroot_is_live(live));
+	if (root_remapped())
+		print_message("qemu-user remaps \"/\": a sysroot of / cannot be live here\n");
+	else
+		assert_true(sysroot_is_live(live));
 	assert_string_equal(sysroot_path(live), "/");
 	sysroot_free(live);
 	sysroot_free(NULL);
