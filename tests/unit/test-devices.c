@@ -15,23 +15,30 @@
 
 #include "analysis/report.h"
 
+/* A machine of arch and release whose proc/iomem shows these RAM ranges. */
+static void new_machine(struct machine *m, const char *arch, const char *release,
+			const struct ram_range *ram, size_t n)
+{
+	machine_init(m);
+	m->page_size = 4096;
+	m->arch.value = strdup(arch);
+	m->arch_info = arch_lookup(m->arch.value);
+	m->release.value = strdup(release);
+	m->ram = malloc(n * sizeof(*ram));
+	assert_non_null(m->arch.value);
+	assert_non_null(m->release.value);
+	assert_non_null(m->ram);
+	memcpy(m->ram, ram, n * sizeof(*ram));
+	m->n_ram = n;
+	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+}
+
 /* QEMU virt with 8 GiB: RAM 0x40000000-0x23fffffff, a Debian 6.1 arm64 kernel. */
 static void setup_virt(struct machine *m)
 {
 	static const struct ram_range ram = { 0x40000000, 0x23fffffff };
 
-	machine_init(m);
-	m->page_size = 4096;
-	m->arch.value = strdup("aarch64");
-	m->arch_info = arch_lookup(m->arch.value);
-	m->release.value = strdup("6.1.0-27-arm64");
-	m->ram = malloc(sizeof(ram));
-	assert_non_null(m->arch.value);
-	assert_non_null(m->release.value);
-	assert_non_null(m->ram);
-	m->ram[0] = ram;
-	m->n_ram = 1;
-	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+	new_machine(m, "aarch64", "6.1.0-27-arm64", &ram, 1);
 	/* "software IO TLB: mapped [mem 0x7bfff000-0x7ffff000]" */
 	m->swiotlb.have_pool = true;
 	m->swiotlb.pool_start = 0x7bfff000;
@@ -510,18 +517,7 @@ static void i386_pae(struct machine *m, const char *release)
 {
 	static const struct ram_range ram[] = { { 0x1000, 0xbfffffff }, { 0x100000000, 0x1bfffffff } };
 
-	machine_init(m);
-	m->page_size = 4096;
-	m->arch.value = strdup("i686");
-	m->arch_info = arch_lookup(m->arch.value);
-	m->release.value = strdup(release);
-	m->ram = malloc(sizeof(ram));
-	assert_non_null(m->arch.value);
-	assert_non_null(m->release.value);
-	assert_non_null(m->ram);
-	memcpy(m->ram, ram, sizeof(ram));
-	m->n_ram = 2;
-	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+	new_machine(m, "i686", release, ram, 2);
 	assert_int_equal(machine_add_input(m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
 	add_zone(m, "DMA", 1, 0xfff);
 	add_zone(m, "Normal", 0x1000, 0x36ffe);
@@ -588,18 +584,7 @@ static void arm_board(struct machine *m, const char *release, bool from_boot, in
 {
 	static const struct ram_range ram = { 0x40000000, 0xbfffffff };
 
-	machine_init(m);
-	m->page_size = 4096;
-	m->arch.value = strdup("armv7l");
-	m->arch_info = arch_lookup(m->arch.value);
-	m->release.value = strdup(release);
-	m->ram = malloc(sizeof(ram));
-	assert_non_null(m->arch.value);
-	assert_non_null(m->release.value);
-	assert_non_null(m->ram);
-	m->ram[0] = ram;
-	m->n_ram = 1;
-	assert_int_equal(machine_add_input(m, "proc/iomem", INPUT_OK, 0, NULL), 0);
+	new_machine(m, "armv7l", release, &ram, 1);
 	assert_int_equal(machine_add_input(m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
 	add_zone(m, "Normal", 0x40000, 0x2f800);
 	add_zone(m, "HighMem", 0x6f800, 0x50800);
