@@ -463,6 +463,33 @@ struct tallies {
 	struct overflow_tally *dma, *pool;
 };
 
+/*
+ * Before 5.5 the kernel never reads a host bridge's own dma-ranges; the window
+ * they describe still bounds the hardware. It replaces r->map when there is
+ * one: an identity window as window_ignored (the kernel takes no limit from
+ * it); one with an offset, which would misdirect every buffer and which the
+ * reach model does not express, as translated (a gap: pre-5.5 offset bridges).
+ */
+static int described_window(const struct device *d, struct device_report *r)
+{
+	struct dma_map described;
+	int e = dma_map_from_dt(device_dt(d), DT_WALK_DEVICE_NODE, &described);
+
+	if (e < 0)
+		return e;
+	if (described.state != DMA_MAP_RANGES) {
+		dma_map_done(&described);
+		return 0;
+	}
+	bool identity = true;
+	for (size_t k = 0; identity && k < described.n_regions; k++)
+		identity = described.regions[k].cpu_start == described.regions[k].dma_start;
+	dma_map_done(&r->map);
+	r->map = described;
+	r->window_ignored = identity;
+	return 0;
+}
+
 static int analyse_one(const struct devices_input *in, const struct device *d, unsigned block,
 		       const struct tallies *tallies, struct device_report *r, struct findings *f)
 {
@@ -480,28 +507,9 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	if (e < 0)
 		return e;
 	if (walk == DT_WALK_ABOVE_NODE && r->map.state == DMA_MAP_IDENTITY) {
-		/* the window the devicetree describes (a host bridge's own dma-ranges),
-		 * which this kernel never reads: the hardware's reach all the same */
-		struct dma_map described;
-		e = dma_map_from_dt(device_dt(d), DT_WALK_DEVICE_NODE, &described);
+		e = described_window(d, r);
 		if (e < 0)
 			return e;
-		/* an identity window only: one with an offset the kernel never applies
-		 * misdirects every buffer, which the reach model does not express; that
-		 * case keeps the translated window (a gap: pre-5.5 offset bridges) */
-		bool identity = described.state == DMA_MAP_RANGES;
-		for (size_t k = 0; identity && k < described.n_regions; k++)
-			identity = described.regions[k].cpu_start == described.regions[k].dma_start;
-		if (described.state == DMA_MAP_RANGES && !identity) {
-			dma_map_done(&r->map);
-			r->map = described;
-		} else if (identity) {
-			dma_map_done(&r->map);
-			r->map = described;
-			r->window_ignored = true;
-		} else {
-			dma_map_done(&described);
-		}
 	}
 	if (r->map.state != DMA_MAP_RANGES || r->window_ignored)
 		range_map = RANGE_MAP_NONE;
