@@ -86,6 +86,7 @@ void machine_done(struct machine *m)
 	free(m->sysroot);
 	sourced_str_done(&m->arch);
 	sourced_str_done(&m->release);
+	sourced_str_done(&m->stable_release);
 	sourced_str_done(&m->hostname);
 	free(m->captured_at);
 	for (size_t i = 0; i < m->n_manifest; i++) {

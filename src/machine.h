@@ -372,6 +372,9 @@ struct machine {
 	struct sourced_str arch;     /* MANIFEST arch, else proc/sys/kernel/arch */
 	const struct arch_info *arch_info; /* what arch names; NULL unknown */
 	struct sourced_str release;  /* MANIFEST kernel_release, else proc/sys/kernel/osrelease */
+	/* "5.10.223" behind an ABI name such as "5.10.0-32-amd64": proc/version
+	 * (Debian) or proc/version_signature (Ubuntu); NULL when not read */
+	struct sourced_str stable_release;
 	struct sourced_str hostname; /* MANIFEST hostname, else proc/sys/kernel/hostname */
 	char *captured_at;           /* a snapshot's MANIFEST captured_at; NULL live or unknown */
 	unsigned page_size;          /* --page-size, MANIFEST, getpagesize() live, else 4096 */

@@ -95,6 +95,19 @@ expect_input() {
 	done
 }
 
+# proc/version is read only behind an ABI name ("5.10.0-32-amd64")
+r=$(mkroot version); sed -i 's/^kernel_release=.*/kernel_release=5.10.0-32-amd64/' "$r/MANIFEST"
+printf 'Linux version 5.10.0-32-amd64 #1 SMP Debian 5.10.2\0\001\n' > "$r/proc/version"
+expect_input "binary proc/version" "$r" proc/version invalid EBADMSG
+check "binary proc/version: no stable release" jqe "$tmp/j" \
+	'.kernel.stable_release == null and .kernel.release == "5.10.0-32-amd64"'
+head -c 100000 /dev/zero | tr '\0' 'x' > "$r/proc/version"
+expect_input "huge proc/version" "$r" proc/version invalid
+printf 'Linux version 5.10.0-32-amd64 #1 SMP Debian 5.10.223-1 (2024-08-10)\n' > "$r/proc/version"
+audit "$r" openat2
+check "Debian proc/version: the stable release behind the ABI name" jqe "$tmp/j" \
+	'.kernel.stable_release == "5.10.223" and .kernel.stable_release_source == "proc/version"'
+
 r=$(mkroot empty); : > "$r/proc/iomem"
 expect_input "empty iomem" "$r" proc/iomem invalid EBADMSG
 check "empty iomem: falls back to zoneinfo" jqe "$tmp/j" '.memory.source == "zoneinfo"'

@@ -6,6 +6,7 @@
  * has none, its 6.1 has it; a live audit then asks uname(2) for the same
  * field), and the page size of the running process when live.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -161,6 +162,113 @@ static int read_manifest(struct sysroot *sr, struct machine *m)
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 
+/* "MAJOR.MINOR." at p, MAJOR.MINOR those of release ("5.10" of "5.10.0-32-amd64"). */
+static bool same_series(const char *p, const char *end, const char *release)
+{
+	const char *dot = strchr(release, '.');
+	const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+
+	if (!dot2)
+		return false;
+	size_t n = (size_t)(dot2 - release) + 1; /* "5.10." */
+	return (size_t)(end - p) > n && memcmp(p, release, n) == 0 && p[n] >= '0' && p[n] <= '9';
+}
+
+/* The "MAJOR.MINOR.PATCH" at p, its length; 0 when p holds none. */
+static size_t version_span(const char *p, const char *end)
+{
+	const char *q = p;
+	int dots = 0;
+
+	while (q < end && ((*q >= '0' && *q <= '9') || (*q == '.' && q > p && q[-1] != '.'))) {
+		dots += *q == '.';
+		q++;
+	}
+	while (q > p && q[-1] == '.') {
+		q--;
+		dots--;
+	}
+	return dots == 2 ? (size_t)(q - p) : 0;
+}
+
+int stable_release_parse(const char *buf, size_t len, const char *release, char **ret)
+{
+	static const char debian[] = "Debian ";
+	const size_t dl = sizeof(debian) - 1;
+	const char *end = buf + len;
+
+	if (text_has_nul(buf, len))
+		return -EBADMSG;
+	if (!release)
+		return -ENOENT;
+	/* candidates: after "Debian " (its proc/version), and the last word
+	 * (Ubuntu's version_signature; its "Ubuntu 5.15.0-91..." is the ABI again) */
+	for (const char *p = buf; p < end; p++) {
+		bool after_word = p - buf >= (ptrdiff_t)dl && memcmp(p - dl, debian, dl) == 0;
+		const char *q = p;
+		while (q < end && *q != ' ' && *q != '\n')
+			q++;
+		bool last_word = (p == buf || p[-1] == ' ') && (q == end || (q + 1 == end && *q == '\n'));
+		size_t n = version_span(p, end);
+		if (!(after_word || last_word) || !n || !same_series(p, end, release))
+			continue;
+		if (p + n < end && p[n] != '-' && p[n] != ' ' && p[n] != '\n' && p[n] != '+' && p[n] != '~')
+			continue;
+		*ret = strndup(p, n);
+		return *ret ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
+/*
+ * A release whose patch level is 0 followed by "-N" is a distribution's ABI
+ * name ("5.10.0-32-amd64", "5.15.0-91-generic"); the stable release behind
+ * it decides backported rules (fcf044891c84 in 5.10.69, 82806744fd7d in
+ * 5.10.147). Read only then: other kernels name their release themselves.
+ */
+static bool release_is_abi_name(const char *rel)
+{
+	const char *p = rel;
+
+	for (int dots = 0; p && *p; p++) {
+		if (*p == '.' && ++dots == 2)
+			return p[1] == '0' && p[2] == '-' && p[3] >= '0' && p[3] <= '9';
+		if (*p != '.' && (*p < '0' || *p > '9'))
+			return false;
+	}
+	return false;
+}
+
+static int read_stable_release(struct sysroot *sr, struct machine *m)
+{
+	static const char *const paths[] = { "proc/version", "proc/version_signature" };
+
+	if (!release_is_abi_name(m->release.value))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		_cleanup_free_ char *buf = NULL;
+		size_t len;
+		int r = read_input(sr, m, paths[i], SMALL_FILE_MAX, &buf, &len);
+		if (r <= 0) {
+			if (r < 0)
+				return r;
+			continue;
+		}
+		r = stable_release_parse(buf, len, m->release.value, &m->stable_release.value);
+		if (r == -ENOMEM)
+			return r;
+		if (r == -EBADMSG ? machine_add_input(m, paths[i], INPUT_INVALID, EBADMSG, "binary content (NUL byte)") < 0
+				  : machine_add_input(m, paths[i], INPUT_OK, 0, NULL) < 0)
+			return -ENOMEM;
+		if (r == 0) {
+			m->stable_release.prov = PROV_READ;
+			m->stable_release.source = paths[i];
+			return 0;
+		}
+	}
+	return 0;
+}
+
 static bool page_size_valid(uint64_t v)
 {
 	return v >= 4096 && v <= (1u << 18) && (v & (v - 1)) == 0;
@@ -222,6 +330,9 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 	}
 	m->arch_info = arch_lookup(m->arch.value);
 	r = identity_word(sr, m, &m->release, "kernel_release", "proc/sys/kernel/osrelease");
+	if (r < 0)
+		return r;
+	r = read_stable_release(sr, m);
 	if (r < 0)
 		return r;
 	/* who sent the snapshot, and when: a fleet's reports are keyed on them */

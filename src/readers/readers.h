@@ -44,6 +44,16 @@ int cmdline_parse(const char *buf, size_t len, char **ret, struct parse_error *r
 void cmdline_parse_params(const char *cmdline, struct cmdline_params *ret);
 int read_cmdline(struct sysroot *sr, struct machine *m);
 
+/*
+ * The stable release ("5.10.223") that a distribution's ABI name
+ * ("5.10.0-32-amd64") hides, from proc/version ("... Debian 5.10.223-1 ...")
+ * or proc/version_signature ("Ubuntu 5.15.0-91.101-generic 5.15.131"): the
+ * first "MAJOR.MINOR.PATCH" after a "Debian "/"Ubuntu " word, or the last
+ * word, whose MAJOR.MINOR is release's. 0, -ENOENT when none, -EBADMSG for
+ * binary content, -ENOMEM.
+ */
+int stable_release_parse(const char *buf, size_t len, const char *release, char **ret);
+
 /* MANIFEST: key=value lines, '#' comments, blank lines ignored. */
 int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, size_t *ret_n,
 		   struct parse_error *ret_err);

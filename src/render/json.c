@@ -188,6 +188,8 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	jw_open_object(w, "kernel");
 	jw_string(w, "release", m->release.value);
 	jw_bool(w, "version_known", r->release != 0);
+	jw_string(w, "stable_release", m->stable_release.value);
+	jw_string(w, "stable_release_source", m->stable_release.source);
 	jw_string(w, "arch_family", arch_family_to_string(r->arch_family));
 	opt_int(w, "bits", r->bits ? (int64_t)r->bits : -1);
 	jw_string(w, "max_low_pfn_reading",

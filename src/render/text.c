@@ -299,6 +299,11 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	text_append_safe(&h, m->arch.value ? m->arch.value : "unknown arch");
 	strbuf_append(&h, ", Linux ");
 	text_append_safe(&h, m->release.value ? m->release.value : "(release unknown)");
+	if (m->stable_release.value) {
+		strbuf_append(&h, " (");
+		text_append_safe(&h, m->stable_release.value);
+		strbuf_append(&h, ")");
+	}
 	if (r->arch_family == ARCH_ARM && r->swiotlb.arm_lpae != TRI_UNKNOWN) {
 		static const char *const from[] = {
 			[ARM_LPAE_SOURCE_NONE] = "?", [ARM_LPAE_SOURCE_LOG] = "boot log cr=",

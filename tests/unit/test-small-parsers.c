@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse,
- * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag.
+ * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag,
+ * stable_release_parse.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -593,6 +594,55 @@ static void test_cpuinfo_flag(void **state)
 	assert_false(cpuinfo_has_flag("flagsx : tdx_guest\n", 19, "tdx_guest"));
 }
 
+/* ---- the stable release behind an ABI name ---- */
+
+static const char *stable(const char *text, const char *release)
+{
+	static char out[64];
+	char *v = NULL;
+	int r = stable_release_parse(text, strlen(text), release, &v);
+
+	if (r < 0)
+		return r == -ENOENT ? "ENOENT" : "error";
+	snprintf(out, sizeof(out), "%s", v);
+	free(v);
+	return out;
+}
+
+static void test_stable_release(void **state)
+{
+	(void)state;
+	/* Debian bullseye's proc/version (the armmp guest, 5.10.0-32) */
+	assert_string_equal(stable("Linux version 5.10.0-32-armmp (debian-kernel@lists.debian.org) "
+				   "(gcc-10 (Debian 10.2.1-6) 10.2.1 20210110, GNU ld (GNU Binutils "
+				   "for Debian) 2.35.2) #1 SMP Debian 5.10.223-1 (2024-08-10)\n",
+				   "5.10.0-32-armmp"),
+			    "5.10.223");
+	/* a backport: "~bpo12+1" */
+	assert_string_equal(stable("Linux version 6.12.6+bpo-amd64 #1 SMP Debian 6.12.6-1~bpo12+1 (x)\n",
+				   "6.12.0-0-amd64"),
+			    "6.12.6");
+	/* Ubuntu: version_signature's last word; its "Ubuntu 5.15.0-91..." is the ABI again */
+	assert_string_equal(stable("Ubuntu 5.15.0-91.101-generic 5.15.131\n", "5.15.0-91-generic"),
+			    "5.15.131");
+	/* Ubuntu's proc/version names no stable release */
+	assert_string_equal(stable("Linux version 5.15.0-91-generic (buildd@lcy02) (gcc (Ubuntu "
+				   "11.4.0-1ubuntu1~22.04) 11.4.0) #101-Ubuntu SMP Tue Nov 14 2023\n",
+				   "5.15.0-91-generic"),
+			    "ENOENT");
+	/* another series is not this kernel's: gcc's "Debian 10.2.1" */
+	assert_string_equal(stable("(gcc-10 (Debian 10.2.1-6) 10.2.1)\n", "5.10.0-32-amd64"), "ENOENT");
+	assert_string_equal(stable("#1 SMP Debian 5.10.\n", "5.10.0-32-amd64"), "ENOENT");
+	assert_string_equal(stable("#1 SMP Debian 5.10.223.4-1\n", "5.10.0-32-amd64"), "ENOENT");
+	assert_string_equal(stable("", "5.10.0-32-amd64"), "ENOENT");
+	assert_string_equal(stable("Debian 5.10.223", NULL), "ENOENT");
+	/* binary content is not a version file */
+	static const char bin[] = "#1 SMP Debian 5.10.2\0x";
+	char *v = NULL;
+	assert_int_equal(stable_release_parse(bin, sizeof(bin) - 1, "5.10.0-1-amd64", &v), -EBADMSG);
+	assert_null(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -623,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_udev_props_binary),
 		cmocka_unit_test(test_swiotlb_counter),
 		cmocka_unit_test(test_cpuinfo_flag),
+		cmocka_unit_test(test_stable_release),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);
