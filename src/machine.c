@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Lifetime and bookkeeping of struct machine; no reading, no analysis. */
 #include <stdint.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,7 @@ const char *dma_sign_to_string(enum dma_sign s)
 void machine_init(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->riscv_noncoherent = -ENOENT;
 }
 
 static void sourced_str_done(struct sourced_str *s)
@@ -120,6 +122,7 @@ void machine_done(struct machine *m)
 	}
 	free(m->inputs);
 	memset(m, 0, sizeof(*m));
+	m->riscv_noncoherent = -ENOENT;
 }
 
 int machine_add_input(struct machine *m, const char *path, enum input_status status, int err,

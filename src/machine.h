@@ -422,6 +422,7 @@ struct machine {
 	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */
 	bool log_amd_iommu;
 	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
+	int riscv_noncoherent;       /* riscv proc/cpuinfo: Zicbom or T-Head CMOs: 1, 0; -ENOENT unknown */
 	char *pci_ids_source;        /* which pci.ids gave names; NULL none */
 
 	struct observation observed; /* --observe, or a snapshot's run/dmamask-audit/observe */

@@ -150,6 +150,21 @@ static bool bounce_threshold(const struct layout *l, const struct legacy_block *
 	return true;
 }
 
+/*
+ * Before 4.18 scsi_calculate_bounce_limit() returned BLK_BOUNCE_ANY when
+ * !PCI_DMA_BUS_IS_PHYS: always on arm64 (asm/pci.h: 0); on x86 dma_ops->is_phys,
+ * 0 for swiotlb's and the IOMMUs' ops, 1 for nommu_dma_ops (no pool, no IOMMU:
+ * 32-bit x86 before 4.19). 32-bit ARM and the rest: taken as 1.
+ */
+static bool scsi_bus_not_phys(const struct devices_input *in)
+{
+	if (in->arch_family == ARCH_ARM64)
+		return true;
+	if (in->arch_family == ARCH_X86)
+		return in->m->iommu_groups_present || in->sw->active == TRI_YES;
+	return false;
+}
+
 static int legacy_for(const struct devices_input *in, const struct device_report *r, int range_map,
 		      struct legacy_result *out)
 {
@@ -166,7 +181,8 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 		return 0;
 	}
 	bool scsi_none = r && r->scsi_block &&
-			 era_value(ERA_SCSI_BLOCK_LIMIT, in->release, in->arch_family, NULL) == SCSI_LIMIT_NONE;
+			 (era_value(ERA_SCSI_BLOCK_LIMIT, in->release, in->arch_family, NULL) == SCSI_LIMIT_NONE ||
+			  scsi_bus_not_phys(in));
 	struct legacy_block_input li = {
 		.bits = in->bits,
 		.limit_rule = scsi_none ? BLOCK_LIMIT_NONE

@@ -33,8 +33,11 @@ static const struct era_row table[] = {
 	/* What MMC (mmc_init_queue) and SCSI (scsi_calculate_bounce_limit) pass. */
 	{ ERA_BLOCK_LIMIT, 0, KV(3, 13, 0), ANY_ARCH, BLOCK_LIMIT_MASK,
 	  "drivers/mmc/card/queue.c, drivers/scsi/scsi_lib.c: *dma_mask, before v3.13" },
-	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(3, 19, 0), ARCH_ARM, BLOCK_LIMIT_PHYS_OFFSET_PFN,
-	  "arch/arm/include/asm/dma-mapping.h dma_max_pfn: PHYS_PFN_OFFSET + dma_to_pfn (ARM: 7795/1, 3.13)" },
+	/* ARM's override still added PHYS_PFN_OFFSET in 4.1 and 4.2 trees; 4.12's is
+	 * "return dma_to_pfn(dev, *dev->dma_mask)": the commit between is not pinned,
+	 * 4.10 the second audit's bound. 79a986721de removed both overrides (5.3). */
+	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(4, 10, 0), ARCH_ARM, BLOCK_LIMIT_PHYS_OFFSET_PFN,
+	  "arch/arm/include/asm/dma-mapping.h dma_max_pfn: PHYS_PFN_OFFSET + dma_to_pfn (ARM: 7795/1, 3.13; still in 4.2, gone by 4.12)" },
 	{ ERA_BLOCK_LIMIT, KV(3, 13, 0), KV(5, 3, 0), ANY_ARCH, BLOCK_LIMIT_DMA_MAX_PFN,
 	  "include/linux/dma-mapping.h dma_max_pfn (3.13; + dma_pfn_offset from 4.16)" },
 	{ ERA_BLOCK_LIMIT, KV(5, 3, 0), 0, ANY_ARCH, BLOCK_LIMIT_ANY_WITH_MASK,
@@ -174,6 +177,13 @@ static const struct era_row table[] = {
 	 * keeps the buffer's offset within min_align_mask (NVMe: 4095) in the bounce
 	 * slot, so such a device fits less; 82806744fd7d (5.19) made
 	 * swiotlb_max_mapping_size() subtract roundup(min_align_mask, IO_TLB_SIZE). */
+	/* The stable rows first (the first matching row wins): 82806744fd7d in
+	 * 5.15.72 and 5.10.147 (625899cd06e1). 5.10.y took the min_align_mask
+	 * series earlier, in a stable release not pinned: 5.10.0-146 read as before 5.12. */
+	{ ERA_MAPPING_ALIGN, KV(5, 10, 147), KV(5, 11, 0), ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
+	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size (82806744fd7d in stable 5.10.147)" },
+	{ ERA_MAPPING_ALIGN, KV(5, 15, 72), KV(5, 16, 0), ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
+	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size (82806744fd7d in stable 5.15.72)" },
 	{ ERA_MAPPING_ALIGN, 0, KV(5, 12, 0), ANY_ARCH, MAPPING_ALIGN_NONE,
 	  "kernel/dma/swiotlb.c (lib/swiotlb.c before 4.18): IO_TLB_SEGSIZE slots, no min_align_mask before 5.12" },
 	{ ERA_MAPPING_ALIGN, KV(5, 12, 0), KV(5, 19, 0), ANY_ARCH, MAPPING_ALIGN_UNCOUNTED,
@@ -191,13 +201,27 @@ static const struct era_row table[] = {
 
 	/* Untrusted PCI devices (set_pcie_untrusted, 5.0) get a strict DMA domain;
 	 * 82612d66d51d "iommu: Allow the dma-iommu api to use bounce buffers" (5.11)
-	 * bounces every buffer not aligned to the IOMMU granule (dev_use_swiotlb);
-	 * f316ba0a8814 (5.19) fails the mapping when there is no pool ("DMA bounce
-	 * buffers are inactive"). Before 5.11 only Intel bounced, by its own code. */
+	 * bounces every buffer not aligned to the IOMMU granule (dev_use_swiotlb).
+	 * With no pool swiotlb_tbl_map_single() finds no slot ("swiotlb buffer is
+	 * full"), but panics ("Can not allocate SWIOTLB buffer earlier ...") where
+	 * it tests for the missing pool: "if (!mem)" while io_tlb_default_mem was a
+	 * pointer, 2d29960af0be (5.13) until the static one of 463e862ac63e (5.15),
+	 * and "if (!mem || !mem->nslabs)" from c51ba246cb17 (6.0, stable 5.15.61).
+	 * f316ba0a8814 "dma-iommu: Check that swiotlb is active before trying to use
+	 * it" (IOMMU pull for 5.19; the string is in Debian's 6.1.176 and 6.12, not
+	 * its 5.10.223) fails first: "DMA bounce buffers are inactive". */
 	{ ERA_UNTRUSTED_BOUNCE, 0, KV(5, 11, 0), ANY_ARCH, UNTRUSTED_NOT_MODELLED,
 	  "drivers/iommu/intel-iommu.c bounce page: Intel only, before 5.11" },
-	{ ERA_UNTRUSTED_BOUNCE, KV(5, 11, 0), 0, ANY_ARCH, UNTRUSTED_DMA_IOMMU,
-	  "drivers/iommu/dma-iommu.c iommu_dma_map_page, dev_use_swiotlb (82612d66d51d, 5.11)" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 11, 0), KV(5, 13, 0), ANY_ARCH, UNTRUSTED_NO_POOL_FULL,
+	  "drivers/iommu/dma-iommu.c iommu_dma_map_page, dev_use_swiotlb (82612d66d51d, 5.11): no slot without a pool" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 13, 0), KV(5, 15, 0), ANY_ARCH, UNTRUSTED_NO_POOL_PANIC,
+	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: panic when io_tlb_default_mem is NULL (2d29960af0be, 5.13)" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 15, 61), KV(5, 16, 0), ANY_ARCH, UNTRUSTED_NO_POOL_PANIC,
+	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: panic when !mem->nslabs (c51ba246cb17 in stable 5.15.61)" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 15, 0), KV(5, 19, 0), ANY_ARCH, UNTRUSTED_NO_POOL_FULL,
+	  "kernel/dma/swiotlb.c: static io_tlb_default_mem (463e862ac63e, 5.15): no slot without a pool" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 19, 0), 0, ANY_ARCH, UNTRUSTED_NO_POOL_CHECKED,
+	  "drivers/iommu/dma-iommu.c: is_swiotlb_active() first (f316ba0a8814, 5.19)" },
 
 	/* Intel VT-d in passthrough: iommu_no_mapping() (4.x; iommu_need_mapping()
 	 * 5.2-5.7) takes a device whose smaller mask is below
@@ -224,6 +248,54 @@ static const struct era_row table[] = {
 	  "drivers/iommu/amd/iommu.c amd_iommu_init_dma_ops: swiotlb = 0 unless passthrough, before 5.19" },
 	{ ERA_IOMMU_DROPS_POOL, KV(5, 19, 0), 0, ANY_ARCH, IOMMU_POOL_KEPT,
 	  "arch/x86/kernel/pci-dma.c: the pool kept with an IOMMU (121660bba631, 5.19)" },
+
+	/* amd_iommu_init_dma_ops(): "swiotlb = (iommu_pass_through || sme_me_mask)"
+	 * (x86's iommu=pt flag) until "iommu/amd: Request passthrough mode from
+	 * IOMMU core" (5.4) made it iommu_default_passthrough(): an identity default
+	 * domain from CONFIG_IOMMU_DEFAULT_PASSTHROUGH or iommu.passthrough=1 too. */
+	{ ERA_AMD_PASSTHROUGH, 0, KV(5, 4, 0), ANY_ARCH, 0,
+	  "drivers/iommu/amd_iommu.c amd_iommu_init_dma_ops: iommu_pass_through (iommu=pt), before 5.4" },
+	{ ERA_AMD_PASSTHROUGH, KV(5, 4, 0), 0, ANY_ARCH, 1,
+	  "drivers/iommu/amd_iommu.c amd_iommu_init_dma_ops: iommu_default_passthrough() (5.4)" },
+
+	/* The default pool outside 32-bit ARM and x86. arm64 mem_init():
+	 * swiotlb_init(1) always until b67a8b29df7e "arm64: mm: only initialize
+	 * swiotlb when necessary" (June 2016: absent from 4.4.y, present in 4.9;
+	 * 4.8 taken), then only for max_pfn beyond arm64_dma_phys_limit. riscv:
+	 * setup_arch() swiotlb_init(1) always until ce3aca0465e3 "riscv: Only
+	 * initialize swiotlb when necessary" (5.14: max_pfn > dma32_phys_limit, an
+	 * absolute 4 GiB); fc7a50eed986 (6.10) adds a RAM/1024 pool for kmalloc
+	 * bouncing when dma_cache_alignment != 1 (non-coherent DMA: Zicbom, or
+	 * T-Head's CMO errata). x86-64: pci_swiotlb_detect_4gb() / pci_swiotlb_detect()
+	 * above MAX_DMA32_PFN in every era. */
+	{ ERA_ARCH_POOL, 0, KV(4, 8, 0), ARCH_ARM64, ARCH_POOL_ALWAYS,
+	  "arch/arm64/mm/init.c mem_init: swiotlb_init(1), before b67a8b29df7e (4.8)" },
+	{ ERA_ARCH_POOL, KV(4, 8, 0), 0, ARCH_ARM64, ARCH_POOL_ABOVE_DMA_LIMIT,
+	  "arch/arm64/mm/init.c mem_init: max_pfn > arm64_dma_phys_limit (b67a8b29df7e, 4.8)" },
+	{ ERA_ARCH_POOL, 0, KV(5, 14, 0), ARCH_RISCV, ARCH_POOL_ALWAYS,
+	  "arch/riscv/kernel/setup.c setup_arch: swiotlb_init(1), before 5.14" },
+	{ ERA_ARCH_POOL, KV(5, 14, 0), KV(6, 10, 0), ARCH_RISCV, ARCH_POOL_ABOVE_DMA_LIMIT,
+	  "arch/riscv/mm/init.c mem_init: max_pfn > PFN_DOWN(dma32_phys_limit) (ce3aca0465e3, 5.14)" },
+	{ ERA_ARCH_POOL, KV(6, 10, 0), 0, ARCH_RISCV, ARCH_POOL_ABOVE_OR_NONCOHERENT,
+	  "arch/riscv/mm/init.c mem_init: or DMA_BOUNCE_UNALIGNED_KMALLOC with dma_cache_alignment != 1 (fc7a50eed986, 6.10)" },
+	{ ERA_ARCH_POOL, 0, 0, ARCH_X86, ARCH_POOL_ABOVE_DMA_LIMIT,
+	  "arch/x86/kernel/pci-swiotlb.c pci_swiotlb_detect_4gb (pci-dma.c pci_swiotlb_detect, 5.19): max_pfn > MAX_DMA32_PFN" },
+	{ ERA_ARCH_POOL, 0, 0, ANY_ARCH, ARCH_POOL_UNKNOWN,
+	  "no default pool modelled for this architecture" },
+
+	/* 32-bit x86: pci_swiotlb_detect_4gb() tested max_pfn inside #ifdef
+	 * CONFIG_X86_64 (4.14, 4.17, 4.18): nommu_dma_ops, no pool. 485734f3fc77
+	 * "x86: enable swiotlb for > 4GiG ram on 32-bit kernels" (4.19) dropped the
+	 * #ifdef, but MAX_DMA32_PFN ((4UL*1024*1024*1024) >> PAGE_SHIFT) is 0 on
+	 * 32-bit, so every PAE kernel made a pool until 88743470668e "x86/dma: Fix
+	 * max PFN arithmetic overflow on 32 bit systems" (x86/urgent, May 2020; 5.8
+	 * taken, with stable backports not pinned). */
+	{ ERA_X86_32_POOL, 0, KV(4, 19, 0), ARCH_X86, X86_32_POOL_NONE,
+	  "arch/x86/kernel/pci-swiotlb.c pci_swiotlb_detect_4gb: #ifdef CONFIG_X86_64, before 4.19" },
+	{ ERA_X86_32_POOL, KV(4, 19, 0), KV(5, 8, 0), ARCH_X86, X86_32_POOL_ALWAYS,
+	  "arch/x86/kernel/pci-swiotlb.c: MAX_DMA32_PFN is 0 on 32-bit (485734f3fc77, 4.19)" },
+	{ ERA_X86_32_POOL, KV(5, 8, 0), 0, ARCH_X86, X86_32_POOL_ABOVE_4G,
+	  "arch/x86/include/asm/dma.h MAX_DMA32_PFN in 64-bit arithmetic (88743470668e, 5.8)" },
 
 	/* 32-bit ARM's pool: arch/arm/mm/init.c mem_init() calls swiotlb_init() only
 	 * under CONFIG_ARM_LPAE, from ad3c7b18c5b3 (5.3) unconditionally; fcf044891c84
@@ -328,7 +400,8 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_POOL_LOGGED), N(ERA_SCSI_BLOCK_LIMIT), N(ERA_STREAMING_MAP), N(ERA_KMALLOC_POOL),
 	N(ERA_HYPERV_FORCE), N(ERA_S390_PCI_DMA), N(ERA_MAPPING_ALIGN), N(ERA_RESTRICTED_POOL),
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
-	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP),
+	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
+	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -353,7 +426,14 @@ static const char *const kmalloc_pool_names[] = {
 static const char *const s390_pci_names[] = { N(S390_PCI_OWN_OPS), N(S390_PCI_DMA_IOMMU) };
 static const char *const mapping_align_names[] = {
 	N(MAPPING_ALIGN_NONE), N(MAPPING_ALIGN_UNCOUNTED), N(MAPPING_ALIGN_SUBTRACTED) };
-static const char *const untrusted_names[] = { N(UNTRUSTED_NOT_MODELLED), N(UNTRUSTED_DMA_IOMMU) };
+static const char *const untrusted_names[] = {
+	N(UNTRUSTED_NOT_MODELLED), N(UNTRUSTED_NO_POOL_FULL), N(UNTRUSTED_NO_POOL_PANIC),
+	N(UNTRUSTED_NO_POOL_CHECKED) };
+static const char *const arch_pool_names[] = {
+	N(ARCH_POOL_UNKNOWN), N(ARCH_POOL_ALWAYS), N(ARCH_POOL_ABOVE_DMA_LIMIT),
+	N(ARCH_POOL_ABOVE_OR_NONCOHERENT) };
+static const char *const x86_32_pool_names[] = {
+	N(X86_32_POOL_NONE), N(X86_32_POOL_ALWAYS), N(X86_32_POOL_ABOVE_4G) };
 static const char *const iommu_pool_names[] = {
 	N(IOMMU_POOL_DROPPED_BOTH), N(IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED),
 	N(IOMMU_POOL_DROPPED_AMD), N(IOMMU_POOL_KEPT) };
@@ -391,6 +471,9 @@ static const struct {
 	V(ERA_ARM_LPAE_POOL, arm_pool_names),
 	V(ERA_POOL_PLACEMENT, pool_place_names),
 	V(ERA_POOLLESS_MAP, poolless_names),
+	V(ERA_ARCH_POOL, arch_pool_names),
+	V(ERA_X86_32_POOL, x86_32_pool_names),
+	V(ERA_AMD_PASSTHROUGH, yes_no_names),
 };
 #undef V
 

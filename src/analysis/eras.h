@@ -46,6 +46,9 @@ enum era_rule {
 	ERA_ARM_LPAE_POOL,       /* when a 32-bit ARM LPAE kernel allocates the pool: ARM_POOL_* */
 	ERA_POOL_PLACEMENT,      /* where the default pool may lie: POOL_PLACE_* */
 	ERA_POOLLESS_MAP,        /* what mapping out of reach with no pool does: POOLLESS_* */
+	ERA_ARCH_POOL,           /* when arm64, riscv and x86-64 allocate the default pool: ARCH_POOL_* */
+	ERA_X86_32_POOL,         /* when 32-bit x86 allocates it: X86_32_POOL_* */
+	ERA_AMD_PASSTHROUGH,     /* AMD keeps the pool for an identity default domain, not only iommu=pt: 0 or 1 */
 	_ERA_RULE_MAX,
 };
 
@@ -135,9 +138,26 @@ enum {
 	MAPPING_ALIGN_SUBTRACTED, /* swiotlb_max_mapping_size() subtracts roundup(min_align_mask, IO_TLB_SIZE) */
 };
 
+/* iommu_dma_map_page bounces an untrusted device's unaligned buffers (5.11);
+ * the rest is what that does with no pool */
 enum {
 	UNTRUSTED_NOT_MODELLED,  /* before dma-iommu bounced: Intel's own bounce page, not modelled */
-	UNTRUSTED_DMA_IOMMU,     /* iommu_dma_map_page: unaligned buffers bounce through swiotlb */
+	UNTRUSTED_NO_POOL_FULL,  /* no pool: "swiotlb buffer is full", the mapping fails */
+	UNTRUSTED_NO_POOL_PANIC, /* no pool: swiotlb_tbl_map_single() panics (io_tlb_default_mem NULL) */
+	UNTRUSTED_NO_POOL_CHECKED, /* no pool: "DMA bounce buffers are inactive", the mapping fails */
+};
+
+enum {
+	ARCH_POOL_UNKNOWN,       /* no default modelled for the architecture */
+	ARCH_POOL_ALWAYS,        /* swiotlb_init(1) whatever the RAM */
+	ARCH_POOL_ABOVE_DMA_LIMIT, /* only for RAM beyond the DMA zone (ZONE_DMA32: 4 GiB) */
+	ARCH_POOL_ABOVE_OR_NONCOHERENT, /* that, or a small one for kmalloc bouncing when DMA is non-coherent */
+};
+
+enum {
+	X86_32_POOL_NONE,        /* pci_swiotlb_detect_4gb() under CONFIG_X86_64: nommu_dma_ops */
+	X86_32_POOL_ALWAYS,      /* MAX_DMA32_PFN overflows to 0: a pool whatever the RAM */
+	X86_32_POOL_ABOVE_4G,    /* only for RAM above 4 GiB */
 };
 
 enum {

@@ -241,10 +241,24 @@ static void untrusted_finding(const struct devices_input *in, const struct devic
 	if (!r->untrusted)
 		return;
 	if (sw->active == TRI_NO) {
+		static const char *const what[] = {
+			[UNTRUSTED_NO_POOL_FULL] = "so those mappings fail (\"swiotlb buffer is full\")",
+			[UNTRUSTED_NO_POOL_PANIC] = "and this kernel panics on the first one (\"Can not "
+						    "allocate SWIOTLB buffer earlier\")",
+			[UNTRUSTED_NO_POOL_CHECKED] = "so those mappings fail (\"DMA bounce buffers are "
+						      "inactive\")",
+		};
+		int era = era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL);
+		_cleanup_free_ char *msg = NULL;
+		if (era <= UNTRUSTED_NOT_MODELLED || era > UNTRUSTED_NO_POOL_CHECKED)
+			era = UNTRUSTED_NO_POOL_CHECKED;
+		if (asprintf(&msg, "untrusted (external-facing) device: buffers not aligned to the "
+				   "IOMMU page must bounce, and there is no swiotlb pool, %s", what[era]) < 0)
+			msg = NULL;
 		x = findings_add(f, FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE, r->dev->id,
-				 "untrusted (external-facing) device: buffers not aligned to the IOMMU "
-				 "page must bounce, and there is no swiotlb pool, so those mappings fail "
-				 "(\"DMA bounce buffers are inactive\")");
+				 msg ? msg : "untrusted (external-facing) device: no swiotlb pool to bounce "
+					     "its unaligned buffers");
+		finding_add_str(f, x, "without_pool", era == UNTRUSTED_NO_POOL_PANIC ? "panic" : "fails");
 	} else {
 		x = findings_add(f, FINDING_UNTRUSTED_BOUNCE, r->dev->id,
 				 sw->active == TRI_YES
@@ -303,6 +317,12 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 	const struct machine *m = in->m;
 	const struct block_queue *worst = NULL;
 	uint64_t worst_seg = 0, disks = 0;
+	int align_era = era_value(ERA_MAPPING_ALIGN, in->release, in->arch_family, NULL);
+	/* 5.12-5.18: nvme_probe's dma_set_min_align_mask(4095) keeps a segment's
+	 * offset in the slots, which dma_max_mapping_size() ignores, so NVMe's
+	 * 256 KiB segment not on a 2 KiB boundary needs 129 slots (find_slots) */
+	bool at_limit_fails = align_era == MAPPING_ALIGN_UNCOUNTED && r->dev->driver &&
+			      strcmp(r->dev->driver, "nvme") == 0;
 
 	if (!bounces_through_swiotlb(r))
 		return;
@@ -310,7 +330,8 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 		const struct block_queue *q = &m->blocks[i];
 		uint64_t seg;
 		if (q->dev_index >= m->n_devices || &m->devices[q->dev_index] != r->dev ||
-		    !queue_max_segment(q, &seg) || seg <= SWIOTLB_MAX_MAPPING_BYTES)
+		    !queue_max_segment(q, &seg) ||
+		    (at_limit_fails ? seg < SWIOTLB_MAX_MAPPING_BYTES : seg <= SWIOTLB_MAX_MAPPING_BYTES))
 			continue;
 		disks++;
 		if (!worst || seg > worst_seg) {
@@ -328,7 +349,10 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 	strbuf_append_size(&b, worst_seg);
 	strbuf_append(&b, ", but one swiotlb bounce holds at most ");
 	strbuf_append_size(&b, SWIOTLB_MAX_MAPPING_BYTES);
-	strbuf_append(&b, ": larger I/O fails with \"swiotlb buffer is full\"");
+	strbuf_append(&b, worst_seg == SWIOTLB_MAX_MAPPING_BYTES
+				  ? " and NVMe's min_align_mask keeps a segment's offset in it: a full "
+				    "segment not on a 2 KiB boundary fails with \"swiotlb buffer is full\""
+				  : ": larger I/O fails with \"swiotlb buffer is full\"");
 	_cleanup_free_ char *msg = strbuf_steal(&b);
 	struct finding *x = findings_add(f, FINDING_BOUNCE_MAPPING_TOO_LARGE, r->dev->id, msg);
 	finding_add_str(f, x, "disk", worst->disk ? worst->disk : "");
@@ -336,7 +360,7 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 	finding_add_u64(f, x, "max_segment_size", (uint64_t)worst->max_segment_size);
 	finding_add_u64(f, x, "max_hw_sectors_kb", (uint64_t)worst->max_hw_sectors_kb);
 	finding_add_u64(f, x, "swiotlb_max_mapping_bytes", SWIOTLB_MAX_MAPPING_BYTES);
-	switch (era_value(ERA_MAPPING_ALIGN, in->release, in->arch_family, NULL)) {
+	switch (align_era) {
 	case MAPPING_ALIGN_NONE:
 		finding_add_str(f, x, "swiotlb_max_mapping", "exact: no min_align_mask before 5.12");
 		break;

@@ -42,6 +42,51 @@ static void forced(const struct machine *m, enum coco_kind coco, uint32_t releas
  * unless passthrough or SME, until 121660bba631 (5.19). IOMMU groups show the
  * driver came up. True when that decided.
  */
+/*
+ * Whether the default domain is identity (iommu_default_passthrough()):
+ * CONFIG_IOMMU_DEFAULT_PASSTHROUGH shows only in the groups. Every group with a
+ * type says identity: AMD gives IOMMUv2 devices (its GPUs) identity whatever the
+ * default (amd_iommu_def_domain_type), so one identity group among translated
+ * ones is not the default. TRI_UNKNOWN when no group shows a type (before 4.19).
+ */
+static enum tristate groups_default_identity(const struct machine *m)
+{
+	size_t identity = 0, translated = 0;
+
+	for (size_t i = 0; i < m->n_devices; i++) {
+		const struct device *d = &m->devices[i];
+		if (d->iommu_group < 0)
+			continue;
+		identity += d->iommu_domain == IOMMU_DOMAIN_IDENTITY;
+		translated += d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ;
+	}
+	return translated ? TRI_NO : identity ? TRI_YES : TRI_UNKNOWN;
+}
+
+/* AMD before 5.19 keeps the pool only in passthrough; true when that decided. */
+static bool amd_dropped_pool(const struct machine *m, uint32_t release, struct swiotlb_state *s)
+{
+	enum tristate identity = groups_default_identity(m);
+
+	if (m->cmd.iommu_pt)
+		return false;
+	if (era_value(ERA_AMD_PASSTHROUGH, release, ANY_ARCH, NULL) == 1 && identity == TRI_YES) {
+		/* iommu_default_passthrough(): the pool stays */
+		return false;
+	}
+	s->active = TRI_NO;
+	s->active_why = era_value(ERA_AMD_PASSTHROUGH, release, ANY_ARCH, NULL) != 1
+				? "the AMD IOMMU driver before 5.4 frees the pool unless iommu=pt"
+			: identity == TRI_NO
+				? "the AMD IOMMU driver frees the pool (before 5.19): the default domain is "
+				  "translated (IOMMU group types), not passthrough"
+				: "assumed: the AMD IOMMU driver frees the pool unless the default domain is "
+				  "passthrough (before 5.19), and no group shows its type";
+	if (identity != TRI_UNKNOWN || era_value(ERA_AMD_PASSTHROUGH, release, ANY_ARCH, NULL) != 1)
+		s->active_prov = PROV_DERIVED;
+	return true;
+}
+
 static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct swiotlb_state *s)
 {
 	int rule = era_value(ERA_IOMMU_DROPS_POOL, release, ANY_ARCH, NULL);
@@ -49,11 +94,8 @@ static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct
 
 	if (!m->iommu_groups_present || rule == IOMMU_POOL_KEPT)
 		return false;
-	if (vendor == IOMMU_VENDOR_AMD && !m->cmd.iommu_pt) {
-		s->active = TRI_NO;
-		s->active_why = "assumed: the AMD IOMMU driver frees the pool unless iommu=pt (before 5.19)";
-		return true;
-	}
+	if (vendor == IOMMU_VENDOR_AMD)
+		return amd_dropped_pool(m, release, s);
 	if (vendor == IOMMU_VENDOR_INTEL && rule == IOMMU_POOL_DROPPED_BOTH) {
 		s->active = TRI_NO;
 		s->active_why = "assumed: the Intel IOMMU driver frees the pool (before 5.4)";
@@ -234,6 +276,71 @@ static void arm_default(const struct layout *l, uint32_t release, struct swiotlb
 	}
 }
 
+/*
+ * riscv mem_init(): above dma32_phys_limit (min(4 GiB, max_low_pfn), an
+ * absolute address), or from 6.10 a RAM/1024 pool when DMA is non-coherent.
+ */
+static void riscv_default(const struct machine *m, const struct layout *l, int rule, uint64_t pfn_4g,
+			  struct swiotlb_state *s)
+{
+	if (l->end_pfn > pfn_4g) {
+		s->active = TRI_YES;
+		s->active_why = "assumed: RAM above 4 GiB makes riscv allocate the default pool";
+		return;
+	}
+	if (rule != ARCH_POOL_ABOVE_OR_NONCOHERENT || m->riscv_noncoherent == 0) {
+		s->active = TRI_NO;
+		s->active_why = rule == ARCH_POOL_ABOVE_OR_NONCOHERENT
+					? "assumed: no RAM above 4 GiB and coherent DMA (no Zicbom in "
+					  "proc/cpuinfo), riscv allocates no pool"
+					: "assumed: no RAM above 4 GiB, riscv allocates no pool";
+		return;
+	}
+	if (m->riscv_noncoherent < 0) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "riscv 6.10+ allocates a pool for non-coherent DMA, and proc/cpuinfo "
+				"does not say whether this machine's is";
+		return;
+	}
+	/* DIV_ROUND_UP(memblock_phys_mem_size(), 1024), in whole 128-slot segments */
+	uint64_t seg = (uint64_t)IO_TLB_SEGSIZE << IO_TLB_SHIFT;
+	uint64_t want = (l->ram_bytes + 1023) / 1024;
+	want = (want + seg - 1) / seg * seg;
+	s->active = TRI_YES;
+	s->active_prov = PROV_DERIVED;
+	s->active_why = "riscv 6.10+ with non-coherent DMA (Zicbom or T-Head CMOs in proc/cpuinfo) "
+			"allocates a pool for unaligned kmalloc buffers";
+	s->assumed_bytes = want < IO_TLB_DEFAULT_BYTES ? want : IO_TLB_DEFAULT_BYTES;
+}
+
+/* 32-bit x86 by era: none before 4.19, any RAM 4.19-5.7, above 4 GiB after. True when decided. */
+static bool x86_32_default(const struct layout *l, uint32_t release, uint64_t pfn_4g,
+			   struct swiotlb_state *s)
+{
+	switch (era_value(ERA_X86_32_POOL, release, ARCH_X86, NULL)) {
+	case X86_32_POOL_NONE:
+		s->active = TRI_NO;
+		s->active_prov = PROV_DERIVED;
+		s->active_why = "32-bit x86 before 4.19 allocates no pool (pci_swiotlb_detect_4gb is "
+				"64-bit only): nommu_dma_ops";
+		return true;
+	case X86_32_POOL_ALWAYS:
+		if (l->end_pfn > pfn_4g)
+			return false;
+		/* a stable release may carry 88743470668e; x.y.0 cannot */
+		s->active = (release & 0xff) == 0 ? TRI_YES : TRI_UNKNOWN;
+		s->active_why = s->active == TRI_YES
+					? "assumed: 32-bit x86 of 4.19-5.7 allocates the pool whatever the "
+					  "RAM (MAX_DMA32_PFN overflows to 0)"
+					: "32-bit x86 of 4.19-5.7 allocates the pool whatever the RAM "
+					  "(MAX_DMA32_PFN overflows to 0) unless its stable release took "
+					  "88743470668e, which the release does not say";
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
 static void arch_default(const struct machine *m, const struct layout *l, uint32_t release,
 			 enum coco_kind coco, struct swiotlb_state *s)
@@ -246,10 +353,23 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		arm_default(l, release, s);
 		return;
 	}
-	if (!ai || l->source == LAYOUT_SOURCE_NONE ||
-	    (ai->family != ARCH_X86 && ai->family != ARCH_ARM64)) {
+	int arch_pool = ai ? era_value(ERA_ARCH_POOL, release, ai->family, NULL) : ARCH_POOL_UNKNOWN;
+	if (!ai || l->source == LAYOUT_SOURCE_NONE || arch_pool <= ARCH_POOL_UNKNOWN) {
 		s->active = TRI_UNKNOWN;
 		s->active_why = "no kernel log or debugfs, and no default known for this architecture";
+		return;
+	}
+	if (arch_pool == ARCH_POOL_ALWAYS) {
+		s->active = TRI_YES;
+		s->active_why = ai->family == ARCH_ARM64
+					? "assumed: arm64 before 4.8 always allocates the pool (mem_init: "
+					  "swiotlb_init(1))"
+					: "assumed: riscv before 5.14 always allocates the pool (setup_arch: "
+					  "swiotlb_init(1))";
+		return;
+	}
+	if (ai->family == ARCH_RISCV) {
+		riscv_default(m, l, arch_pool, pfn_4g, s);
 		return;
 	}
 	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
@@ -275,6 +395,8 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		s->active_why = "iommu=off on the command line: x86 allocates no pool";
 		return;
 	}
+	if (ai->family == ARCH_X86 && ai->bits == 32 && x86_32_default(l, release, pfn_4g, s))
+		return;
 	uint64_t limit_pfn = ai->family == ARCH_ARM64 ? arm64_dma_limit_pfn(l, pfn_4g) : pfn_4g;
 	int kmalloc = era_value(ERA_KMALLOC_POOL, release, ai->family, NULL);
 	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE) {

@@ -270,8 +270,8 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
 		r->verdict = VERDICT_IOMMU;
 		r->untrusted = d->removable == 1 &&
-			       era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) ==
-				       UNTRUSTED_DMA_IOMMU;
+			       era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) >
+				       UNTRUSTED_NOT_MODELLED;
 		r->reason = r->untrusted ? "translated IOMMU domain, untrusted (external-facing): "
 					   "buffers not aligned to the IOMMU page bounce through swiotlb"
 					 : "translated IOMMU domain: I/O virtual addresses inside the mask";

@@ -70,29 +70,55 @@ int cpuinfo_phys_bits(const char *buf, size_t len)
 	return -ENOENT;
 }
 
-/* x86 show_cpuinfo(): "vendor_id\t: GenuineIntel"; -ENOENT without one, -ENOMEM. */
-int cpuinfo_vendor(const char *buf, size_t len, char **ret)
+/* The first "key : WORD" line's word, at most max bytes; -ENOENT without one, -ENOMEM. */
+static int cpuinfo_word(const char *buf, size_t len, const char *key, size_t max, char **ret)
 {
-	static const char key[] = "vendor_id";
+	size_t kl = strlen(key);
 	struct line_iter it;
 	struct line l;
 
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
 		const char *end = l.s + l.len, *p;
-		if (token_len(l.s, end) != sizeof(key) - 1 || memcmp(l.s, key, sizeof(key) - 1) != 0)
+		if (token_len(l.s, end) != kl || memcmp(l.s, key, kl) != 0)
 			continue;
-		p = skip_blanks(l.s + sizeof(key) - 1, end);
+		p = skip_blanks(l.s + kl, end);
 		if (p == end || *p != ':')
 			continue;
 		p = skip_blanks(p + 1, end);
 		size_t n = token_len(p, end);
-		if (n == 0 || n > 16)
+		if (n == 0 || n > max)
 			return -ENOENT;
 		*ret = strndup(p, n);
 		return *ret ? 0 : -ENOMEM;
 	}
 	return -ENOENT;
+}
+
+/* x86 show_cpuinfo(): "vendor_id\t: GenuineIntel"; -ENOENT without one, -ENOMEM. */
+int cpuinfo_vendor(const char *buf, size_t len, char **ret)
+{
+	return cpuinfo_word(buf, len, "vendor_id", 16, ret);
+}
+
+int cpuinfo_riscv_noncoherent(const char *buf, size_t len)
+{
+	_cleanup_free_ char *isa = NULL, *vendor = NULL;
+	int r = cpuinfo_word(buf, len, "isa", 4096, &isa);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return -ENOENT;
+	/* arch/riscv/kernel/cpu.c print_isa(): "rv64imafdc_zicbom_zicboz..." */
+	for (const char *p = isa; (p = strstr(p, "_zicbom")); p += 7)
+		if (p[7] == '\0' || p[7] == '_')
+			return 1;
+	r = cpuinfo_word(buf, len, "mvendorid", 32, &vendor);
+	if (r == -ENOMEM)
+		return r;
+	/* THEAD_VENDOR_ID: errata_probe_cmo() declares its CMOs, so non-coherent DMA */
+	return r == 0 && strcmp(vendor, "0x5b7") == 0 ? 1 : 0;
 }
 
 static int read_cpuinfo(struct sysroot *sr, struct machine *m)
@@ -112,6 +138,10 @@ static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 	m->coco.cpuinfo_phys_bits = r > 0 ? (unsigned)r : 0;
 	if (cpuinfo_vendor(buf, len, &m->cpu_vendor) == -ENOMEM)
 		return -ENOMEM;
+	r = cpuinfo_riscv_noncoherent(buf, len);
+	if (r == -ENOMEM)
+		return r;
+	m->riscv_noncoherent = r;
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 

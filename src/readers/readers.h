@@ -153,6 +153,12 @@ bool cpuinfo_has_flag(const char *buf, size_t len, const char *flag);
 int cpuinfo_phys_bits(const char *buf, size_t len);
 /* Pure: x86 "vendor_id" into *ret (freed by the caller); -ENOENT none, -ENOMEM. */
 int cpuinfo_vendor(const char *buf, size_t len, char **ret);
+/*
+ * riscv: whether the kernel treats DMA as non-coherent (riscv_noncoherent_supported():
+ * Zicbom in the "isa" line, or T-Head's CMO errata, mvendorid 0x5b7): 1 or 0;
+ * -ENOENT without an "isa" line, -ENOMEM.
+ */
+int cpuinfo_riscv_noncoherent(const char *buf, size_t len);
 /* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
 int read_confidential(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */

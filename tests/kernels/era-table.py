@@ -84,22 +84,19 @@ def duplicate_keys():
 
 
 def landing(cmd, machines):
-    """For each guest, the keys of the rows its kernel lands on for both the
-    release the tool reads and the kernel's own; and the guests no kernel is
-    known for."""
+    """For each guest, the keys of the rows its kernel lands on: the upstream
+    release, which the tool reads from /proc/version behind Debian's ABI name
+    (identity.c read_stable_release); and the guests no kernel is known for."""
     picked, cache, unknown = {}, {}, []
     for m in machines:
         suite = m.get("suite", kernels.DEFAULT_SUITE)
         if suite not in eras.SUITE_KERNELS or m["arch"] not in eras.UNAME_MACHINE:
             unknown.append("%s (suite %s, arch %s)" % (m["name"], suite, m["arch"]))
             continue
-        keys = None
-        for release in eras.SUITE_KERNELS[suite]:
-            at = (release, eras.UNAME_MACHINE[m["arch"]])
-            if at not in cache:
-                cache[at] = {k for k, _ in run_rows(cmd, "--at", *at)}
-            keys = cache[at] if keys is None else keys & cache[at]
-        picked[m["name"]] = keys
+        at = (eras.SUITE_KERNELS[suite][1], eras.UNAME_MACHINE[m["arch"]])
+        if at not in cache:
+            cache[at] = {k for k, _ in run_rows(cmd, "--at", *at)}
+        picked[m["name"]] = cache[at]
     return picked, unknown
 
 

@@ -19,9 +19,9 @@ the row's range on its architecture is necessary, not enough.
 # The kernel each suite's guests booted, as (the uname release the tool reads
 # its era from, the upstream release the kernel is). kernels.py resolves the
 # suite's linux-image-FLAVOUR metapackage at run time, so these follow the
-# archive: update them when a suite moves across an era boundary. Both must
-# land on a row for a guest to prove it: Debian's "5.10.0-N" names hide the
-# stable release (5.10.223), which matters for the stable-backport rows.
+# archive: update them when a suite moves across an era boundary. Debian's
+# "5.10.0-N" names hide the stable release (5.10.223), which the tool reads
+# from /proc/version: the upstream release is the one a guest must land on.
 SUITE_KERNELS = {
     "bullseye": ("5.10.0-32", "5.10.223"),
     "bookworm": ("6.1.0-50", "6.1.176"),
@@ -64,7 +64,7 @@ ROWS = {
         " highmem, where 5.13-6.15 bounced nothing either; Debian ships no 32-bit"
         " kernel of 6.16+ in the suite",
     "ERA_BLOCK_LIMIT 0..3.13 any": OLDER,
-    "ERA_BLOCK_LIMIT 3.13..3.19 arm": OLDER,
+    "ERA_BLOCK_LIMIT 3.13..4.10 arm": OLDER,
     "ERA_BLOCK_LIMIT 3.13..5.3 any": OLDER,
     "ERA_BLOCK_LIMIT 5.3.. any":
         "no guest has a non-SCSI disk on a kernel whose block layer bounces: 5.10's"
@@ -167,14 +167,11 @@ ROWS = {
     "ERA_ARM_LPAE_POOL 0..5.3 arm": OLDER,
     "ERA_ARM_LPAE_POOL 5.4.149..5.5 arm": NO_DEBIAN,
     "ERA_ARM_LPAE_POOL 5.10.69..5.11 arm":
-        "bullseye's armmp-lpae is 5.10.223, inside this row, but its release"
-        " 5.10.0-32-armmp-lpae reads as 5.10.0, so the tool applies 5.3-5.12's row to"
-        " it: armhf-virt-window-lpae-bullseye proves neither (its root run reads the"
-        " pool from the log)",
-    "ERA_ARM_LPAE_POOL 5.3..5.13 arm":
-        "no kernel of the suite is in it but by name: bullseye's 5.10.0-32-armmp-lpae"
-        " reads as 5.10.0 here while the kernel is 5.10.223, which runs the 5.10.69"
-        " backport (the row above)",
+        "armhf-virt-window-lpae-bullseye (5.10.223, read from /proc/version) lands here,"
+        " but its 3 GiB from 0x40000000 reach past arm_dma_pfn_limit, where 5.3-5.12's"
+        " always-a-pool says the same; an LPAE guest with all RAM below 4 GiB would tell",
+    "ERA_ARM_LPAE_POOL 5.3..5.13 arm": NO_DEBIAN + "; bullseye's armmp-lpae is 5.10.223,"
+        " past the 5.10.69 backport",
     "ERA_ARM_LPAE_POOL 5.13.. arm": dict(
         guests=["armhf-virt-highmem"],
         how="6.1 LPAE with 3 GiB of RAM from 0x40000000, a pool; " + NOBODY),
@@ -190,7 +187,12 @@ ROWS = {
     "ERA_MAPPING_ALIGN 0..5.12 any":
         "no guest bounces a device with a min_align_mask (NVMe), and the judge does"
         " not check the mapping-size finding this row decides",
-    "ERA_MAPPING_ALIGN 5.12..5.19 any": NO_DEBIAN,
+    "ERA_MAPPING_ALIGN 5.10.147..5.11 any":
+        "bullseye's 5.10.223 lands here, but no guest bounces a device with a"
+        " min_align_mask (NVMe), and the judge does not check the mapping-size finding",
+    "ERA_MAPPING_ALIGN 5.15.72..5.16 any": NO_DEBIAN,
+    "ERA_MAPPING_ALIGN 5.12..5.19 any": NO_DEBIAN + "; tests/machines/x86-sev-nvme-256k-5.12"
+        " and -5.11 hold its boundary",
     "ERA_MAPPING_ALIGN 5.19.. any":
         "no guest bounces a device with a min_align_mask (NVMe), and the judge does"
         " not check the mapping-size finding this row decides",
@@ -221,10 +223,50 @@ ROWS = {
         "no guest has an untrusted PCI device: QEMU describes no external-facing"
         " port (ACPI ExternalFacingPort, DT external-facing) on its machines;"
         " Thunderbolt hardware only",
-    "ERA_UNTRUSTED_BOUNCE 5.11.. any":
+    "ERA_UNTRUSTED_BOUNCE 5.11..5.13 any": NO_DEBIAN,
+    "ERA_UNTRUSTED_BOUNCE 5.13..5.15 any": NO_DEBIAN + "; tests/machines/x86-thunderbolt-3g-5.14"
+        " holds it",
+    "ERA_UNTRUSTED_BOUNCE 5.15.61..5.16 any": NO_DEBIAN + "; tests/machines/"
+        "x86-thunderbolt-3g-5.15.61 and -5.15.60 hold its boundary",
+    "ERA_UNTRUSTED_BOUNCE 5.15..5.19 any": NO_DEBIAN,
+    "ERA_UNTRUSTED_BOUNCE 5.19.. any":
         "no guest has an untrusted PCI device: QEMU describes no external-facing"
         " port (ACPI ExternalFacingPort, DT external-facing) on its machines;"
         " Thunderbolt hardware only; tests/machines/x86-thunderbolt holds it",
+    "ERA_AMD_PASSTHROUGH 0..5.4 any": OLDER + "; tests/machines/x86-amd-5.3-identity holds it",
+    "ERA_AMD_PASSTHROUGH 5.4.. any":
+        "Debian builds without CONFIG_IOMMU_DEFAULT_PASSTHROUGH and the tool reads"
+        " iommu=pt and iommu.passthrough=1 from the command line in both eras, so no"
+        " guest tells the rows apart; tests/machines/x86-amd-5.4-identity holds it",
+
+    # ---- the default pool by architecture ----
+    "ERA_ARCH_POOL 0..4.8 arm64": OLDER + "; tests/machines/arm64-4.7-pool holds it",
+    "ERA_ARCH_POOL 4.8.. arm64": dict(
+        guests=["arm64-virt-6g", "arm64-virt-6g-bullseye"],
+        how="6 GiB from 0x40000000, past the DMA zone: a pool; " + NOBODY),
+    "ERA_ARCH_POOL 0..5.14 riscv":
+        "the suite has no riscv64 guest (kernels.py ARCHES: amd64, i386, arm64, armhf);"
+        " tests/machines/riscv-5.13-1g holds it",
+    "ERA_ARCH_POOL 5.14..6.10 riscv":
+        "the suite has no riscv64 guest; tests/machines/riscv-5.14-1g and"
+        " riscv-6.9-1g-zicbom hold it",
+    "ERA_ARCH_POOL 6.10.. riscv":
+        "the suite has no riscv64 guest; QEMU's virt with Zicbom would show the"
+        " kmalloc pool; tests/machines/riscv-6.10-1g-zicbom and riscv-6.12-1g-coherent"
+        " hold it",
+    "ERA_ARCH_POOL 0.. x86": dict(
+        guests=["x86-pc-3g", "x86-pc-6g"],
+        how="no pool at 3 GiB, one at 6 GiB; " + NOBODY),
+    "ERA_ARCH_POOL 0.. any":
+        "the suite boots no architecture without a modelled default (amd64, i386,"
+        " arm64, armhf)",
+    "ERA_X86_32_POOL 0..4.19 x86": OLDER + "; tests/machines/x86-32-pae-scsi-4.17 and"
+        " -4.18 hold it",
+    "ERA_X86_32_POOL 4.19..5.8 x86": OLDER + "; tests/machines/x86-32-3g-4.19.0 and"
+        " x86-32-3g-4.19-stable hold it",
+    "ERA_X86_32_POOL 5.8.. x86": dict(
+        guests=["i386-pc-6g-bullseye"],
+        how="5.10 686-pae with 6 GiB: a pool for the RAM above 4 GiB; " + NOBODY),
 
     # ---- confidential and other platforms ----
     "ERA_HYPERV_FORCE 0..5.16 any":

@@ -457,10 +457,10 @@ SWIOTLB_X86 = "software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe800
 
 # ---------------------------------------------------------------- x86 PC devices
 
-def x86_pc_devices(t, groups=False, nvme_partition=True):
+def x86_pc_devices(t, groups=False, nvme_partition=True, group_type="DMA-FQ"):
     """Host bridge (unbound), AHCI (32-bit) with sda, a root port, NVMe (64-bit) with nvme0n1."""
     bus = "sys/devices/pci0000:00"
-    g = (lambda n: (n, "DMA-FQ")) if groups else (lambda n: None)
+    g = (lambda n: (n, group_type)) if groups else (lambda n: None)
     pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32, group=g(0))
     ahci = pci(t, bus, "0000:00:1f.2", 0x8086, 0x2922, 0x010601, 32, "ahci", "ahci", group=g(1))
     scsi = ahci + "/ata1/host0/target0:0:0/0:0:0:0"
@@ -1322,9 +1322,117 @@ def x86_amd_510_iommu(t):
     kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
     return [
         ".swiotlb.active == false and (.swiotlb.active_why | test(\"AMD\"))",
-        ".swiotlb.active_provenance == \"assumed\"",
+        "# the groups' DMA-FQ types show the default domain is translated, not passthrough",
+        ".swiotlb.active_provenance == \"derived\"",
         "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
     ]
+
+
+def x86_amd_identity(t, release):
+    """AMD-Vi with every group identity and no iommu=pt on the command line:
+    CONFIG_IOMMU_DEFAULT_PASSTHROUGH. From 5.4 amd_iommu_init_dma_ops() asks
+    iommu_default_passthrough() and keeps the pool, so the 32-bit AHCI
+    (dma-direct) bounces; before 5.4 it asked x86's iommu_pass_through
+    (iommu=pt only) and freed it, so the AHCI's RAM above 4 GiB fails."""
+    manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1"
+    x86_proc(t, cmd)
+    t.file("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+           "address sizes\t: 48 bits physical, 48 bits virtual\n\n")
+    x86_pc_devices(t, groups=True, group_type="identity")
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
+    if release.startswith("5.3."):
+        return [
+            ".swiotlb.active == false and (.swiotlb.active_why | test(\"before 5.4\"))",
+            "%s | .verdict == \"fails\"" % dev("0000:00:1f.2"),
+        ]
+    return [
+        ".swiotlb.active == true",
+        "%s | .verdict == \"partial\"" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == %d" % (dev("0000:00:1f.2"), X86_ABOVE_4G),
+    ]
+
+
+RISCV_1G_IOMEM = ("80000000-bfffffff : System RAM\n  80000000-8002ffff : Reserved\n"
+                  "  80200000-80ffffff : Kernel image\n")
+
+
+def riscv_virt_1g(t, release, zicbom):
+    """A riscv64 virt board with 1 GiB at 0x80000000 (all below 4 GiB), a rotated
+    log: the default pool by era. setup_arch() swiotlb_init(1) always before
+    5.14; ce3aca0465e3 (5.14) only above dma32_phys_limit; fc7a50eed986 (6.10)
+    a RAM/1024 pool when DMA is non-coherent (Zicbom in the isa line)."""
+    manifest(t, "riscv64", release, "2026-12-03T08:00:00Z")
+    zi = zoneinfo([("DMA32", 0x80000, 0x40000, 0x3f000), ("Normal", None, 0, 0),
+                   ("Movable", None, 0, 0)])
+    proc(t, RISCV_1G_IOMEM, zi,
+         "MemTotal:        1006000 kB\nMemFree:          900000 kB\nBounce:                0 kB\n",
+         "root=/dev/vda1 console=ttyS0")
+    isa = "rv64imafdch_zicbom_zicboz_zicntr_zihpm" if zicbom else "rv64imafdch_zicntr_zihpm"
+    t.file("proc/cpuinfo", "processor\t: 0\nhart\t\t: 0\nisa\t\t: %s\nmmu\t\t: sv57\n"
+           "mvendorid\t: 0x0\nmarchid\t\t: 0x0\nmimpid\t\t: 0x0\n\n" % isa)
+    x86_pc_devices(t)
+    kmsg(t, ["virtio_blk virtio1: [vda] 16777216 512-byte logical blocks"], first_seq=5000)
+    major, minor = (int(x) for x in release.split(".")[:2])
+    if (major, minor) < (5, 14):
+        return [".swiotlb.active == true and (.swiotlb.active_why | test(\"before 5.14\"))"]
+    if (major, minor) >= (6, 10) and zicbom:
+        return [
+            ".swiotlb.active == true and (.swiotlb.active_why | test(\"non-coherent\"))",
+            "# DIV_ROUND_UP(1006000 KiB, 1024) = 983 KiB, in whole 256 KiB segments",
+            ".swiotlb.size_bytes == 1048576",
+        ]
+    return [".swiotlb.active == false and (.swiotlb.active_why | test(\"riscv\"))"]
+
+
+def x86_32_pool(t, release, ram_6g):
+    """32-bit PAE x86 with a rotated log, the pool by era: none before 4.19
+    (pci_swiotlb_detect_4gb under CONFIG_X86_64); 4.19-5.7 one whatever the RAM
+    (MAX_DMA32_PFN is 0 on 32-bit) unless a stable release fixed it; from 5.8
+    (88743470668e) only above 4 GiB."""
+    x86_32_pae_scsi_419(t)
+    manifest(t, "i686", release, "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/sda1 ro"
+    if not ram_6g:
+        proc(t, "00000000-00000fff : Reserved\n00001000-0009fbff : System RAM\n"
+                "0009fc00-000fffff : Reserved\n00100000-bfffffff : System RAM\n"
+                "c0000000-febfffff : PCI Bus 0000:00\n",
+             zoneinfo([("DMA", 1, 4095, 3998), ("Normal", 4096, 225280, 221000),
+                       ("HighMem", 229376, 557056, 557056)]),
+             "MemTotal:        3000000 kB\nMemFree:         2500000 kB\nHighTotal:       2228224 kB\n"
+             "HighFree:        2000000 kB\nLowTotal:         880000 kB\nLowFree:          500000 kB\n"
+             "Bounce:                0 kB\n", cmd)
+    else:
+        t.file("proc/cmdline", cmd + "\n")
+    kmsg(t, ["sd 0:0:0:0: [sda] Attached SCSI disk"], first_seq=3000)
+    if release.startswith("4.17.") or release.startswith("4.18."):
+        checks = [".swiotlb.active == false and (.swiotlb.active_why | test(\"before 4.19\"))"]
+        if release.startswith("4.18."):
+            checks += [
+                "# 4.18: SCSI sets no bounce limit and nommu_dma_ops has no pool: RAM above 4 GiB fails",
+                "%s | .verdict == \"fails\"" % dev("0000:00:1f.2"),
+            ]
+        else:
+            checks += [
+                "# 4.17: nommu_dma_ops is_phys, so scsi_calculate_bounce_limit() bounces above the mask",
+                "%s | .models.legacy_block.as_pfn.bounce_bytes == 2147483648" % dev("0000:00:1f.2"),
+            ]
+        return checks
+    if release.startswith("4.19.0"):
+        return [".swiotlb.active == true and (.swiotlb.active_why | test(\"whatever the RAM\"))"]
+    if release.startswith("4.19."):
+        return [".swiotlb.active == null and (.swiotlb.active_why | test(\"88743470668e\"))"]
+    return [".swiotlb.active == false and (.swiotlb.active_why | test(\"4 GiB\"))"]
+
+
+def arm64_early_pool(t, release):
+    """arm64-kmalloc-pool's 2 GiB, all in ZONE_DMA, before and at b67a8b29df7e:
+    mem_init() called swiotlb_init(1) whatever the RAM before 4.8."""
+    arm64_kmalloc_pool(t, "6.1.0-27-arm64")
+    manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
+    if release.startswith("4.7."):
+        return [".swiotlb.active == true and (.swiotlb.active_why | test(\"before 4.8\"))"]
+    return [".swiotlb.active == false"]
 
 
 def arm64_kmalloc_pool(t, release):
@@ -2122,6 +2230,47 @@ X86_3G_ZONEINFO = zoneinfo([("DMA", 1, 4095, 3998), ("DMA32", 4096, 782336, 7823
 X86_3G_MEMINFO = "MemTotal:        3080000 kB\nMemFree:         2900000 kB\nBounce:                0 kB\n"
 
 
+def x86_sev_nvme_256k(t, release):
+    """An SEV guest whose QEMU nvme (MDTS 6) allows 256 KiB: exactly
+    dma_max_mapping_size() before 5.19. In 5.12-5.18 nvme's min_align_mask
+    (4095) keeps a segment's offset in the bounce slots, so a 256 KiB segment
+    not on a 2 KiB boundary needs 129 slots and fails; before 5.12 it fits."""
+    manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1 ro console=ttyS0"
+    x86_guest_proc(t, cmd)
+    bus = "sys/devices/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x8086, 0x29c0, 0x060000, 32)
+    nvme = pci(t, bus, "0000:00:04.0", 0x1b36, 0x0010, 0x010802, 64, "nvme", "nvme",
+               subsys=(0x1af4, 0x1100))
+    disk(t, nvme + "/nvme/nvme0", "nvme0n1", ["nvme0n1p1"], (259, 0), sectors=20971520,
+         max_sectors_kb=256, max_hw_sectors_kb=256, max_segments=65,
+         max_segment_size=4294967295, dma_alignment=None, glue=False)
+    kmsg(t, ["AMD Memory Encryption Features active: SEV",
+             "software IO TLB: mapped [mem 0x000000007bfdc000-0x000000007ffdc000] (64MB)"],
+         first_seq=800)
+    f = finding("bounce-mapping-too-large", "0000:00:04.0")
+    if release.startswith("5.11."):
+        return ["%s | .verdict == \"forced\"" % dev("0000:00:04.0"), "%s | length == 0" % f]
+    return [
+        "%s | .verdict == \"forced\"" % dev("0000:00:04.0"),
+        "%s | length == 1 and (.[0].message | test(\"min_align_mask\"))" % f,
+        "%s | .[0].evidence.segment_bytes == 262144" % f,
+    ]
+
+
+def x86_thunderbolt_era(t, release, panics):
+    """x86-thunderbolt-3g (no pool) on older kernels: swiotlb_tbl_map_single()
+    panics where it tests for the missing pool (5.13-5.14: io_tlb_default_mem
+    NULL; 5.15.61+: !mem->nslabs) and finds no slot elsewhere (5.15.0-5.15.60)."""
+    x86_thunderbolt(t, False)
+    manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
+    f = finding("untrusted-bounce-impossible", "0000:2c:00.0")
+    return [
+        "%s | length == 1" % f,
+        "%s | .[0].evidence.without_pool == \"%s\"" % (f, "panic" if panics else "fails"),
+    ]
+
+
 def x86_thunderbolt(t, pool):
     """An Intel laptop on 6.1 with a Thunderbolt NVMe below an external-facing
     root port: set_pcie_untrusted() and pci_set_removable() mark it, sysfs
@@ -2322,6 +2471,25 @@ FIXTURES = {
     "arm-5.10-log-lpae": arm_510_log_lpae,
     "arm64-rpi4-nonroot": arm64_rpi4_nonroot,
     "arm64-4.14-pcie-window": arm64_414_pcie_window,
+    "x86-amd-5.3-identity": lambda t: x86_amd_identity(t, "5.3.18-1-amd64"),
+    "x86-amd-5.4-identity": lambda t: x86_amd_identity(t, "5.4.203-1-amd64"),
+    "riscv-5.13-1g": lambda t: riscv_virt_1g(t, "5.13.19", True),
+    "riscv-5.14-1g": lambda t: riscv_virt_1g(t, "5.14.21", True),
+    "riscv-6.9-1g-zicbom": lambda t: riscv_virt_1g(t, "6.9.12", True),
+    "riscv-6.10-1g-zicbom": lambda t: riscv_virt_1g(t, "6.10.14", True),
+    "riscv-6.12-1g-coherent": lambda t: riscv_virt_1g(t, "6.12.9", False),
+    "x86-32-pae-scsi-4.17": lambda t: x86_32_pool(t, "4.17.17-1-686-pae", True),
+    "x86-32-pae-scsi-4.18": lambda t: x86_32_pool(t, "4.18.20-2-686-pae", True),
+    "x86-32-3g-4.19.0": lambda t: x86_32_pool(t, "4.19.0", False),
+    "x86-32-3g-4.19-stable": lambda t: x86_32_pool(t, "4.19.316-686-pae", False),
+    "x86-32-3g-5.8": lambda t: x86_32_pool(t, "5.8.18-686-pae", False),
+    "arm64-4.7-pool": lambda t: arm64_early_pool(t, "4.7.10-arm64"),
+    "arm64-4.8-pool": lambda t: arm64_early_pool(t, "4.8.17-arm64"),
+    "x86-sev-nvme-256k-5.11": lambda t: x86_sev_nvme_256k(t, "5.11.22"),
+    "x86-sev-nvme-256k-5.12": lambda t: x86_sev_nvme_256k(t, "5.12.19"),
+    "x86-thunderbolt-3g-5.14": lambda t: x86_thunderbolt_era(t, "5.14.21-1-amd64", True),
+    "x86-thunderbolt-3g-5.15.60": lambda t: x86_thunderbolt_era(t, "5.15.60-1-amd64", False),
+    "x86-thunderbolt-3g-5.15.61": lambda t: x86_thunderbolt_era(t, "5.15.61-1-amd64", True),
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"

@@ -72,7 +72,33 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_BLOCK_BOUNCE, KV(6, 16, 0), ANY_ARCH, NULL), BLOCK_BOUNCE_NONE);
 	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), ARCH_ARM, NULL), BLOCK_LIMIT_PHYS_OFFSET_PFN);
 	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 14, 0), ARCH_X86, NULL), BLOCK_LIMIT_DMA_MAX_PFN);
-	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(3, 19, 0), ARCH_ARM, NULL), BLOCK_LIMIT_DMA_MAX_PFN);
+	/* ARM's PHYS_PFN_OFFSET form: still in 4.2, gone by 4.12 (4.10 taken) */
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(4, 9, 99), ARCH_ARM, NULL), BLOCK_LIMIT_PHYS_OFFSET_PFN);
+	assert_int_equal(era_value(ERA_BLOCK_LIMIT, KV(4, 10, 0), ARCH_ARM, NULL), BLOCK_LIMIT_DMA_MAX_PFN);
+	/* untrusted devices without a pool, by era and stable release */
+	static const struct {
+		uint32_t release;
+		int want;
+	} untrusted[] = {
+		{ KV(5, 10, 223), UNTRUSTED_NOT_MODELLED }, { KV(5, 11, 0), UNTRUSTED_NO_POOL_FULL },
+		{ KV(5, 12, 19), UNTRUSTED_NO_POOL_FULL },  { KV(5, 13, 0), UNTRUSTED_NO_POOL_PANIC },
+		{ KV(5, 14, 21), UNTRUSTED_NO_POOL_PANIC }, { KV(5, 15, 0), UNTRUSTED_NO_POOL_FULL },
+		{ KV(5, 15, 60), UNTRUSTED_NO_POOL_FULL },  { KV(5, 15, 61), UNTRUSTED_NO_POOL_PANIC },
+		{ KV(5, 15, 190), UNTRUSTED_NO_POOL_PANIC }, { KV(5, 16, 0), UNTRUSTED_NO_POOL_FULL },
+		{ KV(5, 18, 19), UNTRUSTED_NO_POOL_FULL },  { KV(5, 19, 0), UNTRUSTED_NO_POOL_CHECKED },
+	};
+	for (size_t i = 0; i < sizeof(untrusted) / sizeof(*untrusted); i++)
+		assert_int_equal(era_value(ERA_UNTRUSTED_BOUNCE, untrusted[i].release, ARCH_X86, NULL),
+				 untrusted[i].want);
+	/* 82806744fd7d and its stable backports */
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 146), ANY_ARCH, NULL), MAPPING_ALIGN_NONE);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 147), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 15, 71), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 15, 72), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 18, 19), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 19, 0), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
+	assert_int_equal(era_value(ERA_AMD_PASSTHROUGH, KV(5, 3, 18), ANY_ARCH, NULL), 0);
+	assert_int_equal(era_value(ERA_AMD_PASSTHROUGH, KV(5, 4, 0), ANY_ARCH, NULL), 1);
 	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 9, 0), ANY_ARCH, NULL), RANGE_MAP_PFN_OFFSET);
 	assert_int_equal(era_value(ERA_RANGE_MAP, KV(5, 10, 0), ANY_ARCH, NULL), RANGE_MAP_REGIONS);
 	assert_int_equal(era_value(ERA_BUS_LIMIT, KV(5, 4, 0), ANY_ARCH, NULL), BUS_LIMIT_MASK);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* src/analysis/swiotlb-state.c: whether a pool exists, from the best evidence there is. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -430,6 +431,106 @@ static void test_pool_placement(void **state)
 	assert_false(s.pool_limit_known);
 }
 
+/* A machine of arch with RAM to end_pfn (4 KiB pages) and a rotated log: the default alone. */
+static void plain(struct machine *m, struct layout *l, const char *arch, uint64_t end_pfn)
+{
+	x86_6g(m, l);
+	m->arch.value = (char *)arch;
+	m->arch_info = arch_lookup(arch);
+	l->end_pfn = end_pfn;
+	l->ram_bytes = (end_pfn - l->base_pfn) << 12;
+}
+
+/* ERA_ARCH_POOL and ERA_X86_32_POOL, each boundary from both sides. */
+static void test_arch_pool_eras(void **state)
+{
+	static const struct {
+		const char *arch;
+		uint32_t release;
+		uint64_t end_pfn;
+		int noncoherent;
+		enum tristate want;
+	} cases[] = {
+		/* arm64: swiotlb_init(1) before b67a8b29df7e */
+		{ "aarch64", KV(4, 7, 10), 0x80000, -ENOENT, TRI_YES },
+		{ "aarch64", KV(4, 8, 0), 0x80000, -ENOENT, TRI_NO },
+		{ "aarch64", KV(4, 8, 0), 0x140000, -ENOENT, TRI_YES },
+		/* riscv: always before ce3aca0465e3 (5.14), non-coherent from fc7a50eed986 (6.10) */
+		{ "riscv64", KV(5, 13, 19), 0xc0000, 0, TRI_YES },
+		{ "riscv64", KV(5, 14, 0), 0xc0000, 1, TRI_NO },
+		{ "riscv64", KV(5, 14, 0), 0x140000, 0, TRI_YES },
+		{ "riscv64", KV(6, 9, 12), 0xc0000, 1, TRI_NO },
+		{ "riscv64", KV(6, 10, 0), 0xc0000, 1, TRI_YES },
+		{ "riscv64", KV(6, 10, 0), 0xc0000, 0, TRI_NO },
+		{ "riscv64", KV(6, 10, 0), 0xc0000, -ENOENT, TRI_UNKNOWN },
+		/* 32-bit x86: none before 485734f3fc77 (4.19), any RAM until 88743470668e (5.8) */
+		{ "i686", KV(4, 18, 20), 0x180000, -ENOENT, TRI_NO },
+		{ "i686", KV(4, 19, 0), 0x180000, -ENOENT, TRI_YES },
+		{ "i686", KV(4, 19, 0), 0xc0000, -ENOENT, TRI_YES },
+		{ "i686", KV(4, 19, 316), 0xc0000, -ENOENT, TRI_UNKNOWN },
+		{ "i686", KV(5, 7, 0), 0xc0000, -ENOENT, TRI_YES },
+		{ "i686", KV(5, 8, 0), 0xc0000, -ENOENT, TRI_NO },
+		{ "i686", KV(5, 8, 0), 0x180000, -ENOENT, TRI_YES },
+		/* x86-64: above 4 GiB in every era */
+		{ "x86_64", KV(4, 18, 0), 0xc0000, -ENOENT, TRI_NO },
+		{ "x86_64", KV(4, 18, 0), 0x180000, -ENOENT, TRI_YES },
+		/* no default modelled */
+		{ "ppc64le", KV(6, 1, 0), 0x180000, -ENOENT, TRI_UNKNOWN },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		const char *why;
+		plain(&m, &l, cases[i].arch, cases[i].end_pfn);
+		m.riscv_noncoherent = cases[i].noncoherent;
+		enum tristate got = active(&m, &l, cases[i].release, &why);
+		if (got != cases[i].want)
+			fail_msg("case %zu (%s %x): %d, want %d (%s)", i, cases[i].arch, cases[i].release,
+				 got, cases[i].want, why);
+		assert_non_null(why);
+	}
+}
+
+/* AMD before 5.19 keeps the pool for a passthrough default domain: iommu=pt, or from 5.4 the groups. */
+static void test_amd_passthrough(void **state)
+{
+	static const struct {
+		uint32_t release;
+		bool pt;
+		enum iommu_domain a, b;
+		enum tristate want;
+	} cases[] = {
+		{ KV(5, 3, 18), false, IOMMU_DOMAIN_IDENTITY, IOMMU_DOMAIN_IDENTITY, TRI_NO },
+		{ KV(5, 3, 18), true, IOMMU_DOMAIN_IDENTITY, IOMMU_DOMAIN_IDENTITY, TRI_YES },
+		{ KV(5, 4, 0), false, IOMMU_DOMAIN_IDENTITY, IOMMU_DOMAIN_IDENTITY, TRI_YES },
+		/* an IOMMUv2 GPU's identity among translated groups is not the default */
+		{ KV(5, 4, 0), false, IOMMU_DOMAIN_IDENTITY, IOMMU_DOMAIN_DMA, TRI_NO },
+		{ KV(5, 10, 0), false, IOMMU_DOMAIN_DMA_FQ, IOMMU_DOMAIN_DMA, TRI_NO },
+		{ KV(5, 10, 0), false, IOMMU_DOMAIN_NONE, IOMMU_DOMAIN_NONE, TRI_NO },
+		{ KV(5, 19, 0), false, IOMMU_DOMAIN_DMA, IOMMU_DOMAIN_DMA, TRI_YES },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct device d[2] = { { .iommu_group = 1, .iommu_domain = cases[i].a },
+				       { .iommu_group = 2, .iommu_domain = cases[i].b } };
+		struct machine m;
+		struct layout l;
+		const char *why;
+		x86_6g(&m, &l);
+		m.iommu_groups_present = true;
+		m.log_amd_iommu = true;
+		m.cmd.iommu_pt = cases[i].pt;
+		m.devices = d;
+		m.n_devices = 2;
+		enum tristate got = active(&m, &l, cases[i].release, &why);
+		if (got != cases[i].want)
+			fail_msg("case %zu: %d, want %d (%s)", i, got, cases[i].want, why);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +543,8 @@ int main(void)
 		cmocka_unit_test(test_arm_lpae),
 		cmocka_unit_test(test_arm_pool_default),
 		cmocka_unit_test(test_pool_placement),
+		cmocka_unit_test(test_arch_pool_eras),
+		cmocka_unit_test(test_amd_passthrough),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
