@@ -102,6 +102,9 @@ void machine_done(struct machine *m)
 	observation_done(&m->observed);
 	free(m->cmdline);
 	free(m->cpu_vendor);
+	for (size_t i = 0; i < m->n_iort; i++)
+		free(m->iort[i].name);
+	free(m->iort);
 	for (size_t i = 0; i < m->n_devices; i++)
 		device_done(&m->devices[i]);
 	free(m->devices);
@@ -277,6 +280,7 @@ void device_done(struct device *d)
 	free(d->driver);
 	free(d->module);
 	free(d->modalias);
+	free(d->acpi_path);
 	free(d->name);
 	free(d->iommu_type);
 	if (d->dt)

@@ -239,6 +239,7 @@ struct device {
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */
 	char *interfaces;        /* network interfaces under it, "eth0,wlan0" (sys/class/net); NULL none */
 	struct dt_info *dt;      /* NULL: no devicetree node (every x86 device); read it with device_dt() */
+	char *acpi_path;         /* firmware_node/path ("\\_SB_.ETH0"), read only for IORT's named components */
 	struct udev_props *udev; /* NULL: udev knows nothing of it; read it with udev_or_none() */
 };
 
@@ -251,6 +252,22 @@ struct block_queue {
 	int64_t max_sectors_kb, max_hw_sectors_kb, max_segments, max_segment_size;
 	int64_t logical_block_size, dma_alignment;
 	struct udev_props *udev; /* NULL: udev knows nothing of it */
+};
+
+/* ---- ACPI IORT (arm64 servers) ---- */
+
+enum {
+	IORT_NODE_NAMED_COMPONENT = 1,
+	IORT_NODE_ROOT_COMPLEX = 2,
+};
+
+/* A named component or root complex of the IORT, with its memory address size limit. */
+struct iort_node {
+	uint8_t type;            /* IORT_NODE_* */
+	uint8_t revision;
+	uint8_t limit_bits;      /* memory_address_limit; 0: none given (root complex before revision 1) */
+	uint32_t segment;        /* root complex: its PCI segment (the PCI domain) */
+	char *name;              /* named component: its device object, "\\_SB_.ETH0" */
 };
 
 /* ---- swiotlb, forced bouncing, hypervisor (issue 3) ---- */
@@ -417,6 +434,9 @@ struct machine {
 	struct confidential coco;
 	struct hypervisor hyp;
 	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */
+	bool iort_read;              /* sys/firmware/acpi/tables/IORT was read and parsed */
+	struct iort_node *iort;      /* its named components and root complexes */
+	size_t n_iort;
 	/* log "DMAR: Intel(R) Virtualization Technology for Directed I/O" (intel_iommu_init, after init_dmars succeeded) */
 	bool log_intel_iommu;
 	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */

@@ -108,6 +108,16 @@ audit "$r" openat2
 check "Debian proc/version: the stable release behind the ABI name" jqe "$tmp/j" \
 	'.kernel.stable_release == "5.10.223" and .kernel.stable_release_source == "proc/version"'
 
+# an arm64 ACPI IORT that lies about itself: an input entry, the limits unread
+iort=$(fixture_root arm64-acpi-iort-6.1) || exit 99
+rm -rf "$tmp/iort" && cp -r "$iort" "$tmp/iort" && r=$tmp/iort
+head -c 60 "$iort/sys/firmware/acpi/tables/IORT" > "$r/sys/firmware/acpi/tables/IORT"
+expect_input "truncated IORT" "$r" sys/firmware/acpi/tables/IORT invalid EBADMSG
+check "truncated IORT: no limit applied" jqe "$tmp/j" \
+	'[.devices[] | select(.dma_ranges != null)] | length == 0'
+head -c 2000000 /dev/zero > "$r/sys/firmware/acpi/tables/IORT"
+expect_input "huge IORT" "$r" sys/firmware/acpi/tables/IORT invalid
+
 r=$(mkroot empty); : > "$r/proc/iomem"
 expect_input "empty iomem" "$r" proc/iomem invalid EBADMSG
 check "empty iomem: falls back to zoneinfo" jqe "$tmp/j" '.memory.source == "zoneinfo"'

@@ -527,6 +527,12 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		if (e < 0)
 			return e;
 	}
+	if (r->map.state == DMA_MAP_IDENTITY && !device_dt(d)->node && in->m->iort_read) {
+		e = dma_map_from_iort(in->m, d, era_value(ERA_IORT_LIMIT, in->release, in->arch_family, NULL),
+				      &r->map);
+		if (e < 0)
+			return e;
+	}
 	if (r->map.state != DMA_MAP_RANGES || r->window_ignored)
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);

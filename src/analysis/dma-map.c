@@ -149,3 +149,62 @@ bool dma_map_translate(const struct dma_map *m, uint64_t phys, uint64_t *ret_bus
 	}
 	return false;
 }
+
+/* The PCI domain of "0000:00:1f.2": the segment IORT root complexes name. */
+static bool pci_segment(const char *id, uint32_t *ret)
+{
+	uint32_t v = 0;
+	size_t n = 0;
+
+	for (; id[n] && id[n] != ':'; n++) {
+		char c = id[n];
+		unsigned x = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) : 16;
+		if (x > 15 || n >= 8)
+			return false;
+		v = v << 4 | x;
+	}
+	if (n == 0 || id[n] != ':')
+		return false;
+	*ret = v;
+	return true;
+}
+
+int dma_map_from_iort(const struct machine *m, const struct device *d, int rule, struct dma_map *ret)
+{
+	const struct iort_node *hit = NULL;
+	uint32_t seg;
+
+	if (rule == IORT_LIMIT_NONE || rule < 0)
+		return 0;
+	for (size_t i = 0; !hit && i < m->n_iort; i++) {
+		const struct iort_node *x = &m->iort[i];
+		if (d->bus == DEV_BUS_PCI && x->type == IORT_NODE_ROOT_COMPLEX && rule == IORT_LIMIT_BOTH &&
+		    pci_segment(d->id, &seg) && seg == x->segment)
+			hit = x;
+		else if (d->bus != DEV_BUS_PCI && x->type == IORT_NODE_NAMED_COMPONENT && d->acpi_path &&
+			 x->name && strcmp(x->name, d->acpi_path) == 0)
+			hit = x;
+	}
+	/* a limit of 0 is FW_BUG "missing memory address limit": -EINVAL, none applied */
+	if (!hit || hit->limit_bits == 0 || hit->limit_bits >= 64)
+		return 0;
+	struct dma_region *g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->size = 1ull << hit->limit_bits;
+	dma_map_done(ret);
+	*ret = (struct dma_map){
+		.regions = g,
+		.n_regions = 1,
+		.bus_limit = g->size - 1,
+		.node = hit->type == IORT_NODE_ROOT_COMPLEX ? "IORT root complex" : hit->name,
+		.why = hit->type == IORT_NODE_ROOT_COMPLEX
+			       ? "ACPI IORT root complex memory_address_limit (an ACPI _DMA method, "
+				 "which sysfs does not show, would come first)"
+			       : "ACPI IORT named component memory_address_limit (an ACPI _DMA method, "
+				 "which sysfs does not show, would come first from 5.8)",
+		.state = DMA_MAP_RANGES,
+	};
+	return 0;
+}

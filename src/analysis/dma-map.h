@@ -45,6 +45,15 @@ _must_check_ int dma_map_from_dt(const struct dt_info *dt, int walk_start, struc
 void dma_map_done(struct dma_map *m);
 
 /*
+ * The ACPI IORT limit iort_dma_setup() gives d: a PCI device its root
+ * complex's (by PCI segment), another device the named component naming its
+ * ACPI path; one identity region of 1 << memory_address_limit. rule is
+ * IORT_LIMIT_* (analysis/eras.h). ret untouched when none applies; 0 or -ENOMEM.
+ */
+_must_check_ int dma_map_from_iort(const struct machine *m, const struct device *d, int rule,
+				   struct dma_map *ret);
+
+/*
  * phys -> bus as translate_phys_to_dma() does: the first region covering
  * phys wins. false when none covers it (DMA_MAPPING_ERROR).
  */

@@ -283,6 +283,22 @@ static const struct era_row table[] = {
 	{ ERA_ARCH_POOL, 0, 0, ANY_ARCH, ARCH_POOL_UNKNOWN,
 	  "no default pool modelled for this architecture" },
 
+	/* arm64 ACPI: iort_dma_setup() (drivers/acpi/arm64/iort.c; acpi_arch_dma_setup
+	 * in drivers/acpi/arm64/dma.c from db59e1b6e492, 5.14) limits a device to
+	 * 1 << memory_address_limit: a named component's from 10d8ab2c15b9 (4.14:
+	 * absent in 4.13.4, present in 4.14.5), a root complex's from 5ac65e8c8941
+	 * (4.19: absent in 4.18.0), both as bus_dma_mask (d74ea7100b0d, 4.19) and
+	 * later bus_dma_limit. An ACPI _DMA method (acpi_dma_get_range, 4.14 for PCI,
+	 * 7fb89e1d44cb 5.8 for named components) comes first; sysfs does not show it. */
+	{ ERA_IORT_LIMIT, 0, KV(4, 14, 0), ARCH_ARM64, IORT_LIMIT_NONE,
+	  "drivers/acpi/arm64/iort.c iort_dma_setup: no IORT limits, before 4.14" },
+	{ ERA_IORT_LIMIT, KV(4, 14, 0), KV(4, 19, 0), ARCH_ARM64, IORT_LIMIT_NAMED,
+	  "drivers/acpi/arm64/iort.c nc_dma_get_range (10d8ab2c15b9, 4.14)" },
+	{ ERA_IORT_LIMIT, KV(4, 19, 0), 0, ARCH_ARM64, IORT_LIMIT_BOTH,
+	  "drivers/acpi/arm64/iort.c rc_dma_get_range (5ac65e8c8941, 4.19)" },
+	{ ERA_IORT_LIMIT, 0, 0, ANY_ARCH, IORT_LIMIT_NONE,
+	  "IORT is arm64's: other architectures read no such table" },
+
 	/* 32-bit x86: pci_swiotlb_detect_4gb() tested max_pfn inside #ifdef
 	 * CONFIG_X86_64 (4.14, 4.17, 4.18): nommu_dma_ops, no pool. 485734f3fc77
 	 * "x86: enable swiotlb for > 4GiG ram on 32-bit kernels" (4.19) dropped the
@@ -401,7 +417,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_HYPERV_FORCE), N(ERA_S390_PCI_DMA), N(ERA_MAPPING_ALIGN), N(ERA_RESTRICTED_POOL),
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
-	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH),
+	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -432,6 +448,8 @@ static const char *const untrusted_names[] = {
 static const char *const arch_pool_names[] = {
 	N(ARCH_POOL_UNKNOWN), N(ARCH_POOL_ALWAYS), N(ARCH_POOL_ABOVE_DMA_LIMIT),
 	N(ARCH_POOL_ABOVE_OR_NONCOHERENT) };
+static const char *const iort_limit_names[] = {
+	N(IORT_LIMIT_NONE), N(IORT_LIMIT_NAMED), N(IORT_LIMIT_BOTH) };
 static const char *const x86_32_pool_names[] = {
 	N(X86_32_POOL_NONE), N(X86_32_POOL_ALWAYS), N(X86_32_POOL_ABOVE_4G) };
 static const char *const iommu_pool_names[] = {
@@ -474,6 +492,7 @@ static const struct {
 	V(ERA_ARCH_POOL, arch_pool_names),
 	V(ERA_X86_32_POOL, x86_32_pool_names),
 	V(ERA_AMD_PASSTHROUGH, yes_no_names),
+	V(ERA_IORT_LIMIT, iort_limit_names),
 };
 #undef V
 

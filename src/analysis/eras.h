@@ -49,6 +49,7 @@ enum era_rule {
 	ERA_ARCH_POOL,           /* when arm64, riscv and x86-64 allocate the default pool: ARCH_POOL_* */
 	ERA_X86_32_POOL,         /* when 32-bit x86 allocates it: X86_32_POOL_* */
 	ERA_AMD_PASSTHROUGH,     /* AMD keeps the pool for an identity default domain, not only iommu=pt: 0 or 1 */
+	ERA_IORT_LIMIT,          /* which ACPI IORT memory address limits arm64 applies: IORT_LIMIT_* */
 	_ERA_RULE_MAX,
 };
 
@@ -152,6 +153,12 @@ enum {
 	ARCH_POOL_ALWAYS,        /* swiotlb_init(1) whatever the RAM */
 	ARCH_POOL_ABOVE_DMA_LIMIT, /* only for RAM beyond the DMA zone (ZONE_DMA32: 4 GiB) */
 	ARCH_POOL_ABOVE_OR_NONCOHERENT, /* that, or a small one for kmalloc bouncing when DMA is non-coherent */
+};
+
+enum {
+	IORT_LIMIT_NONE,         /* iort_dma_setup() applies no limit */
+	IORT_LIMIT_NAMED,        /* named components' only (nc_dma_get_range) */
+	IORT_LIMIT_BOTH,         /* and root complexes' (rc_dma_get_range), from node revision 1 */
 };
 
 enum {

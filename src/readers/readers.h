@@ -54,6 +54,13 @@ int read_cmdline(struct sysroot *sr, struct machine *m);
  */
 int stable_release_parse(const char *buf, size_t len, const char *release, char **ret);
 
+/* An IORT table: its named components and root complexes. 0, -EBADMSG (e says), -ENOMEM. */
+int iort_parse(const void *data, size_t len, struct iort_node **ret, size_t *ret_n,
+	       struct parse_error *e);
+void iort_nodes_free(struct iort_node *v, size_t n);
+/* arm64: sys/firmware/acpi/tables/IORT, and the ACPI paths its named components name. */
+int read_iort(struct sysroot *sr, struct machine *m);
+
 /* MANIFEST: key=value lines, '#' comments, blank lines ignored. */
 int manifest_parse(const char *buf, size_t len, struct manifest_entry **ret, size_t *ret_n,
 		   struct parse_error *ret_err);

@@ -268,6 +268,15 @@ ROWS = {
         guests=["i386-pc-6g-bullseye"],
         how="5.10 686-pae with 6 GiB: a pool for the RAM above 4 GiB; " + NOBODY),
 
+    "ERA_IORT_LIMIT 0..4.14 arm64": OLDER + "; tests/machines/arm64-acpi-iort-4.13 holds it",
+    "ERA_IORT_LIMIT 4.14..4.19 arm64": OLDER + "; tests/machines/arm64-acpi-iort-4.18 holds it",
+    "ERA_IORT_LIMIT 4.19.. arm64":
+        "every arm64 guest boots QEMU's virt with a devicetree (-kernel, no UEFI); an ACPI"
+        " boot would need EDK2, and the root complex node virt writes (hw/arm/"
+        "virt-acpi-build.c build_iort) sets no limit below 64 bits;"
+        " tests/machines/arm64-acpi-iort-6.1 holds it",
+    "ERA_IORT_LIMIT 0.. any": "IORT is arm64's; the other architectures read no such table",
+
     # ---- confidential and other platforms ----
     "ERA_HYPERV_FORCE 0..5.16 any":
         "a Hyper-V isolated VM (VBS, SNP or TDX isolation) runs only on Hyper-V/Azure"

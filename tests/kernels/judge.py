@@ -345,6 +345,18 @@ def judge(work, m):
           "expected one of %s" % (UNAME_MACHINES.get(m.get("arch")),))
     if arch_ok:
         jq.append('.host.arch == "%s"' % host["arch"])
+    # the stable release Debian's ABI name hides: the kernel's own banner says it
+    # ("Linux version 5.10.0-32-amd64 ... SMP Debian 5.10.223-1 (2024-08-10)")
+    banner = re.search(r"^(?:\[[^]]*\] )?Linux version (\S+) .* Debian (\d+\.\d+\.\d+)[-+~ ]", dmesg, re.M)
+    if banner:
+        kern = audit.get("kernel") or {}
+        want = banner.group(2) if re.match(r"^\d+\.\d+\.0-\d", banner.group(1)) else None
+        check(kern.get("stable_release") == want,
+              "the tool reads the stable release behind %s (%s, from %s)" % (
+                  banner.group(1), kern.get("stable_release"), kern.get("stable_release_source")),
+              "the banner says %s" % want)
+        if kern.get("stable_release") == want and want:
+            jq.append('.kernel.stable_release == "%s"' % want)
     if m.get("arch") == "armhf":
         # the flavour QEMU booted: armmp has 2-level page tables, armmp-lpae 3-level
         lpae = m.get("flavour", "armmp-lpae") == "armmp-lpae"

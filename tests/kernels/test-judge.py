@@ -221,6 +221,19 @@ case("another architecture than the guest's fails",
 case("an i386 guest's i686 (uname(2) before kernel.arch) agrees",
      run(dict(audit([]), host={"arch": "i686", "arch_source": "uname(2)"}), m={"name": "t", "arch": "i386"}),
      True)
+BULLSEYE = ("[    0.000000] Linux version 5.10.0-32-amd64 (debian-kernel@lists.debian.org) (gcc-10 "
+            "(Debian 10.2.1-6) 10.2.1 20210110, GNU ld (GNU Binutils for Debian) 2.35.2) #1 SMP "
+            "Debian 5.10.223-1 (2024-08-10)\n")
+case("5.10.0-32-amd64 read as its stable release 5.10.223 agrees",
+     run(dict(audit([]), kernel={"stable_release": "5.10.223"}), dmesg=BULLSEYE + BOOT + POOL), True)
+case("5.10.0-32-amd64 read without its stable release fails",
+     run(dict(audit([]), kernel={"stable_release": None}), dmesg=BULLSEYE + BOOT + POOL), False)
+case("gcc's Debian 10.2.1 taken for the stable release fails",
+     run(dict(audit([]), kernel={"stable_release": "10.2.1"}), dmesg=BULLSEYE + BOOT + POOL), False)
+TRIXIE = ("[    0.000000] Linux version 6.12.117+deb13-amd64 (debian-kernel@lists.debian.org) (gcc) "
+          "#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1 (2026-11-12)\n")
+case("6.12.117+deb13 names its release itself: no stable release read agrees",
+     run(dict(audit([]), kernel={"stable_release": None}), dmesg=TRIXIE + BOOT + POOL), True)
 ARM = {"arch": "armv7l", "arch_source": "uname(2)"}
 case("armmp read as not LPAE agrees",
      run(dict(audit([]), host=ARM, kernel={"arm_lpae": False}), m={"name": "t", "arch": "armhf", "flavour": "armmp"}),

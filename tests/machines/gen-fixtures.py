@@ -1435,6 +1435,79 @@ def arm64_early_pool(t, release):
     return [".swiotlb.active == false"]
 
 
+def iort_table(nodes):
+    """An ACPI IORT (include/acpi/actbl2.h) of ("nc", name, limit_bits) and
+    ("rc", segment, limit_bits, revision) nodes."""
+    import struct
+    body = b""
+    for n in nodes:
+        if n[0] == "nc":
+            data = struct.pack("<IQB", 0, 0, n[2]) + n[1].encode() + b"\0"
+            data += b"\0" * (-len(data) % 4)
+            body += struct.pack("<BHBIII", 1, 16 + len(data), 4, 0, 0, 0) + data
+        else:
+            data = struct.pack("<QII", 0, 0, n[1])
+            if n[3] >= 1:
+                data += struct.pack("<B3x", n[2])
+            body += struct.pack("<BHBIII", 2, 16 + len(data), n[3], 0, 0, 0) + data
+    head_len = 48
+    hdr = b"IORT" + struct.pack("<IBB6s8sI4sI", head_len + len(body), 3, 0, b"QEMU  ",
+                                b"QEMUIORT", 1, b"QEMU", 1)
+    return hdr + struct.pack("<III", len(nodes), head_len, 0) + body
+
+
+def arm64_acpi_iort(t, release):
+    """An arm64 ACPI server (8 GiB: 2 GiB below 4 GiB, 6 GiB at 0x880000000)
+    whose IORT limits PCI segment 0 to 32 bits (a root complex of revision 1)
+    and its SATA controller, an ACPI platform device, to 32 bits (a named
+    component). iort_dma_setup() applies the named component's limit from 4.14
+    (10d8ab2c15b9), the root complex's from 4.19 (5ac65e8c8941)."""
+    manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
+    iomem = ("80000000-ffffffff : System RAM\n  80210000-8159ffff : Kernel code\n"
+             "880000000-9ffffffff : System RAM\n")
+    zi = zoneinfo([("DMA", 0x80000, 0x80000, 0x7f000), ("DMA32", None, 0, 0),
+                   ("Normal", 0x880000, 0x180000, 0x180000), ("Movable", None, 0, 0)])
+    proc(t, iomem, zi, "MemTotal:        8000000 kB\nMemFree:         7000000 kB\nBounce:                0 kB\n",
+         "root=/dev/nvme0n1p1 acpi=force")
+    t.file("sys/firmware/acpi/tables/IORT",
+           iort_table([("nc", "\\_SB_.SAT0", 32), ("rc", 0, 32, 1)]))
+    bus = "sys/devices/pci0000:00"
+    pci(t, bus, "0000:00:00.0", 0x1def, 0xe100, 0x060000, 32)
+    nvme = pci(t, bus, "0000:00:01.0", 0x144d, 0xa808, 0x010802, 64, "nvme", "nvme",
+               subsys=(0x144d, 0xa801))
+    disk(t, nvme + "/nvme/nvme0", "nvme0n1", ["nvme0n1p1"], (259, 0), sectors=1000215216,
+         max_sectors_kb=128, max_hw_sectors_kb=128, max_segments=33,
+         max_segment_size=4294967295, dma_alignment=3, glue=False)
+    sata = "sys/devices/platform/APMC0D0D:00"
+    t.file(sata + "/modalias", "acpi:APMC0D0D:\n")
+    t.link(sata + "/subsystem", "sys/bus/platform")
+    t.link("sys/bus/platform/devices/APMC0D0D:00", sata)
+    acpi = "sys/devices/LNXSYSTM:00/LNXSYBUS:00/APMC0D0D:00"
+    t.file(acpi + "/path", "\\_SB_.SAT0\n")
+    t.link(sata + "/firmware_node", acpi)
+    bind(t, "platform", sata, "APMC0D0D:00", "ahci", "ahci_platform")
+    disk(t, sata + "/ata1/host0/target0:0:0/0:0:0:0", "sda", ["sda1"], (8, 0), sectors=41943040)
+    t.file("sys/bus/scsi/drivers_autoprobe", "1\n")
+    t.link(sata + "/ata1/host0/target0:0:0/0:0:0:0/subsystem", "sys/bus/scsi")
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=7000)
+    major, minor = (int(x) for x in release.split(".")[:2])
+    nc = '(%s | .dma_ranges)' % dev("APMC0D0D:00")
+    rc = '(%s | .dma_ranges)' % dev("0000:00:01.0")
+    checks = [".inputs[] | select(.path == \"sys/firmware/acpi/tables/IORT\") | .status == \"ok\""]
+    if (major, minor) < (4, 14):
+        return checks + ["%s == null" % nc, "%s == null" % rc,
+                         "%s | .verdict == \"direct\"" % dev("0000:00:01.0")]
+    checks += ["%s | .node == \"\\\\_SB_.SAT0\" and .regions[0].size == 4294967296" % nc]
+    if (major, minor) < (4, 19):
+        return checks + ["%s == null" % rc, "%s | .verdict == \"direct\"" % dev("0000:00:01.0")]
+    return checks + [
+        "%s | .node == \"IORT root complex\" and .regions[0].size == 4294967296" % rc,
+        "# the root complex's 32 bits leave the 6 GiB at 0x880000000 out of the NVMe's reach",
+        "%s | .verdict == \"partial\" and .unreachable_ram_bytes == 6442450944" % dev("0000:00:01.0"),
+        "%s | .bus_limit == \"0xffffffff\"" % dev("0000:00:01.0"),
+    ]
+
+
 def arm64_kmalloc_pool(t, release):
     """2 GiB of RAM, all in ZONE_DMA, a rotated log: before 6.5 arm64 makes no
     pool; from 6.5 DMA_BOUNCE_UNALIGNED_KMALLOC keeps one (the default 64 MiB),
@@ -2485,6 +2558,9 @@ FIXTURES = {
     "x86-32-3g-5.8": lambda t: x86_32_pool(t, "5.8.18-686-pae", False),
     "arm64-4.7-pool": lambda t: arm64_early_pool(t, "4.7.10-arm64"),
     "arm64-4.8-pool": lambda t: arm64_early_pool(t, "4.8.17-arm64"),
+    "arm64-acpi-iort-4.13": lambda t: arm64_acpi_iort(t, "4.13.16-arm64"),
+    "arm64-acpi-iort-4.18": lambda t: arm64_acpi_iort(t, "4.18.20-arm64"),
+    "arm64-acpi-iort-6.1": lambda t: arm64_acpi_iort(t, "6.1.119-arm64"),
     "x86-sev-nvme-256k-5.11": lambda t: x86_sev_nvme_256k(t, "5.11.22"),
     "x86-sev-nvme-256k-5.12": lambda t: x86_sev_nvme_256k(t, "5.12.19"),
     "x86-thunderbolt-3g-5.14": lambda t: x86_thunderbolt_era(t, "5.14.21-1-amd64", True),

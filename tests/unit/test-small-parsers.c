@@ -2,7 +2,7 @@
 /*
  * The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse,
  * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag,
- * stable_release_parse.
+ * stable_release_parse, iort_parse.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -643,6 +643,107 @@ static void test_stable_release(void **state)
 	assert_null(v);
 }
 
+/* ---- ACPI IORT ---- */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+/* A table of a named component "\_SB_.SAT0" (40 bits) and a root complex (revision rc_rev, 32 bits). */
+static size_t iort_sample(unsigned char *b, int rc_rev)
+{
+	size_t off = 48;
+
+	memset(b, 0, 256);
+	memcpy(b, "IORT", 4);
+	put32(b + 36, 2);
+	put32(b + 40, 48);
+	unsigned char *nc = b + off; /* 16 header + 13 data + "\_SB_.SAT0\0" (11) = 40 */
+	nc[0] = 1;
+	nc[1] = 40;
+	nc[28] = 40;
+	memcpy(nc + 29, "\\_SB_.SAT0", 11);
+	off += 40;
+	unsigned char *rc = b + off; /* 16 header + 20 data (revision 1) */
+	rc[0] = 2;
+	rc[1] = 36;
+	rc[3] = (unsigned char)rc_rev;
+	put32(rc + 28, 3);
+	rc[32] = 32;
+	off += 36;
+	put32(b + 4, (uint32_t)off);
+	return off;
+}
+
+static void test_iort(void **state)
+{
+	unsigned char b[256];
+	struct iort_node *v = NULL;
+	struct parse_error e = { 0 };
+	size_t n = 0, len;
+
+	(void)state;
+	len = iort_sample(b, 1);
+	assert_int_equal(iort_parse(b, len, &v, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].type, IORT_NODE_NAMED_COMPONENT);
+	assert_string_equal(v[0].name, "\\_SB_.SAT0");
+	assert_int_equal(v[0].limit_bits, 40);
+	assert_int_equal(v[1].type, IORT_NODE_ROOT_COMPLEX);
+	assert_int_equal(v[1].segment, 3);
+	assert_int_equal(v[1].limit_bits, 32);
+	iort_nodes_free(v, n);
+
+	/* rc_dma_get_range(): a root complex of revision 0 has no limit */
+	len = iort_sample(b, 0);
+	assert_int_equal(iort_parse(b, len, &v, &n, &e), 0);
+	assert_int_equal(v[1].limit_bits, 0);
+	iort_nodes_free(v, n);
+
+	/* bad tables: one clear reason each, nothing returned */
+	static const struct {
+		size_t at, cut;
+		unsigned char byte;
+		const char *why;
+	} bad[] = {
+		{ 0, 0, 'X', "signature" },            /* not IORT */
+		{ 4, 0, 0xff, "beyond the file" },     /* table length past the file */
+		{ 89, 0, 0, "node length" },           /* the named component's length 0 */
+		{ 40, 0, 0xf0, "beyond the table" },   /* node_offset past the end */
+		{ 0, 100, 0, "beyond the file" },      /* the file cut inside the root complex */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		len = iort_sample(b, 1);
+		if (bad[i].cut)
+			len = bad[i].cut;
+		else if (bad[i].at == 89)
+			b[48 + 1] = 0;
+		else
+			b[bad[i].at] = bad[i].byte;
+		v = NULL;
+		e = (struct parse_error){ 0 };
+		assert_int_equal(iort_parse(b, len, &v, &n, &e), -EBADMSG);
+		assert_null(v);
+		if (!strstr(e.what, bad[i].why))
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, e.what, bad[i].why);
+	}
+	/* a name with no NUL inside its node */
+	len = iort_sample(b, 1);
+	memset(b + 48 + 29, 'A', 11);
+	assert_int_equal(iort_parse(b, len, &v, &n, &e), -EBADMSG);
+	assert_non_null(strstr(e.what, "name"));
+	/* a count of nodes no table holds */
+	len = iort_sample(b, 1);
+	put32(b + 36, 1u << 30);
+	assert_int_equal(iort_parse(b, len, &v, &n, &e), -EBADMSG);
+	/* too short for a header */
+	assert_int_equal(iort_parse("IORT", 4, &v, &n, &e), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -674,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_swiotlb_counter),
 		cmocka_unit_test(test_cpuinfo_flag),
 		cmocka_unit_test(test_stable_release),
+		cmocka_unit_test(test_iort),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);
