@@ -102,13 +102,16 @@ static const struct era_row table[] = {
 	{ ERA_RANGE_MAP, KV(5, 10, 0), 0, ANY_ARCH, RANGE_MAP_REGIONS,
 	  "include/linux/dma-direct.h translate_phys_to_dma (5.10)" },
 
-	/* dma_capable() compares with min_not_zero(*dma_mask, bus limit): the
-	 * bus_dma_mask of 4.20 (a power-of-two mask covering the ranges), made
-	 * an exact limit (bus_dma_limit) by a7ba70f1787f (5.5). */
+	/* dma_capable() compares with min_not_zero(*dma_mask, bus limit): 4.19
+	 * already stored bus_dma_mask (a power-of-two mask covering the ranges:
+	 * of_dma_configure 6c2fb2ea7636, iort_dma_setup d74ea7100b0d) but
+	 * dma_capable() read only *dma_mask; b4ebe6063204 "dma-direct: implement
+	 * complete bus_dma_mask handling" (4.20) compared with it; a7ba70f1787f
+	 * (5.5) made it an exact limit (bus_dma_limit). */
 	{ ERA_BUS_LIMIT, 0, KV(4, 20, 0), ANY_ARCH, BUS_LIMIT_NONE,
-	  "include/linux/dma-direct.h dma_capable: *dma_mask only, before 4.20" },
+	  "include/linux/dma-direct.h dma_capable: *dma_mask only, before 4.20 (bus_dma_mask set but unread in 4.19)" },
 	{ ERA_BUS_LIMIT, KV(4, 20, 0), KV(5, 5, 0), ANY_ARCH, BUS_LIMIT_MASK,
-	  "drivers/of/device.c of_dma_configure: dev->bus_dma_mask = mask (4.20)" },
+	  "include/linux/dma-direct.h dma_capable: min_not_zero(*dma_mask, bus_dma_mask) (b4ebe6063204, 4.20)" },
 	{ ERA_BUS_LIMIT, KV(5, 5, 0), 0, ANY_ARCH, BUS_LIMIT_EXACT,
 	  "include/linux/dma-direct.h dma_capable: min_not_zero(*dma_mask, bus_dma_limit) (a7ba70f1787f, 5.5)" },
 
