@@ -143,7 +143,7 @@ static int beneath_openat(const struct capture *c, int dfd, const char *path, in
  */
 static int open_regular(const struct capture *c, int dfd, const char *path, int flags)
 {
-	int fd = beneath_openat(c, dfd, path, flags | O_NONBLOCK, 0644);
+	int fd = beneath_openat(c, dfd, path, flags | O_NONBLOCK, CAPTURE_FILE_MODE);
 	struct stat st;
 
 	if (fd < 0)
@@ -193,7 +193,7 @@ static int make_dirs(struct capture *c, const char *dir)
 		int at = cur >= 0 ? cur : c->fd;
 		int nfd = beneath_openat(c, at, comp, O_PATH | O_DIRECTORY, 0);
 		if (nfd == -ENOENT) {
-			if (mkdirat(at, comp, 0755) < 0 && errno != EEXIST)
+			if (mkdirat(at, comp, CAPTURE_DIR_MODE) < 0 && errno != EEXIST)
 				return -errno;
 			nfd = beneath_openat(c, at, comp, O_PATH | O_DIRECTORY, 0);
 		}
@@ -291,7 +291,7 @@ static void placeholder_text(char buf[PLACEHOLDER_SIZE], const char *reason)
 static int write_placeholder(struct capture *c)
 {
 	char text[PLACEHOLDER_SIZE];
-	int fd = beneath_openat(c, c->fd, MANIFEST_NAME, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	int fd = beneath_openat(c, c->fd, MANIFEST_NAME, O_WRONLY | O_CREAT | O_EXCL, CAPTURE_FILE_MODE);
 
 	if (fd < 0)
 		return fd;
@@ -323,7 +323,7 @@ static void rewrite_placeholder(struct capture *c, const char *reason)
 
 int capture_new(const char *dir, unsigned flags, struct capture **ret)
 {
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	if (mkdir(dir, CAPTURE_DIR_MODE) < 0 && errno != EEXIST)
 		return -errno;
 	struct capture *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -367,7 +367,7 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 			goto fail;
 		}
 		/* no flock here (NFS emulates it with POSIX locks, which want a writable fd) */
-		int lfd = beneath_openat(c, c->fd, LOCK_NAME, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		int lfd = beneath_openat(c, c->fd, LOCK_NAME, O_WRONLY | O_CREAT | O_EXCL, CAPTURE_FILE_MODE);
 		if (lfd < 0) {
 			r = lfd == -EEXIST ? -EBUSY : lfd;
 			goto fail;

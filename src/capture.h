@@ -31,6 +31,11 @@
 
 struct capture;
 
+/* proc/iomem addresses and kernel-log records dmesg_restrict hides from other
+ * users: a capture (and its archive) is its owner's only */
+#define CAPTURE_FILE_MODE 0600
+#define CAPTURE_DIR_MODE 0700
+
 enum {
 	CAPTURE_NO_OPENAT2 = 1 << 0, /* the component walk even where openat2 exists (tests) */
 	CAPTURE_NO_FLOCK = 1 << 1,   /* the lock file even where flock() works (tests) */

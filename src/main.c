@@ -141,6 +141,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 's':
+		if (!*arg)
+			argp_error(state, "--sysroot: empty name");
 		o->sysroot = arg;
 		o->sysroot_given = true;
 		break;
@@ -201,7 +203,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_OUTPUT_FILE:
 		if (!*arg)
-			argp_error(state, "--output-file: empty file name");
+			argp_error(state, "--output-file: empty name");
 		o->output_file = arg;
 		break;
 	case OPT_TEST_STOP:

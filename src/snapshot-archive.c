@@ -43,7 +43,10 @@
 	X(archive_read_new) \
 	X(archive_read_next_header) \
 	X(archive_read_open_fd) \
+	X(archive_read_support_filter_bzip2) \
 	X(archive_read_support_filter_gzip) \
+	X(archive_read_support_filter_xz) \
+	X(archive_read_support_filter_zstd) \
 	X(archive_read_support_format_tar) \
 	X(archive_write_add_filter_gzip) \
 	X(archive_write_close) \
@@ -63,9 +66,20 @@ static bool ends_with(const char *s, const char *suffix)
 
 enum snapshot_archive snapshot_archive_kind(const char *name)
 {
+	/* names an archiver would make: a directory of that name would mislead */
+	static const char *const others[] = {
+		".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz", ".tar.zst", ".tzst", ".tar.lz4",
+		".tar.lzma", ".tlz", ".tar.Z", ".zip", ".7z", ".cpio", ".xz", ".zst", ".bz2", ".gz",
+	};
+
 	if (ends_with(name, ".tar.gz") || ends_with(name, ".tgz"))
 		return SNAPSHOT_TAR_GZ;
-	return ends_with(name, ".tar") ? SNAPSHOT_TAR : SNAPSHOT_DIR;
+	if (ends_with(name, ".tar"))
+		return SNAPSHOT_TAR;
+	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
+		if (ends_with(name, others[i]))
+			return SNAPSHOT_UNWRITTEN;
+	return SNAPSHOT_DIR;
 }
 
 char *snapshot_archive_top(const char *file)
@@ -133,7 +147,7 @@ static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
 	_cleanup_close_ int fd = -1;
 	if (S_ISDIR(st->st_mode)) {
 		sym_archive_entry_set_filetype(e, AE_IFDIR);
-		sym_archive_entry_set_perm(e, 0755);
+		sym_archive_entry_set_perm(e, CAPTURE_DIR_MODE);
 	} else if (S_ISLNK(st->st_mode)) {
 		char target[PATH_MAX];
 		ssize_t n = readlinkat(p->root, rel, target, sizeof(target) - 1);
@@ -152,7 +166,7 @@ static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
 			goto out;
 		}
 		sym_archive_entry_set_filetype(e, AE_IFREG);
-		sym_archive_entry_set_perm(e, 0644);
+		sym_archive_entry_set_perm(e, CAPTURE_FILE_MODE);
 		sym_archive_entry_set_size(e, st->st_size);
 	} else {
 		goto out; /* a capture writes no other kind */
@@ -379,6 +393,19 @@ static int unpack_entry(struct archive *a, struct archive_entry *e, struct captu
 	return 0;
 }
 
+/* Turn filter f on only where libarchive runs it in process: a probe's ARCHIVE_WARN
+ * says it would run an external program instead (built without the library). */
+static void support_in_process(struct archive *a, int (*f)(struct archive *))
+{
+	struct archive *probe = sym_archive_read_new();
+	bool in_process = probe && f(probe) == ARCHIVE_OK;
+
+	if (probe)
+		sym_archive_read_free(probe);
+	if (in_process)
+		(void)f(a);
+}
+
 int snapshot_unpack(const char *path, const char *dest, const struct snapshot_limits *lim,
 		    char **ret_err)
 {
@@ -410,18 +437,24 @@ int snapshot_unpack(const char *path, const char *dest, const struct snapshot_li
 	a = sym_archive_read_new();
 	if (!a)
 		return -ENOMEM;
-	/* tar, plain or gzip'd (zlib, in process): nothing that would run an external program */
+	/* tar, plain or compressed as tar cz/cJ/cj/--zstd make it: nothing that
+	 * would run an external program */
 	if (sym_archive_read_support_format_tar(a) != ARCHIVE_OK ||
-	    sym_archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
-	    sym_archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK)
-		return archive_fail(a, "not a tar or tar.gz archive", ret_err);
+	    sym_archive_read_support_filter_gzip(a) != ARCHIVE_OK)
+		return archive_fail(a, "not a tar archive", ret_err);
+	support_in_process(a, sym_archive_read_support_filter_xz);
+	support_in_process(a, sym_archive_read_support_filter_bzip2);
+	support_in_process(a, sym_archive_read_support_filter_zstd);
+	if (sym_archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK)
+		return archive_fail(a, "not a tar archive (plain, gzip, xz, bzip2 or zstd)", ret_err);
 	for (;;) {
 		struct archive_entry *e;
 		int s = sym_archive_read_next_header(a, &e);
 		if (s == ARCHIVE_EOF)
 			break;
 		if (s < ARCHIVE_WARN)
-			return archive_fail(a, entries ? "corrupt or truncated" : "not a tar or tar.gz archive",
+			return archive_fail(a, entries ? "corrupt or truncated"
+						       : "not a tar archive (plain, gzip, xz, bzip2 or zstd)",
 					    ret_err);
 		if (++entries > lim->entries)
 			return refuse(-EFBIG, sym_archive_entry_pathname(e), "more entries than the limit", ret_err);

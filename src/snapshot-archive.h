@@ -17,6 +17,7 @@ enum snapshot_archive {
 	SNAPSHOT_DIR,    /* not an archive name: a directory */
 	SNAPSHOT_TAR,    /* NAME.tar */
 	SNAPSHOT_TAR_GZ, /* NAME.tar.gz, NAME.tgz */
+	SNAPSHOT_UNWRITTEN, /* another archive's name (.tar.xz, .tar.zst, .zip...): refused */
 };
 
 /* What a --capture argument names, by its suffix. */

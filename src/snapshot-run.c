@@ -81,6 +81,10 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 
 	*run = (struct snapshot_run){ .sysroot_dir = sysroot, .capture_dir = capture };
 	run->capture_kind = capture ? snapshot_archive_kind(capture) : SNAPSHOT_DIR;
+	if (run->capture_kind == SNAPSHOT_UNWRITTEN)
+		return failed("--capture", capture,
+			      "names an archive this tool does not write: use NAME.tar.gz, NAME.tgz, "
+			      "NAME.tar or a directory", -EINVAL);
 	if (!unpack && run->capture_kind == SNAPSHOT_DIR)
 		return 0;
 
@@ -143,7 +147,8 @@ int snapshot_run_pack(struct snapshot_run *run)
 		return failed("--capture", file, NULL, -ENOMEM);
 	if (dfd < 0)
 		return failed("--capture", file, NULL, -errno);
-	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* the kernel log and addresses a normal user may not read: the owner's only */
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return failed("--capture", file, NULL, -errno);
 	r = snapshot_pack(dfd, top, run->capture_kind, (int64_t)time(NULL), fd, &why);

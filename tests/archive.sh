@@ -50,6 +50,28 @@ for kind in tar.gz tgz tar; do
 	check "replay .$kind: the report names the archive as its sysroot" jqe "$tmp/replay.json" ".host.sysroot == \"$f\""
 	check "replay .$kind: the unpacked copy is removed" nothing_left "$TMPDIR"
 done
+# what tar cJf, cjf and --zstd make replays too (libarchive's filters, in process)
+for z in J:xz j:bz2 zstd:zst; do
+	opt=${z%%:*} ext=${z#*:}
+	if [ "$opt" = zstd ]; then
+		command -v zstd > /dev/null || { check "zstd is installed (tools/setup)" false; continue; }
+		(cd "$tmp/x-tar.gz" && tar --zstd -cf "$tmp/out/other.tar.$ext" snap)
+	else
+		(cd "$tmp/x-tar.gz" && tar "-c${opt}f" "$tmp/out/other.tar.$ext" snap)
+	fi
+	timeout 60 "$TOOL" --sysroot "$tmp/out/other.tar.$ext" --json > "$tmp/other.json" 2> "$tmp/other.err"
+	check "replay a .tar.$ext made by tar: exit 0 or 1 ($(head -c 120 "$tmp/other.err"))" \
+		test "$(jq .exit_status "$tmp/other.json" 2> /dev/null)" -le 1
+	check "replay a .tar.$ext made by tar: the same audit as the directory" same_audit "$tmp/other.json" "$tmp/dir.json"
+done
+# a capture holds addresses and log records dmesg_restrict hides: its owner's only
+check "capture modes: the directory and its subdirectories 0700" \
+	test -z "$(find "$tmp/out/dir" -type d ! -perm 0700 | head -1)"
+check "capture modes: every file 0600" test -z "$(find "$tmp/out/dir" -type f ! -perm 0600 | head -1)"
+check "capture modes: the archive 0600" test "$(stat -c %a "$tmp/out/snap.tar.gz")" = 600
+tar tvzf "$tmp/out/snap.tar.gz" > "$tmp/modes"
+check "capture modes: the archive's entries drwx------ and -rw-------" \
+	bash -c '! grep -v "^drwx------ \|^-rw------- \|^lrwxrwxrwx " "$1"' _ "$tmp/modes"
 timeout 60 "$TOOL" --sysroot "$tmp/out/snap.tar" > "$tmp/replay.txt" 2> /dev/null
 check "replay (text): the sysroot line names the archive" grep -q "^sysroot $tmp/out/snap.tar" "$tmp/replay.txt"
 # a capture of a replayed archive into another archive: two private directories, both removed
@@ -112,6 +134,19 @@ ln -s "$tmp/out/elsewhere.tar.gz" "$tmp/out/link.tar.gz"
 refused "capture to a symlink" "is a symbolic link" --sysroot "$good" --capture "$tmp/out/link.tar.gz"
 check "capture to a symlink: nothing written where it points" test ! -e "$tmp/out/elsewhere.tar.gz"
 refused "capture into a missing directory" "No such file or directory" --sysroot "$good" --capture "$tmp/nowhere/x.tar.gz"
+for ext in tar.xz tar.zst tar.bz2 zip; do
+	refused "capture named .$ext" "names an archive this tool does not write" --sysroot "$good" \
+		--capture "$tmp/out/x.$ext"
+	check "capture named .$ext: nothing of that name made" test ! -e "$tmp/out/x.$ext"
+done
+# an empty name is a usage error, worded alike for each option (argp adds its --help hint)
+for opt in --sysroot --capture --output-file; do
+	timeout 10 "$TOOL" "$opt" "" > "$tmp/o" 2> "$tmp/e"
+	rc=$?
+	check "empty $opt: usage error, exit 2 ($rc)" test "$rc" -eq 2
+	check "empty $opt: says \"$opt: empty name\" ($(head -1 "$tmp/e"))" \
+		grep -qx -- "dmamask-audit: $opt: empty name" "$tmp/e"
+done
 
 # a signal halfway through: no archive, no private directory, the shell sees the signal
 timeout 60 "$TOOL" --sysroot "$good" --capture "$tmp/out/int.tar.gz" --test-interrupt 5 > /dev/null 2> "$tmp/e"
