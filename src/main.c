@@ -389,6 +389,9 @@ static int colour_wanted(int when, bool terminal)
  * is freed. rep NULL: the run failed before a report (Prometheus only: the
  * metrics that say so, dmamask_last_run_success 0).
  */
+/* 10^6 devices' metrics are about 600 MiB; a textfile past this is not one of ours */
+#define PREVIOUS_TEXTFILE_MAX (1024u << 20)
+
 static int write_report(struct output *out, struct options *o, const struct machine *m,
 			const struct report *rep)
 {
@@ -401,8 +404,13 @@ static int write_report(struct output *out, struct options *o, const struct mach
 	} else {
 		o->render.terminal = output_is_terminal(out);
 		o->render.color = colour_wanted(o->render.color, o->render.terminal);
+		_cleanup_free_ char *previous = NULL;
+		size_t len = 0;
+		/* the textfile being replaced: its last report stands through a failed run */
+		if (!rep && output_previous(out, PREVIOUS_TEXTFILE_MAX, &previous, &len) < 0)
+			previous = NULL;
 		r = output_finish(out, rep ? render(f, o, m, rep)
-					   : render_prometheus_failure(f, (int64_t)time(NULL)));
+					   : render_prometheus_failure(f, (int64_t)time(NULL), previous, len));
 	}
 	if (r < 0)
 		output_failed(o, r, what);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,41 @@ int output_start(struct output *o, FILE **ret, const char **ret_kind)
 	if (!o->f)
 		return -errno; /* output_free() removes the temporary */
 	*ret = o->f;
+	return 0;
+}
+
+int output_previous(const struct output *o, size_t max, char **ret, size_t *ret_len)
+{
+	struct stat st;
+
+	if (!o->path)
+		return -ENOENT;
+	_cleanup_close_ int fd = open(o->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ENOENT;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	_cleanup_free_ char *buf = malloc((size_t)st.st_size + 1);
+	size_t len = 0;
+	if (!buf)
+		return -ENOMEM;
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
 	return 0;
 }
 

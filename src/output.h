@@ -40,6 +40,15 @@ _must_check_ int output_open(const char *path, unsigned flags, struct output **r
  */
 _must_check_ int output_start(struct output *o, FILE **ret, const char **ret_kind);
 
+/*
+ * What the file being replaced holds now, at most max bytes (a failed run's
+ * Prometheus textfile keeps the last report's metrics). Only a regular file,
+ * opened without following a link and without blocking. 0 and *ret (NUL
+ * ended, *ret_len bytes); -ENOENT for standard output or no file; -EFBIG;
+ * -errno.
+ */
+_must_check_ int output_previous(const struct output *o, size_t max, char **ret, size_t *ret_len);
+
 /* The report goes to a terminal (standard output is one): its width, colour "auto". */
 bool output_is_terminal(const struct output *o);
 

@@ -34,7 +34,7 @@ normalise() {
 # same_report A B: two reports alike but for when each was made (JSON
 # generated_at, dmamask_last_run_timestamp_seconds): a second may pass between runs
 same_report() {
-	local strip='/^  "generated_at": /d; /^dmamask_last_run_timestamp_seconds /d'
+	local strip='/^  "generated_at": /d; /^dmamask_last_run_timestamp_seconds /d; /^dmamask_report_timestamp_seconds /d'
 	cmp -s <(sed "$strip" "$1") <(sed "$strip" "$2")
 }
 

@@ -4,10 +4,12 @@
 # fixture machine's --format prometheus output: three hosts), loads
 # contrib/prometheus/dmamask-audit.rules.yml, and must fire the expected
 # alerts within a bounded wait while the healthy host fires none:
-#   fails   kernel-x86-pc-6g-noforce  DmamaskDeviceDmaFails for both devices
-#   bounce  x86-observed              DmamaskBounceObserved (ahci),
-#                                     DmamaskPredictionContradicted (nvme)
+#   fails   kernel-x86-pc-6g-noforce  DmamaskDeviceDmaFails for both devices,
+#                                     DmamaskErrorFinding (dma-overflow-logged)
+#   bounce  x86-observed              DmamaskErrorFinding (prediction-contradicted)
 #   healthy kernel-x86-q35-iommu      nothing
+# Then the fails host's next run fails (--sysroot that does not exist, into the
+# same textfile): its alerts must keep firing, DmamaskLastRunFailed join them.
 # The rules' `for:` durations (minutes) are set to 0s here: what they hold
 # is tested by promtool over time (tests/prometheus/*.test.yml); here the
 # expressions meet the metrics as a real scrape shapes them (instance, job,
@@ -117,10 +119,10 @@ query() {
 	curl -fsS --max-time 5 "$api/query" --data-urlencode "query=$1" |
 		jq -r '.data.result[] | "\(.metric.host // "-") \(.value[1])"' | sort | tr '\n' ' '
 }
-want="bounce DmamaskBounceObserved 0000:00:1f.2
-bounce DmamaskPredictionContradicted 0000:01:00.0
+want="bounce DmamaskErrorFinding 0000:01:00.0
 fails DmamaskDeviceDmaFails 0000:00:01.1
-fails DmamaskDeviceDmaFails 0000:00:02.0"
+fails DmamaskDeviceDmaFails 0000:00:02.0
+fails DmamaskErrorFinding 0000:00:01.1"
 settle 60 "$want" firing
 printf '%s\n' "$got" | sed 's/^/firing: /' | diag
 check "the expected alerts fire, and only they" test "$got" = "$want"
@@ -130,5 +132,21 @@ check "all three node_exporters are up ($got)" test "$got" = "- 3 "
 want="bounce 0 fails 2 healthy 0 "
 settle 30 "$want" query instance:dmamask_devices_failing:count
 check "the recording rule counts failing devices by host ($got)" test "$got" = "$want"
+# the fails host's next run fails: the textfile keeps its last report, says the run failed
+"$TOOL" --sysroot "$tmp/does-not-exist" --format prometheus --output-file "$tmp/text-fails/dmamask.prom" \
+	> /dev/null 2>&1
+check "a failed run keeps the last report's devices in the textfile" \
+	grep -q '^dmamask_device_verdict{device="0000:00:01.1",driver="ata_piix",verdict="fails"} 1$' \
+	"$tmp/text-fails/dmamask.prom"
+settle 30 "fails 0 " query 'dmamask_last_run_success{host="fails"}'
+check "prometheus sees the failed run ($got)" test "$got" = "fails 0 "
+want="bounce DmamaskErrorFinding 0000:01:00.0
+fails DmamaskDeviceDmaFails 0000:00:01.1
+fails DmamaskDeviceDmaFails 0000:00:02.0
+fails DmamaskErrorFinding 0000:00:01.1
+fails DmamaskLastRunFailed -"
+settle 30 "$want" firing
+printf '%s\n' "$got" | sed 's/^/firing after the failed run: /' | diag
+check "after a failed run the alerts still fire, and the failure's joins them" test "$got" = "$want"
 grep -i 'level=error' "$tmp/prometheus.log" | diag
 tap_done

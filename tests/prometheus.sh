@@ -279,17 +279,24 @@ check "--output-file over a directory: exit 2 ($rc)" test "$rc" -eq 2
 check "--output-file over a directory: the temporary file removed" \
 	test "$(ls -A "$tmp/isdir")" = dmamask.prom
 
-# ---- a fatal run still replaces the textfile: success 0, not the last good run ----
+# ---- a fatal run still replaces the textfile: success 0, the last report kept and dated ----
 "$TOOL" --sysroot "$odd" --format prometheus --output-file "$od/fail.prom" > /dev/null 2>&1
+cp "$od/fail.prom" "$od/good.prom"
 "$TOOL" --sysroot "$tmp/no-such-root" --format prometheus --output-file "$od/fail.prom" \
 	> "$tmp/fail.out" 2> "$tmp/fail.err"
 rc=$?
 check "a fatal run: exit 2 ($rc)" test "$rc" -eq 2
 check "a fatal run: says why on stderr" grep -q 'no-such-root' "$tmp/fail.err"
 check "a fatal run: the textfile says dmamask_last_run_success 0" grep -qx 'dmamask_last_run_success 0' "$od/fail.prom"
-check "a fatal run: ... and exit status 2, and nothing of the last good run" \
-	bash -c 'grep -qx "dmamask_exit_status 2" "$1" && ! grep -q "^dmamask_device" "$1"' _ "$od/fail.prom"
-check "a fatal run: no temporary file left" test -z "$(ls -A "$od" | grep -v '^dmamask.prom$\|^fail.prom$')"
+check "a fatal run: ... and exit status 2" grep -qx "dmamask_exit_status 2" "$od/fail.prom"
+check "a fatal run: the last report's metrics kept, as they were" \
+	bash -c 'diff <(grep -v "^dmamask_\(exit_status\|last_run\|report_timestamp\)\|^# [A-Z]* dmamask_\(exit_status\|last_run\|report_timestamp\)" "$1") \
+		<(grep -v "^dmamask_\(exit_status\|last_run\|report_timestamp\)\|^# [A-Z]* dmamask_\(exit_status\|last_run\|report_timestamp\)" "$2")' \
+	_ "$od/good.prom" "$od/fail.prom"
+check "a fatal run: dated by the last report's time" \
+	test "$(grep "^dmamask_report_timestamp_seconds " "$od/fail.prom")" = \
+	"$(grep "^dmamask_report_timestamp_seconds " "$od/good.prom")"
+check "a fatal run: no temporary file left" test -z "$(ls -A "$od" | grep -v '^dmamask.prom$\|^fail.prom$\|^good.prom$')"
 $have_promtool && promtool_ok "a fatal run" "$od/fail.prom"
 lint "$od/fail.prom" > /dev/null 2>&1
 check "a fatal run: HELP, TYPE and names as every run" test $? -eq 0

@@ -6,9 +6,12 @@
  * A value the report does not know is left out, never printed as 0. Label
  * values are escaped and made valid UTF-8: device names can hold any byte.
  * dmamask_last_run_timestamp_seconds says when the run was, and
- * dmamask_last_run_success whether it produced a report: a fatal run writes
- * those alone (render_prometheus_failure), so the collector never serves the
- * last good run as the current one.
+ * dmamask_last_run_success whether it produced a report;
+ * dmamask_report_timestamp_seconds when the report the other metrics come
+ * from was made. A fatal run (render_prometheus_failure) keeps the last
+ * report's metrics with their date and says it failed: a failed run never
+ * passes for a good one, and alerts on the last report neither resolve nor
+ * restart while runs fail.
  */
 #include "config.h"
 
@@ -21,6 +24,7 @@
 #include "shared/utf8.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/text.h"
 
 struct prom {
 	FILE *out;
@@ -323,6 +327,15 @@ static void inputs_metrics(struct prom *p, const struct machine *m)
 			      count[s]);
 }
 
+/* When the report the metrics come from was made: a failed run keeps the last one. */
+static void report_time(struct prom *p, bool known, uint64_t when)
+{
+	family(p, "dmamask_report_timestamp_seconds",
+	       "When the report these metrics come from was made (a failed run keeps the last), in "
+	       "seconds since the epoch.");
+	sample_if(p, known, when);
+}
+
 /* Whether this run produced a report, and when: a stale or failed textfile is never read as current. */
 static void last_run(struct prom *p, bool success, int64_t when)
 {
@@ -353,16 +366,98 @@ int render_prometheus(FILE *out, const struct machine *m, const struct report *r
 	inputs_metrics(&p, m);
 	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
 	sample_if(&p, r->exit_status >= 0, (uint64_t)r->exit_status);
+	report_time(&p, r->generated_at >= 0, (uint64_t)r->generated_at);
 	last_run(&p, true, r->generated_at);
 	return p.err;
 }
 
-int render_prometheus_failure(FILE *out, int64_t now)
+/* The metric name a line of the exposition is about ("# HELP x ...", "# TYPE x ...", "x{...} v"). */
+static size_t line_name(const char *l, size_t n, const char **ret)
 {
-	struct prom p = { .out = out };
+	const char *p = l, *end = l + n;
 
+	if (n > 7 && (memcmp(l, "# HELP ", 7) == 0 || memcmp(l, "# TYPE ", 7) == 0))
+		p += 7;
+	const char *q = p;
+	while (q < end && *q != ' ' && *q != '{')
+		q++;
+	*ret = p;
+	return (size_t)(q - p);
+}
+
+static bool name_is(const char *name, size_t n, const char *want)
+{
+	return n == strlen(want) && memcmp(name, want, n) == 0;
+}
+
+/* "name V": V when the line is that metric's sample without labels. */
+static bool sample_value(const char *l, size_t n, const char *want, uint64_t *ret)
+{
+	const char *name;
+	size_t k = line_name(l, n, &name);
+
+	if (name != l || !name_is(name, k, want) || k + 1 >= n || l[k] != ' ')
+		return false;
+	return parse_u64(l + k + 1, n - k - 1, 10, ret) == 0;
+}
+
+/*
+ * The lines of previous to keep (all but the run's own families), and when
+ * its report was made; false when previous is not a textfile of ours.
+ */
+static bool previous_report(const char *buf, size_t len, uint64_t *ret_when, bool *ret_known)
+{
+	static const char head[] = "# HELP dmamask_";
+	uint64_t success = 0, last = 0, report = 0;
+	bool have_report = false, have_last = false;
+
+	if (!buf || len < sizeof(head) || memcmp(buf, head, sizeof(head) - 1) != 0)
+		return false;
+	for (size_t i = 0; i < len;) {
+		const char *l = buf + i, *nl = memchr(l, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - l) : len - i;
+		const char *name;
+		line_name(l, n, &name);
+		if (n == 0 || memchr(l, '\0', n) || strncmp(name, "dmamask_", 8) != 0)
+			return false; /* not only our families: keep nothing */
+		have_report |= sample_value(l, n, "dmamask_report_timestamp_seconds", &report);
+		have_last |= sample_value(l, n, "dmamask_last_run_timestamp_seconds", &last);
+		(void)sample_value(l, n, "dmamask_last_run_success", &success);
+		i += n + 1;
+	}
+	/* a file from before dmamask_report_timestamp_seconds: its run's time, if it succeeded */
+	*ret_known = have_report || (have_last && success == 1);
+	*ret_when = have_report ? report : last;
+	return true;
+}
+
+int render_prometheus_failure(FILE *out, int64_t now, const char *previous, size_t len)
+{
+	static const char *const own[] = {
+		"dmamask_exit_status", "dmamask_report_timestamp_seconds",
+		"dmamask_last_run_success", "dmamask_last_run_timestamp_seconds",
+	};
+	struct prom p = { .out = out };
+	uint64_t when = 0;
+	bool known = false;
+
+	if (previous_report(previous, len, &when, &known)) {
+		for (size_t i = 0; i < len;) {
+			const char *l = previous + i, *nl = memchr(l, '\n', len - i);
+			size_t n = nl ? (size_t)(nl - l) : len - i, k;
+			const char *name;
+			bool keep = true;
+			k = line_name(l, n, &name);
+			for (size_t j = 0; keep && j < ARRAY_SIZE(own); j++)
+				keep = !name_is(name, k, own[j]);
+			if (keep && (fwrite(l, 1, n, out) != n || fputc('\n', out) == EOF))
+				p.err = -EIO;
+			i += n + 1;
+		}
+	}
 	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
 	sample(&p, 2);
+	report_time(&p, known, when);
 	last_run(&p, false, now);
 	return p.err;
 }

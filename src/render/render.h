@@ -30,5 +30,13 @@ _must_check_ int render_text(FILE *out, const struct machine *m, const struct re
 _must_check_ int render_json(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
 /* Prometheus text exposition format (node_exporter textfile collector). */
 _must_check_ int render_prometheus(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
-/* A run that failed before its report: exit status 2, dmamask_last_run_success 0, now. */
-_must_check_ int render_prometheus_failure(FILE *out, int64_t now) _nonnull_all_;
+/*
+ * A run that failed before its report: exit status 2, dmamask_last_run_success 0, now.
+ * A failed run's textfile: dmamask_last_run_success 0 and exit status 2, after
+ * the metrics of previous (the file being replaced, len bytes, NULL for none)
+ * when it is one this renderer wrote: the last report stands, dated by
+ * dmamask_report_timestamp_seconds, so an alert on it neither resolves nor
+ * fires anew while runs fail.
+ */
+_must_check_ int render_prometheus_failure(FILE *out, int64_t now, const char *previous, size_t len)
+	_nonnull_(1);

@@ -90,6 +90,10 @@ static void test_nothing_known(void **state)
 		"# HELP dmamask_exit_status Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.\n"
 		"# TYPE dmamask_exit_status gauge\n"
 		"dmamask_exit_status 0\n"
+		"# HELP dmamask_report_timestamp_seconds When the report these metrics come from was made (a "
+		"failed run keeps the last), in seconds since the epoch.\n"
+		"# TYPE dmamask_report_timestamp_seconds gauge\n"
+		"dmamask_report_timestamp_seconds 1796411912\n"
 		"# HELP dmamask_last_run_success 1 when the last run produced a report, 0 when it failed.\n"
 		"# TYPE dmamask_last_run_success gauge\n"
 		"dmamask_last_run_success 1\n"
@@ -99,26 +103,78 @@ static void test_nothing_known(void **state)
 	free(out);
 }
 
-/* A run that failed: its exit status, success 0 and when, nothing else. */
-static void test_failure(void **state)
+static char *failure(int64_t now, const char *previous)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	assert_int_equal(render_prometheus_failure(f, 1796411912), 0);
+	assert_int_equal(render_prometheus_failure(f, now, previous, previous ? strlen(previous) : 0), 0);
 	fclose(f);
-	assert_string_equal(buf,
+	return buf;
+}
+
+#define FAIL_TAIL(report_line)                                                                   \
+	"# HELP dmamask_exit_status Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.\n" \
+	"# TYPE dmamask_exit_status gauge\n"                                                     \
+	"dmamask_exit_status 2\n"                                                                \
+	report_line                                                                              \
+	"# HELP dmamask_last_run_success 1 when the last run produced a report, 0 when it failed.\n" \
+	"# TYPE dmamask_last_run_success gauge\n"                                                \
+	"dmamask_last_run_success 0\n"                                                           \
+	"# HELP dmamask_last_run_timestamp_seconds When the last run ended, in seconds since the epoch.\n" \
+	"# TYPE dmamask_last_run_timestamp_seconds gauge\n"                                      \
+	"dmamask_last_run_timestamp_seconds 1796411912\n"
+
+#define REPORT_HEAD                                                                              \
+	"# HELP dmamask_report_timestamp_seconds When the report these metrics come from was made (a " \
+	"failed run keeps the last), in seconds since the epoch.\n"                              \
+	"# TYPE dmamask_report_timestamp_seconds gauge\n"
+
+/* A run that failed: the last report's metrics, dated, then its exit status, success 0 and when. */
+static void test_failure(void **state)
+{
+	static const char last[] =
+		"# HELP dmamask_device_verdict A judged DMA device and its verdict; always 1.\n"
+		"# TYPE dmamask_device_verdict gauge\n"
+		"dmamask_device_verdict{device=\"0000:00:1f.2\",driver=\"ahci\",verdict=\"fails\"} 1\n"
 		"# HELP dmamask_exit_status Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.\n"
 		"# TYPE dmamask_exit_status gauge\n"
-		"dmamask_exit_status 2\n"
+		"dmamask_exit_status 1\n"
 		"# HELP dmamask_last_run_success 1 when the last run produced a report, 0 when it failed.\n"
 		"# TYPE dmamask_last_run_success gauge\n"
-		"dmamask_last_run_success 0\n"
+		"dmamask_last_run_success 1\n"
 		"# HELP dmamask_last_run_timestamp_seconds When the last run ended, in seconds since the epoch.\n"
 		"# TYPE dmamask_last_run_timestamp_seconds gauge\n"
-		"dmamask_last_run_timestamp_seconds 1796411912\n");
-	free(buf);
+		"dmamask_last_run_timestamp_seconds 1796400000\n";
+	char *out;
+	(void)state;
+
+	/* nothing before: the failure alone, no report date */
+	out = failure(1796411912, NULL);
+	assert_string_equal(out, FAIL_TAIL(""));
+	free(out);
+	/* a good run's file (from before the report date existed): kept, dated by its run */
+	out = failure(1796411912, last);
+	assert_string_equal(out,
+		"# HELP dmamask_device_verdict A judged DMA device and its verdict; always 1.\n"
+		"# TYPE dmamask_device_verdict gauge\n"
+		"dmamask_device_verdict{device=\"0000:00:1f.2\",driver=\"ahci\",verdict=\"fails\"} 1\n"
+		FAIL_TAIL(REPORT_HEAD "dmamask_report_timestamp_seconds 1796400000\n"));
+	/* a second failure keeps the first report's date, not its own run's */
+	char *again = failure(1796411912 + 900, out);
+	assert_non_null(strstr(again, "\ndmamask_report_timestamp_seconds 1796400000\n"));
+	assert_non_null(strstr(again, "\ndmamask_last_run_timestamp_seconds 1796412812\n"));
+	assert_non_null(strstr(again, "verdict=\"fails\"} 1\n"));
+	free(again);
+	free(out);
+	/* a file that is not only ours is not carried */
+	out = failure(1796411912, "node_load1 3\n");
+	assert_string_equal(out, FAIL_TAIL(""));
+	free(out);
+	out = failure(1796411912, "# HELP dmamask_x y\nnode_load1 3\n");
+	assert_string_equal(out, FAIL_TAIL(""));
+	free(out);
 }
 
 static void test_layout_known(void **state)
