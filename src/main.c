@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/device-select.h"
 #include "analysis/report.h"
 #include "capture.h"
 #include "capture-run.h"
@@ -59,6 +60,11 @@ struct options {
 	bool allow_incomplete;
 	bool sysroot_given;
 	unsigned observe;             /* --observe seconds; 0: not observing */
+	const char **select;          /* DEVICE...: argv's own strings */
+	size_t n_select;
+	bool no_idle;
+	char **raw_argv;              /* argv as given: getopt permutes argv itself */
+	int raw_argc;
 	struct render_options render;
 };
 
@@ -72,6 +78,7 @@ enum {
 	OPT_OUTPUT_FILE,
 	OPT_CAPTURE,
 	OPT_CAPTURE_FULL_LOG,
+	OPT_NO_IDLE,
 	OPT_TEST_STOP,
 	OPT_ALLOW_INCOMPLETE,
 	OPT_TEST_INTERRUPT,
@@ -117,6 +124,7 @@ static const struct argp_option argp_options[] = {
 	{ "noheadings", 'n', NULL, 0, "Tables without headings", 0 },
 	{ "bytes", 'b', NULL, 0, "Sizes in bytes, not in human-readable units", 0 },
 	{ "verbose", 'v', NULL, 0, "Also the RAM ranges, zones and every absent input", 0 },
+	{ "no-idle", OPT_NO_IDLE, NULL, 0, "Leave out the devices that do no DMA (idle)", 0 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "Colour: auto (default), always or never",
 	  0 },
 	{ "resolver", OPT_RESOLVER, "openat2|walk", OPTION_HIDDEN,
@@ -133,6 +141,25 @@ static const struct argp_option argp_options[] = {
 
 /* argp's errors go through it (util-linux's "Try" line); closed once parsing is done. */
 static FILE *usage_stream;
+
+/*
+ * The option with an optional value (--observe, --color) that arg came
+ * after, apart, in the command line as given; NULL when it did not: "--color
+ * always" is a DEVICE to argp, and a typo to the user.
+ */
+static const char *joined_value_option(const struct options *o, const char *arg)
+{
+	static const char *const optional[] = { "--observe", "--color" };
+
+	for (int i = 1; i < o->raw_argc; i++) {
+		if (o->raw_argv[i] != arg)
+			continue;
+		for (size_t j = 0; j < ARRAY_SIZE(optional); j++)
+			if (strcmp(o->raw_argv[i - 1], optional[j]) == 0)
+				return optional[j];
+	}
+	return NULL;
+}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -277,8 +304,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'V':
 		printf("%s\n", argp_program_version);
 		exit(EXIT_CLEAN);
+	case OPT_NO_IDLE:
+		o->no_idle = true;
+		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
+	{
+		const char *opt = joined_value_option(o, arg);
+		if (opt)
+			argp_error(state, "unexpected argument '%s': %s takes its value joined, "
+					  "did you mean %s=%s?", arg, opt, opt, arg);
+		const char **grown = reallocarray(o->select, o->n_select + 1, sizeof(*grown));
+		if (!grown)
+			argp_failure(state, EXIT_FATAL, ENOMEM, "DEVICE");
+		o->select = grown;
+		o->select[o->n_select++] = arg;
+	}
 		break;
 	case ARGP_KEY_END:
 		if ((o->capture_flags & CAPTURE_FULL_LOG) && !o->capture)
@@ -343,6 +383,24 @@ static void free_options(struct options *o)
 {
 	for (size_t i = 0; i < o->n_masks; i++)
 		free((char *)o->masks[i].device);
+	free(o->select);
+	free(o->raw_argv);
+}
+
+/* DEVICE...: each must name a device, a disk or an interface, so a typo is not an empty report. */
+static int check_selection(const struct machine *m, const struct options *o)
+{
+	for (size_t i = 0; i < o->n_select; i++) {
+		bool found = false;
+		for (size_t d = 0; !found && d < m->n_devices; d++)
+			found = device_matches(m, d, o->select[i]);
+		if (!found) {
+			fprintf(stderr, "%s: %s: no such device, disk or network interface (see the DEVICE "
+				"column)\n", program_invocation_short_name, o->select[i]);
+			return -ENODEV;
+		}
+	}
+	return 0;
 }
 
 static int render(FILE *out, const struct options *o, const struct machine *m,
@@ -445,7 +503,7 @@ int main(int argc, char **argv)
 		.sysroot = "/", .format = FORMAT_TEXT, .fail_on = SEVERITY_WARNING,
 		.render = { .color = -1 },
 	};
-	const struct argp argp = { argp_options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	const struct argp argp = { argp_options, parse_opt, "[DEVICE...]", doc, NULL, NULL, NULL };
 	_cleanup_(snapshot_run_done) struct snapshot_run run = { 0 };
 	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
@@ -460,6 +518,11 @@ int main(int argc, char **argv)
 	argp_err_exit_status = EXIT_FATAL;
 	if (argc > 0)
 		argv[0] = program_invocation_short_name; /* getopt's errors use argv[0] */
+	o.raw_argv = calloc((size_t)argc + 1, sizeof(*o.raw_argv));
+	if (!o.raw_argv)
+		return EXIT_FATAL;
+	memcpy(o.raw_argv, argv, (size_t)argc * sizeof(*argv));
+	o.raw_argc = argc;
 	r = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o);
 	if (usage_stream)
 		fclose(usage_stream);
@@ -542,7 +605,7 @@ int main(int argc, char **argv)
 			goto fatal;
 		}
 	}
-	if (check_assumed_masks(&m, &o) < 0)
+	if (check_assumed_masks(&m, &o) < 0 || check_selection(&m, &o) < 0)
 		goto fatal;
 	if (m.snapshot_incomplete && !o.allow_incomplete)
 		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
@@ -551,6 +614,7 @@ int main(int argc, char **argv)
 	const struct report_options ro = {
 		.fail_on = o.fail_on, .allow_incomplete = o.allow_incomplete,
 		.masks = o.masks, .n_masks = o.n_masks,
+		.select = o.select, .n_select = o.n_select, .no_idle = o.no_idle,
 	};
 	r = report_build_with(&m, &ro, &rep);
 	if (r < 0) {

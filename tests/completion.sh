@@ -24,6 +24,9 @@ check "--format=<TAB> (split at '=') offers the formats" \
 check "--format=js completes to json" test "$(complete_words dmamask-audit --format = js)" = "json"
 check "--color=al completes to always" test "$(complete_words dmamask-audit --color = al)" = "always"
 check "--color <TAB> offers nothing (the argument needs '=')" test -z "$(complete_words dmamask-audit --color '')"
+check "--col<TAB> completes to --color= (no space: the value is joined)" \
+	test "$(complete_words dmamask-audit --col)" = "--color="
+check "--obs<TAB> completes to --observe=" test "$(complete_words dmamask-audit --obs)" = "--observe="
 check "-o VERD completes a column" test "$(complete_words dmamask-audit -o VERD)" = "VERDICT"
 check "-o DEVICE,DRI completes the list's last item" test "$(complete_words dmamask-audit -o DEVICE,DRI)" = "DEVICE,DRIVER"
 check "every column of --list-columns is completed" bash -c '
@@ -55,6 +58,8 @@ root=$(fixture_root arm64-rpi4) || exit 99
 export PATH="$(dirname "$TOOL"):$PATH"
 check "--assume-mask fe<TAB> offers the snapshot's platform device, then =" \
 	test "$(complete_words dmamask-audit --sysroot "$root" --assume-mask fe)" = "fe340000.mmc="
+check "a DEVICE word fe<TAB> offers the snapshot's platform device, no =" \
+	test "$(complete_words dmamask-audit --sysroot "$root" fe)" = "fe340000.mmc"
 check "--assume-mask 0000:01<TAB> (one word) offers what follows the last ':'" \
 	test "$(complete_words dmamask-audit --sysroot "$root" --assume-mask 0000:01)" = "01:00.0="
 check "--assume-mask 0000:01<TAB> (split at ':' by bash) still sees --assume-mask" bash -c '

@@ -257,4 +257,42 @@ if command -v script > /dev/null && script -qc true /dev/null > /dev/null 2>&1; 
 else
 	skip "colour on a terminal (needs script from util-linux)"
 fi
+# ---- DEVICE... and --no-idle: the report is about the devices asked for, as lspci -s / lsblk DEVICE ----
+sel() { # NAME ARGS...: JSON in $tmp/sel.json, exit status in rc
+	local name=$1
+	shift
+	timeout 30 "$TOOL" --sysroot "$good" --json "$@" > "$tmp/sel.json" 2> "$tmp/sel.err"
+	rc=$?
+}
+sel pci 0000:00:1f.2
+check "DEVICE by id: that device alone" jqe "$tmp/sel.json" '[.devices[].id] == ["0000:00:1f.2"]'
+check "DEVICE by id: its finding, exit 1 for it (rc $rc)" \
+	bash -c '[ "$1" -eq 1 ] && jq -e "[.findings[].id] == [\"bounce-needed\"]" "$2" > /dev/null' _ "$rc" "$tmp/sel.json"
+check "DEVICE by id: its disk only" jqe "$tmp/sel.json" '[.block[].disk] == ["sda"]'
+sel short 00:1f.2
+check "DEVICE as lspci -s (no domain 0000): the same device" jqe "$tmp/sel.json" '[.devices[].id] == ["0000:00:1f.2"]'
+sel disk /dev/nvme0n1
+check "DEVICE as a disk (/dev/nvme0n1): its DMA device" jqe "$tmp/sel.json" '[.devices[].id] == ["0000:01:00.0"]'
+check "DEVICE whose device has no finding: exit 0, no finding ($rc)" \
+	bash -c '[ "$1" -eq 0 ] && jq -e ".findings == [] and .exit_status == 0" "$2" > /dev/null' _ "$rc" "$tmp/sel.json"
+sel two sda nvme0n1
+check "two DEVICEs: both, in the report's order" jqe "$tmp/sel.json" '[.devices[].id] == ["0000:00:1f.2", "0000:01:00.0"]'
+check "a selection: JSON still matches the schema" valid_json "$tmp/sel.json"
+sel idle --no-idle
+check "--no-idle: no idle device left" jqe "$tmp/sel.json" '[.devices[] | select(.verdict == "idle")] == [] and (.devices | length) == 2'
+timeout 30 "$TOOL" --sysroot "$good" sda -r -n -o DEVICE > "$tmp/sel.txt" 2>&1
+check "DEVICE in the text report: one row ($(tr '\n' ' ' < "$tmp/sel.txt"))" test "$(cat "$tmp/sel.txt")" = 0000:00:1f.2
+sel none sdz
+check "DEVICE naming nothing: exit 2 ($rc)" test "$rc" -eq 2
+check "DEVICE naming nothing: one line that says so" \
+	bash -c '[ "$(wc -l < "$1")" -eq 1 ] && grep -q "sdz: no such device, disk or network interface" "$1"' _ "$tmp/sel.err"
+check "DEVICE naming nothing: no report" test ! -s "$tmp/sel.json"
+for o in "--observe 5" "--color always"; do
+	set -- $o
+	timeout 10 "$TOOL" "$1" "$2" > /dev/null 2> "$tmp/sel.err"
+	rc=$?
+	check "'$o': usage error, exit 2 ($rc)" test "$rc" -eq 2
+	check "'$o': did you mean $1=$2" grep -q "did you mean $1=$2?" "$tmp/sel.err"
+done
+
 tap_done

@@ -2,6 +2,7 @@
 /* Machine -> layout -> findings -> exit status. Pure: no I/O. */
 #include <string.h>
 
+#include "analysis/device-select.h"
 #include "analysis/eras.h"
 #include "analysis/legacy-block.h"
 #include "analysis/findings-machine.h"
@@ -43,6 +44,12 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	if (r.findings.err) {
 		report_done(&r);
 		return r.findings.err;
+	}
+	/* the exit status is the selection's: lsblk sda answers for sda */
+	if ((o->n_select || o->no_idle) &&
+	    (e = devices_select(m, o->select, o->n_select, o->no_idle, &r.devices, &r.findings)) < 0) {
+		report_done(&r);
+		return e;
 	}
 	enum severity max = findings_max_severity(&r.findings);
 	r.exit_status = max != _SEVERITY_INVALID && max >= fail_on ? EXIT_FINDINGS : EXIT_CLEAN;

@@ -40,6 +40,9 @@ struct report_options {
 	bool allow_incomplete;  /* --allow-incomplete: an incomplete snapshot exits by fail_on, not 2 */
 	const struct assumed_mask *masks; /* --assume-mask, each naming a device of the machine */
 	size_t n_masks;
+	const char *const *select;  /* DEVICE...: the devices the report is about; n_select 0: all */
+	size_t n_select;
+	bool no_idle;               /* --no-idle */
 };
 
 /* 0, or -ENOMEM / -EINVAL (bad page size). */
