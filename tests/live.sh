@@ -72,7 +72,16 @@ check "live: the walk resolver gives the same report" cmp -s <(normalise "$tmp/l
 
 timeout 30 "$TOOL" > "$tmp/live.txt" 2>&1
 check "live: text output exits like JSON" test $? -eq "$rc"
-check "live: text output names the page size" grep -q "page size $(getconf PAGESIZE)" "$tmp/live.txt"
+if [ "$(getconf PAGESIZE)" = 4096 ]; then
+	check "live: text output leaves the usual page size and the live sysroot to -v" \
+		bash -c '! grep -q "page size\|^sysroot " "$1"' _ "$tmp/live.txt"
+else
+	check "live: text output names an unusual page size" grep -q "page size $(getconf PAGESIZE)" "$tmp/live.txt"
+fi
+timeout 30 "$TOOL" -v > "$tmp/live-v.txt" 2>&1
+check "live: -v names the page size and its source" \
+	grep -q "page size $(getconf PAGESIZE) (sysconf(_SC_PAGESIZE))" "$tmp/live-v.txt"
+check "live: -v names the live sysroot" grep -qx "sysroot / (live)" "$tmp/live-v.txt"
 
 # Unprivileged: /proc/iomem reads as zeros, the tool must fall back to zoneinfo.
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then

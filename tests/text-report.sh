@@ -36,7 +36,7 @@ check "-v lists each absent input" grep -q '^  missing  proc/cpuinfo: ' "$tmp/ve
 
 # ---- -b: exact sizes everywhere ----
 run -b > "$tmp/bytes"
-check "-b: the summary's bytes are exact" grep -q '^  0000:00:1f.2 ahci (sda): partial, 22548578304: ' "$tmp/bytes"
+check "-b: the summary's bytes are exact, with their unit" grep -q '^  0000:00:1f.2 ahci (sda): partial, 22548578304 bytes: ' "$tmp/bytes"
 check "-b: the device table's UNREACHABLE is exact" grep -Eq '^0000:00:1f.2 .* 22548578304$' "$tmp/bytes"
 check "-b: no GiB left in the report's own sizes" bash -c '! grep -v "^ " "$1" | grep -q GiB' _ "$tmp/bytes"
 check "--bytes is -b" cmp -s "$tmp/bytes" <(run --bytes)

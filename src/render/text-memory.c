@@ -129,7 +129,7 @@ void text_print_memory(FILE *out, const struct report *r, const struct render_op
 		say(out, &b, width);
 		return;
 	}
-	text_append_size(&b, l->ram_bytes, exact);
+	text_append_amount(&b, l->ram_bytes, exact);
 	snprintf(tmp, sizeof(tmp), " of RAM in %zu range%s", l->n_ranges, l->n_ranges == 1 ? "" : "s");
 	strbuf_append(&b, tmp);
 	if (l->n_ranges) {
@@ -155,7 +155,7 @@ void text_print_memory(FILE *out, const struct report *r, const struct render_op
 
 	uint64_t above = layout_ram_bytes_above(l, 1ULL << 32);
 	if (above) {
-		text_append_size(&b, above, exact);
+		text_append_amount(&b, above, exact);
 		strbuf_append(&b, " of it lies above 4 GiB, out of reach of a 32-bit DMA mask");
 	} else {
 		strbuf_append(&b, "all of it lies below 4 GiB, within reach of a 32-bit DMA mask");
@@ -168,7 +168,7 @@ void text_print_memory(FILE *out, const struct report *r, const struct render_op
 		say(out, &b, width);
 	} else {
 		if (l->highmem_bytes) {
-			text_append_size(&b, l->highmem_bytes, exact);
+			text_append_amount(&b, l->highmem_bytes, exact);
 			strbuf_append(&b, " is high memory, which the kernel maps only on demand");
 		} else {
 			strbuf_append(&b, "all of it is low memory, mapped by the kernel");

@@ -113,10 +113,21 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 		strbuf_append(&b, verdict_to_string(dr->verdict));
 		if (dr->affected_known && dr->affected_bytes) {
 			strbuf_append(&b, ", ");
-			text_append_size(&b, dr->affected_bytes, o->bytes);
+			text_append_amount(&b, dr->affected_bytes, o->bytes);
 		}
 		strbuf_append(&b, ": ");
 		strbuf_append(&b, dr->reason ? dr->reason : "?");
+		/* listed for a finding, not the verdict: say which, or the line contradicts itself */
+		if (dr->verdict != VERDICT_PARTIAL && dr->verdict != VERDICT_FAILS)
+			for (size_t k = 0; k < r->findings.n; k++) {
+				const struct finding *x = &r->findings.v[k];
+				if (x->severity < SEVERITY_WARNING || !x->device || strcmp(x->device, dr->dev->id) != 0)
+					continue;
+				strbuf_append(&b, "; but ");
+				strbuf_append(&b, finding_id_to_string(x->id));
+				strbuf_append(&b, ": ");
+				text_append_safe(&b, x->message ? x->message : "?");
+			}
 		_cleanup_free_ char *s = strbuf_steal(&b);
 		fputs("  ", out);
 		text_print_wrapped(out, s, 2, 6, width);

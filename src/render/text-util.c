@@ -119,12 +119,22 @@ void text_append_size(struct strbuf *b, uint64_t bytes, bool exact)
 		strbuf_append_size(b, bytes);
 }
 
+void text_append_amount(struct strbuf *b, uint64_t bytes, bool exact)
+{
+	text_append_size(b, bytes, exact);
+	if (exact)
+		strbuf_append(b, bytes == 1 ? " byte" : " bytes");
+}
+
 void text_table_setup(struct libscols_table *t, const struct render_options *o)
 {
 	if (o->width) { /* a terminal, or COLUMNS: fit it, truncating the truncatable columns */
 		scols_table_set_termforce(t, SCOLS_TERMFORCE_ALWAYS);
 		scols_table_set_termwidth(t, o->width);
 	}
+#ifdef HAVE_SCOLS_TABLE_ENABLE_MINOUT
+	scols_table_enable_minout(t, 1); /* no trailing blanks when a row's last cell is empty */
+#endif
 	scols_table_enable_raw(t, o->raw);
 	scols_table_enable_noheadings(t, o->noheadings);
 	scols_table_enable_colors(t, o->color == 1);

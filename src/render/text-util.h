@@ -36,6 +36,8 @@ void text_print_wrapped(FILE *out, const char *text, unsigned col, unsigned inde
 
 /* "21 GiB", or with -b/--bytes the exact count. */
 void text_append_size(struct strbuf *b, uint64_t bytes, bool exact);
+/* The same in prose: -b gives "8443133952 bytes", not a bare number. */
+void text_append_amount(struct strbuf *b, uint64_t bytes, bool exact);
 
 /*
  * A table on out, set up from the options: the first n_left columns are

@@ -31,7 +31,7 @@ static void print_swiotlb(FILE *out, const struct swiotlb_state *s, bool exact, 
 	strbuf_append(&b, ")");
 	if (s->size_known) {
 		strbuf_append(&b, ", size ");
-		text_append_size(&b, s->size_bytes, exact);
+		text_append_amount(&b, s->size_bytes, exact);
 		if (s->size_prov == PROV_ASSUMED)
 			strbuf_append(&b, " (assumed)");
 	}
@@ -48,7 +48,7 @@ static void print_swiotlb(FILE *out, const struct swiotlb_state *s, bool exact, 
 	}
 	if (s->used_known) {
 		strbuf_append(&b, ", used ");
-		text_append_size(&b, s->used_bytes, exact);
+		text_append_amount(&b, s->used_bytes, exact);
 	}
 	if (s->forced) {
 		strbuf_append(&b, "; forced: ");
@@ -83,16 +83,17 @@ static void print_observation(FILE *out, const struct machine *m, const struct r
 	}
 	for (size_t i = 0; i < r->devices.n_devices; i++)
 		contradicted += r->devices.devices[i].observed_result == OBSERVED_CONTRADICTED;
-	snprintf(tmp, sizeof(tmp), "%.1f s of swiotlb_bounced%s: %llu bounces (", ob->window_seconds,
-		 ob->interrupted ? " (ended early by Ctrl-C)" : "", (unsigned long long)bounces);
+	snprintf(tmp, sizeof(tmp), "%.1f s of swiotlb_bounced%s: %llu bounce%s (", ob->window_seconds,
+		 ob->interrupted ? " (ended early by Ctrl-C)" : "", (unsigned long long)bounces,
+		 bounces == 1 ? "" : "s");
 	strbuf_append(&b, tmp);
-	text_append_size(&b, bytes, exact);
-	snprintf(tmp, sizeof(tmp), ") from %zu devices, %zu predictions contradicted", devices,
-		 contradicted);
+	text_append_amount(&b, bytes, exact);
+	snprintf(tmp, sizeof(tmp), ") from %zu device%s, %zu prediction%s contradicted", devices,
+		 devices == 1 ? "" : "s", contradicted, contradicted == 1 ? "" : "s");
 	strbuf_append(&b, tmp);
 	if (other) {
-		snprintf(tmp, sizeof(tmp), ", %llu bounces from devices not listed",
-			 (unsigned long long)other);
+		snprintf(tmp, sizeof(tmp), ", %llu bounce%s from devices not listed",
+			 (unsigned long long)other, other == 1 ? "" : "s");
 		strbuf_append(&b, tmp);
 	}
 	if (!ob->lost_known) {
@@ -104,7 +105,7 @@ static void print_observation(FILE *out, const struct machine *m, const struct r
 	}
 	if (observation_pool_peak(ob, &peak, &peak_exact)) {
 		strbuf_append(&b, peak_exact ? "; pool peak " : "; pool use at least ");
-		text_append_size(&b, sat_shl(peak, IO_TLB_SHIFT), exact);
+		text_append_amount(&b, sat_shl(peak, IO_TLB_SHIFT), exact);
 	}
 	if (ob->full_messages) {
 		snprintf(tmp, sizeof(tmp), "; %u \"swiotlb buffer is full\"", ob->full_messages);
@@ -234,7 +235,7 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 		}
 		const struct legacy_result *lr = device_legacy(br->dr);
 		if (legacy && lr->known) {
-			text_append_size(&b, lr->by_reading[lr->kernel_reading].bounce_bytes, o->bytes);
+			text_append_amount(&b, lr->by_reading[lr->kernel_reading].bounce_bytes, o->bytes);
 			text_set_cell(ln, 4, &b);
 		}
 	}
@@ -315,20 +316,29 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 			strbuf_append_hex(&h, m->arm_cr);
 		strbuf_append(&h, ")");
 	}
-	strbuf_append(&h, ", page size ");
-	strbuf_append_u64(&h, m->page_size);
-	strbuf_append(&h, " (");
-	strbuf_append(&h, m->page_size_source ? m->page_size_source : "?");
-	strbuf_append(&h, ")");
+	/* where the page size came from, and a live sysroot, only interest -v */
+	if (o->verbose || m->page_size != 4096) {
+		strbuf_append(&h, ", page size ");
+		strbuf_append_u64(&h, m->page_size);
+	}
+	if (o->verbose) {
+		strbuf_append(&h, " (");
+		strbuf_append(&h, m->page_size_source ? m->page_size_source : "?");
+		strbuf_append(&h, ")");
+	}
 	if (m->captured_at) {
 		strbuf_append(&h, ", captured ");
 		text_append_safe(&h, m->captured_at);
 	}
 	_cleanup_free_ char *head = strbuf_steal(&h);
 	text_print_wrapped(out, head, 0, 2, width);
-	fputs("sysroot ", out);
-	text_put_safe(out, m->sysroot ? m->sysroot : "/");
-	fprintf(out, "%s\n\n", m->live ? " (live)" : "");
+	if (!m->live || o->verbose) {
+		fputs("sysroot ", out);
+		text_put_safe(out, m->sysroot ? m->sysroot : "/");
+		fputs(m->live ? " (live)" : "", out);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 	if (text_print_summary(out, r, o, width) < 0)
 		ret = -ENOMEM;
 	text_print_memory(out, r, o, width);
