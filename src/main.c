@@ -408,7 +408,7 @@ static int render(FILE *out, const struct options *o, const struct machine *m,
 {
 	switch (o->format) {
 	case FORMAT_JSON:
-		return render_json(out, m, rep);
+		return render_json(out, m, rep, &o->render);
 	case FORMAT_PROMETHEUS:
 		return render_prometheus(out, m, rep);
 	default:
@@ -523,6 +523,8 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	memcpy(o.raw_argv, argv, (size_t)argc * sizeof(*argv));
 	o.raw_argc = argc;
+	o.render.argv = (const char *const *)o.raw_argv;
+	o.render.argc = argc;
 	r = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o);
 	if (usage_stream)
 		fclose(usage_stream);

@@ -28,13 +28,17 @@ valid_json() {
 
 # normalise FILE: what may differ between runs of the same machine
 normalise() {
-	jq -S 'del(.tool.version) | .host.sysroot = "ROOT" | .generated_at = "TIME"' "$1"
+	jq -S 'del(.tool.version) | .host.sysroot = "ROOT" | .generated_at = "TIME" | .invocation.argv = "ARGV"' "$1"
 }
 
 # same_report A B: two reports alike but for when each was made (JSON
 # generated_at, dmamask_last_run_timestamp_seconds): a second may pass between runs
 same_report() {
-	local strip='/^  "generated_at": /d; /^dmamask_last_run_timestamp_seconds /d; /^dmamask_report_timestamp_seconds /d'
+	local strip='/^dmamask_last_run_timestamp_seconds /d; /^dmamask_report_timestamp_seconds /d'
+	if [ "$(head -c 1 "$1")" = "{" ]; then # JSON: when, and the command line that asked
+		cmp -s <(jq -S 'del(.generated_at, .invocation)' "$1") <(jq -S 'del(.generated_at, .invocation)' "$2")
+		return
+	fi
 	cmp -s <(sed "$strip" "$1") <(sed "$strip" "$2")
 }
 

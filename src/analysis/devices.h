@@ -97,6 +97,7 @@ struct device_report {
 	enum verdict verdict;
 	enum tristate pool_reachable;
 	int observed_result;                 /* enum observed_result (prediction-check.h) */
+	int worst_severity;                  /* enum severity of its worst finding; -1 none (report.c) */
 	bool mask_known;
 	bool coherent_known;
 	bool has_block;                      /* a disk's queue uses this device */
@@ -111,6 +112,12 @@ struct device_report {
 	bool window_ignored;                 /* before 5.5: the window the DT describes, which the kernel never read */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 };
+
+/* A verdict that costs or loses I/O, or a warning or an error about the device: the report's "needs action". */
+static inline bool device_needs_action(const struct device_report *r)
+{
+	return r->verdict == VERDICT_PARTIAL || r->verdict == VERDICT_FAILS || r->worst_severity >= 1;
+}
 
 /* The legacy-block model of r: a zeroed one (known false) for a device no disk uses. */
 const struct legacy_result *device_legacy(const struct device_report *r) _nonnull_all_;

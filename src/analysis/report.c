@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Machine -> layout -> findings -> exit status. Pure: no I/O. */
+#include <errno.h>
 #include <string.h>
 
 #include "analysis/device-select.h"
@@ -8,6 +9,26 @@
 #include "analysis/findings-machine.h"
 #include "analysis/report.h"
 #include "shared/macro.h"
+#include "shared/strmap.h"
+
+/* Each device's worst finding, for "needs action": one pass over the findings, by id. */
+static int set_worst_severity(struct report *r)
+{
+	_cleanup_(strmap_done) struct strmap by_id = STRMAP_INIT;
+
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		r->devices.devices[i].worst_severity = -1;
+		if (strmap_add(&by_id, r->devices.devices[i].dev->id, (int)i) < 0)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->findings.n; i++) {
+		const struct finding *x = &r->findings.v[i];
+		struct strmap_entry *e = x->device ? strmap_get(&by_id, x->device) : NULL;
+		if (e && (int)x->severity > r->devices.devices[e->value].worst_severity)
+			r->devices.devices[e->value].worst_severity = (int)x->severity;
+	}
+	return 0;
+}
 
 int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret)
 {
@@ -48,6 +69,11 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	/* the exit status is the selection's: lsblk sda answers for sda */
 	if ((o->n_select || o->no_idle) &&
 	    (e = devices_select(m, o->select, o->n_select, o->no_idle, &r.devices, &r.findings)) < 0) {
+		report_done(&r);
+		return e;
+	}
+	e = set_worst_severity(&r);
+	if (e < 0) {
 		report_done(&r);
 		return e;
 	}

@@ -512,7 +512,59 @@ static void block_json(struct json_writer *w, const struct block_report *b)
  * The document is written as it is walked, devices[] and block[] one element
  * at a time, so memory stays flat however many devices there are.
  */
-int render_json(FILE *out, const struct machine *m, const struct report *r)
+/* What was asked, as smartctl's JSON carries its own argv: a fleet's reports compare so. */
+static void invocation_json(struct json_writer *w, const struct report *r, const struct render_options *o)
+{
+	jw_open_object(w, "invocation");
+	if (o && o->argv) {
+		jw_open_array(w, "argv");
+		for (int i = 0; i < o->argc; i++)
+			jw_string(w, NULL, o->argv[i]);
+		jw_close_array(w);
+	} else {
+		jw_null(w, "argv");
+	}
+	jw_string(w, "fail_on", severity_to_string(r->fail_on));
+	jw_close_object(w);
+}
+
+/* The answer first: devices by verdict, findings by severity, the devices that need action. */
+static void summary_json(struct json_writer *w, const struct report *r)
+{
+	size_t by_verdict[_VERDICT_MAX] = { 0 }, by_severity[_SEVERITY_MAX] = { 0 };
+
+	for (size_t i = 0; i < r->devices.n_devices; i++)
+		by_verdict[r->devices.devices[i].verdict]++;
+	for (size_t i = 0; i < r->findings.n; i++)
+		by_severity[r->findings.v[i].severity]++;
+	jw_open_object(w, "summary");
+	jw_u64(w, "devices", r->devices.n_devices);
+	jw_open_object(w, "by_verdict");
+	for (int v = 0; v < _VERDICT_MAX; v++)
+		jw_u64(w, verdict_to_string((enum verdict)v), by_verdict[v]);
+	jw_close_object(w);
+	jw_open_object(w, "findings_by_severity");
+	for (int s = 0; s < _SEVERITY_MAX; s++)
+		jw_u64(w, severity_to_string((enum severity)s), by_severity[s]);
+	jw_close_object(w);
+	jw_open_array(w, "needs_action");
+	for (size_t i = 0; i < r->devices.n_devices && w->err == 0; i++) {
+		const struct device_report *dr = &r->devices.devices[i];
+		if (!device_needs_action(dr))
+			continue;
+		jw_open_object(w, NULL);
+		jw_string(w, "device", dr->dev->id);
+		jw_string(w, "verdict", verdict_to_string(dr->verdict));
+		jw_string(w, "worst_severity", dr->worst_severity >= 0
+							? severity_to_string((enum severity)dr->worst_severity)
+							: NULL);
+		jw_close_object(w);
+	}
+	jw_close_array(w);
+	jw_close_object(w);
+}
+
+int render_json(FILE *out, const struct machine *m, const struct report *r, const struct render_options *o)
 {
 	struct json_writer w;
 
@@ -524,6 +576,8 @@ int render_json(FILE *out, const struct machine *m, const struct report *r)
 	jw_string(&w, "version", PACKAGE_VERSION);
 	jw_close_object(&w);
 	time_utc(&w, "generated_at", r->generated_at);
+	invocation_json(&w, r, o);
+	summary_json(&w, r);
 	host_json(&w, m);
 	inputs_json(&w, m);
 	kernel_json(&w, m, r);

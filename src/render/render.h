@@ -22,12 +22,16 @@ struct render_options {
 	int color;              /* 0 or 1 when rendering (main.c decides auto: -1) */
 	bool terminal;          /* the report goes to standard output, a terminal */
 	unsigned width;         /* set by render_text: columns to fit, 0 for none (a pipe) */
+	const char *const *argv; /* the command line, for JSON's invocation; NULL unknown */
+	int argc;
 };
 
 /* Each returns 0, or -errno when the output could not be written. */
 _must_check_ int render_text(FILE *out, const struct machine *m, const struct report *r,
 		const struct render_options *o);
-_must_check_ int render_json(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
+/* o may be NULL (no invocation known). */
+_must_check_ int render_json(FILE *out, const struct machine *m, const struct report *r,
+			     const struct render_options *o) _nonnull_(1, 2, 3);
 /* Prometheus text exposition format (node_exporter textfile collector). */
 _must_check_ int render_prometheus(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
 /*

@@ -11,24 +11,6 @@
 #include "render/text-parts.h"
 #include "render/text-util.h"
 #include "shared/macro.h"
-#include "shared/strmap.h"
-
-/* A verdict that costs or loses I/O, or a warning or an error about the device. */
-static bool needs_action(const struct strmap *warned, const struct device_report *dr)
-{
-	return dr->verdict == VERDICT_PARTIAL || dr->verdict == VERDICT_FAILS ||
-	       strmap_get(warned, dr->dev->id);
-}
-
-/* The devices a warning or an error names. 0 or -ENOMEM. */
-static int warned_devices(const struct findings *f, struct strmap *ret)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].severity >= SEVERITY_WARNING && f->v[i].device &&
-		    strmap_add(ret, f->v[i].device, 0) < 0)
-			return -ENOMEM;
-	return 0;
-}
 
 /* "sda,sdb,eth0": the disks and network interfaces that use the device. */
 static void append_users(struct strbuf *b, const struct report *r, const struct device_report *dr)
@@ -63,14 +45,11 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 	};
 	size_t count[_VERDICT_MAX] = { 0 }, action = 0;
 	struct strbuf b = { 0 };
-	_cleanup_(strmap_done) struct strmap warned = STRMAP_INIT;
 
-	if (warned_devices(&r->findings, &warned) < 0)
-		return -ENOMEM;
 	for (size_t i = 0; i < r->devices.n_devices; i++) {
 		const struct device_report *dr = &r->devices.devices[i];
 		count[dr->verdict]++;
-		action += needs_action(&warned, dr);
+		action += device_needs_action(dr);
 	}
 	strbuf_append_u64(&b, r->devices.n_devices);
 	strbuf_append(&b, r->devices.n_devices == 1 ? " device judged: " : " devices judged: ");
@@ -97,7 +76,7 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 	fputs("Needs action:\n", out);
 	for (size_t i = 0; i < r->devices.n_devices; i++) {
 		const struct device_report *dr = &r->devices.devices[i];
-		if (!needs_action(&warned, dr))
+		if (!device_needs_action(dr))
 			continue;
 		text_append_safe(&b, dr->dev->id);
 		strbuf_append(&b, " ");

@@ -237,7 +237,7 @@ static void audit(const char *dir, unsigned flags)
 		fuzz_assert(l->source != LAYOUT_SOURCE_IOMEM || l->lowmem_end_pfn < l->end_pfn ||
 			    l->highmem_bytes == 0);
 		FILE *f = open_memstream(&json, &json_len);
-		fuzz_assert(f && render_json(f, &m, &rep) == 0);
+		fuzz_assert(f && render_json(f, &m, &rep, NULL) == 0);
 		fclose(f);
 		json_object *o = json_tokener_parse(json);
 		fuzz_assert(o); /* valid JSON, whatever the tree holds */
