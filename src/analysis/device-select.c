@@ -55,16 +55,6 @@ static bool selected(const struct machine *m, const struct device_report *dr, co
 	return false;
 }
 
-static void finding_drop(struct finding *x)
-{
-	free(x->device);
-	free(x->message);
-	free(x->remedy);
-	for (size_t j = 0; j < x->n_evidence; j++)
-		free(x->evidence[j].s);
-	free(x->evidence);
-}
-
 int devices_select(const struct machine *m, const char *const *sel, size_t n, bool no_idle,
 		   struct devices_result *r, struct findings *f)
 {
@@ -102,7 +92,7 @@ int devices_select(const struct machine *m, const char *const *sel, size_t n, bo
 		if (keep)
 			f->v[kf++] = *x;
 		else
-			finding_drop(x);
+			finding_done(x);
 	}
 	f->n = kf;
 	return 0;

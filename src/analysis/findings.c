@@ -203,17 +203,20 @@ void finding_add_bool(struct findings *f, struct finding *x, const char *key, bo
 		e->u = v;
 }
 
+void finding_done(struct finding *x)
+{
+	free(x->device);
+	free(x->message);
+	free(x->remedy);
+	for (size_t j = 0; j < x->n_evidence; j++)
+		free(x->evidence[j].s);
+	free(x->evidence);
+}
+
 void findings_done(struct findings *f)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct finding *x = &f->v[i];
-		free(x->device);
-		free(x->message);
-		free(x->remedy);
-		for (size_t j = 0; j < x->n_evidence; j++)
-			free(x->evidence[j].s);
-		free(x->evidence);
-	}
+	for (size_t i = 0; i < f->n; i++)
+		finding_done(&f->v[i]);
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }

@@ -109,6 +109,8 @@ void finding_add_u64(struct findings *f, struct finding *x, const char *key, uin
 void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
 void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
 void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
+/* What one finding holds, freed (a selection drops findings one by one). */
+void finding_done(struct finding *x);
 void findings_done(struct findings *f);
 /* Highest severity present, or _SEVERITY_INVALID when there are none. */
 enum severity findings_max_severity(const struct findings *f);

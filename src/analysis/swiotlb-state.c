@@ -277,6 +277,20 @@ static void arm_default(const struct layout *l, uint32_t release, struct swiotlb
 }
 
 /*
+ * The kmalloc-bouncing pool arm64 (6.7+) and riscv (6.10+) size for
+ * themselves: min(default, DIV_ROUND_UP(memblock_phys_mem_size(), 1024)),
+ * in whole 128-slot segments.
+ */
+static uint64_t kmalloc_pool_bytes(const struct layout *l)
+{
+	uint64_t seg = (uint64_t)IO_TLB_SEGSIZE << IO_TLB_SHIFT;
+	uint64_t want = (l->ram_bytes + 1023) / 1024;
+
+	want = (want + seg - 1) / seg * seg;
+	return want < IO_TLB_DEFAULT_BYTES ? want : IO_TLB_DEFAULT_BYTES;
+}
+
+/*
  * riscv mem_init(): above dma32_phys_limit (min(4 GiB, max_low_pfn), an
  * absolute address), or from 6.10 a RAM/1024 pool when DMA is non-coherent.
  */
@@ -302,15 +316,11 @@ static void riscv_default(const struct machine *m, const struct layout *l, int r
 				"does not say whether this machine's is";
 		return;
 	}
-	/* DIV_ROUND_UP(memblock_phys_mem_size(), 1024), in whole 128-slot segments */
-	uint64_t seg = (uint64_t)IO_TLB_SEGSIZE << IO_TLB_SHIFT;
-	uint64_t want = (l->ram_bytes + 1023) / 1024;
-	want = (want + seg - 1) / seg * seg;
 	s->active = TRI_YES;
 	s->active_prov = PROV_DERIVED;
 	s->active_why = "riscv 6.10+ with non-coherent DMA (Zicbom or T-Head CMOs in proc/cpuinfo) "
 			"allocates a pool for unaligned kmalloc buffers";
-	s->assumed_bytes = want < IO_TLB_DEFAULT_BYTES ? want : IO_TLB_DEFAULT_BYTES;
+	s->assumed_bytes = kmalloc_pool_bytes(l);
 }
 
 /* 32-bit x86 by era: none before 4.19, any RAM 4.19-5.7, above 4 GiB after. True when decided. */
@@ -402,13 +412,8 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE) {
 		s->active = TRI_YES;
 		s->active_why = "assumed: arm64 6.5+ keeps a pool for bouncing unaligned kmalloc buffers";
-		if (kmalloc == KMALLOC_POOL_SMALL) {
-			/* DIV_ROUND_UP(memblock_phys_mem_size(), 1024), in whole 128-slot segments */
-			uint64_t seg = (uint64_t)IO_TLB_SEGSIZE << IO_TLB_SHIFT;
-			uint64_t want = (l->ram_bytes + 1023) / 1024;
-			want = (want + seg - 1) / seg * seg;
-			s->assumed_bytes = want < IO_TLB_DEFAULT_BYTES ? want : IO_TLB_DEFAULT_BYTES;
-		}
+		if (kmalloc == KMALLOC_POOL_SMALL)
+			s->assumed_bytes = kmalloc_pool_bytes(l);
 		return;
 	}
 	if (ai->family == ARCH_X86 && l->end_pfn > pfn_4g && iommu_dropped_pool(m, release, s))
