@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "capture.h"
 #include "capture-run.h"
+#include "diff-run.h"
 #include "snapshot-run.h"
 #include "cli-parse.h"
 #include "cli-usage.h"
@@ -34,6 +35,12 @@ enum format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_PROMETHEUS,
+	FORMAT_NDJSON,
+};
+
+static const char *const format_names[] = {
+	[FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_PROMETHEUS] = "prometheus",
+	[FORMAT_NDJSON] = "ndjson",
 };
 
 #define MAX_ASSUMED_MASKS 64
@@ -50,6 +57,7 @@ struct options {
 	size_t columns[MAX_COLUMNS];
 	size_t n_columns;
 	bool have_columns;
+	bool json_flag;               /* -J, not --format json: -J -r is lsblk's exclusive pair */
 	bool list_columns;
 	const char *output_file;
 	unsigned output_flags;
@@ -63,9 +71,11 @@ struct options {
 	const char **select;          /* DEVICE...: argv's own strings */
 	size_t n_select;
 	bool no_idle;
+	bool diff;                    /* --diff OLD NEW: the two in select[] */
 	char **raw_argv;              /* argv as given: getopt permutes argv itself */
 	int raw_argc;
 	struct render_options render;
+	const char *fail_reason;      /* why the run failed, for dmamask_last_run_failure_info */
 };
 
 enum {
@@ -84,6 +94,7 @@ enum {
 	OPT_TEST_INTERRUPT,
 	OPT_OBSERVE,
 	OPT_USAGE,
+	OPT_DIFF,
 };
 
 const char *argp_program_version = PACKAGE_NAME " " PACKAGE_VERSION;
@@ -98,7 +109,8 @@ static const struct argp_option argp_options[] = {
 	{ "sysroot", 's', "DIR", 0,
 	  "Audit the snapshot or tree in DIR instead of /; a snapshot archive (FILE.tar.gz) is "
 	  "unpacked first", 0 },
-	{ "format", 'f', "FORMAT", 0, "Output format: text (default), json or prometheus", 0 },
+	{ "format", 'f', "FORMAT", 0,
+	  "Output format: text (default), json, ndjson (a line per device) or prometheus", 0 },
 	{ "capture", OPT_CAPTURE, "DIR", 0,
 	  "Copy every file, link and listing read into DIR, or into one archive for a DIR "
 	  "ending in .tar or .tar.gz: a snapshot --sysroot replays", 0 },
@@ -107,6 +119,9 @@ static const struct argp_option argp_options[] = {
 	{ "observe", OPT_OBSERVE, "SECONDS", OPTION_ARG_OPTIONAL,
 	  "Trace the bounces the kernel really does for SECONDS (default 10; live, root) and "
 	  "check each prediction against them", 0 },
+	{ "diff", OPT_DIFF, NULL, 0,
+	  "Compare two reports (--json) or snapshots, OLD NEW: what changed; exit 1 when something "
+	  "at or above --fail-on got worse", 0 },
 	{ "allow-incomplete", OPT_ALLOW_INCOMPLETE, NULL, 0,
 	  "Audit a snapshot whose capture did not finish (exit by --fail-on, not 2)", 0 },
 	{ "output-file", OPT_OUTPUT_FILE, "FILE", 0,
@@ -115,12 +130,15 @@ static const struct argp_option argp_options[] = {
 	{ "page-size", OPT_PAGE_SIZE, "BYTES", 0,
 	  "Page size of the audited kernel (default: live, MANIFEST, else 4096)", 0 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
-	  "Exit 1 when a finding is at least info, warning (default) or error", 0 },
+	  "Exit 1 when a finding is at least info, warning or error (default)", 0 },
 	{ "assume-mask", OPT_ASSUME_MASK, "DEV=0xHEX|BITS", 0,
 	  "Audit DEV with this DMA mask: the full 64-bit mask, or a bit count as sysfs shows it", 0 },
-	{ "output", 'o', "COLUMNS", 0, "Device table columns (+COL adds to the defaults)", 0 },
+	{ "output", 'o', "COLUMNS", 0,
+	  "Device table columns (+COL adds to the defaults); with -J, the device fields", 0 },
 	{ "list-columns", OPT_LIST_COLUMNS, NULL, 0, "List the device table's columns", 0 },
 	{ "raw", 'r', NULL, 0, "Only the device table, one device per line, unaligned (for scripts)", 0 },
+	{ "pairs", 'P', NULL, 0, "Only the device table, as KEY=\"value\" pairs (for scripts)", 0 },
+	{ "sort", 'x', "COLUMN", 0, "List the devices ordered by COLUMN", 0 },
 	{ "noheadings", 'n', NULL, 0, "Tables without headings", 0 },
 	{ "bytes", 'b', NULL, 0, "Sizes in bytes, not in human-readable units", 0 },
 	{ "verbose", 'v', NULL, 0, "Also the RAM ranges, zones and every absent input", 0 },
@@ -161,6 +179,55 @@ static const char *joined_value_option(const struct options *o, const char *arg)
 	return NULL;
 }
 
+/*
+ * As lsblk: -J, -P and -r are three shapes of one table and exclude each
+ * other; -o, -b and -x shape JSON as they shape text; Prometheus's metric
+ * families are fixed, so alerts and dashboards find them on every host.
+ */
+static void check_format_options(struct argp_state *state, const struct options *o)
+{
+	const struct render_options *r = &o->render;
+	const char *name = format_names[o->format];
+
+	char fmt[32];
+	const char *given[3];
+	size_t n = 0;
+
+	snprintf(fmt, sizeof(fmt), o->json_flag ? "--json" : "--format %s", name);
+	if (r->raw)
+		given[n++] = "--raw";
+	if (r->pairs)
+		given[n++] = "--pairs";
+	if (o->format != FORMAT_TEXT)
+		given[n++] = fmt;
+	if (n > 1)
+		argp_error(state, "%s and %s are mutually exclusive", given[0], given[1]);
+	if (o->format == FORMAT_PROMETHEUS && (o->have_columns || r->noheadings || r->sort))
+		argp_error(state, "--output, --noheadings and --sort shape tables: Prometheus metrics "
+				  "have fixed names and labels");
+	if (o->format == FORMAT_NDJSON && (o->have_columns || r->noheadings))
+		argp_error(state, "--output and --noheadings shape tables: --format ndjson writes every "
+				  "field of each device");
+}
+
+/* --diff compares two finished reports: what shapes an audit has no place in it. */
+static void check_diff_options(struct argp_state *state, const struct options *o)
+{
+	const struct render_options *r = &o->render;
+	const char *bad = o->sysroot_given ? "--sysroot" : o->capture ? "--capture"
+			  : o->observe ? "--observe" : o->n_masks ? "--assume-mask"
+			  : o->have_columns ? "--output" : r->raw ? "--raw" : r->pairs ? "--pairs"
+			  : r->sort ? "--sort" : o->no_idle ? "--no-idle" : o->page_size ? "--page-size"
+			  : NULL;
+
+	if (o->n_select != 2)
+		argp_error(state, "--diff takes two reports or snapshots, OLD NEW (%zu given)", o->n_select);
+	if (bad)
+		argp_error(state, "--diff compares two reports: %s has no place in it", bad);
+	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		argp_error(state, "--diff writes text or JSON, not %s", format_names[o->format]);
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
@@ -173,18 +240,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->sysroot = arg;
 		o->sysroot_given = true;
 		break;
-	case 'f':
-		if (strcmp(arg, "text") == 0)
-			o->format = FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			o->format = FORMAT_JSON;
-		else if (strcmp(arg, "prometheus") == 0)
-			o->format = FORMAT_PROMETHEUS;
-		else
-			argp_error(state, "unknown format '%s' (text, json or prometheus)", arg);
+	case 'f': {
+		size_t f = 0;
+		while (f < ARRAY_SIZE(format_names) && strcmp(arg, format_names[f]) != 0)
+			f++;
+		if (f == ARRAY_SIZE(format_names))
+			argp_error(state, "unknown format '%s' (text, json, ndjson or prometheus)", arg);
+		o->format = (enum format)f;
+		o->json_flag = false;
 		break;
+	}
 	case 'J':
 		o->format = FORMAT_JSON;
+		o->json_flag = true;
+		break;
+	case 'P':
+		o->render.pairs = true;
+		break;
+	case 'x':
+		o->render.sort = column_find(arg, strlen(arg));
+		if (!o->render.sort)
+			argp_error(state, "--sort: unknown column '%s' (see --list-columns)", arg);
 		break;
 	case OPT_PAGE_SIZE:
 		if (parse_u64(arg, strlen(arg), 10, &v) < 0 || v < 4096 || v > (1u << 18) ||
@@ -307,6 +383,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_IDLE:
 		o->no_idle = true;
 		break;
+	case OPT_DIFF:
+		o->diff = true;
+		break;
 	case ARGP_KEY_ARG:
 	{
 		const char *opt = joined_value_option(o, arg);
@@ -325,12 +404,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--capture-full-log says what --capture keeps: give --capture too");
 		if (o->observe && o->sysroot_given && strcmp(o->sysroot, "/") != 0)
 			argp_error(state, "--observe watches this system: it cannot be used with --sysroot");
-		/* as lsblk: the table options and another format are mutually exclusive */
-		if (o->format != FORMAT_TEXT &&
-		    (o->have_columns || o->render.raw || o->render.noheadings || o->render.bytes))
-			argp_error(state, "--output, --raw, --noheadings and --bytes shape the text "
-					  "report: mutually exclusive with --format %s",
-				   o->format == FORMAT_JSON ? "json" : "prometheus");
+		check_format_options(state, o);
+		if (o->diff)
+			check_diff_options(state, o);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -411,6 +487,8 @@ static int render(FILE *out, const struct options *o, const struct machine *m,
 		return render_json(out, m, rep, &o->render);
 	case FORMAT_PROMETHEUS:
 		return render_prometheus(out, m, rep);
+	case FORMAT_NDJSON:
+		return render_ndjson(out, m, rep, &o->render);
 	default:
 		return render_text(out, m, rep, &o->render);
 	}
@@ -468,7 +546,8 @@ static int write_report(struct output *out, struct options *o, const struct mach
 		if (!rep && output_previous(out, PREVIOUS_TEXTFILE_MAX, &previous, &len) < 0)
 			previous = NULL;
 		r = output_finish(out, rep ? render(f, o, m, rep)
-					   : render_prometheus_failure(f, (int64_t)time(NULL), previous, len));
+					   : render_prometheus_failure(f, (int64_t)time(NULL),
+								       o->fail_reason, previous, len));
 	}
 	if (r < 0)
 		output_failed(o, r, what);
@@ -500,10 +579,10 @@ static void output_freep(struct output **o)
 int main(int argc, char **argv)
 {
 	_cleanup_(free_options) struct options o = {
-		.sysroot = "/", .format = FORMAT_TEXT, .fail_on = SEVERITY_WARNING,
+		.sysroot = "/", .format = FORMAT_TEXT, .fail_on = SEVERITY_ERROR,
 		.render = { .color = -1 },
 	};
-	const struct argp argp = { argp_options, parse_opt, "[DEVICE...]", doc, NULL, NULL, NULL };
+	const struct argp argp = { argp_options, parse_opt, "[DEVICE...]\n--diff OLD NEW", doc, NULL, NULL, NULL };
 	_cleanup_(snapshot_run_done) struct snapshot_run run = { 0 };
 	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
@@ -515,6 +594,7 @@ int main(int argc, char **argv)
 
 	machine_init(&m);
 	setlocale(LC_ALL, ""); /* display widths and characters of names follow the terminal */
+	setlocale(LC_NUMERIC, "C"); /* but JSON, Prometheus and the window file write 0.5, never 0,5 */
 	argp_err_exit_status = EXIT_FATAL;
 	if (argc > 0)
 		argv[0] = program_invocation_short_name; /* getopt's errors use argv[0] */
@@ -545,23 +625,38 @@ int main(int argc, char **argv)
 		output_failed(&o, r, what);
 		return EXIT_FATAL;
 	}
+	if (o.diff) {
+		const struct diff_request q = {
+			.old = o.select[0], .new = o.select[1], .fail_on = o.fail_on,
+			.json = o.format == FORMAT_JSON, .bytes = o.render.bytes,
+			.allow_incomplete = o.allow_incomplete,
+		};
+		return diff_run(&q, TAKE_PTR(out));
+	}
 	r = snapshot_run_begin(&run, o.sysroot, o.capture);
-	if (r < 0)
+	if (r < 0) {
+		/* a --capture archive's scratch space, else unpacking a --sysroot archive */
+		o.fail_reason = run.capture_kind != SNAPSHOT_DIR ? "capture" : "sysroot";
 		goto fatal;
+	}
 	r = sysroot_open(run.sysroot_dir, o.sysroot_flags, &sr);
 	if (r < 0) {
 		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
 			strerror(-r));
+		o.fail_reason = "sysroot";
 		goto fatal;
 	}
 	if (!sysroot_is_live(sr) && !looks_like_snapshot(sr)) {
 		fprintf(stderr, "%s: --sysroot %s: not a snapshot (no proc/, sys/ or MANIFEST)\n",
 			program_invocation_short_name, o.sysroot);
+		o.fail_reason = "not-a-snapshot";
 		goto fatal;
 	}
 	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
-	if (o.observe && observe_window(o.observe, sr, &raw) < 0)
+	if (o.observe && observe_window(o.observe, sr, &raw) < 0) {
+		o.fail_reason = "observe";
 		goto fatal;
+	}
 	if (o.capture) {
 		r = capture_new(run.capture_dir,
 				o.capture_flags | (o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0),
@@ -572,6 +667,7 @@ int main(int argc, char **argv)
 				: r == -EBUSY	? "another capture is writing into it"
 				: r == -ELOOP	? "is a symbolic link: give the directory itself"
 						: strerror(-r));
+			o.fail_reason = "capture";
 			goto fatal;
 		}
 		capture_guard(cap, o.capture, run.capture_kind != SNAPSHOT_DIR,
@@ -579,8 +675,10 @@ int main(int argc, char **argv)
 		if (o.test_interrupt)
 			capture_set_test_interrupt(cap, o.test_interrupt, o.test_signal);
 	}
-	if (o.observe && observe_record(&raw, cap, &m) < 0)
+	if (o.observe && observe_record(&raw, cap, &m) < 0) {
+		o.fail_reason = "observe";
 		goto fatal;
+	}
 	if (cap)
 		sysroot_set_capture(sr, cap);
 	m.sysroot = strdup(o.sysroot);
@@ -599,16 +697,25 @@ int main(int argc, char **argv)
 		r = capture_finish_machine(cap, &m);
 		capture_guard(NULL, NULL, false, 0);
 		/* an incomplete capture is packed too: its MANIFEST says what is missing */
-		if (snapshot_run_pack(&run) < 0)
+		if (snapshot_run_pack(&run) < 0) {
+			o.fail_reason = "capture";
 			goto fatal;
+		}
 		if (r < 0) {
 			fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
 				program_invocation_short_name, o.capture, capture_incomplete_reason(cap));
+			o.fail_reason = "capture";
 			goto fatal;
 		}
 	}
-	if (check_assumed_masks(&m, &o) < 0 || check_selection(&m, &o) < 0)
+	if (check_assumed_masks(&m, &o) < 0) {
+		o.fail_reason = "assume-mask";
 		goto fatal;
+	}
+	if (check_selection(&m, &o) < 0) {
+		o.fail_reason = "selection";
+		goto fatal;
+	}
 	if (m.snapshot_incomplete && !o.allow_incomplete)
 		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
 			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o.sysroot,
@@ -622,6 +729,7 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name,
 			strerror(-r));
+		o.fail_reason = "analysis";
 		goto fatal;
 	}
 	rep.generated_at = (int64_t)time(NULL);
@@ -631,6 +739,7 @@ int main(int argc, char **argv)
 	return r < 0 ? EXIT_FATAL : status;
 oom:
 	fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
+	o.fail_reason = "out-of-memory"; /* set here: every goto oom means this */
 fatal:
 	/* a textfile collector must not keep serving the last good run as if it were this one */
 	if (o.format == FORMAT_PROMETHEUS && out)

@@ -49,9 +49,15 @@ usage "assume-mask of 65 bits" --assume-mask 0000:00:1f.2=65
 usage "assume-mask given twice" --assume-mask 00:1f.2=32 --assume-mask 0000:00:1f.2=0xffff
 usage "assume-mask of a device that does not exist" --sysroot "$good" --assume-mask nosuch.dev=0xffffffff
 usage "unknown output column" -o DEVICE,NOPE
-usage "--output with --json" --json -o DEVICE
+usage "--output with --format prometheus" --format prometheus -o DEVICE
 usage "--raw with --format prometheus" --format prometheus --raw
-usage "--noheadings with --format json" --format json -n
+usage "--sort with --format prometheus" --format prometheus -x VERDICT
+usage "--raw with --json" --json -r
+usage "--pairs with --raw" -P -r
+usage "--pairs with --format ndjson" --format ndjson -P
+usage "--output with --format ndjson" --format ndjson -o DEVICE
+usage "unknown sort column" -x NOPE
+usage "sort column as a list" -x DEVICE,VERDICT
 mkdir -p "$tmp/etc-like/conf.d"; echo x > "$tmp/etc-like/hosts"
 usage "a sysroot that is not a snapshot" --sysroot "$tmp/etc-like"
 check "a sysroot that is not a snapshot: says so" grep -q "not a snapshot" "$tmp/err"

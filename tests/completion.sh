@@ -13,14 +13,15 @@ complete_words() {
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$SRCDIR/completions/bash/dmamask-audit" "$@"
 }
 check "--form completes to --format" test "$(complete_words dmamask-audit --form)" = "--format"
-check "--format offers text, json and prometheus" test "$(complete_words dmamask-audit --format '' | sort | tr '\n' ' ')" = "json prometheus text "
+check "--format offers text, json, ndjson and prometheus" test "$(complete_words dmamask-audit --format '' | sort | tr '\n' ' ')" = "json ndjson prometheus text "
 check "--fail-on w completes to warning" test "$(complete_words dmamask-audit --fail-on w)" = "warning"
 check "every option in --help is completed" bash -c '
 	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
 		grep -q -- "$o" "$2" || { echo "# missing $o"; exit 1; }
 	done' _ "$TOOL" "$SRCDIR/completions/bash/dmamask-audit"
 check "--format=<TAB> (split at '=') offers the formats" \
-	test "$(complete_words dmamask-audit --format = '' | sort | tr '\n' ' ')" = "json prometheus text "
+	test "$(complete_words dmamask-audit --format = '' | sort | tr '\n' ' ')" = "json ndjson prometheus text "
+check "-x offers the columns" test "$(complete_words dmamask-audit -x VERD)" = "VERDICT"
 check "--format=js completes to json" test "$(complete_words dmamask-audit --format = js)" = "json"
 check "--color=al completes to always" test "$(complete_words dmamask-audit --color = al)" = "always"
 check "--color <TAB> offers nothing (the argument needs '=')" test -z "$(complete_words dmamask-audit --color '')"

@@ -18,6 +18,8 @@ numbers_of() {
 	grep -v '^sysroot ' "$1" | tr -s ' \t' '\n\n' | grep -E '^(0x[0-9a-f]+|[0-9][0-9.]*|[A-Z_]{4,})[,:;)]*$' | sort
 }
 
+quiet() { "$@" > /dev/null; }
+
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	mapfile -t names < <(fixtures)
@@ -90,5 +92,21 @@ for name in "${names[@]}"; do
 	done
 	check "$name: at 60 and 200 columns the same numbers and headings, none split" \
 		cmp -s <(numbers_of "$tmp/$name.60") <(numbers_of "$tmp/$name.200")
+	# ndjson: the document's devices, each on a line with its own findings, then the machine's
+	"$TOOL" --sysroot "$root" --format ndjson "${args[@]}" > "$tmp/$name.ndjson" 2> /dev/null
+	check "$name: ndjson is the document, a line per device and one for the machine" \
+		quiet jq -e -n --slurpfile doc "$out" '[inputs] as $l | $doc[0] as $d
+			| ($l | map(select(.record == "device").device)) == $d.devices
+			and ($l | last | .record == "machine" and .device == null)
+			and ([$l[].findings[]] | sort) == ($d.findings | sort)
+			and all($l[]; .exit_status == $d.exit_status and .kernel_release == $d.kernel.release)
+			and all($l[] | select(.record == "device"); . as $r | all(.findings[]; .device == $r.device.id))' \
+		"$tmp/$name.ndjson"
 done
-$regen || tap_done
+if ! $regen; then
+	# every fixture's lines against the schema's record, in one run
+	check "ndjson of every fixture matches the schema's definitions/ndjson_record" \
+		bash -c '"$1" "$2/tests/validate-json.py" "$3" --lines "#/definitions/ndjson_record" "$4"/*.ndjson 2>&1 | sed "s/^/# /"
+			exit "${PIPESTATUS[0]}"' _ "$PYTHON" "$SRCDIR" "$SCHEMA" "$tmp"
+	tap_done
+fi

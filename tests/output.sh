@@ -264,7 +264,7 @@ sel() { # NAME ARGS...: JSON in $tmp/sel.json, exit status in rc
 	timeout 30 "$TOOL" --sysroot "$good" --json "$@" > "$tmp/sel.json" 2> "$tmp/sel.err"
 	rc=$?
 }
-sel pci 0000:00:1f.2
+sel pci 0000:00:1f.2 --fail-on warning
 check "DEVICE by id: that device alone" jqe "$tmp/sel.json" '[.devices[].id] == ["0000:00:1f.2"]'
 check "DEVICE by id: its finding, exit 1 for it (rc $rc)" \
 	bash -c '[ "$1" -eq 1 ] && jq -e "[.findings[].id] == [\"bounce-needed\"]" "$2" > /dev/null' _ "$rc" "$tmp/sel.json"

@@ -9,7 +9,8 @@
 #   bounce  x86-observed              DmamaskErrorFinding (prediction-contradicted)
 #   healthy kernel-x86-q35-iommu      nothing
 # Then the fails host's next run fails (--sysroot that does not exist, into the
-# same textfile): its alerts must keep firing, DmamaskLastRunFailed join them.
+# same textfile): its alerts must keep firing, DmamaskLastRunFailed join them,
+# with the failure's reason (dmamask_last_run_failure_info) in its description.
 # The rules' `for:` durations (minutes) are set to 0s here: what they hold
 # is tested by promtool over time (tests/prometheus/*.test.yml); here the
 # expressions meet the metrics as a real scrape shapes them (instance, job,
@@ -138,6 +139,8 @@ check "the recording rule counts failing devices by host ($got)" test "$got" = "
 check "a failed run keeps the last report's devices in the textfile" \
 	grep -q '^dmamask_device_verdict{device="0000:00:01.1",driver="ata_piix",verdict="fails"} 1$' \
 	"$tmp/text-fails/dmamask.prom"
+check "a failed run says why in the textfile" \
+	grep -qx 'dmamask_last_run_failure_info{reason="sysroot"} 1' "$tmp/text-fails/dmamask.prom"
 settle 30 "fails 0 " query 'dmamask_last_run_success{host="fails"}'
 check "prometheus sees the failed run ($got)" test "$got" = "fails 0 "
 want="bounce DmamaskErrorFinding 0000:01:00.0
@@ -148,5 +151,14 @@ fails DmamaskLastRunFailed -"
 settle 30 "$want" firing
 printf '%s\n' "$got" | sed 's/^/firing after the failed run: /' | diag
 check "after a failed run the alerts still fire, and the failure's joins them" test "$got" = "$want"
+# failed: "reason description" of the firing DmamaskLastRunFailed alerts
+failed() {
+	curl -fsS --max-time 5 "$api/alerts" |
+		jq -r '.data.alerts[] | select(.state == "firing" and .labels.alertname == "DmamaskLastRunFailed") |
+			"\(.labels.reason // "-") \(.annotations.description)"'
+}
+want="sysroot The last run exited 2 (reason: sysroot); journalctl -u dmamask-audit says why."
+settle 10 "$want" failed
+check "DmamaskLastRunFailed carries the reason, in its description too ($got)" test "$got" = "$want"
 grep -i 'level=error' "$tmp/prometheus.log" | diag
 tap_done

@@ -3,9 +3,13 @@
 #  - every fixture machine's --format prometheus passes `promtool check metrics`
 #    and our own lint (HELP and TYPE, dmamask_ names, samples together, one
 #    label set per metric, no duplicate series, valid UTF-8);
-#  - a made-up machine whose device names need escaping;
+#  - a made-up machine whose device names need escaping, and one that knows
+#    no memory layout (a machine-wide finding in its own family);
+#  - the --observe window from the replayed snapshot that holds one;
 #  - --output-file: atomic, mode from the umask, no temporary file left, exit 2
 #    on error (tests/output.sh has the rest: refusals, write errors, signals);
+#  - a failed run keeps the last report's metrics and says why, from a fixed
+#    set of reasons (dmamask_last_run_failure_info);
 #  - a real node_exporter on 127.0.0.1 reads the file without a scrape error;
 #  - contrib/: the systemd units pass `systemd-analyze verify`, the Ansible
 #    fact prints JSON whatever happens.
@@ -150,6 +154,8 @@ check_output() {
 	$have_promtool && promtool_ok "$name" "$f"
 	check "$name: dmamask_exit_status is the exit status $rc" \
 		grep -qx "dmamask_exit_status $rc" "$f"
+	# a machine-wide finding is dmamask_machine_finding, and every device has a name
+	check "$name: no device=\"\" label" absent 'device=""' "$f"
 }
 
 # ---- the alert and recording rules: promtool's own unit tests over time ----
@@ -235,10 +241,33 @@ check "odd: the run succeeded, and says when" \
 	bash -c 'grep -qx "dmamask_last_run_success 1" "$1" && grep -Eq "^dmamask_last_run_timestamp_seconds [0-9]{10}$" "$1"' _ "$tmp/odd.prom"
 check "odd: every verdict counted, zeros included" \
 	test "$(grep -c '^dmamask_devices{verdict=' "$tmp/odd.prom")" -eq 7
-check "odd: findings by severity for info, warning, error" \
-	test "$(grep -c '^dmamask_findings_by_severity{severity="\(info\|warning\|error\)"}' "$tmp/odd.prom")" -eq 3
+check "odd: one finding family: no per-id or per-severity counts beside it" \
+	absent '^dmamask_findings' "$tmp/odd.prom"
+check "odd: the mask's bit width" \
+	grep -qx 'dmamask_device_dma_mask_bit_width{device="0000:00:03.0",driver="snd_hda_intel"} 32' "$tmp/odd.prom"
+check "odd: not observed: no window" absent '^dmamask_observe_window_seconds' "$tmp/odd.prom"
 check "odd: no fake 0 for the unknown swiotlb use" \
 	absent '^dmamask_swiotlb_used_bytes' "$tmp/odd.prom"
+
+# ---- a machine that knows no memory layout: a machine-wide error finding ----
+nomem="$tmp/nomem-root"
+mkdir -p "$nomem/proc" "$nomem/sys" || exit 99
+printf 'arch=x86_64\npage_size=4096\nkernel_release=6.1.0-nomem\n' > "$nomem/MANIFEST"
+"$TOOL" --sysroot "$nomem" --format prometheus > "$tmp/nomem.prom" 2> "$tmp/nomem.err"
+check_output nomem "$tmp/nomem.prom" $?
+check "nomem: the machine-wide finding in its own family, without a device label" \
+	grep -qx 'dmamask_machine_finding{id="memory-layout-unknown",severity="error"} 1' "$tmp/nomem.prom"
+check "nomem: no device finding" absent '^dmamask_finding{' "$tmp/nomem.prom"
+
+# ---- the snapshot that holds an --observe window: its length ----
+if [ -f "$tmp/x86-observed.prom" ]; then
+	check "x86-observed: dmamask_observe_window_seconds is the window (5.000 s)" \
+		grep -qx 'dmamask_observe_window_seconds 5' "$tmp/x86-observed.prom"
+	check "x86-observed: one window sample" \
+		test "$(grep -c '^dmamask_observe_window_seconds' "$tmp/x86-observed.prom")" -eq 1
+else
+	not_ok "x86-observed: the fixture with an --observe window ran"
+fi
 
 # ---- (b) --output-file ----
 fx=$first_fixture
@@ -280,6 +309,11 @@ check "--output-file over a directory: the temporary file removed" \
 	test "$(ls -A "$tmp/isdir")" = dmamask.prom
 
 # ---- a fatal run still replaces the textfile: success 0, the last report kept and dated ----
+# kept_as_good: fail.prom holds good.prom's report metrics, as they were
+kept_as_good() {
+	local own='^dmamask_\(exit_status\|last_run\|report_timestamp\)\|^# [A-Z]* dmamask_\(exit_status\|last_run\|report_timestamp\)'
+	diff <(grep -v "$own" "$od/good.prom") <(grep -v "$own" "$od/fail.prom")
+}
 "$TOOL" --sysroot "$odd" --format prometheus --output-file "$od/fail.prom" > /dev/null 2>&1
 cp "$od/fail.prom" "$od/good.prom"
 "$TOOL" --sysroot "$tmp/no-such-root" --format prometheus --output-file "$od/fail.prom" \
@@ -289,10 +323,9 @@ check "a fatal run: exit 2 ($rc)" test "$rc" -eq 2
 check "a fatal run: says why on stderr" grep -q 'no-such-root' "$tmp/fail.err"
 check "a fatal run: the textfile says dmamask_last_run_success 0" grep -qx 'dmamask_last_run_success 0' "$od/fail.prom"
 check "a fatal run: ... and exit status 2" grep -qx "dmamask_exit_status 2" "$od/fail.prom"
-check "a fatal run: the last report's metrics kept, as they were" \
-	bash -c 'diff <(grep -v "^dmamask_\(exit_status\|last_run\|report_timestamp\)\|^# [A-Z]* dmamask_\(exit_status\|last_run\|report_timestamp\)" "$1") \
-		<(grep -v "^dmamask_\(exit_status\|last_run\|report_timestamp\)\|^# [A-Z]* dmamask_\(exit_status\|last_run\|report_timestamp\)" "$2")' \
-	_ "$od/good.prom" "$od/fail.prom"
+check "a fatal run: the last report's metrics kept, as they were" kept_as_good
+check "a fatal run: says why: dmamask_last_run_failure_info{reason=\"sysroot\"}" \
+	grep -qx 'dmamask_last_run_failure_info{reason="sysroot"} 1' "$od/fail.prom"
 check "a fatal run: dated by the last report's time" \
 	test "$(grep "^dmamask_report_timestamp_seconds " "$od/fail.prom")" = \
 	"$(grep "^dmamask_report_timestamp_seconds " "$od/good.prom")"
@@ -300,6 +333,26 @@ check "a fatal run: no temporary file left" test -z "$(ls -A "$od" | grep -v '^d
 $have_promtool && promtool_ok "a fatal run" "$od/fail.prom"
 lint "$od/fail.prom" > /dev/null 2>&1
 check "a fatal run: HELP, TYPE and names as every run" test $? -eq 0
+
+# each failure says its own reason, one word of a fixed set, replacing the last failure's
+mkdir -p "$tmp/empty-root" "$tmp/full-dir" && touch "$tmp/full-dir/x" || exit 99
+for c in "not-a-snapshot --sysroot $tmp/empty-root" \
+	"selection --sysroot $odd 0000:99:99.9" \
+	"assume-mask --sysroot $odd --assume-mask 0000:99:99.9=32" \
+	"capture --sysroot $odd --capture $tmp/full-dir"; do
+	read -r -a a <<< "$c"
+	"$TOOL" "${a[@]:1}" --format prometheus --output-file "$od/fail.prom" > /dev/null 2>&1
+	rc=$?
+	check "a fatal run (${a[0]}): exit 2 ($rc)" test "$rc" -eq 2
+	check "a fatal run (${a[0]}): the one reason is ${a[0]}" \
+		test "$(grep '^dmamask_last_run_failure_info' "$od/fail.prom")" = \
+		"dmamask_last_run_failure_info{reason=\"${a[0]}\"} 1"
+	check "a fatal run (${a[0]}): the last report's metrics still kept" kept_as_good
+done
+$have_promtool && promtool_ok "fatal runs in a row" "$od/fail.prom"
+"$TOOL" --sysroot "$odd" --format prometheus --output-file "$od/fail.prom" > /dev/null 2>&1
+check "a good run after fatal ones: no failure reason" absent 'failure_info' "$od/fail.prom"
+check "a good run after fatal ones: success" grep -qx 'dmamask_last_run_success 1' "$od/fail.prom"
 
 # ---- (c) a real node_exporter reads the textfile ----
 exporter=prometheus-node-exporter # Debian's name; upstream's is node_exporter

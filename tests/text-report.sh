@@ -44,10 +44,49 @@ check "--bytes is -b" cmp -s "$tmp/bytes" <(run --bytes)
 # ---- --raw: the device table alone, one device per line ----
 run -r > "$tmp/raw"
 check "--raw prints the header and one line per device, nothing else" test "$(wc -l < "$tmp/raw")" -eq 5
-check "--raw: the heading first" test "$(head -1 "$tmp/raw")" = "DEVICE DRIVER MASK VERDICT UNREACHABLE"
+# every default column, even LIMIT and IOMMU that no device here has: a
+# script reading fields by position reads the same fields on every host
+check "--raw: the heading first, every default column" \
+	test "$(head -1 "$tmp/raw")" = "DEVICE DRIVER MASK LIMIT IOMMU VERDICT UNREACHABLE"
 # as lsblk --raw: a space inside a cell is \x20, so fields split at spaces
 check "--raw: space-separated, unaligned, inner spaces escaped" \
-	grep -qxF '0000:00:1f.2 ahci 32-bit partial 21\x20GiB' "$tmp/raw"
+	grep -qxF '0000:00:1f.2 ahci 32-bit   partial 21\x20GiB' "$tmp/raw"
+run -n > "$tmp/plain"
+check "outside a terminal, the text table keeps the empty LIMIT column too" \
+	grep -Eq '^0000:00:1f.2 +ahci +32-bit +partial +21 GiB$' "$tmp/plain"
+COLUMNS=120 script -qec "$TOOL --sysroot $good" /dev/null > "$tmp/tty" 2>&1
+check "on a terminal, a default column no device fills leaves room" \
+	grep -Eq '^DEVICE +DRIVER +MASK +VERDICT +UNREACHABLE.?$' "$tmp/tty"
+
+# ---- -P/--pairs and -x/--sort, as lsblk ----
+run -P > "$tmp/pairs"
+check "-P: one line per device, nothing else" test "$(wc -l < "$tmp/pairs")" -eq 4
+check "-P: KEY=\"value\" for every column, an empty one as \"\"" grep -qxF \
+	'DEVICE="0000:00:1f.2" DRIVER="ahci" MASK="32-bit" LIMIT="" IOMMU="" VERDICT="partial" UNREACHABLE="21 GiB"' "$tmp/pairs"
+check "-P evaluates in the shell" bash -c 'eval "$(grep ahci "$1")"; test "$VERDICT" = partial' _ "$tmp/pairs"
+check "--pairs is -P" cmp -s "$tmp/pairs" <(run --pairs)
+run -r -n -o DEVICE -x UNREACHABLE > "$tmp/sorted"
+check "-x UNREACHABLE: by bytes, the devices without a value last" \
+	test "$(tr '\n' ' ' < "$tmp/sorted")" = "0000:01:00.0 0000:00:1f.2 0000:00:00.0 0000:00:1c.0 "
+run -r -n -o DEVICE --sort=device > "$tmp/sorted"
+check "--sort takes a column in either case" test "$(head -1 "$tmp/sorted")" = "0000:00:00.0"
+check "-x orders the JSON devices too" test "$("$TOOL" --sysroot "$good" -J -x UNREACHABLE | jq -r '.devices[0].id')" = "0000:01:00.0"
+"$TOOL" -x NOPE > /dev/null 2> "$tmp/err"; rc=$?
+check "-x an unknown column: exit 2, named ($rc)" \
+	bash -c 'test "$1" -eq 2 && grep -q "unknown column .NOPE." "$2"' _ "$rc" "$tmp/err"
+
+# ---- -J with -o and -b, as lsblk -J -b -o NAME,SIZE ----
+"$TOOL" --sysroot "$good" -J -b -o DEVICE,VERDICT,UNREACHABLE,GROUP > "$tmp/jo.json"
+check "-J -o: the devices with the columns asked, lower-case keys" \
+	jqe "$tmp/jo.json" '[.devices[] | keys] | unique == [["device","group","unreachable","verdict"]]'
+check "-J -b -o: sizes are numbers, an unknown one null" \
+	jqe "$tmp/jo.json" '(.devices[] | select(.device == "0000:00:1f.2").unreachable) == 22548578304 and (.devices[] | select(.device == "0000:00:00.0").unreachable) == null'
+"$TOOL" --sysroot "$good" -J -o DEVICE,UNREACHABLE > "$tmp/jo.json"
+check "-J -o without -b: sizes as the table shows them" \
+	jqe "$tmp/jo.json" '(.devices[] | select(.device == "0000:00:1f.2").unreachable) == "21 GiB"'
+"$TOOL" --sysroot "$good" -J -b > "$tmp/jb.json"
+check "-J -b: the document, its sizes already bytes" cmp -s <(jq -S 'del(.generated_at, .invocation)' "$tmp/jb.json") \
+	<("$TOOL" --sysroot "$good" -J | jq -S 'del(.generated_at, .invocation)')
 check "-rn -o DEVICE: the device ids alone, for completion and scripts" \
 	test "$(run -rn -o device | tr '\n' ' ')" = "0000:00:00.0 0000:00:1c.0 0000:00:1f.2 0000:01:00.0 "
 check "-o takes lowercase names" cmp -s <(run -r -o verdict) <(run -r -o VERDICT)
@@ -82,9 +121,9 @@ check "an unknown option: exit 2 with util-linux's Try line" \
 check "an unknown option: names it" grep -q "unrecognized option '--no-such-option'" "$tmp/err"
 "$TOOL" --format xml > /dev/null 2> "$tmp/err"
 check "a bad value: the message, then the Try line, nothing else" \
-	test "$(cat "$tmp/err")" = "dmamask-audit: unknown format 'xml' (text, json or prometheus)
+	test "$(cat "$tmp/err")" = "dmamask-audit: unknown format 'xml' (text, json, ndjson or prometheus)
 Try 'dmamask-audit --help' for more information."
-"$TOOL" --json -b > /dev/null 2> "$tmp/err"; rc=$?
-check "-b with --json: mutually exclusive, exit 2 ($rc)" \
-	bash -c 'test "$1" -eq 2 && grep -q "mutually exclusive" "$2"' _ "$rc" "$tmp/err"
+"$TOOL" --json -r > /dev/null 2> "$tmp/err"; rc=$?
+check "-r with --json: mutually exclusive, as lsblk, exit 2 ($rc)" \
+	bash -c 'test "$1" -eq 2 && grep -qx "dmamask-audit: --raw and --json are mutually exclusive" "$2"' _ "$rc" "$tmp/err"
 tap_done

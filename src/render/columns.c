@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -134,31 +136,46 @@ static char *get_check(const struct device_report *r, bool bytes)
 	return s ? strdup(s) : NULL;
 }
 
+/* Sort keys: the number behind a cell, so 8-bit sorts before 32-bit and 2 GiB before 16 GiB. */
+static bool key_mask(const struct device_report *r, uint64_t *v) { *v = r->dma_mask; return r->mask_known; }
+static bool key_coherent(const struct device_report *r, uint64_t *v) { *v = r->coherent_mask; return r->coherent_known; }
+static bool key_limit(const struct device_report *r, uint64_t *v) { *v = r->bus_limit; return r->bus_limit != 0; }
+static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->affected_bytes; return r->affected_known; }
+static bool key_reach(const struct device_report *r, uint64_t *v) { *v = r->direct.reachable_bytes; return r->reach_known; }
+static bool key_group(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->iommu_group; return r->dev->iommu_group >= 0; }
+static bool key_numa(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->numa_node; return r->dev->numa_node >= 0; }
+
+static bool key_observed(const struct device_report *r, uint64_t *v)
+{
+	*v = r->observed ? r->observed->bounces : 0;
+	return r->observed_result != OBSERVED_NONE;
+}
+
 static const struct column columns[] = {
-	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device, 0 },
-	{ "DRIVER", "bound driver", false, true, true, get_driver, 0.125 },
-	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask, 0 },
-	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit, 0 },
-	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu, 0 },
-	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict, 0 },
-	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach, 0 },
-	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach, 0 },
-	{ "BUS", "pci, platform or amba", false, false, false, get_bus, 0 },
-	{ "MODULE", "kernel module of the driver", false, true, false, get_module, 0.125 },
-	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08 },
-	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0 },
-	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0 },
-	{ "MASK_SOURCE", "sysfs, assumed, user, or none", false, false, false, get_src, 0 },
-	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0 },
-	{ "NUMA", "NUMA node", true, false, false, get_numa, 0 },
-	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0 },
-	{ "REASON", "why this verdict", false, true, false, get_reason, 0.08 },
-	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs, 0.08 },
-	{ "OF_NODE", "devicetree node", false, true, false, get_of_node, 0.08 },
-	{ "SYSPATH", "sysfs path", false, true, false, get_syspath, 0.08 },
-	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path, 0.08 },
-	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed, 0 },
-	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check, 0 },
+	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device, 0, NULL, COLUMN_TEXT },
+	{ "DRIVER", "bound driver", false, true, true, get_driver, 0.125, NULL, COLUMN_TEXT },
+	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask, 0, key_mask, COLUMN_TEXT },
+	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit, 0, key_limit, COLUMN_TEXT },
+	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu, 0, NULL, COLUMN_TEXT },
+	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict, 0, NULL, COLUMN_TEXT },
+	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach, 0, key_unreach, COLUMN_NUMBER_BYTES },
+	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach, 0, key_reach, COLUMN_NUMBER_BYTES },
+	{ "BUS", "pci, platform or amba", false, false, false, get_bus, 0, NULL, COLUMN_TEXT },
+	{ "MODULE", "kernel module of the driver", false, true, false, get_module, 0.125, NULL, COLUMN_TEXT },
+	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08, NULL, COLUMN_TEXT },
+	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0, key_mask, COLUMN_TEXT },
+	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0, key_coherent, COLUMN_TEXT },
+	{ "MASK_SOURCE", "sysfs, assumed, user, or none", false, false, false, get_src, 0, NULL, COLUMN_TEXT },
+	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0, key_group, COLUMN_NUMBER },
+	{ "NUMA", "NUMA node", true, false, false, get_numa, 0, key_numa, COLUMN_NUMBER },
+	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0, NULL, COLUMN_TEXT },
+	{ "REASON", "why this verdict", false, true, false, get_reason, 0.08, NULL, COLUMN_TEXT },
+	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs, 0.08, NULL, COLUMN_TEXT },
+	{ "OF_NODE", "devicetree node", false, true, false, get_of_node, 0.08, NULL, COLUMN_TEXT },
+	{ "SYSPATH", "sysfs path", false, true, false, get_syspath, 0.08, NULL, COLUMN_TEXT },
+	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path, 0.08, NULL, COLUMN_TEXT },
+	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed, 0, key_observed, COLUMN_TEXT },
+	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check, 0, NULL, COLUMN_TEXT },
 };
 
 const struct column *columns_all(size_t *ret_n)
@@ -202,4 +219,45 @@ int columns_parse(const char *spec, size_t *ret_idx, size_t max, size_t *ret_n,
 	}
 	*ret_n = n;
 	return 0;
+}
+
+struct order_ctx {
+	const struct devices_result *l;
+	const struct column *c;
+};
+
+/* -1, 0 or 1 as a before b; a device without a value goes last. */
+static int order_cmp(const void *pa, const void *pb, void *data)
+{
+	const struct order_ctx *x = data;
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct device_report *a = &x->l->devices[ia], *b = &x->l->devices[ib];
+	int r = 0;
+
+	if (x->c->key) {
+		uint64_t va = 0, vb = 0;
+		bool ka = x->c->key(a, &va), kb = x->c->key(b, &vb);
+		r = ka != kb ? (ka ? -1 : 1) : !ka ? 0 : va < vb ? -1 : va > vb;
+	} else {
+		_cleanup_free_ char *sa = x->c->get(a, true);
+		_cleanup_free_ char *sb = x->c->get(b, true);
+		/* natural order: sda2 before sda10, ata9 before ata10 */
+		r = (!sa || !sb) ? (sa ? -1 : sb ? 1 : 0) : strverscmp(sa, sb);
+	}
+	return r ? r : ia < ib ? -1 : ia > ib;
+}
+
+size_t *columns_order(const struct devices_result *l, const struct column *sort)
+{
+	size_t *idx = calloc(l->n_devices ? l->n_devices : 1, sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < l->n_devices; i++)
+		idx[i] = i;
+	if (sort) {
+		struct order_ctx x = { l, sort };
+		qsort_r(idx, l->n_devices, sizeof(*idx), order_cmp, &x);
+	}
+	return idx;
 }

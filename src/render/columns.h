@@ -23,6 +23,10 @@ struct column {
 	/* A truncatable column gives way to the terminal down to this share of
 	 * its width, in turn with the others: REASON before DRIVER */
 	double share;
+	/* The number -x/--sort orders by (false: none); NULL sorts by the text, naturally. */
+	bool (*key)(const struct device_report *r, uint64_t *ret);
+	/* -J -o: a JSON number, as lsblk -J: COLUMN_NUMBER always, COLUMN_NUMBER_BYTES with -b */
+	enum { COLUMN_TEXT, COLUMN_NUMBER, COLUMN_NUMBER_BYTES } json;
 };
 
 const struct column *columns_all(size_t *ret_n);
@@ -35,3 +39,10 @@ const struct column *column_find(const char *name, size_t len);
  */
 _must_check_ int columns_parse(const char *spec, size_t *ret_idx, size_t max, size_t *ret_n,
 		  const char **ret_bad, size_t *ret_bad_len);
+
+/*
+ * The order devices are listed in: by column sort (NULL: as analysed),
+ * ascending, devices without a value last, ties as analysed. A malloc'd
+ * array of r's n_devices indexes; NULL when out of memory.
+ */
+size_t *columns_order(const struct devices_result *l, const struct column *sort);

@@ -120,12 +120,17 @@ static bool member(struct json_writer *w, const char *key)
 		w->err = -EINVAL; /* a key in an array, or none in an object */
 		return false;
 	}
-	put(w, w->has_members[d - 1] ? ",\n" : "\n", w->has_members[d - 1] ? 2 : 1);
+	if (w->lines) {
+		if (w->has_members[d - 1])
+			put(w, ",", 1);
+	} else {
+		put(w, w->has_members[d - 1] ? ",\n" : "\n", w->has_members[d - 1] ? 2 : 1);
+		indent(w, d);
+	}
 	w->has_members[d - 1] = true;
-	indent(w, d);
 	if (key) {
 		escaped(w, key);
-		put(w, ": ", 2);
+		put(w, w->lines ? ":" : ": ", w->lines ? 1 : 2);
 	}
 	return w->err == 0;
 }
@@ -136,11 +141,18 @@ void jw_begin(struct json_writer *w, FILE *out)
 	*w = (struct json_writer){ .out = out, .buf = malloc(JSON_WRITER_BUFFER) };
 }
 
+void jw_begin_lines(struct json_writer *w, FILE *out)
+{
+	jw_begin(w, out);
+	w->lines = true;
+}
+
 int jw_end(struct json_writer *w)
 {
 	if (w->err == 0 && w->depth != 0)
 		w->err = -EINVAL;
-	put(w, "\n", 1);
+	if (!w->lines)
+		put(w, "\n", 1);
 	flush(w);
 	free(w->buf);
 	w->buf = NULL;
@@ -172,6 +184,12 @@ static void close_container(struct json_writer *w, bool array)
 		return;
 	}
 	w->depth--;
+	if (w->lines) {
+		put(w, array ? "]" : "}", 1);
+		if (w->depth == 0)
+			put(w, "\n", 1);
+		return;
+	}
 	/* json-c puts the closing bracket on a line of its own, even after an empty container */
 	put(w, "\n", 1);
 	indent(w, w->depth);

@@ -28,10 +28,17 @@ struct json_writer {
 	unsigned depth;
 	bool has_members[JSON_WRITER_MAX_DEPTH]; /* the container at each level has had a value */
 	bool is_array[JSON_WRITER_MAX_DEPTH];
+	bool lines;  /* jw_begin_lines(): compact, a top-level value per line */
 	int err;
 };
 
 void jw_begin(struct json_writer *w, FILE *out);
+/*
+ * JSON lines (ndjson): each top-level value in json-c's plain layout
+ * (JSON_C_TO_STRING_PLAIN|NOSLASHESCAPE: no space, no newline) and a
+ * newline after it; any number of them.
+ */
+void jw_begin_lines(struct json_writer *w, FILE *out);
 /* 0, or the first error; the document must be closed. */
 int jw_end(struct json_writer *w);
 

@@ -9,9 +9,20 @@
  * dmamask_last_run_success whether it produced a report;
  * dmamask_report_timestamp_seconds when the report the other metrics come
  * from was made. A fatal run (render_prometheus_failure) keeps the last
- * report's metrics with their date and says it failed: a failed run never
- * passes for a good one, and alerts on the last report neither resolve nor
- * restart while runs fail.
+ * report's metrics with their date, says it failed and why
+ * (dmamask_last_run_failure_info, a reason from a fixed set): a failed run
+ * never passes for a good one, and alerts on the last report neither resolve
+ * nor restart while runs fail.
+ *
+ * Findings are one sample per id, severity and device, and aggregates are
+ * PromQL's (sum without (device) ...). Machine-wide findings have a family
+ * of their own, dmamask_machine_finding{id,severity}, rather than device=""
+ * or no device label in dmamask_finding: the format and `promtool check
+ * metrics` accept a family whose samples differ in label names, but
+ * node_exporter's textfile collector gives every sample the union of its
+ * family's label names (device="" again) and Prometheus stores an empty label
+ * as no label, so leaving it out would change nothing past node_exporter and
+ * break the one label set per family that consumers and our lint rely on.
  */
 #include "config.h"
 
@@ -83,10 +94,9 @@ static void family(struct prom *p, const char *name, const char *help)
 	p->header_done = false;
 }
 
-static void sample_labels(struct prom *p, const struct label *l, size_t n, uint64_t v)
+/* One sample of the current family; value is its number as text. */
+static void sample_text(struct prom *p, const struct label *l, size_t n, const char *value)
 {
-	char num[32];
-
 	if (!p->header_done) {
 		/* help texts are constants without \ or newline: nothing to escape */
 		put_str(p, "# HELP ");
@@ -106,8 +116,17 @@ static void sample_labels(struct prom *p, const struct label *l, size_t n, uint6
 		put_label_value(p, l[i].value);
 		put_str(p, "\"");
 	}
-	snprintf(num, sizeof(num), "%s%" PRIu64 "\n", n ? "} " : " ", v);
-	put_str(p, num);
+	put_str(p, n ? "} " : " ");
+	put_str(p, value);
+	put_str(p, "\n");
+}
+
+static void sample_labels(struct prom *p, const struct label *l, size_t n, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	sample_text(p, l, n, num);
 }
 
 static void sample(struct prom *p, uint64_t v)
@@ -203,8 +222,9 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 		};
 		sample_labels(p, l, ARRAY_SIZE(l), 1);
 	}
-	/* "bits" is not a base unit to promtool's lint: the width is a plain number */
-	family(p, "dmamask_device_dma_mask_width", "Width of the device's streaming DMA mask in address bits.");
+	/* JSON's dma_mask_bits, but not _bits: promtool's lint takes that for a size to give in bytes */
+	family(p, "dmamask_device_dma_mask_bit_width",
+	       "Bit width of the device's streaming DMA mask (32: the first 4 GiB of bus addresses).");
 	for (size_t i = 0; i < d->n_devices; i++)
 		if (has_gauges(&d->devices[i]) && mask_bits(&d->devices[i]) >= 0)
 			device_sample(p, &d->devices[i], (uint64_t)mask_bits(&d->devices[i]));
@@ -245,73 +265,84 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	}
 }
 
-struct id_severity {
+struct finding_key {
 	const char *id;
 	enum severity severity;
-	const char *device;
+	const char *device; /* NULL machine-wide */
 };
 
-static int id_severity_cmp(const void *a, const void *b)
+/* By id, severity, then machine-wide before each device: equal keys are neighbours. */
+static int finding_key_cmp(const void *a, const void *b)
 {
-	const struct id_severity *x = a, *y = b;
+	const struct finding_key *x = a, *y = b;
 	int c = strcmp(x->id, y->id);
-	return c ? c : (int)x->severity - (int)y->severity;
+
+	if (c == 0)
+		c = (int)x->severity - (int)y->severity;
+	if (c == 0)
+		c = (x->device != NULL) - (y->device != NULL);
+	return c || !x->device ? c : strcmp(x->device, y->device);
 }
 
-static int id_severity_device_cmp(const void *a, const void *b)
+/* The samples of one finding family from sorted keys: a count, as one id can be raised twice. */
+static void finding_samples(struct prom *p, const struct finding_key *v, size_t n, bool machine)
 {
-	int c = id_severity_cmp(a, b);
-	return c ? c : strcmp(((const struct id_severity *)a)->device, ((const struct id_severity *)b)->device);
+	for (size_t i = 0, k; i < n; i += k) {
+		for (k = 1; i + k < n && finding_key_cmp(&v[i], &v[i + k]) == 0; k++)
+			;
+		if ((v[i].device == NULL) != machine)
+			continue;
+		const struct label l[] = {
+			{ "id", v[i].id },
+			{ "severity", severity_to_string(v[i].severity) },
+			{ "device", v[i].device },
+		};
+		sample_labels(p, l, machine ? 2 : 3, k);
+	}
 }
 
 static int findings_metrics(struct prom *p, const struct findings *f)
 {
-	size_t by_severity[_SEVERITY_MAX] = { 0 };
-	_cleanup_free_ struct id_severity *v = NULL;
+	_cleanup_free_ struct finding_key *v = NULL;
 
 	if (f->n) {
 		v = malloc(f->n * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < f->n; i++) {
-		v[i].id = finding_id_to_string(f->v[i].id);
-		v[i].severity = f->v[i].severity;
-		v[i].device = f->v[i].device ? f->v[i].device : "";
-		if (f->v[i].severity >= 0 && f->v[i].severity < _SEVERITY_MAX)
-			by_severity[f->v[i].severity]++;
-	}
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = (struct finding_key){
+			.id = finding_id_to_string(f->v[i].id),
+			.severity = f->v[i].severity,
+			.device = f->v[i].device,
+		};
 	if (f->n)
-		qsort(v, f->n, sizeof(*v), id_severity_device_cmp); /* id+severity runs stay whole */
+		qsort(v, f->n, sizeof(*v), finding_key_cmp);
 
-	family(p, "dmamask_findings", "Findings by id and severity.");
-	for (size_t i = 0, n; i < f->n; i += n) {
-		for (n = 1; i + n < f->n && id_severity_cmp(&v[i], &v[i + n]) == 0; n++)
-			;
-		const struct label l[] = {
-			{ "id", v[i].id },
-			{ "severity", severity_to_string(v[i].severity) },
-		};
-		sample_labels(p, l, ARRAY_SIZE(l), n);
-	}
-	/* by device ("" machine-wide): what an alert names; a count, as one id can be raised twice */
-	family(p, "dmamask_finding", "Findings of this run by id, severity and device.");
-	for (size_t i = 0, n; i < f->n; i += n) {
-		for (n = 1; i + n < f->n && id_severity_device_cmp(&v[i], &v[i + n]) == 0; n++)
-			;
-		const struct label l[] = {
-			{ "id", v[i].id },
-			{ "severity", severity_to_string(v[i].severity) },
-			{ "device", v[i].device },
-		};
-		sample_labels(p, l, ARRAY_SIZE(l), n);
-	}
-	/* not dmamask_findings_total: promtool's lint keeps _total for counters */
-	family(p, "dmamask_findings_by_severity", "Findings by severity.");
-	for (int s = 0; s < _SEVERITY_MAX; s++)
-		sample_labels(p, (const struct label[]){ { "severity", severity_to_string(s) } }, 1,
-			      by_severity[s]);
+	family(p, "dmamask_finding", "Findings about a device by id, severity and device: how many (usually 1).");
+	finding_samples(p, v, f->n, false);
+	family(p, "dmamask_machine_finding",
+	       "Machine-wide findings (about no device) by id and severity: how many (usually 1).");
+	finding_samples(p, v, f->n, true);
 	return 0;
+}
+
+/* --observe: how long the device gauges' bounces were traced; absent when not observing. */
+static void observe_metrics(struct prom *p, const struct observation *o)
+{
+	double w = o->window_seconds;
+	char num[32];
+
+	if (!o->present || !(w >= 0 && w < 1e12)) /* NaN fails both */
+		return;
+	/* milliseconds, as the window file has them, without printf's locale-dependent decimal point */
+	uint64_t ms = (uint64_t)(w * 1000 + 0.5);
+	int n = snprintf(num, sizeof(num), "%" PRIu64 ".%03u", ms / 1000, (unsigned)(ms % 1000));
+	while (num[n - 1] == '0')
+		n--;
+	num[num[n - 1] == '.' ? n - 1 : n] = '\0';
+	family(p, "dmamask_observe_window_seconds", "Length of the --observe window, in seconds.");
+	sample_text(p, NULL, 0, num);
 }
 
 static void inputs_metrics(struct prom *p, const struct machine *m)
@@ -336,11 +367,32 @@ static void report_time(struct prom *p, bool known, uint64_t when)
 	sample_if(p, known, when);
 }
 
-/* Whether this run produced a report, and when: a stale or failed textfile is never read as current. */
-static void last_run(struct prom *p, bool success, int64_t when)
+/* Why a run failed: a fixed set of words, so the label never carries free text or grows without bound. */
+static const char *const failure_reasons[] = {
+	"sysroot", "not-a-snapshot", "observe", "capture", "assume-mask", "selection", "analysis",
+	"out-of-memory",
+};
+
+static const char *failure_reason(const char *reason)
+{
+	for (size_t i = 0; reason && i < ARRAY_SIZE(failure_reasons); i++)
+		if (strcmp(reason, failure_reasons[i]) == 0)
+			return failure_reasons[i];
+	return "unknown";
+}
+
+/*
+ * Whether this run produced a report, why not (failed NULL when it did), and
+ * when: a stale or failed textfile is never read as current.
+ */
+static void last_run(struct prom *p, const char *failed, int64_t when)
 {
 	family(p, "dmamask_last_run_success", "1 when the last run produced a report, 0 when it failed.");
-	sample(p, success);
+	sample(p, !failed);
+	/* an info series, not a label on _success: a new reason must not make a new success series */
+	family(p, "dmamask_last_run_failure_info", "Why the last run failed (absent when it did not); always 1.");
+	if (failed)
+		sample_labels(p, (const struct label[]){ { "reason", failed } }, 1, 1);
 	family(p, "dmamask_last_run_timestamp_seconds", "When the last run ended, in seconds since the epoch.");
 	sample_if(p, when >= 0, (uint64_t)when);
 }
@@ -360,6 +412,7 @@ int render_prometheus(FILE *out, const struct machine *m, const struct report *r
 	memory_metrics(&p, &r->layout);
 	swiotlb_metrics(&p, &r->swiotlb);
 	device_metrics(&p, &r->devices);
+	observe_metrics(&p, &m->observed);
 	e = findings_metrics(&p, &r->findings);
 	if (e < 0)
 		return e;
@@ -367,7 +420,7 @@ int render_prometheus(FILE *out, const struct machine *m, const struct report *r
 	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
 	sample_if(&p, r->exit_status >= 0, (uint64_t)r->exit_status);
 	report_time(&p, r->generated_at >= 0, (uint64_t)r->generated_at);
-	last_run(&p, true, r->generated_at);
+	last_run(&p, NULL, r->generated_at);
 	return p.err;
 }
 
@@ -431,11 +484,11 @@ static bool previous_report(const char *buf, size_t len, uint64_t *ret_when, boo
 	return true;
 }
 
-int render_prometheus_failure(FILE *out, int64_t now, const char *previous, size_t len)
+int render_prometheus_failure(FILE *out, int64_t now, const char *reason, const char *previous, size_t len)
 {
 	static const char *const own[] = {
-		"dmamask_exit_status", "dmamask_report_timestamp_seconds",
-		"dmamask_last_run_success", "dmamask_last_run_timestamp_seconds",
+		"dmamask_exit_status", "dmamask_report_timestamp_seconds", "dmamask_last_run_success",
+		"dmamask_last_run_failure_info", "dmamask_last_run_timestamp_seconds",
 	};
 	struct prom p = { .out = out };
 	uint64_t when = 0;
@@ -458,6 +511,6 @@ int render_prometheus_failure(FILE *out, int64_t now, const char *previous, size
 	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
 	sample(&p, 2);
 	report_time(&p, known, when);
-	last_run(&p, false, now);
+	last_run(&p, failure_reason(reason), now);
 	return p.err;
 }

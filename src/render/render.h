@@ -12,10 +12,14 @@
 #include "analysis/report.h"
 #include "machine.h"
 
+struct column;
+
 struct render_options {
-	const size_t *columns;  /* indexes into columns_all(); NULL: the defaults */
+	const size_t *columns;  /* -o: indexes into columns_all(); NULL: the defaults */
 	size_t n_columns;
+	const struct column *sort; /* -x: devices ordered by this column; NULL: as analysed */
 	bool raw;               /* tables without alignment, for scripts */
+	bool pairs;             /* -P: the device table as KEY="value" pairs */
 	bool noheadings;
 	bool bytes;             /* -b: sizes in bytes, not 21 GiB */
 	bool verbose;           /* -v: ranges, zones, every absent input */
@@ -32,15 +36,21 @@ _must_check_ int render_text(FILE *out, const struct machine *m, const struct re
 /* o may be NULL (no invocation known). */
 _must_check_ int render_json(FILE *out, const struct machine *m, const struct report *r,
 			     const struct render_options *o) _nonnull_(1, 2, 3);
+/* JSON lines: a record per device, then the machine's; o may be NULL. */
+_must_check_ int render_ndjson(FILE *out, const struct machine *m, const struct report *r,
+			       const struct render_options *o) _nonnull_(1, 2, 3);
 /* Prometheus text exposition format (node_exporter textfile collector). */
 _must_check_ int render_prometheus(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
 /*
  * A run that failed before its report: exit status 2, dmamask_last_run_success 0, now.
- * A failed run's textfile: dmamask_last_run_success 0 and exit status 2, after
- * the metrics of previous (the file being replaced, len bytes, NULL for none)
- * when it is one this renderer wrote: the last report stands, dated by
- * dmamask_report_timestamp_seconds, so an alert on it neither resolves nor
- * fires anew while runs fail.
+ * A failed run's textfile: dmamask_last_run_success 0, exit status 2 and
+ * dmamask_last_run_failure_info{reason}, after the metrics of previous (the
+ * file being replaced, len bytes, NULL for none) when it is one this renderer
+ * wrote: the last report stands, dated by dmamask_report_timestamp_seconds,
+ * so an alert on it neither resolves nor fires anew while runs fail. reason:
+ * "sysroot", "not-a-snapshot", "observe", "capture", "assume-mask",
+ * "selection", "analysis" or "out-of-memory"; anything else, NULL included,
+ * is exported as "unknown".
  */
-_must_check_ int render_prometheus_failure(FILE *out, int64_t now, const char *previous, size_t len)
-	_nonnull_(1);
+_must_check_ int render_prometheus_failure(FILE *out, int64_t now, const char *reason, const char *previous,
+					   size_t len) _nonnull_(1);

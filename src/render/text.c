@@ -9,7 +9,7 @@
 
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
-#include "render/columns.h"
+#include "render/device-table.h"
 #include "render/render.h"
 #include "render/text-parts.h"
 #include "render/text-util.h"
@@ -116,88 +116,6 @@ static void print_observation(FILE *out, const struct machine *m, const struct r
 	text_print_wrapped(out, t ? t : "?", 17, 17, width);
 }
 
-/* The colour of a device-table cell: VERDICT by verdict, CHECK by result. */
-static const char *cell_colour(const struct column *c, const struct device_report *r)
-{
-	if (strcmp(c->name, "VERDICT") == 0)
-		return text_verdict_colour(r->verdict);
-	if (strcmp(c->name, "CHECK") == 0)
-		return r->observed_result == OBSERVED_CONTRADICTED ? "red"
-		       : r->observed_result == OBSERVED_CONSISTENT ? "green"
-								   : NULL;
-	return NULL;
-}
-
-/* No device has a value in this column. */
-static bool column_empty(const struct column *c, const struct report *r, bool exact)
-{
-	for (size_t i = 0; i < r->devices.n_devices; i++) {
-		char *v = c->get(&r->devices.devices[i], exact);
-		free(v);
-		if (v)
-			return false;
-	}
-	return true;
-}
-
-static void print_devices(FILE *out, const struct report *r, const struct render_options *o)
-{
-	size_t n_all, defaults[32], n = 0;
-	const struct column *all = columns_all(&n_all);
-	const size_t *idx = o->columns;
-
-	if (!idx) {
-		/* with an observation, its two columns join the defaults; default
-		 * columns with no value (LIMIT on x86, IOMMU without one) leave room */
-		bool observed = r->devices.n_devices &&
-				r->devices.devices[0].observed_result != OBSERVED_NONE;
-		for (size_t i = 0; i < n_all && n < ARRAY_SIZE(defaults); i++) {
-			bool obs_col = strcmp(all[i].name, "OBSERVED") == 0 || strcmp(all[i].name, "CHECK") == 0;
-			if (all[i].deflt && column_empty(&all[i], r, o->bytes))
-				continue;
-			if (all[i].deflt || (observed && obs_col))
-				defaults[n++] = i;
-		}
-		idx = defaults;
-	} else {
-		n = o->n_columns;
-	}
-	if (!o->raw)
-		fputs("\nDevices\n", out);
-	if (r->devices.n_devices == 0) {
-		if (!o->raw)
-			fputs("  none found\n", out);
-		return;
-	}
-	struct libscols_table *t = scols_new_table();
-	if (!t)
-		return;
-	scols_table_set_stream(t, out);
-	text_table_setup(t, o);
-	for (size_t c = 0; c < n; c++) {
-		const struct column *col = &all[idx[c]];
-		int fl = (col->right ? SCOLS_FL_RIGHT : 0) | (col->trunc ? SCOLS_FL_TRUNC : 0);
-		/* an absolute hint (> 1) is never cut: numbers and verdicts stay whole */
-		scols_table_new_column(t, col->name, col->trunc ? col->share : 2, fl);
-	}
-	for (size_t i = 0; i < r->devices.n_devices; i++) {
-		const struct device_report *dr = &r->devices.devices[i];
-		struct libscols_line *ln = scols_table_new_line(t, NULL);
-		if (!ln)
-			break;
-		for (size_t c = 0; c < n; c++) {
-			char *v = all[idx[c]].get(dr, o->bytes);
-			if (v && scols_line_refer_data(ln, c, v) < 0)
-				free(v);
-			const char *colour = cell_colour(&all[idx[c]], dr);
-			if (v && colour && o->color == 1)
-				scols_cell_set_color(scols_line_get_cell(ln, c), colour);
-		}
-	}
-	scols_print_table(t);
-	scols_unref_table(t);
-}
-
 static void print_blocks(FILE *out, const struct report *r, const struct render_options *o)
 {
 	static const char *const cols[] = { "DISK", "DMA_DEVICE", "VERDICT", "MAX_SECTORS_KB", "BLOCK_BOUNCE" };
@@ -285,10 +203,8 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	int ret = 0;
 
 	oo.width = width;
-	if (o->raw) { /* for scripts: the device table alone, one device per line */
-		print_devices(out, r, &oo);
-		return ferror(out) ? -EIO : 0;
-	}
+	if (o->raw || o->pairs) /* for scripts: the device table alone, one device per line */
+		return device_table_print(out, r, &oo, false);
 	/* the first line wraps like prose: a long release name must not pass the width */
 	struct strbuf h = { 0 };
 	strbuf_append(&h, PACKAGE_NAME " " PACKAGE_VERSION);
@@ -344,7 +260,10 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 	text_print_memory(out, r, o, width);
 	print_swiotlb(out, &r->swiotlb, o->bytes, width);
 	print_observation(out, m, r, o->bytes, width);
-	print_devices(out, r, &oo);
+	if (!r->devices.n_devices)
+		fputs("\nDevices\n  none found\n", out);
+	else if (fputs("\nDevices\n", out) >= 0 && device_table_print(out, r, &oo, false) == -ENOMEM)
+		ret = -ENOMEM;
 	print_blocks(out, r, &oo);
 	if (ret == 0 && text_print_findings(out, &r->findings, width, o->color == 1) < 0)
 		ret = -ENOMEM;

@@ -201,6 +201,35 @@ static void same_as_json_c(void **state)
 	}
 }
 
+/* Property: JSON lines are json-c's plain layout, a newline after each of several documents. */
+static void lines_as_json_c(void **state)
+{
+	for (unsigned seed0 = 1; seed0 <= 500; seed0++) {
+		unsigned seed = seed0;
+		struct doc d = { 0 };
+		char *want = NULL;
+		size_t want_len = 0;
+		FILE *ref = open_memstream(&want, &want_len);
+
+		assert_non_null(ref);
+		d.f = open_memstream(&d.text, &d.len);
+		assert_non_null(d.f);
+		jw_begin_lines(&d.w, d.f);
+		for (unsigned i = 0; i < 1 + seed0 % 3; i++) {
+			struct json_object *o = random_container(&seed, &d.w, NULL, 0, false);
+			fprintf(ref, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+									  JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(o);
+		}
+		assert_int_equal(doc_end(&d), 0);
+		assert_int_equal(fclose(ref), 0);
+		if (d.len != want_len || memcmp(d.text, want, want_len) != 0)
+			fail_msg("seed %u:\nwriter: %s\njson-c: %s", seed0, d.text, want);
+		free(want);
+		free(d.text);
+	}
+}
+
 /* Any byte sequence comes out as valid JSON whose string is the input, each bad byte U+FFFD. */
 static void invalid_utf8(void **state)
 {
@@ -327,6 +356,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout),
 		cmocka_unit_test(same_as_json_c),
+		cmocka_unit_test(lines_as_json_c),
 		cmocka_unit_test(invalid_utf8),
 		cmocka_unit_test(beyond_buffer),
 		cmocka_unit_test(misuse),

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/report.h"
+#include "diff-run.h"
+#include "diff/diff-render.h"
+#include "diff/report-diff.h"
+#include "shared/macro.h"
+
+/* a report of 10^5 devices is about 200 MiB: past this a side is not one of ours */
+#define DIFF_REPORT_MAX (1ull << 30) /* below INT_MAX: json_tokener_parse_ex() takes an int */
+
+/* All of fd into a NUL-terminated buffer; -EFBIG past DIFF_REPORT_MAX. */
+static int read_all(int fd, char **ret, size_t *ret_len)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		if (cap - len < 65536) {
+			if (cap > DIFF_REPORT_MAX) {
+				free(buf);
+				return -EFBIG;
+			}
+			char *g = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+			if (!g) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = g;
+		}
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = -errno;
+			free(buf);
+			return e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+static int failed(const char *side, const char *what)
+{
+	fprintf(stderr, "%s: --diff %s: %s\n", program_invocation_short_name, side, what);
+	return -EINVAL;
+}
+
+/* The report JSON of snapshot side: this program audits it in a child of its own. */
+static int audit_snapshot(const char *side, const struct diff_request *q, char **ret, size_t *ret_len)
+{
+	const char *argv[] = { program_invocation_short_name, "--sysroot", side, "--json", "--fail-on",
+			       severity_to_string(q->fail_on), q->allow_incomplete ? "--allow-incomplete" : NULL,
+			       NULL };
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status = 0, r;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return failed(side, strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	r = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (r != 0) {
+		close(pipefd[0]);
+		return failed(side, "cannot run the audit of the snapshot (/proc/self/exe)");
+	}
+	r = read_all(pipefd[0], ret, ret_len);
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* 0 and 1 are reports; 2 was said on stderr by the audit itself */
+	if (r == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) <= 1)) {
+		free(*ret);
+		*ret = NULL;
+		return failed(side, "the audit of this snapshot failed (see above)");
+	}
+	return r < 0 ? failed(side, strerror(-r)) : 0;
+}
+
+/* A side: a JSON report file as it is, or a snapshot (directory or archive) audited. */
+static int load_side(const char *side, const struct diff_request *q, json_object **ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	struct stat st;
+	int r;
+
+	if (!*side)
+		return failed("", "empty name");
+	_cleanup_close_ int fd = open(side, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return failed(side, strerror(errno));
+	if (S_ISREG(st.st_mode) && st.st_size == 0)
+		return failed(side, "an empty file");
+	if (S_ISREG(st.st_mode)) {
+		char c = 0;
+		ssize_t n = pread(fd, &c, 1, 0); /* a report's first byte is '{'; an archive's never */
+		if (n < 0)
+			return failed(side, strerror(errno));
+		if ((uint64_t)st.st_size > DIFF_REPORT_MAX)
+			return failed(side, "larger than any report (1 GiB)");
+		r = c == '{' ? read_all(fd, &buf, &len) : audit_snapshot(side, q, &buf, &len);
+		if (r < 0)
+			return c == '{' ? failed(side, strerror(-r)) : r;
+	} else if (S_ISDIR(st.st_mode)) {
+		r = audit_snapshot(side, q, &buf, &len);
+		if (r < 0)
+			return r;
+	} else {
+		return failed(side, "not a report, a snapshot directory or a snapshot archive");
+	}
+	enum json_tokener_error jerr = json_tokener_success;
+	json_tokener *tok = json_tokener_new();
+	if (!tok)
+		return failed(side, strerror(ENOMEM));
+	json_object *doc = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	size_t end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (doc && end < len && strchr(" \t\r\n", buf[end]))
+		end++;
+	if (!doc || jerr != json_tokener_success || end != len) {
+		json_object_put(doc);
+		return failed(side, doc ? "trailing data after the JSON report"
+				    : jerr == json_tokener_continue ? "truncated JSON"
+				    : json_tokener_error_desc(jerr));
+	}
+	const char *why = NULL;
+	if (report_diff_check(doc, &why) < 0) {
+		json_object_put(doc);
+		return failed(side, why);
+	}
+	*ret = doc;
+	return 0;
+}
+
+int diff_run(const struct diff_request *q, struct output *out)
+{
+	json_object *old = NULL, *new = NULL;
+	struct report_diff d = { 0 };
+	const char *kind = NULL;
+	FILE *f = NULL;
+	int r, status = EXIT_FATAL;
+
+	if (load_side(q->old, q, &old) < 0 || load_side(q->new, q, &new) < 0)
+		goto done;
+	if (report_diff_build(old, new, q->fail_on, &d) < 0) {
+		fprintf(stderr, "%s: --diff: out of memory\n", program_invocation_short_name);
+		goto done;
+	}
+	r = output_start(out, &f, &kind);
+	if (r == 0) {
+		const struct diff_side o = { q->old, old }, n = { q->new, new };
+		r = output_finish(out, q->json ? diff_render_json(f, &d, &o, &n, q->fail_on)
+					       : diff_render_text(f, &d, &o, &n, q->fail_on, q->bytes));
+		out = NULL; /* output_finish() frees it */
+	}
+	if (r < 0)
+		fprintf(stderr, "%s: writing the diff: %s\n", program_invocation_short_name, strerror(-r));
+	else
+		status = d.worse ? EXIT_FINDINGS : EXIT_CLEAN;
+done:
+	output_free(out);
+	report_diff_done(&d);
+	json_object_put(old);
+	json_object_put(new);
+	return status;
+}

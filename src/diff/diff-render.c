@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff/diff-render.h"
+#include "render/json-writer.h"
+#include "render/text-util.h"
+#include "shared/strbuf.h"
+
+#define DIFF_SCHEMA_VERSION 1
+
+static const char *const kind_names[] = {
+	[DIFF_ADDED] = "added", [DIFF_REMOVED] = "removed", [DIFF_CHANGED] = "changed",
+};
+
+static const char *side_str(json_object *doc, const char *a, const char *b)
+{
+	json_object *o = NULL, *v = NULL;
+
+	if (!json_object_object_get_ex(doc, a, &o) || !json_object_object_get_ex(o, b, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* A value as the text report shows it: sizes in units (bytes with -b), absent as "-". */
+static void append_value(struct strbuf *b, const char *name, json_object *v, bool bytes)
+{
+	size_t n = strlen(name);
+
+	if (!v)
+		strbuf_append(b, "-");
+	else if (json_object_is_type(v, json_type_int) && n > 6 && strcmp(name + n - 6, "_bytes") == 0)
+		text_append_size(b, (uint64_t)json_object_get_int64(v), bytes);
+	else if (json_object_is_type(v, json_type_string))
+		text_append_safe(b, json_object_get_string(v));
+	else
+		strbuf_append(b, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+}
+
+static void print_field(FILE *out, const struct diff_field *f, unsigned indent, bool bytes)
+{
+	struct strbuf b = { 0 };
+
+	append_value(&b, f->name, f->old_value, bytes);
+	strbuf_append(&b, " -> ");
+	append_value(&b, f->name, f->new_value, bytes);
+	_cleanup_free_ char *t = strbuf_steal(&b);
+	fprintf(out, "%*s%-22s %s\n", (int)indent, "", f->name, t ? t : "?");
+}
+
+static void print_side(FILE *out, const char *label, const struct diff_side *s)
+{
+	const char *stable = side_str(s->doc, "kernel", "stable_release");
+
+	fprintf(out, "%s ", label);
+	text_put_safe(out, s->name);
+	fputs(": ", out);
+	text_put_safe(out, side_str(s->doc, "host", "hostname") ?: "(hostname unknown)");
+	fputs(", Linux ", out);
+	text_put_safe(out, side_str(s->doc, "kernel", "release") ?: "(release unknown)");
+	if (stable) {
+		fputs(" (", out);
+		text_put_safe(out, stable);
+		fputc(')', out);
+	}
+	json_object *t = NULL;
+	if (json_object_object_get_ex(s->doc, "generated_at", &t) && json_object_is_type(t, json_type_string)) {
+		fputs(", ", out);
+		text_put_safe(out, json_object_get_string(t));
+	}
+	fputc('\n', out);
+}
+
+static void print_device(FILE *out, const struct diff_device *x, bool bytes)
+{
+	fprintf(out, "  %-8s ", kind_names[x->kind]);
+	text_put_safe(out, x->id);
+	if (x->driver) {
+		fputc(' ', out);
+		text_put_safe(out, x->driver);
+	}
+	fputs(": ", out);
+	if (x->kind == DIFF_CHANGED && strcmp(x->old_verdict ?: "", x->new_verdict ?: "") != 0) {
+		text_put_safe(out, x->old_verdict ?: "-");
+		fputs(" -> ", out);
+	}
+	text_put_safe(out, (x->kind == DIFF_REMOVED ? x->old_verdict : x->new_verdict) ?: "-");
+	fputs(x->worse ? " (worse)\n" : "\n", out);
+	for (size_t i = 0; i < x->n_fields; i++)
+		if (strcmp(x->fields[i].name, "verdict") != 0)
+			print_field(out, &x->fields[i], 11, bytes);
+}
+
+static void print_finding(FILE *out, const struct diff_finding *x)
+{
+	const char *kind = !x->old_severity ? "added" : !x->new_severity ? "removed" : "changed";
+
+	fprintf(out, "  %-8s ", kind);
+	if (x->old_severity && x->new_severity)
+		fprintf(out, "%s -> %s ", x->old_severity, x->new_severity);
+	else
+		fprintf(out, "%-7s ", x->new_severity ?: x->old_severity);
+	text_put_safe(out, x->id);
+	fputc(' ', out);
+	text_put_safe(out, x->device ?: "(machine)");
+	fputs(x->worse ? " (worse)\n" : "\n", out);
+}
+
+int diff_render_text(FILE *out, const struct report_diff *d, const struct diff_side *old,
+		     const struct diff_side *new, enum severity fail_on, bool bytes)
+{
+	size_t worse = 0;
+
+	print_side(out, "old", old);
+	print_side(out, "new", new);
+	if (d->n_machine) {
+		fputs("\nMachine\n", out);
+		for (size_t i = 0; i < d->n_machine; i++)
+			print_field(out, &d->machine[i], 2, bytes);
+	}
+	if (d->n_devices) {
+		fputs("\nDevices\n", out);
+		for (size_t i = 0; i < d->n_devices; i++) {
+			print_device(out, &d->devices[i], bytes);
+			worse += d->devices[i].worse;
+		}
+	}
+	if (d->n_findings) {
+		fputs("\nFindings\n", out);
+		for (size_t i = 0; i < d->n_findings; i++) {
+			print_finding(out, &d->findings[i]);
+			worse += d->findings[i].worse;
+		}
+	}
+	if (!d->n_machine && !d->n_devices && !d->n_findings)
+		fputs("\nNo change in the machine, its devices or its findings.\n", out);
+	else
+		fprintf(out, "\n%zu device%s and %zu finding%s changed; %zu worse at or above %s\n",
+			d->n_devices, d->n_devices == 1 ? "" : "s", d->n_findings,
+			d->n_findings == 1 ? "" : "s", worse, severity_to_string(fail_on));
+	return ferror(out) ? -EIO : 0;
+}
+
+/* A value of the report as it was there: string, number, boolean or null. */
+static void jw_value(struct json_writer *w, const char *key, json_object *v)
+{
+	switch (v ? json_object_get_type(v) : json_type_null) {
+	case json_type_string:
+		jw_string(w, key, json_object_get_string(v));
+		break;
+	case json_type_int:
+		jw_int(w, key, json_object_get_int64(v));
+		break;
+	case json_type_boolean:
+		jw_bool(w, key, json_object_get_boolean(v));
+		break;
+	case json_type_double:
+		jw_double(w, key, json_object_get_double(v));
+		break;
+	default: /* the fields compared are scalars; anything else is not one we know */
+		jw_null(w, key);
+	}
+}
+
+static void fields_json(struct json_writer *w, const char *key, const struct diff_field *f, size_t n)
+{
+	jw_open_array(w, key);
+	for (size_t i = 0; i < n; i++) {
+		jw_open_object(w, NULL);
+		jw_string(w, "field", f[i].name);
+		jw_value(w, "old", f[i].old_value);
+		jw_value(w, "new", f[i].new_value);
+		jw_close_object(w);
+	}
+	jw_close_array(w);
+}
+
+static void side_json(struct json_writer *w, const char *key, const struct diff_side *s)
+{
+	jw_open_object(w, key);
+	jw_string(w, "source", s->name);
+	jw_string(w, "hostname", side_str(s->doc, "host", "hostname"));
+	jw_string(w, "kernel_release", side_str(s->doc, "kernel", "release"));
+	jw_string(w, "kernel_stable_release", side_str(s->doc, "kernel", "stable_release"));
+	json_object *t = NULL;
+	jw_value(w, "generated_at", json_object_object_get_ex(s->doc, "generated_at", &t) ? t : NULL);
+	jw_close_object(w);
+}
+
+int diff_render_json(FILE *out, const struct report_diff *d, const struct diff_side *old,
+		     const struct diff_side *new, enum severity fail_on)
+{
+	struct json_writer w;
+
+	jw_begin(&w, out);
+	jw_open_object(&w, NULL);
+	jw_int(&w, "diff_schema_version", DIFF_SCHEMA_VERSION);
+	side_json(&w, "old", old);
+	side_json(&w, "new", new);
+	jw_string(&w, "fail_on", severity_to_string(fail_on));
+	jw_bool(&w, "worse", d->worse);
+	fields_json(&w, "machine", d->machine, d->n_machine);
+	jw_open_array(&w, "devices");
+	for (size_t i = 0; i < d->n_devices; i++) {
+		const struct diff_device *x = &d->devices[i];
+		jw_open_object(&w, NULL);
+		jw_string(&w, "id", x->id);
+		jw_string(&w, "change", kind_names[x->kind]);
+		jw_string(&w, "driver", x->driver);
+		jw_string(&w, "old_verdict", x->old_verdict);
+		jw_string(&w, "new_verdict", x->new_verdict);
+		jw_bool(&w, "worse", x->worse);
+		fields_json(&w, "fields", x->fields, x->n_fields);
+		jw_close_object(&w);
+	}
+	jw_close_array(&w);
+	jw_open_array(&w, "findings");
+	for (size_t i = 0; i < d->n_findings; i++) {
+		const struct diff_finding *x = &d->findings[i];
+		jw_open_object(&w, NULL);
+		jw_string(&w, "id", x->id);
+		jw_string(&w, "device", x->device);
+		jw_string(&w, "change", !x->old_severity ? "added" : !x->new_severity ? "removed" : "severity");
+		jw_string(&w, "old_severity", x->old_severity);
+		jw_string(&w, "new_severity", x->new_severity);
+		jw_bool(&w, "worse", x->worse);
+		jw_close_object(&w);
+	}
+	jw_close_array(&w);
+	jw_int(&w, "exit_status", d->worse ? 1 : 0);
+	jw_close_object(&w);
+	return jw_end(&w);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --diff: what changed between two JSON reports (a kernel upgrade, a new
+ * card): the machine's facts, each device's verdict and reach, the
+ * findings. Pure: two parsed documents in, the changes out; the strings
+ * and values point into the documents, which must outlive the diff.
+ */
+#pragma once
+
+#include "shared/macro.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "analysis/findings.h"
+
+/* One value that differs; old or new NULL when absent or null on that side. */
+struct diff_field {
+	const char *name;        /* the report's key, e.g. "unreachable_ram_bytes" */
+	json_object *old_value, *new_value;
+};
+
+enum diff_kind {
+	DIFF_ADDED,
+	DIFF_REMOVED,
+	DIFF_CHANGED,
+};
+
+struct diff_device {
+	const char *id;
+	enum diff_kind kind;
+	const char *old_verdict, *new_verdict; /* NULL on the side it is absent from */
+	const char *driver;                    /* the newer side's */
+	struct diff_field *fields;             /* DIFF_CHANGED: what changed */
+	size_t n_fields;
+	bool worse;
+};
+
+struct diff_finding {
+	const char *id;
+	const char *device;                    /* NULL: machine-wide */
+	const char *old_severity, *new_severity; /* NULL on the side it is absent from */
+	bool worse;
+};
+
+struct report_diff {
+	struct diff_field *machine;
+	size_t n_machine;
+	struct diff_device *devices;
+	size_t n_devices;
+	struct diff_finding *findings;
+	size_t n_findings;
+	bool worse;                             /* something at or above fail_on got worse */
+};
+
+/*
+ * 0 when doc is a full report this version reads (schema_version 2, our
+ * tool), else -EINVAL with *why set to a static phrase.
+ */
+_must_check_ int report_diff_check(json_object *doc, const char **why) _nonnull_all_;
+
+/*
+ * Compare old with new. Worse, at or above fail_on: a verdict whose
+ * severity rose (fails is an error; partial, forced and unknown warnings),
+ * more RAM out of reach on a device that bounces or fails, a finding that
+ * appeared or rose. 0, or -ENOMEM.
+ */
+_must_check_ int report_diff_build(json_object *old, json_object *new, enum severity fail_on,
+				   struct report_diff *ret) _nonnull_all_;
+void report_diff_done(struct report_diff *d);
+
+/* The severity a verdict stands for: fails error; partial, forced, unknown warning; else -1. */
+int verdict_severity(const char *verdict);
