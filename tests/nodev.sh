@@ -1,5 +1,5 @@
 #!/bin/bash
-# The one-open read on nodev mounts (src/sysroot-dir.c read_leaf_nodev): a
+# The one-open read on nodev mounts (src/sysroot/sysroot-dir.c read_leaf_nodev): a
 # device's attributes replaced by a FIFO, a character device node and a
 # symlink out are judged alike on a nodev tmpfs (the fast path, as live
 # sysfs is) and on a mount that allows device nodes (the careful path), by

@@ -688,7 +688,7 @@ int read_kmsg(struct sysroot *sr, struct machine *m)
 
 	_cleanup_free_ char *canon = NULL, *kept = NULL;
 	size_t kept_len = 0;
-	r = sysroot_read_records_kept(sr, path, KMSG_MAX, &buf, &len, &canon);
+	r = sysroot_read_records_deferred(sr, path, KMSG_MAX, &buf, &len, &canon);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EPERM)
@@ -697,16 +697,16 @@ int read_kmsg(struct sysroot *sr, struct machine *m)
 	if (r < 0)
 		return machine_add_input_errno(m, path, r);
 
-	bool filter = canon && !sysroot_capture_full_log(sr);
+	bool filter = canon != NULL;
 	struct strbuf keep = { 0 };
 	r = parse_records(buf, len, m, filter ? &keep : NULL, &skipped);
 	kept_len = keep.len;
 	kept = strbuf_steal(&keep);
 	if (r == -ENOMEM || (filter && !kept))
 		return -ENOMEM;
-	/* the capture holds the records parsed: a replay parses the same, and no more is sent */
+	/* a capture holds the records parsed: a replay parses the same, and no more is sent */
 	if (canon)
-		sysroot_capture_kept(sr, canon, filter && r == 0 ? kept : buf, filter && r == 0 ? kept_len : len);
+		sysroot_tap_record(sr, canon, r == 0 ? kept : buf, r == 0 ? kept_len : len, buf, len);
 	if (r < 0)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "no record in the dev/kmsg format");

@@ -128,7 +128,7 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 	r = pci_ids_scan_start(&st.scan, q, n);
 	if (r < 0)
 		return r;
-	r = sysroot_read_stream_kept(sr, path, PCI_IDS_MAX, eat, &st, &len, &canon);
+	r = sysroot_read_stream_deferred(sr, path, PCI_IDS_MAX, eat, &st, &len, &canon);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EMEDIUMTYPE)
@@ -158,7 +158,7 @@ int read_pci_names(struct sysroot *sr, struct machine *m)
 		_cleanup_free_ char *s = strbuf_steal(&kept);
 		if (!s)
 			return -ENOMEM;
-		sysroot_capture_kept(sr, canon, s, kept_len);
+		sysroot_tap_record(sr, canon, s, kept_len, NULL, 0);
 	}
 	m->pci_ids_source = strdup(path);
 	if (!m->pci_ids_source)

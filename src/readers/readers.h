@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "machine.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 struct parse_error {
 	unsigned line;    /* 1-based, 0 when not about one line */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "machine.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 #include "shared/kernel-defs.h"
 #include "shared/strmap.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "machine.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 /*
  * ID_PATH, ID_SERIAL and the /dev/disk/by-path link of every block queue.

@@ -55,7 +55,7 @@ static bool same_names(const struct pci_ids_query *a, const struct pci_ids_query
 	return true;
 }
 
-/* As sysroot_read_stream_kept() gives it: pieces of at most piece bytes, what is left given again. */
+/* As sysroot_read_stream_deferred() gives it: pieces of at most piece bytes, what is left given again. */
 static int in_pieces(struct pci_ids_scan *s, const char *buf, size_t size, size_t piece, struct pci_ids_query *q,
 		     size_t n, unsigned *line, const char **why)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "machine.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 struct fixture {
 	char root[64];

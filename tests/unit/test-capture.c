@@ -25,9 +25,9 @@
 
 #include <cmocka.h>
 
-#include "capture.h"
+#include "snapshot/capture.h"
 #include "readers/readers.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 #include "tmp-root.h"
 
 static unsigned group_flags;

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cli-parse.h"
+#include "cli/cli-parse.h"
 
 static void test_assume_mask_values(void **state)
 {

@@ -16,7 +16,7 @@
 
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
-#include "observe-live.h"
+#include "observe/observe-live.h"
 #include "readers/observed.h"
 #include "tmp-root.h"
 

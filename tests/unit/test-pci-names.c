@@ -168,7 +168,7 @@ static void test_no_devices(void **state)
 }
 
 /*
- * The list given in pieces of at most piece bytes, as sysroot_read_stream_kept()
+ * The list given in pieces of at most piece bytes, as sysroot_read_stream_deferred()
  * gives them: what the scan leaves is given again with the next piece.
  */
 static int lookup_in_pieces(struct pci_ids_scan *s, const char *list, size_t len, size_t piece,

@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 struct pair {
 	char root[64];

@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "scratch.h"
+#include "snapshot/scratch.h"
 #include "shared/rm-rf.h"
 
 static char base[] = "/tmp/dmamask-test-scratch.XXXXXX";

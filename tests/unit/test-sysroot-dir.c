@@ -21,7 +21,7 @@
 
 #include "shared/debug.h"
 #include "sysfs-fixture.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 /* Flags every sysroot of the running group is opened with. */
 static unsigned group_flags;

@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "live-root.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 /* Flags every sysroot of the running group is opened with. */
 static unsigned group_flags;
@@ -411,7 +411,7 @@ static void test_read_socket(void **state)
 	close(s);
 }
 
-/* ---- sysroot_read_stream_kept(): a long file in pieces ---- */
+/* ---- sysroot_read_stream_deferred(): a long file in pieces ---- */
 
 /* An eater that copies what it is given, using all but `leave` bytes (all when last). */
 struct eaten {
@@ -448,7 +448,7 @@ static void test_read_stream(void **state)
 	/* the eater gets every byte once, in order, whatever it leaves to the next piece */
 	for (size_t leave = 0; leave < 16384; leave = leave * 3 + 1000) {
 		struct eaten e = { .leave = leave };
-		assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e,
+		assert_int_equal(sysroot_read_stream_deferred(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e,
 							  &len, &canon),
 				 0);
 		assert_int_equal(len, size);
@@ -460,26 +460,26 @@ static void test_read_stream(void **state)
 	}
 	/* its error ends the read; so does the size cap; leaving too much is refused */
 	struct eaten e = { .fail_at = 2 };
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e, &len,
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e, &len,
 						  &canon),
 			 -EPROTO);
 	assert_int_equal(e.calls, 2);
 	free(e.data);
 	e = (struct eaten){ 0 };
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", size - 1, eat_copy, &e, &len,
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "usr/share/misc/pci.ids", size - 1, eat_copy, &e, &len,
 						  &canon),
 			 -EFBIG);
 	assert_int_equal(e.calls, 0); /* said before any of it is eaten, as sysroot_read_file() says it */
 	free(e.data);
 	e = (struct eaten){ .leave = SYSROOT_STREAM_KEEP };
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e, &len,
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "usr/share/misc/pci.ids", SIZE_MAX, eat_copy, &e, &len,
 						  &canon),
 			 -ENOBUFS);
 	free(e.data);
 	/* an empty file: one call, last */
 	write_file_n(f, "empty", "", 0);
 	e = (struct eaten){ 0 };
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "empty", SIZE_MAX, eat_copy, &e, &len, &canon), 0);
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "empty", SIZE_MAX, eat_copy, &e, &len, &canon), 0);
 	assert_int_equal(e.calls, 1);
 	assert_int_equal(len, 0);
 	free(e.data);
@@ -489,11 +489,11 @@ static void test_read_stream(void **state)
 	assert_int_equal(mkfifo(p, 0644), 0);
 	alarm(10);
 	e = (struct eaten){ 0 };
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "fifo", SIZE_MAX, eat_copy, &e, &len, &canon), -EINVAL);
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "dir", SIZE_MAX, eat_copy, &e, &len, &canon), -EISDIR);
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "nothing", SIZE_MAX, eat_copy, &e, &len, &canon),
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "fifo", SIZE_MAX, eat_copy, &e, &len, &canon), -EINVAL);
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "dir", SIZE_MAX, eat_copy, &e, &len, &canon), -EISDIR);
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "nothing", SIZE_MAX, eat_copy, &e, &len, &canon),
 			 -ENOENT);
-	assert_int_equal(sysroot_read_stream_kept(f->sr, "../../etc/passwd", SIZE_MAX, eat_copy, &e, &len,
+	assert_int_equal(sysroot_read_stream_deferred(f->sr, "../../etc/passwd", SIZE_MAX, eat_copy, &e, &len,
 						  &canon),
 			 -ENOENT);
 	alarm(0);

@@ -4,11 +4,11 @@
 
 #include "shared/macro.h"
 
-#include "capture.h"
+#include "snapshot/capture.h"
 #include "machine.h"
-#include "observe-live.h"
+#include "observe/observe-live.h"
 #include "readers/observed.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 /* The window of seconds, before anything is read or captured. 0 or -errno (said on stderr). */
 _must_check_ int observe_window(unsigned seconds, struct sysroot *sr, struct observe_raw *raw);

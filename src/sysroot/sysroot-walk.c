@@ -19,10 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
-#include "sysroot-private.h"
+#include "sysroot/sysroot-private.h"
 
 #define WALK_OPEN_FDS 64
 
@@ -209,7 +208,7 @@ static char *link_splice(const char *target, const char *rest)
 	return np;
 }
 
-int sysroot_walk(int root_fd, const char *path, bool follow_last, struct capture *cap,
+int sysroot_walk(int root_fd, const char *path, bool follow_last, struct sysroot *sr,
 		 char **ret_canon)
 {
 	struct walk w = { .root_fd = root_fd, .slots = 64 };
@@ -268,8 +267,8 @@ int sysroot_walk(int root_fd, const char *path, bool follow_last, struct capture
 				goto out;
 			}
 			target[n] = '\0';
-			if (cap)
-				capture_link(cap, w.canon, target);
+			if (sr)
+				SYSROOT_TAP(sr, link, w.canon, target);
 			canon_cut(&w, before);
 			if (++links > MAXSYMLINKS) {
 				r = -ELOOP;

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "scratch.h"
+#include "snapshot/scratch.h"
 #include "shared/rm-rf.h"
 
 int scratch_make(struct scratch *s, const char *parent, const char *prefix, const char **ret_path)

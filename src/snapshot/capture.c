@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "snapshot/capture.h"
+#include "sysroot/sysroot.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/openat2.h"
@@ -639,6 +640,52 @@ bool capture_interrupt(struct capture *c, const char *signame)
 bool capture_full_log(const struct capture *c)
 {
 	return c && c->full_log;
+}
+
+/* The tap: each access of the sysroot layer becomes a copy (errors are kept in c). */
+static void tap_file(void *c, const char *canon, const char *buf, size_t len)
+{
+	(void)capture_file(c, canon, buf, len);
+}
+
+static void tap_link(void *c, const char *canon, const char *target)
+{
+	(void)capture_link(c, canon, target);
+}
+
+static void tap_dir(void *c, const char *canon)
+{
+	(void)capture_dir(c, canon);
+}
+
+static void tap_placeholder(void *c, const char *canon)
+{
+	(void)capture_placeholder(c, canon);
+}
+
+static void tap_error(void *c, const char *path, int err)
+{
+	(void)capture_error(c, path, err);
+}
+
+/* A filtering reader's file: what it used, or the whole log for --capture-full-log. */
+static void tap_record(void *data, const char *canon, const char *used, size_t used_len,
+		       const char *whole, size_t whole_len)
+{
+	struct capture *c = data;
+	bool full = c->full_log && whole;
+
+	(void)capture_file(c, canon, full ? whole : used, full ? whole_len : used_len);
+}
+
+static const struct sysroot_tap capture_tap = {
+	.file = tap_file, .link = tap_link, .dir = tap_dir, .placeholder = tap_placeholder,
+	.error = tap_error, .record = tap_record,
+};
+
+int capture_attach(struct capture *c, struct sysroot *sr)
+{
+	return sysroot_set_tap(sr, &capture_tap, c);
 }
 
 const char *capture_resolver(const struct capture *c)

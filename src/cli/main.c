@@ -16,20 +16,20 @@
 
 #include "analysis/device-select.h"
 #include "analysis/report.h"
-#include "capture.h"
-#include "capture-run.h"
-#include "diff-run.h"
-#include "snapshot-run.h"
-#include "cli-parse.h"
-#include "cli-usage.h"
-#include "observe-run.h"
-#include "output.h"
+#include "snapshot/capture.h"
+#include "snapshot/capture-run.h"
+#include "cli/diff-run.h"
+#include "snapshot/snapshot-run.h"
+#include "cli/cli-parse.h"
+#include "cli/cli-usage.h"
+#include "observe/observe-run.h"
+#include "cli/output.h"
 #include "readers/readers.h"
 #include "render/columns.h"
 #include "render/render.h"
 #include "shared/macro.h"
 #include "shared/text.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 enum format {
 	FORMAT_TEXT,
@@ -680,7 +680,7 @@ int main(int argc, char **argv)
 		goto fatal;
 	}
 	if (cap)
-		sysroot_set_capture(sr, cap);
+		(void)capture_attach(cap, sr);
 	m.sysroot = strdup(o.sysroot);
 	if (!m.sysroot)
 		goto oom;

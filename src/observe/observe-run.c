@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "observe-run.h"
+#include "observe/observe-run.h"
 #include "shared/macro.h"
 
 /* --observe's window, before anything is read or captured. 0 or -errno (said). */

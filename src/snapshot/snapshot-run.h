@@ -11,8 +11,8 @@
 
 #include "shared/macro.h"
 
-#include "scratch.h"
-#include "snapshot-archive.h"
+#include "snapshot/scratch.h"
+#include "snapshot/snapshot-archive.h"
 
 struct snapshot_run {
 	struct scratch scratch;

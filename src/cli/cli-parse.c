@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli-parse.h"
+#include "cli/cli-parse.h"
 #include "shared/text.h"
 
 /* "bb:dd.f" (lspci's short form, domain 0): the hex digits and separators in place. */

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "observe-live.h"
+#include "observe/observe-live.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "shared/text.h"

@@ -10,13 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture.h"
 #include "shared/debug.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/openat2.h"
 #include "shared/kernel-defs.h"
-#include "sysroot-private.h"
+#include "sysroot/sysroot-private.h"
 
 
 static int openat2_in_root(int root_fd, const char *path, int flags)
@@ -41,7 +40,7 @@ int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char
 			return fd;
 	}
 	/* the walk has no such race: it answers when openat2 keeps losing it */
-	return sysroot_walk(sr->root_fd, path, follow_last, sr->cap, sr->cap ? ret_canon : NULL);
+	return sysroot_walk(sr->root_fd, path, follow_last, sr, sr->tap ? ret_canon : NULL);
 }
 
 int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon)
@@ -53,7 +52,7 @@ int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon)
 		if (fd != -EAGAIN)
 			return fd;
 	}
-	int fd = sysroot_walk(sr->root_fd, path, true, sr->cap, sr->cap ? ret_canon : NULL);
+	int fd = sysroot_walk(sr->root_fd, path, true, sr, sr->tap ? ret_canon : NULL);
 	if (fd < 0)
 		return fd;
 	int r = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? fd : -ENOTDIR;
@@ -71,11 +70,11 @@ char *sysroot_join(const char *dir, const char *name)
 	return p;
 }
 
-/* What a failed read leaves in a capture: MANIFEST error.<path>=ERRNO. */
+/* The tap is told of a failed read (a capture's MANIFEST error.<path>=ERRNO). */
 static int noted(struct sysroot *sr, const char *path, int r)
 {
-	if (sr->cap && r < 0 && r != -ENOMEM && r != -EAGAIN)
-		capture_error(sr->cap, path, r);
+	if (r < 0 && r != -ENOMEM && r != -EAGAIN)
+		SYSROOT_TAP(sr, error, path, r);
 	return r;
 }
 
@@ -107,7 +106,7 @@ int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const ch
 	_cleanup_free_ char *joined = NULL;
 	const char *path = name;
 
-	if (failed && dir && (r != -ENOENT || sr->cap || sr->errors.n)) {
+	if (failed && dir && (r != -ENOENT || sr->tap || sr->errors.n)) {
 		joined = sysroot_join(dir, name);
 		if (!joined)
 			return -ENOMEM;
@@ -300,8 +299,8 @@ static const char *count_detail(char *buf, size_t size, int r, size_t n, const c
 }
 
 /*
- * After a read of path: the capture's copy now, or (ret_canon) where the
- * reader puts what it keeps later; the length; the trace line.
+ * After a read of path: the tap told now, or (ret_canon) where the reader
+ * records what it used later; the length; the trace line.
  */
 static int read_done(struct sysroot *sr, const char *op, const char *path, int r, const char *buf,
 		     size_t len, char **canon, size_t *ret_len, char **ret_canon)
@@ -309,7 +308,7 @@ static int read_done(struct sysroot *sr, const char *op, const char *path, int r
 	char detail[32];
 
 	if (r == 0 && *canon && !ret_canon)
-		capture_file(sr->cap, *canon, buf, len);
+		SYSROOT_TAP(sr, file, *canon, buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
 	if (r == 0 && ret_canon)
@@ -317,7 +316,7 @@ static int read_done(struct sysroot *sr, const char *op, const char *path, int r
 	return sysroot_finish(sr, op, NULL, path, r, count_detail(detail, sizeof(detail), r, len, "bytes"));
 }
 
-int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+int sysroot_read_file_deferred(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			   size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
@@ -330,7 +329,7 @@ int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, cha
 int sysroot_read_file(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 		      size_t *ret_len)
 {
-	return sysroot_read_file_kept(sr, path, max, ret_buf, ret_len, NULL);
+	return sysroot_read_file_deferred(sr, path, max, ret_buf, ret_len, NULL);
 }
 
 /* 64 KiB: the pages are touched once and reused, where a whole pci.ids faults in 330 fresh ones */
@@ -373,7 +372,7 @@ static int read_stream_fd(int fd, size_t max, sysroot_eat_t eat, void *userdata,
 	return 0;
 }
 
-int sysroot_read_stream_kept(struct sysroot *sr, const char *path, size_t max, sysroot_eat_t eat,
+int sysroot_read_stream_deferred(struct sysroot *sr, const char *path, size_t max, sysroot_eat_t eat,
 			     void *userdata, size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
@@ -456,8 +455,8 @@ static int read_records_canon(struct sysroot *sr, const char *path, size_t max, 
 	return read_records_fd(fd, max, ret_buf, ret_len);
 }
 
-/* The kernel log is captured as a regular file in its record format: whole, or later (ret_canon). */
-int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+/* The kernel log is told to the tap as a regular file in its record format: whole, or later (ret_canon). */
+int sysroot_read_records_deferred(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			      size_t *ret_len, char **ret_canon)
 {
 	_cleanup_free_ char *canon = NULL;
@@ -471,17 +470,13 @@ int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, 
 int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			 size_t *ret_len)
 {
-	return sysroot_read_records_kept(sr, path, max, ret_buf, ret_len, NULL);
+	return sysroot_read_records_deferred(sr, path, max, ret_buf, ret_len, NULL);
 }
 
-void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len)
+void sysroot_tap_record(struct sysroot *sr, const char *canon, const char *used, size_t used_len,
+			const char *whole, size_t whole_len)
 {
-	capture_file(sr->cap, canon, buf, len);
-}
-
-bool sysroot_capture_full_log(const struct sysroot *sr)
-{
-	return capture_full_log(sr->cap);
+	SYSROOT_TAP(sr, record, canon, used, used_len, whole, whole_len);
 }
 
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon)
@@ -508,15 +503,15 @@ int sysroot_readlink(struct sysroot *sr, const char *path, char **ret)
 	int r = sysroot_readlink_careful(sr, path, ret, &canon);
 
 	if (r == 0 && canon)
-		capture_link(sr->cap, canon, *ret);
+		SYSROOT_TAP(sr, link, canon, *ret);
 	return sysroot_finish(sr, "readlink", NULL, path, r, r == 0 ? *ret : NULL);
 }
 
 
-/* A listing in a capture: the directory, and each entry that is a link or a directory. */
-static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char **names, size_t n)
+/* A listing told to the tap: the directory, and each entry that is a link or a directory. */
+static void tap_listing(struct sysroot *sr, int dfd, const char *canon, char **names, size_t n)
 {
-	capture_dir(sr->cap, canon);
+	SYSROOT_TAP(sr, dir, canon);
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		char target[PATH_MAX];
@@ -527,10 +522,10 @@ static void capture_listing(struct sysroot *sr, int dfd, const char *canon, char
 			ssize_t k = readlinkat(dfd, names[i], target, sizeof(target) - 1);
 			if (k >= 0) {
 				target[k] = '\0';
-				capture_link(sr->cap, c, target);
+				SYSROOT_TAP(sr, link, c, target);
 			}
 		} else if (S_ISDIR(st.st_mode)) {
-			capture_dir(sr->cap, c);
+			SYSROOT_TAP(sr, dir, c);
 		}
 		/* regular files are copied when read, not listed: a replay reads what live read */
 	}
@@ -564,8 +559,8 @@ int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, struct strv 
 	if (r < 0)
 		return r;
 	strv_sort(&names);
-	if (canon && sr->cap)
-		capture_listing(sr, pfd, canon, names.v, names.n);
+	if (canon && sr->tap)
+		tap_listing(sr, pfd, canon, names.v, names.n);
 	*ret = names;
 	names = (struct strv){ 0 };
 	return 0;
@@ -582,13 +577,13 @@ int sysroot_list_dir(struct sysroot *sr, const char *path, struct strv *ret)
 			      count_detail(detail, sizeof(detail), r, r == 0 ? ret->n : 0, "entries"));
 }
 
-/* A capture keeps what existed: a directory, or an empty file for a file or device node. */
-void sysroot_capture_stat(struct sysroot *sr, const char *canon, const struct stat *st)
+/* The tap learns what existed: a directory, or a placeholder for a file or device node. */
+void sysroot_tap_stat(struct sysroot *sr, const char *canon, const struct stat *st)
 {
 	if (S_ISDIR(st->st_mode))
-		capture_dir(sr->cap, canon);
+		SYSROOT_TAP(sr, dir, canon);
 	else
-		capture_placeholder(sr->cap, canon);
+		SYSROOT_TAP(sr, placeholder, canon);
 }
 
 int sysroot_stat_careful(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon)
@@ -606,7 +601,7 @@ int sysroot_stat(struct sysroot *sr, const char *path, struct stat *ret)
 	int r = sysroot_stat_careful(sr, path, ret, &canon);
 
 	if (r == 0 && canon)
-		sysroot_capture_stat(sr, canon, ret);
+		sysroot_tap_stat(sr, canon, ret);
 	return sysroot_finish(sr, "stat", NULL, path, r, NULL);
 }
 
@@ -616,11 +611,11 @@ int sysroot_realpath(struct sysroot *sr, const char *path, char **ret)
 	int r;
 
 	/* the walk knows the path it took; openat2 does not tell */
-	r = sysroot_walk(sr->root_fd, path, true, sr->cap, &canon);
+	r = sysroot_walk(sr->root_fd, path, true, sr, &canon);
 	if (r >= 0) {
 		struct stat st;
-		if (sr->cap && fstat(r, &st) == 0)
-			sysroot_capture_stat(sr, canon, &st);
+		if (sr->tap && fstat(r, &st) == 0)
+			sysroot_tap_stat(sr, canon, &st);
 		close(r);
 		r = 0;
 	}
@@ -630,9 +625,11 @@ int sysroot_realpath(struct sysroot *sr, const char *path, char **ret)
 	return r;
 }
 
-int sysroot_set_capture(struct sysroot *sr, struct capture *cap)
+int sysroot_set_tap(struct sysroot *sr, const struct sysroot_tap *tap, void *data)
 {
-	sr->cap = cap;
-	sr->use_openat2 = false; /* the walk sees (and copies) every link on the way */
+	sr->tap = tap;
+	sr->tap_data = data;
+	if (tap)
+		sr->use_openat2 = false; /* the walk sees (and tells) every link on the way */
 	return 0;
 }

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "snapshot/capture.h"
 #include "shared/dlopen-lib.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
-#include "snapshot-archive.h"
+#include "snapshot/snapshot-archive.h"
 
 /* libarchive is loaded when an archive is met; libarchive.so.13 since 3.0 (2011). */
 #define ARCHIVE_SYMBOLS(X) \

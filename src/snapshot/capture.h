@@ -95,6 +95,10 @@ const char *capture_incomplete_reason(const struct capture *c);
  */
 bool capture_interrupt(struct capture *c, const char *signame);
 
+struct sysroot;
+/* Copy every access of sr from now on into c: c becomes sr's tap (sysroot_set_tap()). */
+int capture_attach(struct capture *c, struct sysroot *sr);
+
 /* CAPTURE_FULL_LOG was given (false for NULL: nothing is captured). */
 bool capture_full_log(const struct capture *c);
 

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture-run.h"
+#include "snapshot/capture-run.h"
 #include "shared/rfc3339.h"
 #include "readers/udev.h"
 #include "shared/macro.h"

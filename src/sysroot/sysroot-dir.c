@@ -13,11 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture.h"
 #include "shared/macro.h"
 #include "shared/openat2.h"
 #include "shared/text.h"
-#include "sysroot-private.h"
+#include "sysroot/sysroot-private.h"
 
 /* base "/" fmt as one root-relative path without leading or trailing '/'. */
 _printf_(2, 0) static int format_path(const char *base, const char *fmt, va_list ap, char **ret)
@@ -76,7 +75,7 @@ static struct mount_traits mount_traits(const struct sysroot *sr, int fd)
  * that resolution of the top directory, and RESOLVE_BENEATH refuses the
  * only paths on which the two differ (an absolute link, a ".." above the
  * anchor). -EAGAIN: resolve from the root (a link out, another mount, a
- * capture, which needs the canonical path, the walk resolver).
+ * tap, which needs the canonical path, the walk resolver).
  */
 static int anchored(struct sysroot *sr, const char *path, struct mount_traits *traits)
 {
@@ -84,7 +83,7 @@ static int anchored(struct sysroot *sr, const char *path, struct mount_traits *t
 	struct sysroot_anchor *a = NULL;
 	size_t len = slash ? (size_t)(slash - path) : 0;
 
-	if (sr->cap || !sr->use_openat2 || len == 0 || len >= sizeof(a->name) || !slash[1])
+	if (sr->tap || !sr->use_openat2 || len == 0 || len >= sizeof(a->name) || !slash[1])
 		return -EAGAIN;
 	for (size_t i = 0; i < sr->n_anchors && !a; i++)
 		if (strlen(sr->anchors[i].name) == len && memcmp(sr->anchors[i].name, path, len) == 0)
@@ -138,7 +137,7 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 	} else {
 		fd = fcntl(sr->root_fd, F_DUPFD_CLOEXEC, 3);
 		fd = fd < 0 ? -errno : fd;
-		if (fd >= 0 && sr->cap && !(d->canon = strdup(""))) {
+		if (fd >= 0 && sr->tap && !(d->canon = strdup(""))) {
 			close(fd);
 			fd = -ENOMEM;
 		}
@@ -154,8 +153,8 @@ static int dir_fd(struct sysroot_dir *d, bool lazy)
 		if (!have_traits)
 			d->traits = mount_traits(sr, fd);
 		/* a directory read through is there in the replay, even when nothing in it could be read */
-		if (sr->cap && d->canon)
-			capture_dir(sr->cap, d->canon);
+		if (sr->tap && d->canon)
+			SYSROOT_TAP(sr, dir, d->canon);
 	}
 	return fd;
 }
@@ -245,7 +244,7 @@ const char *sysroot_dir_path(const struct sysroot_dir *d)
 /*
  * The directory fd for a quick access to a plain name in it, or -EAGAIN for
  * the careful path over dir/name (a name with '/', a directory the resolver
- * failed on for a reason of its own, a capture begun after it was opened).
+ * failed on for a reason of its own, a tap set after it was opened).
  */
 static int quick_fd(struct sysroot_dir *d, const char *name)
 {
@@ -253,17 +252,17 @@ static int quick_fd(struct sysroot_dir *d, const char *name)
 		return -EAGAIN;
 	int fd = dir_fd(d, true);
 	if (fd >= 0)
-		return d->sr->cap && !d->canon ? -EAGAIN : fd;
+		return d->sr->tap && !d->canon ? -EAGAIN : fd;
 	/* what the careful path would say too: no need to ask it */
 	return fd == -ENOENT || fd == -ENOTDIR || fd == -EACCES || fd == -ELOOP || fd == -ENOMEM
 		       ? fd
 		       : -EAGAIN;
 }
 
-/* Capturing: where the quick path's name is, every link resolved. */
+/* With a tap: where the quick path's name is, every link resolved. */
 static int quick_canon(const struct sysroot_dir *d, const char *name, char **ret_canon)
 {
-	if (!d->sr->cap)
+	if (!d->sr->tap)
 		return 0;
 	*ret_canon = sysroot_join(d->canon, name);
 	return *ret_canon ? 0 : -ENOMEM;
@@ -391,7 +390,7 @@ int sysroot_dir_read_file(struct sysroot_dir *d, const char *name, size_t max, c
 	int r = dir_read(d, name, max, ret_buf, &len, &canon);
 
 	if (r == 0 && canon)
-		capture_file(d->sr->cap, canon, *ret_buf, len);
+		SYSROOT_TAP(d->sr, file, canon, *ret_buf, len);
 	if (r == 0 && ret_len)
 		*ret_len = len;
 	if (r == 0 && d->sr->trace)
@@ -429,7 +428,7 @@ int sysroot_dir_readlink(struct sysroot_dir *d, const char *name, char **ret)
 	int r = dir_readlink(d, name, ret, &canon);
 
 	if (r == 0 && canon)
-		capture_link(d->sr->cap, canon, *ret);
+		SYSROOT_TAP(d->sr, link, canon, *ret);
 	return sysroot_finish(d->sr, "readlink", d->path, name, r, r == 0 ? *ret : NULL);
 }
 
@@ -462,7 +461,7 @@ int sysroot_dir_stat(struct sysroot_dir *d, const char *name, struct stat *ret)
 	int r = dir_stat(d, name, ret, &canon);
 
 	if (r == 0 && canon)
-		sysroot_capture_stat(d->sr, canon, ret);
+		sysroot_tap_stat(d->sr, canon, ret);
 	return sysroot_finish(d->sr, "stat", d->path, name, r, NULL);
 }
 
@@ -472,10 +471,10 @@ int sysroot_dir_list(struct sysroot_dir *d, struct strv *ret)
 	char detail[32];
 	int r;
 
-	if (dfd >= 0 && !(d->sr->cap && !d->canon)) {
+	if (dfd >= 0 && !(d->sr->tap && !d->canon)) {
 		r = sysroot_list_fd(d->sr, dfd, d->canon, ret);
 	} else {
-		/* a directory not resolved, or resolved before the capture began */
+		/* a directory not resolved, or resolved before the tap was set */
 		_cleanup_free_ char *canon = NULL;
 		_cleanup_close_ int pfd = sysroot_resolve(d->sr, d->path, true, &canon);
 		r = pfd < 0 ? pfd : sysroot_list_fd(d->sr, pfd, canon, ret);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/report.h"
-#include "diff-run.h"
+#include "cli/diff-run.h"
 #include "diff/diff-render.h"
 #include "diff/report-diff.h"
 #include "shared/macro.h"

@@ -4,7 +4,7 @@
 
 #include "shared/macro.h"
 
-#include "capture.h"
+#include "snapshot/capture.h"
 #include "machine.h"
 
 /*

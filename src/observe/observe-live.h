@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "readers/observed.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 /* The instance's name prefix: instances/dmamask-audit-PID. */
 #define OBSERVE_INSTANCE_PREFIX "dmamask-audit-"

@@ -14,8 +14,8 @@
 
 #include "shared/macro.h"
 #include "shared/tmp-dir.h"
-#include "snapshot-run.h"
-#include "sysroot.h"
+#include "snapshot/snapshot-run.h"
+#include "sysroot/sysroot.h"
 
 #define CAPTURE_SUBDIR "capture"
 #define ARCHIVE_TMP "archive.tmp"

@@ -61,35 +61,39 @@ int sysroot_read_records(struct sysroot *sr, const char *path, size_t max, char 
 
 /*
  * As sysroot_read_file() and sysroot_read_records(), for a reader that
- * hands a capture only what it used (the kernel log records it parsed, the
- * names pci.ids gave): while capturing, nothing is copied now and
- * *ret_canon (newly allocated) is where sysroot_capture_kept() must put
- * it; NULL when there is no capture.
+ * tells the tap only what it used (the kernel log records it parsed, the
+ * names pci.ids gave): with a tap, it is told nothing now, and *ret_canon
+ * (newly allocated) is the path sysroot_tap_record() then records; NULL
+ * when there is no tap.
  */
-int sysroot_read_file_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			   size_t *ret_len, char **ret_canon);
-int sysroot_read_records_kept(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
-			      size_t *ret_len, char **ret_canon);
-void sysroot_capture_kept(struct sysroot *sr, const char *canon, const char *buf, size_t len);
+int sysroot_read_file_deferred(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+			       size_t *ret_len, char **ret_canon);
+int sysroot_read_records_deferred(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
+				  size_t *ret_len, char **ret_canon);
+/*
+ * What the tap records for a deferred read at canon: used, what the reader
+ * used, and whole, all it read (NULL: streamed, never held whole). The tap
+ * decides which it keeps (--capture-full-log keeps the whole log).
+ */
+void sysroot_tap_record(struct sysroot *sr, const char *canon, const char *used, size_t used_len,
+			const char *whole, size_t whole_len);
 
 /*
- * As sysroot_read_file_kept(), for a long file scanned once (pci.ids): it
+ * As sysroot_read_file_deferred(), for a long file scanned once (pci.ids): it
  * is read in pieces through one reused buffer and never held whole. eat()
  * gets the bytes it has not used yet (what it left last time, then what was
  * read after it; last once the file's end is in) and returns how many it
  * used from the front, all of them when last, or a negative errno that
  * ends the read and is returned. What it leaves must be under
  * SYSROOT_STREAM_KEEP bytes (-ENOBUFS otherwise). A file longer than max
- * is -EFBIG before eat() sees any of it. A capture gets nothing now:
- * *ret_canon (NULL without a capture; set too when eat() failed, the read
- * having succeeded) is where the reader puts what it keeps.
+ * is -EFBIG before eat() sees any of it. The tap is told nothing now:
+ * *ret_canon (NULL without a tap; set too when eat() failed, the read
+ * having succeeded) is where the reader records what it used.
  */
 #define SYSROOT_STREAM_KEEP 16384
 typedef ssize_t (*sysroot_eat_t)(const char *buf, size_t len, bool last, void *userdata);
-int sysroot_read_stream_kept(struct sysroot *sr, const char *path, size_t max, sysroot_eat_t eat,
-			     void *userdata, size_t *ret_len, char **ret_canon);
-/* --capture-full-log: the kernel log is captured whole. */
-bool sysroot_capture_full_log(const struct sysroot *sr);
+int sysroot_read_stream_deferred(struct sysroot *sr, const char *path, size_t max, sysroot_eat_t eat,
+				 void *userdata, size_t *ret_len, char **ret_canon);
 
 /* The target of the symlink at path (the last component is not followed). */
 int sysroot_readlink(struct sysroot *sr, const char *path, char **ret);
@@ -118,12 +122,29 @@ int sysroot_realpath(struct sysroot *sr, const char *path, char **ret);
  */
 int sysroot_link_resolve(const char *link_path, const char *target, char **ret);
 
-struct capture;
 /*
- * Copy everything read from now on into cap (see capture.h). Switches to the
+ * A tap on the layer, as util-linux extends its path context by hooks: told,
+ * as each access happens, of every file, link and directory it used, at
+ * its canonical path (every link resolved, root-relative), and of every
+ * read that failed, at the path asked. --capture is one (capture.c). Any
+ * callback may be NULL; data is theirs.
+ */
+struct sysroot_tap {
+	void (*file)(void *data, const char *canon, const char *buf, size_t len);
+	void (*link)(void *data, const char *canon, const char *target);
+	void (*dir)(void *data, const char *canon);
+	void (*placeholder)(void *data, const char *canon); /* it exists; its contents were not read */
+	void (*error)(void *data, const char *path, int err);
+	/* a deferred read's record (sysroot_tap_record()) */
+	void (*record)(void *data, const char *canon, const char *used, size_t used_len,
+		       const char *whole, size_t whole_len);
+};
+
+/*
+ * Tell tap of every access from now on (NULL: none). Switches to the
  * hand-written resolver, which sees every symlink it crosses.
  */
-int sysroot_set_capture(struct sysroot *sr, struct capture *cap);
+int sysroot_set_tap(struct sysroot *sr, const struct sysroot_tap *tap, void *data);
 
 /*
  * A snapshot's MANIFEST may record that a read failed at capture time

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "shared/strmap.h"
-#include "sysroot.h"
+#include "sysroot/sysroot.h"
 
 /* What the filesystem a directory is on allows a read there to skip (sysroot-dir.c mount_traits()). */
 struct mount_traits {
@@ -33,7 +33,8 @@ struct sysroot {
 	bool use_openat2;
 	bool trace;           /* DMAMASK_DEBUG=sysroot: one stderr line per access */
 	struct strmap errors; /* MANIFEST error.<path>=ERRNO: path -> errno */
-	struct capture *cap;  /* --capture: copy what is read; NULL otherwise */
+	const struct sysroot_tap *tap; /* told of every access (--capture); NULL otherwise */
+	void *tap_data;
 	struct sysroot_anchor anchors[SYSROOT_ANCHORS];
 	size_t n_anchors;
 };
@@ -41,21 +42,22 @@ struct sysroot {
 struct sysroot_dir {
 	struct sysroot *sr;
 	char *path;  /* root-relative, as asked, no leading or trailing '/': "" is the root */
-	char *canon; /* capturing: the directory with every link resolved */
+	char *canon; /* with a tap: the directory with every link resolved */
 	int fd;      /* O_PATH on the directory; -1 until resolved or when it failed */
 	int err;     /* why it could not be resolved (-errno); 0 when fine or not tried yet */
 	struct mount_traits traits;
 };
 
-/* An O_PATH fd for path inside the root; when capturing, its canonical path too. */
+/* An O_PATH fd for path inside the root; with a tap, its canonical path too. */
 int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon);
 /*
  * Resolve path under root_fd as openat2(RESOLVE_IN_ROOT) does, by hand:
  * absolute links restart at the root, ".." never climbs above it. An O_PATH
  * fd or -errno; follow_last=false leaves a final link unresolved (readlink).
- * Each link met is recorded in cap; *ret_canon the path with links resolved.
+ * Each link met is told to sr's tap (sr may be NULL); *ret_canon the path with
+ * links resolved.
  */
-int sysroot_walk(int root_fd, const char *path, bool follow_last, struct capture *cap,
+int sysroot_walk(int root_fd, const char *path, bool follow_last, struct sysroot *sr,
 		 char **ret_canon);
 
 /* The same for a directory: -ENOTDIR for anything else. */
@@ -70,23 +72,30 @@ void sysroot_trace(const struct sysroot *sr, const char *op, const char *dir, co
 
 /*
  * Where every public access ends: an absence the MANIFEST says was an error
- * becomes that error, a capture notes the failure, the trace prints a line.
+ * becomes that error, the tap is told of the failure, the trace prints a line.
  * The path is dir/name (dir NULL: name alone); detail is the trace's
  * parenthesised suffix or NULL. Returns r, or what it became.
  */
 int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const char *name, int r,
 		   const char *detail);
 
-/* The slow, careful accesses of a whole root-relative path (capturing: *ret_canon too). */
+/* The slow, careful accesses of a whole root-relative path (with a tap: *ret_canon too). */
 /* read(), again after EINTR: the bytes read, or -errno. */
 ssize_t sysroot_read_some(int fd, void *buf, size_t n);
 int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			 size_t *ret_len, char **ret_canon);
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon);
 int sysroot_stat_careful(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon);
-/* List the directory open as O_PATH pfd; capturing (canon set), copy the listing. */
+/* List the directory open as O_PATH pfd; with a tap (canon set), tell it the listing. */
 int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, struct strv *ret);
 /* read() fd to its end (see sysroot.c). */
 int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len);
-/* What a successful read, readlink or stat leaves in a capture. */
-void sysroot_capture_stat(struct sysroot *sr, const char *canon, const struct stat *st);
+/* What a successful stat tells the tap: a directory, or that a file exists. */
+void sysroot_tap_stat(struct sysroot *sr, const char *canon, const struct stat *st);
+
+/* The tap's callbacks, each a no-op without a tap or that callback. */
+#define SYSROOT_TAP(sr, cb, ...) \
+	do { \
+		if ((sr)->tap && (sr)->tap->cb) \
+			(sr)->tap->cb((sr)->tap_data, __VA_ARGS__); \
+	} while (0)

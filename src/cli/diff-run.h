@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "analysis/findings.h"
-#include "output.h"
+#include "cli/output.h"
 
 struct diff_request {
 	const char *old, *new;

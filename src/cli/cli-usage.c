@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli-usage.h"
+#include "cli/cli-usage.h"
 
 /* One line at a time; argp's lines are short, a longer one passes in pieces. */
 struct usage_filter {

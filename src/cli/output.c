@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "cli/output.h"
 #include "shared/macro.h"
 
 struct output {
