@@ -10,7 +10,6 @@
 
 #include "analysis/devices.h"
 #include "analysis/eras.h"
-#include "analysis/findings-device.h"
 #include "analysis/prediction-check.h"
 #include "analysis/verdict-rules.h"
 #include "shared/macro.h"
@@ -507,7 +506,7 @@ static int described_window(const struct device *d, struct device_report *r)
 }
 
 static int analyse_one(const struct devices_input *in, const struct device *d, unsigned block,
-		       const struct tallies *tallies, struct device_report *r, struct findings *f)
+		       const struct tallies *tallies, struct device_report *r)
 {
 	int walk = era_value(ERA_DT_WALK_START, in->release, in->arch_family, NULL);
 	int range_map = era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL);
@@ -571,11 +570,10 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	decide(in, r);
 	affected_ram(in, r);
 	prediction_check(in, r);
-	device_findings(in, r, f);
 	return 0;
 }
 
-int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f)
+int devices_analyse(const struct devices_input *in, struct devices_result *ret)
 {
 	const struct machine *m = in->m;
 	struct devices_result res = { 0 };
@@ -601,7 +599,7 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < m->n_devices && e == 0; i++) {
-		e = analyse_one(in, &m->devices[i], block[i], &tallies, &res.devices[i], f);
+		e = analyse_one(in, &m->devices[i], block[i], &tallies, &res.devices[i]);
 		res.n_devices = i + 1;
 	}
 	for (size_t i = 0; i < m->n_blocks && e == 0; i++) {
@@ -610,8 +608,6 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret, 
 		b->dr = b->q->dev_index < res.n_devices ? &res.devices[b->q->dev_index] : NULL;
 		res.n_blocks = i + 1;
 	}
-	if (e == 0 && f->err)
-		e = f->err;
 	if (e < 0) {
 		devices_result_done(&res);
 		return e;

@@ -151,6 +151,6 @@ struct devices_input {
 	size_t n_masks;
 };
 
-/* 0 or -ENOMEM. Findings go to f. */
-_must_check_ int devices_analyse(const struct devices_input *in, struct devices_result *ret, struct findings *f) _nonnull_all_;
+/* Every device's verdict and models (their findings: findings-device.h). 0 or -ENOMEM. */
+_must_check_ int devices_analyse(const struct devices_input *in, struct devices_result *ret) _nonnull_all_;
 void devices_result_done(struct devices_result *r);

@@ -7,6 +7,7 @@
 #include "analysis/eras.h"
 #include "analysis/legacy-block.h"
 #include "analysis/findings-machine.h"
+#include "analysis/findings-device.h"
 #include "analysis/report.h"
 #include "shared/macro.h"
 #include "shared/strmap.h"
@@ -57,11 +58,14 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 		.arch_family = r.arch_family, .bits = r.bits,
 		.masks = o->masks, .n_masks = o->n_masks,
 	};
-	e = devices_analyse(&in, &r.devices, &r.findings);
+	e = devices_analyse(&in, &r.devices);
 	if (e < 0) {
 		report_done(&r);
 		return e;
 	}
+	/* each device's findings once all are analysed: devices.c knows nothing of findings */
+	for (size_t i = 0; i < r.devices.n_devices; i++)
+		device_findings(&in, &r.devices.devices[i], &r.findings);
 	if (r.findings.err) {
 		report_done(&r);
 		return r.findings.err;

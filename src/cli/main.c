@@ -561,19 +561,179 @@ static void capture_freep(struct capture **c)
 	capture_free(*c);
 }
 
-static void machine_donep(struct machine *m)
-{
-	machine_done(m);
-}
-
-static void sysroot_freep(struct sysroot **sr)
-{
-	sysroot_free(*sr);
-}
-
 static void output_freep(struct output **o)
 {
 	output_free(*o);
+}
+
+/* Everything a run holds, freed whichever way main() leaves. */
+struct audit_run {
+	struct snapshot_run snap;
+	struct capture *cap;
+	struct sysroot *sr;
+	struct observe_raw raw;
+	struct machine m;
+};
+
+static void audit_run_done(struct audit_run *a)
+{
+	observe_raw_done(&a->raw);
+	machine_done(&a->m);
+	sysroot_free(a->sr);
+	capture_freep(&a->cap);
+	snapshot_run_done(&a->snap);
+}
+
+/* A run that cannot go on: why, for dmamask_last_run_failure_info; always -1. */
+static int run_failed(struct options *o, const char *reason)
+{
+	o->fail_reason = reason;
+	return -1;
+}
+
+/* The options, argv kept as given (getopt permutes it). Exit status, or -1 to go on. */
+static int parse_command_line(struct options *o, int argc, char **argv)
+{
+	const struct argp argp = { argp_options, parse_opt, "[DEVICE...]\n--diff OLD NEW", doc, NULL, NULL, NULL };
+
+	argp_err_exit_status = EXIT_FATAL;
+	if (argc > 0)
+		argv[0] = program_invocation_short_name; /* getopt's errors use argv[0] */
+	o->raw_argv = calloc((size_t)argc + 1, sizeof(*o->raw_argv));
+	if (!o->raw_argv)
+		return EXIT_FATAL;
+	memcpy(o->raw_argv, argv, (size_t)argc * sizeof(*argv));
+	o->raw_argc = argc;
+	o->render.argv = (const char *const *)o->raw_argv;
+	o->render.argc = argc;
+	int r = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, o);
+	if (usage_stream)
+		fclose(usage_stream);
+	if (r != 0)
+		return EXIT_FATAL;
+	if (o->list_columns)
+		return list_columns() < 0 ? EXIT_FATAL : EXIT_CLEAN;
+	if (o->have_columns) {
+		o->render.columns = o->columns;
+		o->render.n_columns = o->n_columns;
+	}
+	return -1;
+}
+
+/* The root to audit: this system, a snapshot directory, or an archive unpacked. 0 or -1 (said). */
+static int open_root(struct options *o, struct audit_run *a)
+{
+	int r = snapshot_run_begin(&a->snap, o->sysroot, o->capture);
+
+	if (r < 0) /* a --capture archive's scratch space, else unpacking a --sysroot archive */
+		return run_failed(o, a->snap.capture_kind != SNAPSHOT_DIR ? "capture" : "sysroot");
+	r = sysroot_open(a->snap.sysroot_dir, o->sysroot_flags, &a->sr);
+	if (r < 0) {
+		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o->sysroot,
+			strerror(-r));
+		return run_failed(o, "sysroot");
+	}
+	if (!sysroot_is_live(a->sr) && !looks_like_snapshot(a->sr)) {
+		fprintf(stderr, "%s: --sysroot %s: not a snapshot (no proc/, sys/ or MANIFEST)\n",
+			program_invocation_short_name, o->sysroot);
+		return run_failed(o, "not-a-snapshot");
+	}
+	return 0;
+}
+
+/* --capture: the directory claimed and guarded against signals. 0 or -1 (said). */
+static int start_capture(struct options *o, struct audit_run *a)
+{
+	unsigned flags = o->capture_flags | (o->sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0);
+	int r = capture_new(a->snap.capture_dir, flags, &a->cap);
+
+	if (r < 0) {
+		fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o->capture,
+			r == -ENOTEMPTY ? "exists and is not empty"
+			: r == -EBUSY	? "another capture is writing into it"
+			: r == -ELOOP	? "is a symbolic link: give the directory itself"
+					: strerror(-r));
+		return run_failed(o, "capture");
+	}
+	capture_guard(a->cap, o->capture, a->snap.capture_kind != SNAPSHOT_DIR,
+		      o->test_interrupt ? o->test_signal : 0);
+	if (o->test_interrupt)
+		capture_set_test_interrupt(a->cap, o->test_interrupt, o->test_signal);
+	return 0;
+}
+
+/* The capture's MANIFEST, then its archive: an incomplete capture is packed too. 0 or -1 (said). */
+static int finish_capture(struct options *o, struct audit_run *a)
+{
+	_cleanup_free_ char *why = NULL;
+
+	/* a copy of an incomplete snapshot is no more complete */
+	if (a->m.snapshot_incomplete &&
+	    asprintf(&why, "the snapshot captured is incomplete: %s",
+		     a->m.snapshot_incomplete_why ? a->m.snapshot_incomplete_why : "MANIFEST says so") >= 0)
+		capture_fail(a->cap, why);
+	int r = capture_finish_machine(a->cap, &a->m);
+	capture_guard(NULL, NULL, false, 0);
+	if (snapshot_run_pack(&a->snap) < 0)
+		return run_failed(o, "capture");
+	if (r < 0) {
+		fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
+			program_invocation_short_name, o->capture, capture_incomplete_reason(a->cap));
+		return run_failed(o, "capture");
+	}
+	return 0;
+}
+
+/* The machine: observed, read (and captured), and the devices the command line names checked. */
+static int read_root(struct options *o, struct audit_run *a)
+{
+	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
+	if (o->observe && observe_window(o->observe, a->sr, &a->raw) < 0)
+		return run_failed(o, "observe");
+	if (o->capture && start_capture(o, a) < 0)
+		return -1;
+	if (o->observe && observe_record(&a->raw, a->cap, &a->m) < 0)
+		return run_failed(o, "observe");
+	if (a->cap)
+		(void)capture_attach(a->cap, a->sr);
+	a->m.sysroot = strdup(o->sysroot);
+	if (!a->m.sysroot || read_machine(a->sr, &a->m, o->page_size) < 0) {
+		fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
+		return run_failed(o, "out-of-memory");
+	}
+	if (a->cap && finish_capture(o, a) < 0)
+		return -1;
+	if (check_assumed_masks(&a->m, o) < 0)
+		return run_failed(o, "assume-mask");
+	if (check_selection(&a->m, o) < 0)
+		return run_failed(o, "selection");
+	if (a->m.snapshot_incomplete && !o->allow_incomplete)
+		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
+			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o->sysroot,
+			a->m.snapshot_incomplete_why ? a->m.snapshot_incomplete_why : "MANIFEST says so");
+	return 0;
+}
+
+/* The report, written: its exit status, or EXIT_FATAL. */
+static int audit(struct options *o, struct audit_run *a, struct output **out)
+{
+	const struct report_options ro = {
+		.fail_on = o->fail_on, .allow_incomplete = o->allow_incomplete,
+		.masks = o->masks, .n_masks = o->n_masks,
+		.select = o->select, .n_select = o->n_select, .no_idle = o->no_idle,
+	};
+	struct report rep;
+	int r = report_build_with(&a->m, &ro, &rep);
+
+	if (r < 0) {
+		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name, strerror(-r));
+		return run_failed(o, "analysis");
+	}
+	rep.generated_at = (int64_t)time(NULL);
+	int status = rep.exit_status;
+	r = write_report(TAKE_PTR(*out), o, &a->m, &rep);
+	report_done(&rep);
+	return r < 0 ? EXIT_FATAL : status;
 }
 
 int main(int argc, char **argv)
@@ -582,44 +742,17 @@ int main(int argc, char **argv)
 		.sysroot = "/", .format = FORMAT_TEXT, .fail_on = SEVERITY_ERROR,
 		.render = { .color = -1 },
 	};
-	const struct argp argp = { argp_options, parse_opt, "[DEVICE...]\n--diff OLD NEW", doc, NULL, NULL, NULL };
-	_cleanup_(snapshot_run_done) struct snapshot_run run = { 0 };
-	_cleanup_(capture_freep) struct capture *cap = NULL;
-	_cleanup_(sysroot_freep) struct sysroot *sr = NULL;
+	_cleanup_(audit_run_done) struct audit_run a = { 0 };
 	_cleanup_(output_freep) struct output *out = NULL;
-	_cleanup_(machine_donep) struct machine m;
-	_cleanup_(observe_raw_done) struct observe_raw raw = { 0 };
-	struct report rep;
-	int r;
+	const char *what = NULL;
 
-	machine_init(&m);
+	machine_init(&a.m);
 	setlocale(LC_ALL, ""); /* display widths and characters of names follow the terminal */
 	setlocale(LC_NUMERIC, "C"); /* but JSON, Prometheus and the window file write 0.5, never 0,5 */
-	argp_err_exit_status = EXIT_FATAL;
-	if (argc > 0)
-		argv[0] = program_invocation_short_name; /* getopt's errors use argv[0] */
-	o.raw_argv = calloc((size_t)argc + 1, sizeof(*o.raw_argv));
-	if (!o.raw_argv)
-		return EXIT_FATAL;
-	memcpy(o.raw_argv, argv, (size_t)argc * sizeof(*argv));
-	o.raw_argc = argc;
-	o.render.argv = (const char *const *)o.raw_argv;
-	o.render.argc = argc;
-	r = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &o);
-	if (usage_stream)
-		fclose(usage_stream);
-	if (r != 0)
-		return EXIT_FATAL;
-
-	if (o.list_columns)
-		return list_columns() < 0 ? EXIT_FATAL : EXIT_CLEAN;
-	if (o.have_columns) {
-		o.render.columns = o.columns;
-		o.render.n_columns = o.n_columns;
-	}
-
+	int r = parse_command_line(&o, argc, argv);
+	if (r >= 0)
+		return r;
 	/* a target that will be refused is refused before the audit reads or captures anything */
-	const char *what = NULL;
 	r = output_open(o.output_file, o.output_flags, &out, &what);
 	if (r < 0) {
 		output_failed(&o, r, what);
@@ -633,116 +766,13 @@ int main(int argc, char **argv)
 		};
 		return diff_run(&q, TAKE_PTR(out));
 	}
-	r = snapshot_run_begin(&run, o.sysroot, o.capture);
-	if (r < 0) {
-		/* a --capture archive's scratch space, else unpacking a --sysroot archive */
-		o.fail_reason = run.capture_kind != SNAPSHOT_DIR ? "capture" : "sysroot";
-		goto fatal;
+	if (open_root(&o, &a) == 0 && read_root(&o, &a) == 0) {
+		r = audit(&o, &a, &out);
+		if (r != -1)
+			return r;
 	}
-	r = sysroot_open(run.sysroot_dir, o.sysroot_flags, &sr);
-	if (r < 0) {
-		fprintf(stderr, "%s: --sysroot %s: %s\n", program_invocation_short_name, o.sysroot,
-			strerror(-r));
-		o.fail_reason = "sysroot";
-		goto fatal;
-	}
-	if (!sysroot_is_live(sr) && !looks_like_snapshot(sr)) {
-		fprintf(stderr, "%s: --sysroot %s: not a snapshot (no proc/, sys/ or MANIFEST)\n",
-			program_invocation_short_name, o.sysroot);
-		o.fail_reason = "not-a-snapshot";
-		goto fatal;
-	}
-	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
-	if (o.observe && observe_window(o.observe, sr, &raw) < 0) {
-		o.fail_reason = "observe";
-		goto fatal;
-	}
-	if (o.capture) {
-		r = capture_new(run.capture_dir,
-				o.capture_flags | (o.sysroot_flags & SYSROOT_NO_OPENAT2 ? CAPTURE_NO_OPENAT2 : 0),
-				&cap);
-		if (r < 0) {
-			fprintf(stderr, "%s: --capture %s: %s\n", program_invocation_short_name, o.capture,
-				r == -ENOTEMPTY ? "exists and is not empty"
-				: r == -EBUSY	? "another capture is writing into it"
-				: r == -ELOOP	? "is a symbolic link: give the directory itself"
-						: strerror(-r));
-			o.fail_reason = "capture";
-			goto fatal;
-		}
-		capture_guard(cap, o.capture, run.capture_kind != SNAPSHOT_DIR,
-			      o.test_interrupt ? o.test_signal : 0);
-		if (o.test_interrupt)
-			capture_set_test_interrupt(cap, o.test_interrupt, o.test_signal);
-	}
-	if (o.observe && observe_record(&raw, cap, &m) < 0) {
-		o.fail_reason = "observe";
-		goto fatal;
-	}
-	if (cap)
-		(void)capture_attach(cap, sr);
-	m.sysroot = strdup(o.sysroot);
-	if (!m.sysroot)
-		goto oom;
-	r = read_machine(sr, &m, o.page_size);
-	if (r < 0)
-		goto oom;
-	if (cap) {
-		/* a copy of an incomplete snapshot is no more complete */
-		_cleanup_free_ char *why = NULL;
-		if (m.snapshot_incomplete &&
-		    asprintf(&why, "the snapshot captured is incomplete: %s",
-			     m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so") >= 0)
-			capture_fail(cap, why);
-		r = capture_finish_machine(cap, &m);
-		capture_guard(NULL, NULL, false, 0);
-		/* an incomplete capture is packed too: its MANIFEST says what is missing */
-		if (snapshot_run_pack(&run) < 0) {
-			o.fail_reason = "capture";
-			goto fatal;
-		}
-		if (r < 0) {
-			fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
-				program_invocation_short_name, o.capture, capture_incomplete_reason(cap));
-			o.fail_reason = "capture";
-			goto fatal;
-		}
-	}
-	if (check_assumed_masks(&m, &o) < 0) {
-		o.fail_reason = "assume-mask";
-		goto fatal;
-	}
-	if (check_selection(&m, &o) < 0) {
-		o.fail_reason = "selection";
-		goto fatal;
-	}
-	if (m.snapshot_incomplete && !o.allow_incomplete)
-		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
-			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o.sysroot,
-			m.snapshot_incomplete_why ? m.snapshot_incomplete_why : "MANIFEST says so");
-	const struct report_options ro = {
-		.fail_on = o.fail_on, .allow_incomplete = o.allow_incomplete,
-		.masks = o.masks, .n_masks = o.n_masks,
-		.select = o.select, .n_select = o.n_select, .no_idle = o.no_idle,
-	};
-	r = report_build_with(&m, &ro, &rep);
-	if (r < 0) {
-		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name,
-			strerror(-r));
-		o.fail_reason = "analysis";
-		goto fatal;
-	}
-	rep.generated_at = (int64_t)time(NULL);
-	int status = rep.exit_status;
-	r = write_report(TAKE_PTR(out), &o, &m, &rep);
-	report_done(&rep);
-	return r < 0 ? EXIT_FATAL : status;
-oom:
-	fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
-	o.fail_reason = "out-of-memory"; /* set here: every goto oom means this */
-fatal:
 	/* a textfile collector must not keep serving the last good run as if it were this one */
 	if (o.format == FORMAT_PROMETHEUS && out)
-		(void)write_report(TAKE_PTR(out), &o, &m, NULL);
+		(void)write_report(TAKE_PTR(out), &o, &a.m, NULL);
 	return EXIT_FATAL;
 }
