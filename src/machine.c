@@ -348,3 +348,10 @@ struct device *machine_find_device(const struct machine *m, const char *id)
 		return NULL;
 	return bsearch(&key, m->devices, m->n_devices, sizeof(*m->devices), cmp_device);
 }
+
+const char *machine_incomplete_why(const struct machine *m)
+{
+	if (!m->snapshot_incomplete)
+		return NULL;
+	return m->snapshot_incomplete_why ? m->snapshot_incomplete_why : "its MANIFEST says complete=0";
+}

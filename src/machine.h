@@ -101,7 +101,7 @@ struct manifest_entry {
 /* MANIFEST manifest_version= of captures that end MANIFEST with complete=0|1 */
 #define MANIFEST_VERSION 2
 
-/* ---- devices (issue 3) ---- */
+/* ---- devices ---- */
 
 enum dev_bus {
 	DEV_BUS_PCI,      /* sys/bus/pci/devices */
@@ -270,7 +270,7 @@ struct iort_node {
 	char *name;              /* named component: its device object, "\\_SB_.ETH0" */
 };
 
-/* ---- swiotlb, forced bouncing, hypervisor (issue 3) ---- */
+/* ---- swiotlb, forced bouncing, hypervisor ---- */
 
 /* A "DMA addr ... overflow (mask ..., bus limit ...)" log line (kernel/dma/direct.h). */
 struct dma_overflow {
@@ -343,7 +343,7 @@ struct hypervisor {
 	bool xen_dom0;           /* proc/xen/capabilities holds "control_d" */
 };
 
-/* ---- --observe (issue 11) ---- */
+/* ---- --observe ---- */
 
 /* What one device bounced in the observation window (swiotlb:swiotlb_bounced events). */
 struct observed_device {
@@ -451,6 +451,8 @@ struct machine {
 	size_t n_inputs;
 };
 
+/* Why the snapshot is incomplete (its MANIFEST's reason, else that it says complete=0); NULL when it is not. */
+const char *machine_incomplete_why(const struct machine *m);
 void machine_init(struct machine *m) _nonnull_all_;
 /* Free what a dt_info holds and zero it (a zeroed one is fine). */
 void dt_info_done(struct dt_info *d);

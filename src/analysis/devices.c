@@ -12,6 +12,7 @@
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
 #include "analysis/verdict-rules.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 
@@ -535,6 +536,10 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	if (r->map.state != DMA_MAP_RANGES || r->window_ignored)
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
+	/* the bit counts every format reports: sysfs's own number first */
+	r->mask_bits = (int8_t)(d->dma_mask_bits >= 0 ? d->dma_mask_bits : r->mask_known ? fls64(r->dma_mask) : -1);
+	r->coherent_bits = (int8_t)(d->coherent_mask_bits >= 0 ? d->coherent_mask_bits
+				    : r->coherent_known ? fls64(r->coherent_mask) : -1);
 	if (device_dt(d)->restricted_pool)
 		r->restricted_ignored = restricted_pool_ignored(in, d);
 	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */

@@ -38,8 +38,7 @@ static void snapshot_findings(const struct machine *m, struct findings *f)
 		f, FINDING_SNAPSHOT_INCOMPLETE, NULL,
 		"the capture that made this snapshot did not finish: what it did not copy reads "
 		"as absent, so inputs, devices and verdicts may be missing or wrong");
-	finding_add_str(f, x, "why", m->snapshot_incomplete_why ? m->snapshot_incomplete_why
-							       : "MANIFEST says so");
+	finding_add_str(f, x, "why", machine_incomplete_why(m));
 }
 
 static void layout_findings(const struct machine *m, const struct layout *l, struct findings *f)

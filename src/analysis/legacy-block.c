@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* 3.x-5.12 block bounce arithmetic; DOMAIN.md section 3 walks through it. */
+/* 3.x-5.12 block bounce arithmetic: blk_queue_bounce_limit() and blk_queue_bounce(), cited in eras.c. */
 #include <string.h>
 
 #include "analysis/eras.h"

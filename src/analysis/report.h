@@ -10,7 +10,7 @@
 #include "analysis/swiotlb-state.h"
 #include "machine.h"
 
-/* Exit status contract (DESIGN.md): 0 clean, 1 findings at --fail-on, 2 usage/fatal. */
+/* The exit status (dmamask-audit(8), EXIT STATUS): 0 clean, 1 findings at --fail-on, 2 usage/fatal. */
 enum {
 	EXIT_CLEAN = 0,
 	EXIT_FINDINGS = 1,

@@ -668,9 +668,8 @@ static int finish_capture(struct options *o, struct audit_run *a)
 	_cleanup_free_ char *why = NULL;
 
 	/* a copy of an incomplete snapshot is no more complete */
-	if (a->m.snapshot_incomplete &&
-	    asprintf(&why, "the snapshot captured is incomplete: %s",
-		     a->m.snapshot_incomplete_why ? a->m.snapshot_incomplete_why : "MANIFEST says so") >= 0)
+	if (machine_incomplete_why(&a->m) &&
+	    asprintf(&why, "the snapshot captured is incomplete: %s", machine_incomplete_why(&a->m)) >= 0)
 		capture_fail(a->cap, why);
 	int r = capture_finish_machine(a->cap, &a->m);
 	capture_guard(NULL, NULL, false, 0);
@@ -707,10 +706,10 @@ static int read_root(struct options *o, struct audit_run *a)
 		return run_failed(o, "assume-mask");
 	if (check_selection(&a->m, o) < 0)
 		return run_failed(o, "selection");
-	if (a->m.snapshot_incomplete && !o->allow_incomplete)
+	if (machine_incomplete_why(&a->m) && !o->allow_incomplete)
 		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
 			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o->sysroot,
-			a->m.snapshot_incomplete_why ? a->m.snapshot_incomplete_why : "MANIFEST says so");
+			machine_incomplete_why(&a->m));
 	return 0;
 }
 

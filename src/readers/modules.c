@@ -6,7 +6,7 @@
  * by path, so it never sees the sysroot: each file it may open is read
  * through the sysroot layer (symlinks followed inside the root, regular
  * files only, size-capped) and copied into a private directory, and the
- * lookups run in a child confined to that directory (src/sandbox.c), with
+ * lookups run in a child confined to that directory (src/shared/sandbox.c), with
  * no modprobe.d at all. libkmod's own absolute paths (/proc/cmdline for
  * modprobe.blacklist= and module options, /sys/module/compression from
  * kmod 32) then name nothing in the chroot or are refused by Landlock; where

@@ -7,6 +7,7 @@
 
 #include "analysis/prediction-check.h"
 #include "render/columns.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 
@@ -68,7 +69,7 @@ static char *get_mask(const struct device_report *r, bool bytes)
 		return NULL;
 	struct strbuf b = { 0 };
 	if (mask_is_contiguous(r->dma_mask)) {
-		strbuf_append_u64(&b, r->dma_mask ? (uint64_t)(64 - __builtin_clzll(r->dma_mask)) : 0);
+		strbuf_append_u64(&b, (uint64_t)fls64(r->dma_mask)); /* the mask in use: an assumed one too */
 		strbuf_append(&b, "-bit");
 	} else {
 		strbuf_append_hex(&b, r->dma_mask);

@@ -200,9 +200,6 @@ static void observed_json(struct json_writer *w, const struct device_report *r, 
 void json_device(struct json_writer *w, const char *key, const struct device_report *r, double window)
 {
 	const struct device *d = r->dev;
-	int bits = d->dma_mask_bits >= 0 ? d->dma_mask_bits : r->mask_known ? fls64(r->dma_mask) : -1;
-	int cbits = d->coherent_mask_bits >= 0 ? d->coherent_mask_bits
-			: r->coherent_known ? fls64(r->coherent_mask) : -1;
 
 	jw_open_object(w, key);
 	jw_string(w, "id", d->id);
@@ -229,8 +226,8 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 		jw_bool(w, "virtio_access_platform", d->virtio_access_platform);
 	else
 		jw_null(w, "virtio_access_platform");
-	json_opt_int(w, "dma_mask_bits", bits);
-	json_opt_int(w, "coherent_dma_mask_bits", cbits);
+	json_opt_int(w, "dma_mask_bits", r->mask_bits);
+	json_opt_int(w, "coherent_dma_mask_bits", r->coherent_bits);
 	json_opt_hex(w, "dma_mask", r->mask_known, r->dma_mask);
 	json_opt_hex(w, "coherent_dma_mask", r->coherent_known, r->coherent_mask);
 	jw_string(w, "mask_source", mask_source_to_string(r->mask_source));

@@ -193,13 +193,6 @@ static bool has_gauges(const struct device_report *r)
 	return r->verdict != VERDICT_IDLE;
 }
 
-/* The same number as the JSON report's dma_mask_bits; -1 when unknown. */
-static int mask_bits(const struct device_report *r)
-{
-	if (r->dev->dma_mask_bits >= 0)
-		return r->dev->dma_mask_bits;
-	return r->mask_known ? fls64(r->dma_mask) : -1;
-}
 
 static void device_metrics(struct prom *p, const struct devices_result *d)
 {
@@ -226,8 +219,8 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	family(p, "dmamask_device_dma_mask_bit_width",
 	       "Bit width of the device's streaming DMA mask (32: the first 4 GiB of bus addresses).");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (has_gauges(&d->devices[i]) && mask_bits(&d->devices[i]) >= 0)
-			device_sample(p, &d->devices[i], (uint64_t)mask_bits(&d->devices[i]));
+		if (has_gauges(&d->devices[i]) && d->devices[i].mask_bits >= 0)
+			device_sample(p, &d->devices[i], (uint64_t)d->devices[i].mask_bits);
 	family(p, "dmamask_device_unreachable_ram_bytes",
 	       "RAM in bytes whose buffers bounce or fail for the device (0 when translated or in reach; "
 	       "absent when idle or unknown).");

@@ -18,6 +18,6 @@ void capture_guard(struct capture *cap, const char *dest, bool archive, int also
 
 /*
  * The capture's last files: the udev properties a snapshot cannot get from
- * libudev, then MANIFEST (DESIGN.md: the snapshot layout). 0 or -errno.
+ * libudev, then MANIFEST (the snapshot layout: dmamask-audit(8), Snapshots). 0 or -errno.
  */
 _must_check_ int capture_finish_machine(struct capture *cap, const struct machine *m);

@@ -47,7 +47,7 @@ _printf_(2, 0) static int format_path(const char *base, const char *fmt, va_list
 /*
  * What the mount of the directory open as fd allows; nothing when
  * fstatfs() fails. No device node can be opened on a nodev mount, nor on
- * sysfs or procfs whatever their mount flags (this VM mounts /sys without
+ * sysfs or procfs whatever their mount flags (a VM may mount /sys without
  * nodev): neither filesystem has a mknod (fs/kernfs/dir.c kernfs_dir_iops,
  * fs/proc/base.c), so only directories, regular files and links are found
  * there, and procfs's magic links are refused by RESOLVE_NO_MAGICLINKS.

@@ -436,7 +436,7 @@ static void test_reach_edges_64(void **state)
 	assert_int_equal(x.lowest_unreachable, 0);
 }
 
-/* DOMAIN.md section 2: the 2013 board, every page bounces under the count reading. */
+/* The 2013 board (fixture arm-2013-highmem): every page bounces under the count reading. */
 static void test_legacy_2013(void **state)
 {
 	struct ram_range r[] = { { 0x40000000, 0xbfffffff } };
@@ -470,7 +470,7 @@ static void test_legacy_2013(void **state)
 	layout_done(&nl);
 }
 
-/* DOMAIN.md section 2: 256 MiB at 0xc0000000, a 26-bit device. */
+/* 256 MiB at 0xc0000000, a 26-bit device (fixture arm-256m-26bit). */
 static void test_legacy_26bit(void **state)
 {
 	struct ram_range r[] = { { 0xc0000000, 0xcfffffff } };

@@ -63,12 +63,21 @@ static void test_schema_enum(void **state)
 	assert_true(json_object_object_get_ex(props, "id", &id));
 	assert_true(json_object_object_get_ex(id, "enum", &en));
 	size_t n = json_object_array_length(en);
-	assert_int_equal(n, _FINDING_ID_MAX);
+	bool seen[_FINDING_ID_MAX] = { false };
+	/* each name once, each in the catalogue, and every one of the catalogue's there */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = json_object_get_string(json_object_array_get_idx(en, i));
-		if (finding_id_from_string(name) < 0)
+		int k = finding_id_from_string(name);
+		if (k < 0)
 			fail_msg("the schema's finding \"%s\" is not in the catalogue", name);
+		if (seen[k])
+			fail_msg("the schema names the finding \"%s\" twice", name);
+		seen[k] = true;
 	}
+	for (int i = 0; i < _FINDING_ID_MAX; i++)
+		if (!seen[i])
+			fail_msg("the schema lacks the finding \"%s\"", finding_id_to_string((enum finding_id)i));
+	assert_int_equal(n, _FINDING_ID_MAX);
 	json_object_put(root);
 	free(text);
 }

@@ -97,7 +97,7 @@ static struct zone mkzone(int node, const char *name, uint64_t start_pfn, uint64
 	return z;
 }
 
-/* ---- the worked example (DOMAIN.md section 2) ---- */
+/* ---- the worked example: RAM at 0xc0000000, a 26-bit device ---- */
 
 static const struct ram_range arm_2013_ram[] = { { 0x40000000, 0xbfffffff } };
 

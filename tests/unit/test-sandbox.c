@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * src/sandbox.c: the private directory (made, filled, removed, also by a
+ * src/shared/sandbox.c: the private directory (made, filled, removed, also by a
  * signal), each confinement on its own (a confined process can open the
  * directory's files and nothing of the host, /proc/cmdline above all), and
  * the child's limits and closed fds.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Findings about what one swiotlb bounce can hold and where the pool is,
- * through report_build on hand-made machines (issue 10.10, 10.11):
+ * through report_build on hand-made machines:
  * bounce-mapping-too-large, swiotlb-out-of-reach from the kernel log, and
  * swiotlb-pressure with a dynamic pool.
  */

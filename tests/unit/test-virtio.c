@@ -22,7 +22,7 @@ static void test_access_platform(void **state)
 	assert_int_equal(virtio_parse_access_platform(bits, 128), 1);
 	bits[128 - 1] = '\n'; /* the trailing newline of sysfs */
 	assert_int_equal(virtio_parse_access_platform(bits, 128), 1);
-	/* the live kernel's format, copied from this VM's virtio0/features */
+	/* the live kernel's format, copied from a QEMU x86 guest's virtio0/features */
 	static const char live[] = "0110010100000000000000000000000010000000000000000000000000000000"
 				   "0000000000000000000000000000000000000000000000000000000000000000\n";
 	assert_int_equal(virtio_parse_access_platform(live, strlen(live)), 0);
