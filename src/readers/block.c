@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/device-index.h"
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
+#include "readers/sysfs-attr.h"
 #include "shared/macro.h"
 
 #define CLASS_BLOCK "sys/class/block"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/driver-binding.h"
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
 #include "shared/macro.h"
 
 /*

@@ -22,9 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/device-index.h"
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/text.h"
 
 #define DMA_API_DUMP "sys/kernel/debug/dma-api/dump"

@@ -3,7 +3,7 @@
  * sys/kernel/iommu_groups (drivers/iommu/iommu.c iommu_group_alloc): one
  * directory per group when an IOMMU driver registered devices. Each
  * device's group and its default domain type are read with the device
- * (sysfs-util.c sysfs_read_binding); here only whether groups exist at all.
+ * (driver-binding.c sysfs_read_binding); here only whether groups exist at all.
  */
 #include "readers/readers.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
+#include "readers/sysfs-attr.h"
 #include "shared/macro.h"
 
 #define IORT_PATH "sys/firmware/acpi/tables/IORT"

@@ -23,11 +23,11 @@
 #include <libkmod.h>
 
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
 #include "shared/sandbox.h"
 #include "shared/errno-util.h"
 #include "shared/dlopen-lib.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 
 #define MODULES_DIR "lib/modules"
 

@@ -14,10 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/driver-binding.h"
+#include "readers/of-node.h"
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
+#include "readers/sysfs-attr.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/text.h"
 
 #define PCI_DEVICES "sys/bus/pci/devices"

@@ -12,9 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/driver-binding.h"
+#include "readers/of-node.h"
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
+#include "readers/sysfs-attr.h"
+#include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 
 static const struct {
 	const char *dir;

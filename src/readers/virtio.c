@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 
 #define VIRTIO_F_ACCESS_PLATFORM 33
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * src/readers/pci.c, iommu.c and the path helpers of sysfs-util.c: read_pci
- * and read_iommu on fake sysfs trees laid out as the kernel lays them out.
+ * src/readers/pci.c, iommu.c and src/shared/path.c's path_join: read_pci and
+ * read_iommu on fake sysfs trees laid out as the kernel lays them out.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
-#include "readers/sysfs-util.h"
+#include "shared/path.h"
 #include "shared/text.h"
 #include "sysfs-fixture.h"
 
