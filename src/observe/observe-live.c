@@ -18,6 +18,7 @@
 
 #include "observe/observe-live.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/strv.h"
 #include "shared/text.h"
 
@@ -65,7 +66,7 @@ int observe_cleanup_stale(const char *tracefs)
 	struct dirent *de;
 	int removed = 0;
 
-	if (asprintf(&dir, "%s/instances", tracefs) < 0)
+	if (!(dir = path_join(tracefs, "instances")))
 		return -ENOMEM;
 	d = opendir(dir);
 	if (!d)
@@ -96,7 +97,7 @@ static int read_counters(struct sysroot *sr, char **ret, size_t *ret_len)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		_cleanup_free_ char *path = NULL, *buf = NULL;
 		size_t n;
-		if (asprintf(&path, "sys/kernel/debug/swiotlb/%s", names[i]) < 0) {
+		if (!(path = path_join("sys/kernel/debug/swiotlb", names[i]))) {
 			fclose(f);
 			free(out);
 			return -ENOMEM;
@@ -159,7 +160,7 @@ static int read_overrun(struct sysroot *sr, const char *inst, bool *ret_known, u
 	int r;
 
 	*ret_known = false;
-	if (asprintf(&dir, "%s/per_cpu", inst) < 0)
+	if (!(dir = path_join(inst, "per_cpu")))
 		return -ENOMEM;
 	r = sysroot_list_dir(sr, dir, &cpus);
 	if (r < 0)
@@ -248,9 +249,9 @@ static void size_buffer(struct sysroot *sr, const struct session *s)
 	size_t len;
 	uint64_t kb = 0, now = 0;
 
-	if (asprintf(&dir, "%s/per_cpu", s->inst_rel) < 0 ||
-	    asprintf(&rel, "%s/buffer_size_kb", s->inst_rel) < 0 ||
-	    asprintf(&abs, "%s/buffer_size_kb", s->inst_abs) < 0)
+	if (!(dir = path_join(s->inst_rel, "per_cpu")) ||
+	    !(rel = path_join(s->inst_rel, "buffer_size_kb")) ||
+	    !(abs = path_join(s->inst_abs, "buffer_size_kb")))
 		return;
 	if (sysroot_list_dir(sr, dir, &cpus) < 0 || cpus.n == 0) {
 		strv_done(&cpus);
@@ -279,8 +280,8 @@ static int observe_in_instance(struct session *s, const struct observe_options *
 	bool have_last = false, lost_known = false;
 	int r;
 
-	if (asprintf(&enable, "%s/" EVENT "/enable", s->inst_abs) < 0 ||
-	    asprintf(&trace, "%s/trace", s->inst_rel) < 0)
+	if (!(enable = path_join(s->inst_abs, EVENT "/enable")) ||
+	    !(trace = path_join(s->inst_rel, "trace")))
 		return -ENOMEM;
 	r = read_counters(s->sr, &raw->buf[OBSERVE_SWIOTLB_BEFORE], &raw->len[OBSERVE_SWIOTLB_BEFORE]);
 	if (r < 0)
@@ -338,8 +339,8 @@ static const char *find_tracefs(struct sysroot *sr, struct observe_raw *raw, con
 	*ret_why = "tracefs is not mounted (/sys/kernel/tracing, or /sys/kernel/debug/tracing)";
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		_cleanup_free_ char *inst = NULL, *format = NULL;
-		if (asprintf(&inst, "%s/instances", tracefs_dirs[i]) < 0 ||
-		    asprintf(&format, "%s/" EVENT "/format", tracefs_dirs[i]) < 0)
+		if (!(inst = path_join(tracefs_dirs[i], "instances")) ||
+		    !(format = path_join(tracefs_dirs[i], EVENT "/format")))
 			return NULL;
 		if (sysroot_stat(sr, inst, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;

@@ -8,6 +8,7 @@
 
 #include "observe/observe-run.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 
 /* --observe's window, before anything is read or captured. 0 or -errno (said). */
 int observe_window(unsigned seconds, struct sysroot *sr, struct observe_raw *raw)
@@ -32,7 +33,7 @@ int observe_record(const struct observe_raw *raw, struct capture *cap, struct ma
 		_cleanup_free_ char *path = NULL;
 		if (!raw->buf[i])
 			continue;
-		if (asprintf(&path, "%s/%s", OBSERVE_DIR, observe_file_name(i)) < 0)
+		if (!(path = path_join(OBSERVE_DIR, observe_file_name(i))))
 			return -ENOMEM;
 		capture_file(cap, path, raw->buf[i], raw->len[i]);
 	}

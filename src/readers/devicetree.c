@@ -14,6 +14,7 @@
 #include "shared/errno-util.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 
 /* Properties are small; a cap keeps a hostile snapshot from costing memory. */
 #define DT_PROP_MAX (1u << 20)
@@ -409,7 +410,7 @@ static int find_reserved_node(struct sysroot *sr, struct dt_info *d, uint32_t ph
 	for (size_t i = 0; i < names.n && !*ret && r >= 0; i++) {
 		_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
 		_cleanup_free_ char *node = NULL;
-		if (asprintf(&node, "reserved-memory/%s", names.v[i]) < 0 ||
+		if (!(node = path_join("reserved-memory", names.v[i])) ||
 		    sysroot_dir_new_at(parent, &dir, "%s", names.v[i]) < 0) {
 			r = -ENOMEM;
 			break;
@@ -629,8 +630,7 @@ int read_dt_chain(struct sysroot *sr, const char *dt_path, bool node_is_device, 
 		return 0;
 	}
 	if (*d.node) {
-		if (asprintf(&node_full, DT_BASE "/%s", d.node) < 0) {
-			node_full = NULL;
+		if (!(node_full = path_join(DT_BASE, d.node))) {
 			r = -ENOMEM;
 			goto fail;
 		}

@@ -13,6 +13,7 @@
 #include "readers/trace.h"
 #include "shared/array.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/strmap.h"
 #include "shared/text.h"
 
@@ -294,7 +295,7 @@ int read_observed(struct sysroot *sr, struct machine *m)
 		return 0;
 	for (size_t i = 0; i < _OBSERVE_FILE_MAX; i++) {
 		_cleanup_free_ char *path = NULL;
-		if (asprintf(&path, "%s/%s", OBSERVE_DIR, file_names[i]) < 0)
+		if (!(path = path_join(OBSERVE_DIR, file_names[i])))
 			return -ENOMEM;
 		r = sysroot_read_file(sr, path, i == OBSERVE_TRACE || i == OBSERVE_KMSG ? OBSERVE_TRACE_MAX
 										 : SYSROOT_READ_MAX,

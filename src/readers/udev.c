@@ -18,6 +18,7 @@
 #include "readers/udev.h"
 #include "shared/dlopen-lib.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/text.h"
 
 
@@ -177,7 +178,7 @@ static int read_props_file(struct sysroot_dir *dir, struct machine *m, const cha
 		if (r != -EBADMSG)
 			return r;
 	}
-	if (asprintf(&path, "%s/%s", sysroot_dir_path(dir), name) < 0)
+	if (!(path = path_join(sysroot_dir_path(dir), name)))
 		return -ENOMEM;
 	if (r == -EBADMSG)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content");

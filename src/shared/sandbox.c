@@ -135,6 +135,7 @@ int sandbox_new(struct sandbox **ret)
 	if (!sb)
 		return -ENOMEM;
 	sb->dir_fd = -1;
+	/* not path_join: mkdtemp fills it in place, in the struct the signal handler reads */
 	if ((size_t)snprintf(sb->path, sizeof(sb->path), "%s/dmamask-audit.XXXXXX", tmp) >=
 	    sizeof(sb->path)) {
 		free(sb);

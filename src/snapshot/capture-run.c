@@ -18,6 +18,7 @@
 #include "shared/rfc3339.h"
 #include "readers/udev.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 
 /* The udev properties a snapshot cannot get from libudev, as plain files. */
 static void capture_udev(struct capture *cap, const struct machine *m)
@@ -29,7 +30,7 @@ static void capture_udev(struct capture *cap, const struct machine *m)
 		_cleanup_free_ char *text = NULL, *path = NULL;
 		if (udev_props_format(u, &text) < 0 || !*text)
 			continue;
-		if (asprintf(&path, UDEV_SNAPSHOT "%s/%s", dev ? "" : "/block", name) < 0)
+		if (!(path = path_join(dev ? UDEV_SNAPSHOT : UDEV_SNAPSHOT "/block", name)))
 			continue;
 		capture_file(cap, path, text, strlen(text));
 	}

@@ -15,6 +15,7 @@
 #include "snapshot/capture.h"
 #include "shared/dlopen-lib.h"
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/strv.h"
 #include "snapshot/snapshot-archive.h"
 
@@ -134,7 +135,7 @@ static int pack_entry(struct packer *p, const char *rel, const struct stat *st)
 	struct archive_entry *e;
 	int r = 0;
 
-	if (asprintf(&name, "%s%s%s", p->top, *rel ? "/" : "", rel) < 0)
+	if (!(name = *rel ? path_join(p->top, rel) : strdup(p->top)))
 		return -ENOMEM;
 	e = sym_archive_entry_new();
 	if (!e)
@@ -230,7 +231,7 @@ static int pack_tree(struct packer *p, const char *rel)
 	strv_sort(&names);
 	for (size_t i = 0; i < names.n; i++) {
 		_cleanup_free_ char *child = NULL;
-		if (asprintf(&child, "%s%s%s", rel, *rel ? "/" : "", names.v[i]) < 0)
+		if (!(child = path_join(rel, names.v[i])))
 			return -ENOMEM;
 		r = pack_tree(p, child);
 		if (r < 0)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "shared/macro.h"
+#include "shared/path.h"
 #include "shared/tmp-dir.h"
 #include "snapshot/snapshot-run.h"
 #include "sysroot/sysroot.h"
@@ -54,7 +55,7 @@ static int snapshot_root(const char *dir, char **ret)
 		}
 	closedir(d);
 	if (n == 1 && only)
-		return asprintf(ret, "%s/%s", dir, only) < 0 ? -ENOMEM : 0;
+		return (*ret = path_join(dir, only)) ? 0 : -ENOMEM;
 	return (*ret = strdup(dir)) ? 0 : -ENOMEM;
 }
 
@@ -99,8 +100,8 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 		r = scratch_make(&run->scratch, dirname(copy), ".dmamask-audit-capture", &dir);
 		if (r < 0)
 			return failed("--capture", capture, NULL, r);
-		if (asprintf(&run->capture_buf, "%s/" CAPTURE_SUBDIR, dir) < 0 ||
-		    asprintf(&run->archive_tmp, "%s/" ARCHIVE_TMP, dir) < 0) {
+		if (!(run->capture_buf = path_join(dir, CAPTURE_SUBDIR)) ||
+		    !(run->archive_tmp = path_join(dir, ARCHIVE_TMP))) {
 			scratch_remove(&run->scratch);
 			return failed("--capture", capture, NULL, -ENOMEM);
 		}

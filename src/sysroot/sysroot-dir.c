@@ -15,6 +15,7 @@
 
 #include "shared/macro.h"
 #include "shared/openat2.h"
+#include "shared/path.h"
 #include "shared/text.h"
 #include "sysroot/sysroot-private.h"
 
@@ -22,22 +23,18 @@
 _printf_(2, 0) static int format_path(const char *base, const char *fmt, va_list ap, char **ret)
 {
 	_cleanup_free_ char *rel = NULL;
-	char *p = NULL;
+	char *p;
 
 	if (vasprintf(&rel, fmt, ap) < 0)
 		return -ENOMEM;
-	const char *s = rel;
+	char *s = rel;
 	while (*s == '/')
 		s++;
 	size_t len = strlen(s);
 	while (len > 0 && s[len - 1] == '/')
 		len--;
-	if (base && *base && len) {
-		if (asprintf(&p, "%s/%.*s", base, (int)len, s) < 0)
-			p = NULL;
-	} else {
-		p = base && *base ? strdup(base) : strndup(s, len);
-	}
+	s[len] = '\0';
+	p = base && *base && !len ? strdup(base) : path_join(base ? base : "", s);
 	if (!p)
 		return -ENOMEM;
 	*ret = p;
@@ -264,7 +261,7 @@ static int quick_canon(const struct sysroot_dir *d, const char *name, char **ret
 {
 	if (!d->sr->tap)
 		return 0;
-	*ret_canon = sysroot_join(d->canon, name);
+	*ret_canon = path_join(d->canon, name);
 	return *ret_canon ? 0 : -ENOMEM;
 }
 
@@ -375,7 +372,7 @@ static int dir_read(struct sysroot_dir *d, const char *name, size_t max, char **
 	} else if (dfd != -EAGAIN) {
 		return dfd;
 	}
-	_cleanup_free_ char *path = sysroot_join(d->path, name);
+	_cleanup_free_ char *path = path_join(d->path, name);
 	if (!path)
 		return -ENOMEM;
 	return sysroot_read_careful(d->sr, path, max, ret_buf, ret_len, ret_canon);
@@ -416,7 +413,7 @@ static int dir_readlink(struct sysroot_dir *d, const char *name, char **ret, cha
 	}
 	if (dfd != -EAGAIN)
 		return dfd;
-	_cleanup_free_ char *path = sysroot_join(d->path, name);
+	_cleanup_free_ char *path = path_join(d->path, name);
 	if (!path)
 		return -ENOMEM;
 	return sysroot_readlink_careful(d->sr, path, ret, ret_canon);
@@ -449,7 +446,7 @@ static int dir_stat(struct sysroot_dir *d, const char *name, struct stat *ret, c
 	} else if (dfd != -EAGAIN) {
 		return dfd;
 	}
-	_cleanup_free_ char *path = sysroot_join(d->path, name);
+	_cleanup_free_ char *path = path_join(d->path, name);
 	if (!path)
 		return -ENOMEM;
 	return sysroot_stat_careful(d->sr, path, ret, ret_canon);
@@ -570,16 +567,12 @@ int sysroot_link_resolve(const char *link_path, const char *target, char **ret)
 	if (target[0] == '/') {
 		joined = strdup(target);
 	} else {
+		/* relative to the link's directory ("" when the link is at the root) */
 		const char *slash = strrchr(link_path, '/');
 		size_t dlen = slash ? (size_t)(slash - link_path) : 0;
-		size_t tlen = strlen(target);
+		_cleanup_free_ char *dir = strndup(link_path, dlen);
 
-		joined = malloc(dlen + 1 + tlen + 1);
-		if (joined) {
-			memcpy(joined, link_path, dlen);
-			joined[dlen] = '/';
-			memcpy(joined + dlen + 1, target, tlen + 1);
-		}
+		joined = dir ? path_join(dir, target) : NULL;
 	}
 	if (!joined)
 		return -ENOMEM;
@@ -593,7 +586,7 @@ int sysroot_dir_follow(struct sysroot_dir *d, const char *name, char **ret)
 
 	if (r < 0)
 		return r;
-	link = sysroot_join(d->path, name);
+	link = path_join(d->path, name);
 	if (!link)
 		return -ENOMEM;
 	return sysroot_link_resolve(link, target, ret);

@@ -63,9 +63,6 @@ int sysroot_walk(int root_fd, const char *path, bool follow_last, struct sysroot
 /* The same for a directory: -ENOTDIR for anything else. */
 int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon);
 
-/* "dir/name" ("name" when dir is the root); NULL on OOM. */
-char *sysroot_join(const char *dir, const char *name);
-
 /* DMAMASK_DEBUG=sysroot: "dmamask-audit: sysroot: OP DIR/NAME: RESULT (DETAIL)" on stderr. */
 void sysroot_trace(const struct sysroot *sr, const char *op, const char *dir, const char *name,
 		   int r, const char *detail);

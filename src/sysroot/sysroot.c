@@ -15,6 +15,7 @@
 #include "shared/macro.h"
 #include "shared/openat2.h"
 #include "shared/kernel-defs.h"
+#include "shared/path.h"
 #include "sysroot/sysroot-private.h"
 
 
@@ -61,15 +62,6 @@ int sysroot_resolve_dir(struct sysroot *sr, const char *path, char **ret_canon)
 	return r;
 }
 
-char *sysroot_join(const char *dir, const char *name)
-{
-	char *p = NULL;
-
-	if (asprintf(&p, "%s%s%s", dir, *dir ? "/" : "", name) < 0)
-		return NULL;
-	return p;
-}
-
 /* The tap is told of a failed read (a capture's MANIFEST error.<path>=ERRNO). */
 static int noted(struct sysroot *sr, const char *path, int r)
 {
@@ -107,7 +99,7 @@ int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const ch
 	const char *path = name;
 
 	if (failed && dir && (r != -ENOENT || sr->tap || sr->errors.n)) {
-		joined = sysroot_join(dir, name);
+		joined = path_join(dir, name);
 		if (!joined)
 			return -ENOMEM;
 		path = joined;
@@ -515,7 +507,7 @@ static void tap_listing(struct sysroot *sr, int dfd, const char *canon, char **n
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		char target[PATH_MAX];
-		_cleanup_free_ char *c = sysroot_join(canon, names[i]);
+		_cleanup_free_ char *c = path_join(canon, names[i]);
 		if (!c || fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISLNK(st.st_mode)) {
