@@ -166,6 +166,229 @@ static void test_eras(void **state)
 	}
 }
 
+/* The last stable release of a series: KV saturates the sublevel at 255, and so
+ * does kernel_version_parse("5.7.300"). */
+#define LAST(a, b) KV(a, b, 255)
+
+/*
+ * Every boundary of THE era table (issue 28), pinned on both sides: the value
+ * at the last release before it and at the release itself. cite is the commit
+ * (or the words) the row on one side cites in its source, checked against the
+ * table so the two cannot drift apart. A new row's boundary without a case
+ * here fails test_era_boundaries_covered.
+ */
+static const struct era_case {
+	enum era_rule rule;
+	enum arch_family arch; /* ANY_ARCH for a row of every architecture */
+	uint32_t before, at;
+	int want_before, want_at;
+	const char *cite;
+} era_cases[] = {
+	/* ARM: 7805/1 "mm: change max*pfn to include the physical offset of memory" */
+	{ ERA_MAX_LOW_PFN, ARCH_ARM, LAST(3, 12), KV(3, 13, 0), MAX_LOW_PFN_COUNT, MAX_LOW_PFN_PFN,
+	  "26ba47b18318" },
+	/* "block: refactor the bounce buffering code", "block: remove bounce buffering support" */
+	{ ERA_BLOCK_BOUNCE, ANY_ARCH, LAST(5, 12), KV(5, 13, 0), BLOCK_BOUNCE_PFN,
+	  BLOCK_BOUNCE_NEVER_HIGHMEM, "9bb33f24abbd" },
+	{ ERA_BLOCK_BOUNCE, ANY_ARCH, LAST(6, 15), KV(6, 16, 0), BLOCK_BOUNCE_NEVER_HIGHMEM,
+	  BLOCK_BOUNCE_NONE, "eeadd68e2a5f" },
+	/* dma_max_pfn() (3.13), ARM's PHYS_PFN_OFFSET form (ARM: 7795/1) until 4.10, removed in 5.3 */
+	{ ERA_BLOCK_LIMIT, ARCH_X86, LAST(3, 12), KV(3, 13, 0), BLOCK_LIMIT_MASK, BLOCK_LIMIT_DMA_MAX_PFN,
+	  "dma_max_pfn (3.13" },
+	{ ERA_BLOCK_LIMIT, ARCH_ARM, LAST(3, 12), KV(3, 13, 0), BLOCK_LIMIT_MASK,
+	  BLOCK_LIMIT_PHYS_OFFSET_PFN, "ARM: 7795/1" },
+	{ ERA_BLOCK_LIMIT, ARCH_ARM, LAST(4, 9), KV(4, 10, 0), BLOCK_LIMIT_PHYS_OFFSET_PFN,
+	  BLOCK_LIMIT_DMA_MAX_PFN, "gone by 4.12" },
+	{ ERA_BLOCK_LIMIT, ANY_ARCH, LAST(5, 2), KV(5, 3, 0), BLOCK_LIMIT_DMA_MAX_PFN,
+	  BLOCK_LIMIT_ANY_WITH_MASK, "dma-mapping: remove dma_max_pfn" },
+	/* "scsi: reduce use of block bounce buffers" */
+	{ ERA_SCSI_BLOCK_LIMIT, ANY_ARCH, LAST(4, 17), KV(4, 18, 0), SCSI_LIMIT_AS_BLOCK, SCSI_LIMIT_NONE,
+	  "21e07dba9fb1" },
+	/* "ARM: dma-mapping: use dma-direct for LPAE", "ARM/dma-mapping: use dma-direct unconditionally" */
+	{ ERA_STREAMING_MAP, ARCH_ARM, LAST(5, 2), KV(5, 3, 0), STREAMING_ARM_NO_CHECK,
+	  STREAMING_ARM_LPAE_DIRECT, "ad3c7b18c5b3" },
+	{ ERA_STREAMING_MAP, ARCH_ARM, LAST(5, 19), KV(6, 0, 0), STREAMING_ARM_LPAE_DIRECT,
+	  STREAMING_DMA_DIRECT, "ae626eb97376" },
+	/* arm64 selects DMA_BOUNCE_UNALIGNED_KMALLOC (6.5); "arm64: swiotlb: Reduce the default
+	 * size if no ZONE_DMA bouncing needed" (6.7) */
+	{ ERA_KMALLOC_POOL, ARCH_ARM64, LAST(6, 4), KV(6, 5, 0), KMALLOC_POOL_NONE, KMALLOC_POOL_DEFAULT,
+	  "DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
+	{ ERA_KMALLOC_POOL, ARCH_ARM64, LAST(6, 6), KV(6, 7, 0), KMALLOC_POOL_DEFAULT, KMALLOC_POOL_SMALL,
+	  "65033574ade9" },
+	/* the Hyper-V Isolation VM series (5.16) */
+	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), 0, 1, "SWIOTLB_FORCE (5.16)" },
+	/* "s390/pci: Use dma-iommu layer" */
+	{ ERA_S390_PCI_DMA, ANY_ARCH, LAST(6, 6), KV(6, 7, 0), S390_PCI_OWN_OPS, S390_PCI_DMA_IOMMU,
+	  "c76c067e488c" },
+	/* "dma-mapping: introduce DMA range map, supplanting dma_pfn_offset" */
+	{ ERA_RANGE_MAP, ANY_ARCH, LAST(5, 9), KV(5, 10, 0), RANGE_MAP_PFN_OFFSET, RANGE_MAP_REGIONS,
+	  "translate_phys_to_dma (5.10)" },
+	/* "dma-direct: implement complete bus_dma_mask handling", then bus_dma_limit */
+	{ ERA_BUS_LIMIT, ANY_ARCH, LAST(4, 19), KV(4, 20, 0), BUS_LIMIT_NONE, BUS_LIMIT_MASK,
+	  "b4ebe6063204" },
+	{ ERA_BUS_LIMIT, ANY_ARCH, LAST(5, 4), KV(5, 5, 0), BUS_LIMIT_MASK, BUS_LIMIT_EXACT,
+	  "a7ba70f1787f" },
+	/* "of: Make of_dma_get_range() work on bus nodes", "of: Fix dma-ranges handling for bus
+	 * controllers" */
+	{ ERA_DT_WALK_START, ANY_ARCH, LAST(5, 4), KV(5, 5, 0), DT_WALK_ABOVE_NODE, DT_WALK_DEVICE_NODE,
+	  "951d48855d86" },
+	{ ERA_DT_WALK_START, ANY_ARCH, LAST(6, 0), KV(6, 1, 0), DT_WALK_DEVICE_NODE, DT_WALK_PARENT_BUS,
+	  "bus_np = __of_get_dma_parent(np) (6.1)" },
+	/* "swiotlb: Add swiotlb=noforce debug option", "swiotlb: Make SWIOTLB_NO_FORCE perform no
+	 * allocation" */
+	{ ERA_SWIOTLB_NOFORCE, ANY_ARCH, LAST(4, 9), KV(4, 10, 0), NOFORCE_IGNORED, NOFORCE_ONE_SLAB,
+	  "fff5d99225" },
+	{ ERA_SWIOTLB_NOFORCE, ANY_ARCH, LAST(5, 12), KV(5, 13, 0), NOFORCE_ONE_SLAB, NOFORCE_NO_POOL,
+	  "2726bf3ff252" },
+	/* swiotlb_dma_ops merged into dma-direct (5.0: no row before); "dma-direct: use
+	 * is_swiotlb_active in dma_direct_map_page" (5.19) */
+	{ ERA_POOLLESS_MAP, ANY_ARCH, LAST(4, 20), KV(5, 0, 0), -1, POOLLESS_TRIES_SWIOTLB, "5.0-5.18" },
+	{ ERA_POOLLESS_MAP, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), POOLLESS_TRIES_SWIOTLB, POOLLESS_OVERFLOW,
+	  "is_swiotlb_active() first (5.19)" },
+	/* "of: set dma_mask to point to coherent_dma_mask" */
+	{ ERA_PLATFORM_MASK, ANY_ARCH, LAST(3, 12), KV(3, 13, 0), PLATFORM_MASK_NONE, PLATFORM_MASK_32,
+	  "no dma_mask, before 3.13" },
+	/* a conservative bound, not a commit (eras.c) */
+	{ ERA_POOL_LOGGED, ANY_ARCH, LAST(3, 19), KV(4, 0, 0), POOL_LOG_UNPARSED, POOL_LOG_ALWAYS,
+	  "(4.0 on)" },
+	/* "swiotlb: respect min_align_mask" (5.12), "swiotlb: max mapping size takes min align mask
+	 * into account" (5.19), in stable 5.10.147 and 5.15.72 */
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 10, 146), KV(5, 10, 147), MAPPING_ALIGN_NONE,
+	  MAPPING_ALIGN_SUBTRACTED, "82806744fd7d in stable 5.10.147" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 10), KV(5, 11, 0), MAPPING_ALIGN_SUBTRACTED,
+	  MAPPING_ALIGN_NONE, "82806744fd7d in stable 5.10.147" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 11), KV(5, 12, 0), MAPPING_ALIGN_NONE,
+	  MAPPING_ALIGN_UNCOUNTED, "1f221a0d0dbf" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 15, 71), KV(5, 15, 72), MAPPING_ALIGN_UNCOUNTED,
+	  MAPPING_ALIGN_SUBTRACTED, "82806744fd7d in stable 5.15.72" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), MAPPING_ALIGN_SUBTRACTED,
+	  MAPPING_ALIGN_UNCOUNTED, "82806744fd7d in stable 5.15.72" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), MAPPING_ALIGN_UNCOUNTED,
+	  MAPPING_ALIGN_SUBTRACTED, "82806744fd7d, 5.19" },
+	/* "swiotlb: Add restricted DMA pool initialization" */
+	{ ERA_RESTRICTED_POOL, ANY_ARCH, LAST(5, 14), KV(5, 15, 0), 0, 1, "0b84e4f8b793" },
+	/* "iommu: Allow the dma-iommu api to use bounce buffers" (5.11); the panic of 2d29960af0be
+	 * (5.13) until the static io_tlb_default_mem of 463e862ac63e (5.15), back with c51ba246cb17
+	 * (6.0, stable 5.15.61); "dma-iommu: Check that swiotlb is active before trying to use it" */
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 10), KV(5, 11, 0), UNTRUSTED_NOT_MODELLED,
+	  UNTRUSTED_NO_POOL_FULL, "82612d66d51d" },
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 12), KV(5, 13, 0), UNTRUSTED_NO_POOL_FULL,
+	  UNTRUSTED_NO_POOL_PANIC, "2d29960af0be" },
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 14), KV(5, 15, 0), UNTRUSTED_NO_POOL_PANIC,
+	  UNTRUSTED_NO_POOL_FULL, "463e862ac63e" },
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, KV(5, 15, 60), KV(5, 15, 61), UNTRUSTED_NO_POOL_FULL,
+	  UNTRUSTED_NO_POOL_PANIC, "c51ba246cb17 in stable 5.15.61" },
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), UNTRUSTED_NO_POOL_PANIC,
+	  UNTRUSTED_NO_POOL_FULL, "c51ba246cb17 in stable 5.15.61" },
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), UNTRUSTED_NO_POOL_FULL,
+	  UNTRUSTED_NO_POOL_CHECKED, "f316ba0a8814" },
+	/* "iommu/vt-d: Allow 32bit devices to uses DMA domain" */
+	{ ERA_INTEL_IDENTITY_FALLBACK, ANY_ARCH, LAST(5, 7), KV(5, 8, 0), 1, 0, "327d5b2fee91" },
+	/* Intel keeps the pool for untrusted devices (5.4), always (5.8); "iommu/amd: Enable swiotlb
+	 * in all cases" (5.19) */
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 3), KV(5, 4, 0), IOMMU_POOL_DROPPED_BOTH,
+	  IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED, "without untrusted devices, 5.4-5.7" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 7), KV(5, 8, 0), IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED,
+	  IOMMU_POOL_DROPPED_AMD, "without untrusted devices, 5.4-5.7" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), IOMMU_POOL_DROPPED_AMD,
+	  IOMMU_POOL_KEPT, "121660bba631" },
+	/* "iommu/amd: Request passthrough mode from IOMMU core" */
+	{ ERA_AMD_PASSTHROUGH, ANY_ARCH, LAST(5, 3), KV(5, 4, 0), 0, 1, "iommu_default_passthrough() (5.4)" },
+	/* "arm64: mm: only initialize swiotlb when necessary", "riscv: Only initialize swiotlb when
+	 * necessary", "riscv: enable DMA_BOUNCE_UNALIGNED_KMALLOC for !dma_coherent" */
+	{ ERA_ARCH_POOL, ARCH_ARM64, LAST(4, 7), KV(4, 8, 0), ARCH_POOL_ALWAYS, ARCH_POOL_ABOVE_DMA_LIMIT,
+	  "b67a8b29df7e" },
+	{ ERA_ARCH_POOL, ARCH_RISCV, LAST(5, 13), KV(5, 14, 0), ARCH_POOL_ALWAYS,
+	  ARCH_POOL_ABOVE_DMA_LIMIT, "ce3aca0465e3" },
+	{ ERA_ARCH_POOL, ARCH_RISCV, LAST(6, 9), KV(6, 10, 0), ARCH_POOL_ABOVE_DMA_LIMIT,
+	  ARCH_POOL_ABOVE_OR_NONCOHERENT, "fc7a50eed986" },
+	/* "ACPI/IORT: Add support for named component memory address limits" (4.14), "ACPI/IORT:
+	 * Support address size limit for root complexes" (4.19) */
+	{ ERA_IORT_LIMIT, ARCH_ARM64, LAST(4, 13), KV(4, 14, 0), IORT_LIMIT_NONE, IORT_LIMIT_NAMED,
+	  "10d8ab2c15b9" },
+	{ ERA_IORT_LIMIT, ARCH_ARM64, LAST(4, 18), KV(4, 19, 0), IORT_LIMIT_NAMED, IORT_LIMIT_BOTH,
+	  "5ac65e8c8941" },
+	/* "x86: enable swiotlb for > 4GiG ram on 32-bit kernels", "x86/dma: Fix max PFN arithmetic
+	 * overflow on 32 bit systems" */
+	{ ERA_X86_32_POOL, ARCH_X86, LAST(4, 18), KV(4, 19, 0), X86_32_POOL_NONE, X86_32_POOL_ALWAYS,
+	  "485734f3fc77" },
+	{ ERA_X86_32_POOL, ARCH_X86, LAST(5, 7), KV(5, 8, 0), X86_32_POOL_ALWAYS, X86_32_POOL_ABOVE_4G,
+	  "88743470668e" },
+	/* ad3c7b18c5b3 (5.3); "ARM: Qualify enabling of swiotlb_init()" (5.13, stable 5.4.149
+	 * and 5.10.69) */
+	{ ERA_ARM_LPAE_POOL, ARCH_ARM, LAST(5, 2), KV(5, 3, 0), ARM_POOL_NONE, ARM_POOL_ALWAYS,
+	  "ad3c7b18c5b3" },
+	{ ERA_ARM_LPAE_POOL, ARCH_ARM, KV(5, 4, 148), KV(5, 4, 149), ARM_POOL_ALWAYS,
+	  ARM_POOL_ABOVE_DMA_LIMIT, "fcf044891c84 in stable 5.4.149" },
+	{ ERA_ARM_LPAE_POOL, ARCH_ARM, LAST(5, 4), KV(5, 5, 0), ARM_POOL_ABOVE_DMA_LIMIT, ARM_POOL_ALWAYS,
+	  "fcf044891c84 in stable 5.4.149" },
+	{ ERA_ARM_LPAE_POOL, ARCH_ARM, KV(5, 10, 68), KV(5, 10, 69), ARM_POOL_ALWAYS,
+	  ARM_POOL_ABOVE_DMA_LIMIT, "fcf044891c84 in stable 5.10.69" },
+	{ ERA_ARM_LPAE_POOL, ARCH_ARM, LAST(5, 10), KV(5, 11, 0), ARM_POOL_ABOVE_DMA_LIMIT,
+	  ARM_POOL_ALWAYS, "fcf044891c84 in stable 5.10.69" },
+	{ ERA_ARM_LPAE_POOL, ARCH_ARM, LAST(5, 12), KV(5, 13, 0), ARM_POOL_ALWAYS,
+	  ARM_POOL_ABOVE_DMA_LIMIT, "fcf044891c84, 5.13" },
+	/* "swiotlb: add a SWIOTLB_ANY flag to lift the low memory restriction" */
+	{ ERA_POOL_PLACEMENT, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), POOL_PLACE_LOW,
+	  POOL_PLACE_LOW_UNLESS_ANY, "8ba2ed1be90f" },
+};
+
+static bool row_holds(const struct era_row *r, enum era_rule rule, enum arch_family arch)
+{
+	return r->rule == rule && (r->arch == ANY_ARCH || r->arch == arch);
+}
+
+/* Each case: its values on both sides, its citation in the table, and nothing in between. */
+static void test_era_boundaries(void **state)
+{
+	unsigned n;
+	const struct era_row *t = era_table(&n);
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(era_cases) / sizeof(*era_cases); i++) {
+		const struct era_case *c = &era_cases[i];
+		const char *src_before = NULL, *src_at = NULL;
+		int before = era_value(c->rule, c->before, c->arch, &src_before);
+		int at = era_value(c->rule, c->at, c->arch, &src_at);
+
+		if (before != c->want_before || at != c->want_at)
+			fail_msg("%s at %#x: %d, at %#x: %d; want %d and %d", era_rule_name(c->rule),
+				 c->before, before, c->at, at, c->want_before, c->want_at);
+		assert_int_not_equal(c->want_before, c->want_at);
+		assert_true(c->before < c->at);
+		if (!(src_before && strstr(src_before, c->cite)) && !(src_at && strstr(src_at, c->cite)))
+			fail_msg("%s at %#x: neither row cites \"%s\"", era_rule_name(c->rule), c->at, c->cite);
+		/* before is the release just before: no boundary of the rule in (before, at) */
+		for (unsigned k = 0; k < n; k++) {
+			if (!row_holds(&t[k], c->rule, c->arch))
+				continue;
+			assert_false(t[k].since > c->before && t[k].since < c->at);
+			assert_false(t[k].until > c->before && t[k].until < c->at);
+		}
+	}
+}
+
+/* Every since and until of every row is the at of a case: no boundary unpinned. */
+static void test_era_boundaries_covered(void **state)
+{
+	unsigned n;
+	const struct era_row *t = era_table(&n);
+	(void)state;
+
+	for (unsigned k = 0; k < n; k++) {
+		const uint32_t ends[2] = { t[k].since, t[k].until };
+		for (int e = 0; e < 2; e++) {
+			bool found = ends[e] == 0;
+			for (size_t i = 0; !found && i < sizeof(era_cases) / sizeof(*era_cases); i++)
+				found = era_cases[i].rule == t[k].rule && era_cases[i].at == ends[e] &&
+					(t[k].arch == ANY_ARCH || era_cases[i].arch == t[k].arch);
+			if (!found)
+				fail_msg("%s row %u: no case pins its boundary %#x", era_rule_name(t[k].rule), k,
+					 ends[e]);
+		}
+	}
+}
+
 /* Every rule and every value a row holds has a name: the kernel suite's era
  * table (tests/kernels/README) is generated from them. */
 static void test_era_names(void **state)
@@ -658,6 +881,8 @@ int main(void)
 		cmocka_unit_test(test_version_parse),
 		cmocka_unit_test(test_eras),
 		cmocka_unit_test(test_era_names),
+		cmocka_unit_test(test_era_boundaries),
+		cmocka_unit_test(test_era_boundaries_covered),
 		cmocka_unit_test(test_bitmask_count),
 		cmocka_unit_test(test_reach_x86_32bit),
 		cmocka_unit_test(test_reach_offset_and_uncovered),
