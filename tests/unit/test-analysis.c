@@ -875,6 +875,125 @@ static void test_dma_map(void **state)
 	dma_map_done(&m);
 }
 
+/*
+ * dma_capable() (include/linux/dma-direct.h): addr + size - 1 <=
+ * min_not_zero(*dma_mask, bus_dma_limit), and the bitmask reading (the DMA
+ * API's definition) is bounded by the same bus limit.
+ */
+static void test_reach_limit_edges(void **state)
+{
+	/* 4 GiB of RAM from 4 GiB: a bus limit of exactly its first byte reaches one byte */
+	struct ram_range r[] = { { 0x100000000, 0x1ffffffff } };
+	struct layout l = mk_layout(r, 1, 0);
+	struct reach x;
+	(void)state;
+
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, UINT64_MAX, 0x100000000, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 1);
+	assert_int_equal(x.lowest_unreachable, 0x100000001);
+	assert_int_equal(reach_compute(&l, NULL, RANGE_MAP_NONE, UINT64_MAX, 0xffffffff, REACH_LIMIT, &x), 0);
+	assert_int_equal(x.reachable_bytes, 0);
+	assert_int_equal(x.lowest_unreachable, 0x100000000);
+	layout_done(&l);
+
+	/* 0xc3ffffff as a bitmask: 64 MiB at 0, 1, 2 and 3 GiB; a 2 GiB bus limit keeps two */
+	struct ram_range all[] = { { 0, 0xffffffff } };
+	struct layout la = mk_layout(all, 1, 0);
+	assert_int_equal(reach_compute(&la, NULL, RANGE_MAP_NONE, 0xc3ffffff, 0, REACH_BITMASK, &x), 0);
+	assert_int_equal(x.reachable_bytes, 4 * 64 * MiB);
+	assert_int_equal(reach_compute(&la, NULL, RANGE_MAP_NONE, 0xc3ffffff, 0x7fffffff, REACH_BITMASK, &x), 0);
+	assert_int_equal(x.reachable_bytes, 2 * 64 * MiB);
+	assert_int_equal(x.unreachable_bytes, 4 * GiB - 2 * 64 * MiB);
+	layout_done(&la);
+}
+
+/*
+ * of_dma_configure_id(): the bus limit is the end of the highest dma-ranges
+ * entry (dma_range_map_max), and of_translate_dma_address() carries an address
+ * up only when an ancestor's entry holds it: [child, child + size).
+ */
+static void test_dma_map_edges(void **state)
+{
+	struct dt_range two[] = {
+		{ .child = 0, .parent = 0, .size = GiB },
+		{ .child = 2 * GiB, .parent = 2 * GiB, .size = GiB },
+	};
+	struct dt_node chain[2] = {
+		node("pcie@0", DT_PROP_PRESENT, two, 2),
+		node("", DT_PROP_ABSENT, NULL, 0),
+	};
+	struct dt_info dt = { .node = (char *)"pcie@0", .chain = chain, .n_chain = 2 };
+	struct dma_map m;
+	(void)state;
+
+	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_DEVICE_NODE, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.n_regions, 2);
+	assert_int_equal(m.bus_limit, 3 * GiB - 1);
+	dma_map_done(&m);
+	/* the same entries the other way round */
+	struct dt_range rev[] = { two[1], two[0] };
+	chain[0].ranges = rev;
+	assert_int_equal(dma_map_from_dt(&dt, DT_WALK_DEVICE_NODE, &m), 0);
+	assert_int_equal(m.bus_limit, 3 * GiB - 1);
+	dma_map_done(&m);
+
+	/* an entry whose parent address is the first byte past the ancestor's: OF_BAD_ADDR */
+	struct dt_range inner = { .child = 0, .parent = 0x20000000, .size = 256 * MiB };
+	struct dt_range outer = { .child = 0x10000000, .parent = 0x80000000, .size = 256 * MiB };
+	struct dt_node chain3[4] = {
+		node("a/b", DT_PROP_ABSENT, NULL, 0),
+		node("a", DT_PROP_PRESENT, &inner, 1),
+		node("top", DT_PROP_PRESENT, &outer, 1),
+		node("", DT_PROP_ABSENT, NULL, 0),
+	};
+	struct dt_info dt3 = { .node = (char *)"a/b", .node_is_device = true, .chain = chain3, .n_chain = 4 };
+	assert_int_equal(dma_map_from_dt(&dt3, DT_WALK_PARENT_BUS, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_ERROR);
+	dma_map_done(&m);
+	inner.parent = 0x1ffff000; /* its last page inside: carried up */
+	inner.size = 0x1000;
+	assert_int_equal(dma_map_from_dt(&dt3, DT_WALK_PARENT_BUS, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.regions[0].cpu_start, 0x8ffff000);
+	dma_map_done(&m);
+}
+
+/*
+ * iort_dma_setup(): a memory_address_limit of 0 is FW_BUG "missing memory
+ * address limit" (nc_dma_get_range, rc_dma_get_range: -EINVAL), no limit; else
+ * the device reaches 1 << limit.
+ */
+static void test_iort_limits(void **state)
+{
+	struct iort_node nodes[] = {
+		{ .type = IORT_NODE_NAMED_COMPONENT, .limit_bits = 0, .name = (char *)"\\_SB_.ETH0" },
+		{ .type = IORT_NODE_NAMED_COMPONENT, .limit_bits = 32, .name = (char *)"\\_SB_.ETH1" },
+		{ .type = IORT_NODE_ROOT_COMPLEX, .revision = 1, .limit_bits = 40, .segment = 0 },
+	};
+	struct machine mc = { .iort = nodes, .n_iort = 3, .iort_read = true };
+	struct device eth0 = { .id = (char *)"eth0", .bus = DEV_BUS_PLATFORM, .acpi_path = (char *)"\\_SB_.ETH0" };
+	struct device eth1 = { .id = (char *)"eth1", .bus = DEV_BUS_PLATFORM, .acpi_path = (char *)"\\_SB_.ETH1" };
+	struct device nic = { .id = (char *)"0000:01:00.0", .bus = DEV_BUS_PCI };
+	struct dma_map m = { .state = DMA_MAP_IDENTITY };
+	(void)state;
+
+	assert_int_equal(dma_map_from_iort(&mc, &eth0, IORT_LIMIT_BOTH, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_IDENTITY);
+	assert_int_equal(dma_map_from_iort(&mc, &eth1, IORT_LIMIT_BOTH, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.bus_limit, 0xffffffff);
+	dma_map_done(&m);
+	m.state = DMA_MAP_IDENTITY;
+	/* a root complex's limit from 5ac65e8c8941 (4.19), a named component's from 4.14 */
+	assert_int_equal(dma_map_from_iort(&mc, &nic, IORT_LIMIT_NAMED, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_IDENTITY);
+	assert_int_equal(dma_map_from_iort(&mc, &nic, IORT_LIMIT_BOTH, &m), 0);
+	assert_int_equal(m.state, DMA_MAP_RANGES);
+	assert_int_equal(m.bus_limit, (1ull << 40) - 1);
+	dma_map_done(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -893,6 +1012,9 @@ int main(void)
 		cmocka_unit_test(test_legacy_mask_zero),
 		cmocka_unit_test(test_legacy_64bit),
 		cmocka_unit_test(test_dma_map),
+		cmocka_unit_test(test_reach_limit_edges),
+		cmocka_unit_test(test_dma_map_edges),
+		cmocka_unit_test(test_iort_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
