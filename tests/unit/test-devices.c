@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -644,6 +645,603 @@ static void test_arm_lpae_from_log(void **state)
 	}
 }
 
+/* ---- the rules' boundaries, each on both sides (issue 28, tools/mutate) ---- */
+
+/* An x86_64 PC with 6 GiB: RAM to 3 GiB and from 4 to 7 GiB, no IOMMU. */
+static void x86_pc(struct machine *m, const char *release)
+{
+	static const struct ram_range ram[] = { { 0x1000, 0x9fbff }, { 0x100000, 0xbfffffff },
+						{ 0x100000000, 0x1bfffffff } };
+
+	new_machine(m, "x86_64", release, ram, 3);
+}
+
+/* A PCI function without a devicetree node (ACPI), an AHCI controller by class. */
+static struct device *add_plain_pci(struct machine *m, const char *id, const char *driver, int mask_bits)
+{
+	struct device *d = add(m, id, DEV_BUS_PCI, driver, 0);
+
+	d->dma_mask_bits = d->coherent_mask_bits = mask_bits;
+	d->have_pci_ids = true;
+	d->class_code = 0x010601;
+	return d;
+}
+
+/*
+ * swiotlb_map() hands out a slot only when dma_capable(dev, slot, size) holds:
+ * slot + size - 1 <= min_not_zero(*dma_mask, bus_dma_limit). A pool whose last
+ * byte is the device's limit is within reach; one page higher, it is not.
+ */
+static void test_pool_end_at_limit(void **state)
+{
+	static const struct {
+		uint64_t pool_end;
+		enum tristate reachable;
+		enum verdict want;
+	} cases[] = {
+		{ 0x100000000, TRI_YES, VERDICT_PARTIAL }, /* last byte 0xffffffff: the limit */
+		{ 0x100001000, TRI_NO, VERDICT_FAILS },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m); /* RAM 0x40000000-0x23fffffff: the pool can lie at the top of 4 GiB */
+		m.swiotlb.pool_end = cases[i].pool_end;
+		m.swiotlb.pool_start = cases[i].pool_end - (64u << 20);
+		add_pci_window(&m, "0000:00:03.0", 32, 0x0, 0x100000000); /* window to 4 GiB */
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:03.0");
+		assert_int_equal(x->limit, 0xffffffff);
+		assert_int_equal(x->pool_reachable, cases[i].reachable);
+		assert_int_equal(x->verdict, cases[i].want);
+		assert_int_equal(count_findings(&r, "swiotlb-out-of-reach", "0000:00:03.0"),
+				 cases[i].reachable == TRI_NO);
+		/* the window's end is the mask itself: it limits nothing more */
+		assert_int_equal(x->bus_limit, 0xffffffff);
+		assert_int_equal(count_findings(&r, "mask-limited-by-bus", "0000:00:03.0"), 0);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * Whether the pool exists decides before where it lies: Intel's
+ * intel_iommu_init() cleared swiotlb (pci_iommu_init frees the pool) before
+ * 5.4, and 5.4-5.7 unless untrusted devices exist, which sysfs does not show
+ * before 5.14: the verdict of a device out of reach is then unknown, not the
+ * placement's. From 5.8 Intel keeps the pool.
+ */
+static void test_pool_existence_unknown(void **state)
+{
+	static const struct {
+		const char *release;
+		enum tristate active;
+		enum verdict want;
+		const char *reason;
+	} cases[] = {
+		{ "5.3.18", TRI_NO, VERDICT_FAILS, "no swiotlb pool" },
+		{ "5.4.0", TRI_UNKNOWN, VERDICT_UNKNOWN, "whether a swiotlb pool exists is unknown" },
+		{ "5.7.19", TRI_UNKNOWN, VERDICT_UNKNOWN, "whether a swiotlb pool exists is unknown" },
+		{ "5.8.0", TRI_YES, VERDICT_PARTIAL, "bounces through the swiotlb pool" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		m.iommu_groups_present = true; /* the IOMMU came up; this device has no group */
+		m.log_intel_iommu = true;
+		add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_int_equal(r.swiotlb.active, cases[i].active);
+		const struct device_report *x = report_of(&r, "0000:00:1f.2");
+		assert_int_equal(x->verdict, cases[i].want);
+		assert_non_null(strstr(x->reason, cases[i].reason));
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * A pool the log does not place lies anywhere in RAM at or below its bound
+ * (memblock_alloc_low(): ARCH_LOW_ADDRESS_LIMIT, arm64 arm64_dma_phys_limit - 1):
+ * within reach only when the device reaches that bound itself.
+ */
+static void test_pool_bound_at_reach(void **state)
+{
+	static const struct {
+		uint64_t mask;
+		enum tristate reachable;
+		enum verdict want;
+	} cases[] = {
+		{ 0xffffffff, TRI_YES, VERDICT_PARTIAL },     /* reaches 0xffffffff, the bound */
+		{ 0xfffffffe, TRI_UNKNOWN, VERDICT_UNKNOWN }, /* its last byte out of reach */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		m.swiotlb.have_pool = false;
+		assert_int_equal(machine_add_input(&m, "proc/zoneinfo", INPUT_OK, 0, NULL), 0);
+		add_zone(&m, "DMA32", 0x40000, 0xc0000); /* ends at 4 GiB */
+		add_zone(&m, "Normal", 0x100000, 0x140000);
+		struct device *d = add_plain_pci(&m, "0000:00:03.0", "xhci_hcd", 64);
+		d->class_code = 0x0c0330;
+		machine_sort_devices(&m);
+		const struct assumed_mask mask = { "0000:00:03.0", cases[i].mask };
+		const struct report_options o = { .fail_on = SEVERITY_WARNING, .masks = &mask, .n_masks = 1 };
+		assert_int_equal(report_build_with(&m, &o, &r), 0);
+		assert_true(r.swiotlb.pool_limit_known);
+		assert_int_equal(r.swiotlb.pool_limit, 0xffffffff);
+		const struct device_report *x = report_of(&r, "0000:00:03.0");
+		assert_int_equal(x->pool_reachable, cases[i].reachable);
+		assert_int_equal(x->verdict, cases[i].want);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * 4.20-5.4 keep the window as bus_dma_mask, DMA_BIT_MASK(ilog2(end) + 1) in
+ * of_dma_configure(); a7ba70f1787f (5.5) keeps the exact end (bus_dma_limit).
+ * Before 4.20 only a mask wider than the window reaches past it unchecked.
+ */
+static void test_window_bus_limit(void **state)
+{
+	static const struct {
+		const char *release;
+		int mask_bits;
+		uint64_t size, bus_limit;
+		bool unchecked;
+		enum verdict want;
+	} cases[] = {
+		{ "4.19.300", 32, 0x100000000, 0, false, VERDICT_PARTIAL }, /* the mask is the window */
+		{ "4.19.300", 33, 0x100000000, 0, true, VERDICT_FAILS },
+		{ "5.4.280", 64, 0xc0000000, 0xffffffff, false, VERDICT_PARTIAL },
+		{ "5.5.0", 64, 0xc0000000, 0xbfffffff, false, VERDICT_PARTIAL },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, cases[i].release);
+		window_on_parent(add_pci_window(&m, "0000:00:03.0", cases[i].mask_bits, 0x0, cases[i].size));
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:03.0");
+		assert_int_equal(x->bus_limit, cases[i].bus_limit);
+		assert_int_equal(x->window_unchecked, cases[i].unchecked);
+		assert_int_equal(x->verdict, cases[i].want);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * swiotlb=noforce 4.10-5.12 keeps a one-slab pool (x86-pc-6g-noforce-bullseye
+ * logs it) that dma_direct_map_page() never uses ("if (swiotlb_force !=
+ * SWIOTLB_NO_FORCE) return swiotlb_map()"): RAM out of reach fails, pool or not.
+ */
+static void test_noforce_slab_unused(void **state)
+{
+	static const char *const releases[] = { "4.10.0", "5.10.0-32-amd64", "5.12.19", "5.13.0" };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, releases[i]);
+		m.cmd.swiotlb_noforce = true;
+		m.swiotlb.have_pool = true; /* "software IO TLB: mapped [mem 0xbbfff000-0xbbfff800]" */
+		m.swiotlb.pool_start = 0xbbfff000;
+		m.swiotlb.pool_end = 0xbbfff800;
+		add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:1f.2");
+		assert_int_equal(x->verdict, VERDICT_FAILS);
+		assert_non_null(strstr(x->reason, "swiotlb=noforce"));
+		report_done(&r);
+		machine_done(&m);
+	}
+	/* before fff5d99225 (4.10) the option does not exist: the pool bounces */
+	struct machine m;
+	struct report r;
+	x86_pc(&m, "4.9.337");
+	m.cmd.swiotlb_noforce = true;
+	m.swiotlb.have_pool = true;
+	m.swiotlb.pool_start = 0xbbfe8000;
+	m.swiotlb.pool_end = 0xbffe8000;
+	add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "0000:00:1f.2")->verdict, VERDICT_PARTIAL);
+	report_done(&r);
+	machine_done(&m);
+}
+
+/*
+ * Before 21e07dba9fb1 (4.18) scsi_calculate_bounce_limit() returned
+ * BLK_BOUNCE_ANY when !PCI_DMA_BUS_IS_PHYS: on x86 dma_ops->is_phys, 0 for
+ * swiotlb's ops (a pool) and 1 for nommu_dma_ops (none). A 31-bit SCSI host's
+ * queue then bounces nothing itself (swiotlb does), or everything above
+ * dma_max_pfn(). Its CD-ROM (sr) is a SCSI disk like sd; an MMC card is not.
+ */
+static void test_scsi_bounce_limit(void **state)
+{
+	static const struct {
+		const char *release, *disk;
+		bool pool;
+		bool block_bounces;
+	} cases[] = {
+		{ "4.17.19", "sda", true, false },
+		{ "4.17.19", "sr0", true, false },
+		{ "4.17.19", "sda", false, true },     /* nommu_dma_ops: PCI_DMA_BUS_IS_PHYS */
+		{ "4.17.19", "mmcblk0", true, true },  /* not SCSI: dma_max_pfn() */
+		{ "4.18.0", "sr0", false, false },     /* __scsi_init_queue: no limit */
+		{ "4.18.0", "mmcblk0", false, true },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		if (cases[i].pool) {
+			m.swiotlb.have_pool = true;
+			m.swiotlb.pool_start = 0x3c000000;
+			m.swiotlb.pool_end = 0x40000000;
+		} else {
+			m.swiotlb.have_nslabs = true; /* debugfs io_tlb_nslabs 0 */
+		}
+		add_plain_pci(&m, "0000:00:1f.2", "ahci", 31);
+		machine_sort_devices(&m);
+		add_disk(&m, cases[i].disk, "0000:00:1f.2");
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:1f.2");
+		const struct legacy_result *lr = device_legacy(x);
+		assert_int_equal(x->kernel_model, KERNEL_MODEL_LEGACY_BLOCK);
+		assert_true(lr->known);
+		const struct legacy_block *k = &lr->by_reading[lr->kernel_reading];
+		if (cases[i].block_bounces) {
+			/* RAM from 2 GiB: 0x80000000-0xbfffffff and 0x100000000-0x1bfffffff */
+			assert_int_equal(k->bounce_bytes, 0x40000000ull + 0xc0000000ull);
+			assert_int_equal(x->verdict, VERDICT_PARTIAL);
+			assert_non_null(strstr(x->reason, "block layer bounces"));
+		} else {
+			assert_int_equal(k->bounce_bytes, 0);
+			assert_int_equal(lr->missed_bytes, x->direct.unreachable_bytes);
+			assert_int_equal(x->verdict, cases[i].pool ? VERDICT_PARTIAL : VERDICT_FAILS);
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * Before 951d48855d86 (5.5) of_dma_get_range() starts at the node's DMA parent:
+ * a platform device's own dma-ranges are never read, so of_dma_configure()
+ * leaves its default 32-bit mask whole; what lies past that window goes astray.
+ * From 5.5 they are read and clip the mask (DMA_BIT_MASK(ilog2(end) + 1)).
+ */
+static void test_platform_own_window(void **state)
+{
+	static const struct {
+		const char *release;
+		bool ignored;
+		uint64_t mask;
+		enum verdict want;
+	} cases[] = {
+		{ "5.4.280", true, 0xffffffff, VERDICT_FAILS },
+		{ "5.5.0", false, 0x7fffffff, VERDICT_PARTIAL },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, cases[i].release);
+		struct device *d = add(&m, "a003000.ethernet", DEV_BUS_PLATFORM, "stmmaceth", 1u << DMA_SIGN_NET);
+		struct dt_info *dt = device_dt_new(d);
+		assert_non_null(dt);
+		dt->node = strdup("soc/ethernet@a003000");
+		dt->node_is_device = true;
+		dt->chain = calloc(2, sizeof(*dt->chain));
+		assert_non_null(dt->node);
+		assert_non_null(dt->chain);
+		dt->n_chain = 2;
+		dt->chain[0] = (struct dt_node){ .path = strdup("soc/ethernet@a003000"),
+						 .dma_ranges = DT_PROP_PRESENT, .address_cells = 2,
+						 .size_cells = 2, .n_ranges = 1 };
+		dt->chain[0].ranges = calloc(1, sizeof(*dt->chain[0].ranges));
+		assert_non_null(dt->chain[0].ranges);
+		dt->chain[0].ranges[0] = (struct dt_range){ .child = 0x40000000, .parent = 0x40000000,
+							    .size = 0x40000000 }; /* to 2 GiB */
+		dt->chain[1] = (struct dt_node){ .path = strdup(""), .address_cells = 2, .size_cells = 2 };
+		assert_non_null(dt->chain[0].path);
+		assert_non_null(dt->chain[1].path);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "a003000.ethernet");
+		assert_int_equal(x->mask_source, MASK_SOURCE_ASSUMED);
+		assert_int_equal(x->window_ignored, cases[i].ignored);
+		assert_int_equal(x->dma_mask, cases[i].mask);
+		assert_int_equal(x->verdict, cases[i].want);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * An SME host sets the C-bit in every bus address (phys_to_dma: __sme_set), so
+ * dma_capable() fails for a limit below it and every mapping bounces. The C-bit
+ * lies at or above the physical address bits cpuinfo shows (43 here) and below
+ * bit 52: a 43-bit mask is below it, a 52-bit one above whatever its place,
+ * and between them only the C-bit's position decides.
+ */
+static void test_sme_cbit(void **state)
+{
+	static const struct {
+		int mask_bits;
+		enum verdict want;
+	} cases[] = {
+		{ 43, VERDICT_FORCED }, { 44, VERDICT_UNKNOWN }, { 51, VERDICT_UNKNOWN },
+		{ 52, VERDICT_DIRECT }, { 64, VERDICT_DIRECT },
+	};
+	struct machine m;
+	struct report r;
+	char id[16];
+	(void)state;
+
+	x86_pc(&m, "6.1.0-27-amd64");
+	m.coco.log_sme = true;
+	m.coco.log_line = strdup("Memory Encryption Features active: AMD SME");
+	assert_non_null(m.coco.log_line);
+	m.coco.cpuinfo_phys_bits = 43;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		snprintf(id, sizeof(id), "0000:%02zx:00.0", i + 1);
+		add_plain_pci(&m, id, "nvme", cases[i].mask_bits);
+	}
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(r.swiotlb.coco, COCO_SME_HOST);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		snprintf(id, sizeof(id), "0000:%02zx:00.0", i + 1);
+		const struct device_report *x = report_of(&r, id);
+		if (x->verdict != cases[i].want)
+			fail_msg("a %d-bit mask: verdict %s, want %s", cases[i].mask_bits,
+				 verdict_to_string(x->verdict), verdict_to_string(cases[i].want));
+		assert_int_equal(count_findings(&r, "forced-bounce", id), cases[i].want == VERDICT_FORCED);
+	}
+	report_done(&r);
+	machine_done(&m);
+}
+
+/*
+ * vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM virtio passes
+ * guest-physical addresses, "unless xen_domain()": under Xen (HVM here, not
+ * PV) it maps through the DMA API, and swiotlb=force bounces it.
+ */
+static void test_virtio_under_xen(void **state)
+{
+	static const enum hypervisor_type hyp[] = { HYPERVISOR_NONE, HYPERVISOR_OTHER, HYPERVISOR_XEN };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(hyp) / sizeof(*hyp); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, "6.1.0-27-amd64");
+		m.cmd.swiotlb_force = true;
+		m.hyp.type = hyp[i];
+		m.hyp.xen_guest_type = hyp[i] == HYPERVISOR_XEN ? XEN_GUEST_HVM : XEN_GUEST_UNKNOWN;
+		struct device *d = add_plain_pci(&m, "0000:00:04.0", "virtio-pci", 64);
+		d->virtio_access_platform = 0;
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_false(r.swiotlb.xen_pv);
+		const struct device_report *x = report_of(&r, "0000:00:04.0");
+		if (hyp[i] == HYPERVISOR_XEN) {
+			assert_int_equal(x->verdict, VERDICT_FORCED);
+		} else {
+			assert_int_equal(x->verdict, VERDICT_DIRECT);
+			assert_non_null(strstr(x->reason, "VIRTIO_F_ACCESS_PLATFORM"));
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * Intel passthrough before 327d5b2fee91 (5.8): iommu_no_mapping() /
+ * iommu_need_mapping() keep a device in the identity map only while the
+ * smaller of its masks, the coherent one included, is at least
+ * dma_get_required_mask() (here 0x1ffffffff: RAM ends at 0x1bfffffff). AMD's
+ * identity domain is dma-direct whatever the mask.
+ */
+static void test_intel_identity_fallback(void **state)
+{
+	static const struct {
+		const char *release;
+		bool amd;
+		int mask_bits, coherent_bits;
+		enum verdict want;
+	} cases[] = {
+		{ "5.7.19", false, 32, 32, VERDICT_IOMMU },
+		{ "5.7.19", false, 33, 33, VERDICT_DIRECT },   /* the required mask itself */
+		{ "5.7.19", false, 64, 32, VERDICT_IOMMU },    /* the coherent mask is smaller */
+		{ "5.7.19", false, 64, 64, VERDICT_DIRECT },
+		{ "5.8.0", false, 32, 32, VERDICT_PARTIAL },   /* stays in dma-direct */
+		{ "5.7.19", true, 32, 32, VERDICT_PARTIAL },   /* AMD: dma-direct */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		m.iommu_groups_present = true;
+		m.log_intel_iommu = !cases[i].amd;
+		m.log_amd_iommu = cases[i].amd;
+		m.cmd.iommu_pt = true;
+		m.swiotlb.have_pool = true;
+		m.swiotlb.pool_start = 0xbbfe8000;
+		m.swiotlb.pool_end = 0xbffe8000;
+		struct device *d = add_plain_pci(&m, "0000:00:1f.2", "ahci", cases[i].mask_bits);
+		d->coherent_mask_bits = cases[i].coherent_bits;
+		d->iommu_group = 3;
+		d->iommu_domain = IOMMU_DOMAIN_IDENTITY;
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:00:1f.2");
+		if (x->verdict != cases[i].want)
+			fail_msg("case %zu: verdict %s, want %s", i, verdict_to_string(x->verdict),
+				 verdict_to_string(cases[i].want));
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * An untrusted device (removable: below an external-facing port) in a DMA
+ * domain bounces its unaligned buffers through swiotlb from 82612d66d51d (5.11:
+ * dma-iommu's dev_use_swiotlb); before, Intel's own bounce page (not modelled).
+ * A kernel that shows "removable" before 5.14 has it backported.
+ */
+static void test_untrusted_era(void **state)
+{
+	static const struct {
+		const char *release;
+		bool untrusted;
+	} cases[] = { { "5.10.223", false }, { "5.11.0", true }, { "6.1.0", true } };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		m.iommu_groups_present = true;
+		m.log_intel_iommu = true;
+		struct device *d = add_plain_pci(&m, "0000:2c:00.0", "nvme", 64);
+		d->iommu_group = 4;
+		d->iommu_domain = IOMMU_DOMAIN_DMA;
+		d->removable = 1;
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:2c:00.0");
+		assert_int_equal(x->verdict, VERDICT_IOMMU);
+		assert_int_equal(x->untrusted, cases[i].untrusted);
+		assert_int_equal(count_findings(&r, "untrusted-bounce", "0000:2c:00.0") +
+					 count_findings(&r, "untrusted-bounce-impossible", "0000:2c:00.0"),
+				 cases[i].untrusted);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * A NIC without NETIF_F_HIGHDMA gets lowmem only (i386 686-pae, lowmem to
+ * 0x37ffe000): judged direct when it reaches all of lowmem, its last byte
+ * included, by its mask otherwise (--assume-mask: a limit, as dma-direct reads it).
+ */
+static void test_lowmem_net_edge(void **state)
+{
+	static const struct {
+		uint64_t mask;
+		enum verdict want;
+	} cases[] = {
+		{ 0x37ffdfff, VERDICT_DIRECT },
+		{ 0x37ffdffe, VERDICT_FAILS }, /* and the pool's last byte, 0x37ffdfff, is out of reach */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		i386_pae(&m, "5.10.0-32-686-pae");
+		add_nic(&m, "0000:00:02.0", "pcnet32", "eth0");
+		machine_sort_devices(&m);
+		const struct assumed_mask mask = { "0000:00:02.0", cases[i].mask };
+		const struct report_options o = { .fail_on = SEVERITY_WARNING, .masks = &mask, .n_masks = 1 };
+		assert_int_equal(report_build_with(&m, &o, &r), 0);
+		assert_int_equal(report_of(&r, "0000:00:02.0")->verdict, cases[i].want);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * 32-bit ARM 5.3-5.19 uses dma-direct only on LPAE kernels (ad3c7b18c5b3):
+ * a pool the log shows proves it (LPAE, or Xen's swiotlb-xen), whatever the
+ * release says.
+ */
+static void test_arm_pool_proves_dma_direct(void **state)
+{
+	struct machine m;
+	struct report r;
+	(void)state;
+
+	arm_board(&m, "5.10.0-32-custom", false, -1);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(r.swiotlb.arm_lpae, TRI_UNKNOWN);
+	assert_int_equal(report_of(&r, "0000:00:01.0")->verdict, VERDICT_UNKNOWN);
+	report_done(&r);
+	machine_done(&m);
+
+	arm_board(&m, "5.10.0-32-custom", false, -1);
+	m.swiotlb.have_pool = true; /* "software IO TLB: mapped [mem 0x6b800000-0x6f800000]" */
+	m.swiotlb.pool_start = 0x6b800000;
+	m.swiotlb.pool_end = 0x6f800000;
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(r.swiotlb.arm_lpae, TRI_UNKNOWN);
+	const struct device_report *x = report_of(&r, "0000:00:01.0");
+	assert_int_equal(x->verdict, VERDICT_PARTIAL);
+	assert_false(x->missed_corrupts);
+	report_done(&r);
+	machine_done(&m);
+}
+
+/* s390_pci_dma_ops (zPCI's own translation, before c76c067e488c, 6.7) are s390's alone. */
+static void test_s390_pci_ops_only_s390(void **state)
+{
+	static const struct {
+		const char *arch, *release;
+		enum verdict want;
+	} cases[] = {
+		{ "s390x", "6.6.0", VERDICT_IOMMU },
+		{ "x86_64", "6.6.0", VERDICT_PARTIAL },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		free(m.arch.value);
+		m.arch.value = strdup(cases[i].arch);
+		assert_non_null(m.arch.value);
+		m.arch_info = arch_lookup(m.arch.value);
+		m.swiotlb.have_pool = true;
+		m.swiotlb.pool_start = 0xbbfe8000;
+		m.swiotlb.pool_end = 0xbffe8000;
+		add_plain_pci(&m, "0001:00:00.0", "mlx5_core", 32);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_int_equal(report_of(&r, "0001:00:00.0")->verdict, cases[i].want);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +1253,20 @@ int main(void)
 		cmocka_unit_test(test_pool_placement_derived),
 		cmocka_unit_test(test_arm_lpae_from_log),
 		cmocka_unit_test(test_highmem_net_lowmem_only),
+		cmocka_unit_test(test_pool_end_at_limit),
+		cmocka_unit_test(test_pool_existence_unknown),
+		cmocka_unit_test(test_pool_bound_at_reach),
+		cmocka_unit_test(test_window_bus_limit),
+		cmocka_unit_test(test_noforce_slab_unused),
+		cmocka_unit_test(test_scsi_bounce_limit),
+		cmocka_unit_test(test_platform_own_window),
+		cmocka_unit_test(test_sme_cbit),
+		cmocka_unit_test(test_virtio_under_xen),
+		cmocka_unit_test(test_intel_identity_fallback),
+		cmocka_unit_test(test_untrusted_era),
+		cmocka_unit_test(test_lowmem_net_edge),
+		cmocka_unit_test(test_arm_pool_proves_dma_direct),
+		cmocka_unit_test(test_s390_pci_ops_only_s390),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
