@@ -82,6 +82,31 @@ static void test_iommu_frees_pool(void **state)
 		m.iommu_groups_present = false; /* no IOMMU driver: the default pool */
 		assert_int_equal(active(&m, &l, cases[i].release, &why), TRI_YES);
 	}
+
+	/* RAM ending at 4 GiB: pci_swiotlb_detect_4gb() allocated nothing to free */
+	struct machine m;
+	struct layout l;
+	const char *why;
+	x86_6g(&m, &l);
+	l.end_pfn = 0x100000;
+	m.iommu_groups_present = true;
+	m.log_intel_iommu = true;
+	assert_int_equal(active(&m, &l, KV(5, 6, 0), &why), TRI_NO);
+	assert_non_null(strstr(why, "no RAM above 4 GiB"));
+	l.end_pfn = 0x100001;
+	assert_int_equal(active(&m, &l, KV(5, 6, 0), &why), TRI_UNKNOWN);
+
+	/* a Hygon CPU's IOMMU is AMD's (amd_iommu): freed before 5.19 unless passthrough */
+	x86_6g(&m, &l);
+	m.iommu_groups_present = true;
+	m.cpu_vendor = (char *)"HygonGenuine";
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_NO);
+	m.cpu_vendor = (char *)"AuthenticAMD";
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_NO);
+	m.cpu_vendor = (char *)"GenuineIntel";
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_YES);
+	m.cpu_vendor = (char *)"CentaurHauls";
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_UNKNOWN);
 }
 
 /* arm64 with 2 GiB below 4 GiB: a kmalloc bouncing pool from 6.5, small from 6.7. */
@@ -115,6 +140,13 @@ static void test_arm64_kmalloc_pool(void **state)
 	m.cmd.swiotlb_slabs = 4096;
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.size_bytes, 8ull << 20);
+	/* swiotlb_adjust_size(): ALIGN(size >> IO_TLB_SHIFT, IO_TLB_SEGSIZE), whole 256 KiB
+	 * segments: 1984 MiB of RAM wants 1984 KiB, which takes 2 MiB */
+	m.cmd.have_swiotlb_slabs = false;
+	l.ram_bytes = 1984ull << 20;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes, 2ull << 20);
+	l.ram_bytes = 2ull << 30;
 	/* x86 has no such pool */
 	m.cmd.have_swiotlb_slabs = false;
 	m.arch.value = (char *)"x86_64";
@@ -235,7 +267,7 @@ static void test_arm_lpae(void **state)
 {
 	static const struct {
 		const char *release;
-		int cr;                 /* -1: no CPU line */
+		int cr;                 /* -1: no CPU line; -2: none, and RAM up to 4 GiB */
 		bool above_4g;
 		enum tristate want;
 		enum arm_lpae_source from;
@@ -252,6 +284,8 @@ static void test_arm_lpae(void **state)
 		{ "6.1.0-rpi7-rpi-v7", -1, false, TRI_NO, ARM_LPAE_SOURCE_RELEASE },
 		{ "6.1.0-rpi7-rpi-v6", -1, false, TRI_NO, ARM_LPAE_SOURCE_RELEASE },
 		{ "5.10.0-32-custom", -1, true, TRI_YES, ARM_LPAE_SOURCE_RAM },
+		/* RAM ending at 4 GiB fits a 32-bit phys_addr_t (arm_add_memory keeps it) */
+		{ "5.10.0-32-custom", -2, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE },
 		{ "5.10.0-32-custom", -1, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE },
 		{ "5.10.0-v7lx", -1, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE }, /* not the flavour */
 		{ "5.10.0-myv7+", -1, false, TRI_UNKNOWN, ARM_LPAE_SOURCE_NONE },
@@ -267,6 +301,8 @@ static void test_arm_lpae(void **state)
 		m.arm_cr = cases[i].cr >= 0 ? (uint32_t)cases[i].cr : 0;
 		if (cases[i].above_4g)
 			l.end_pfn = 0x140000;
+		if (cases[i].cr == -2)
+			l.end_pfn = 0x100000; /* no CPU line, RAM to 0xffffffff */
 		swiotlb_state_compute(&m, &l, KV(5, 10, 0), &s);
 		assert_int_equal(s.arm_lpae, cases[i].want);
 		assert_int_equal(s.arm_lpae_source, cases[i].from);
@@ -322,6 +358,7 @@ static void test_arm_pool_default(void **state)
 		{ KV(5, 10, 69), 0x30c5387d, NULL, 0, 0xc0000, TRI_NO },
 		{ KV(5, 12, 19), 0x30c5387d, NULL, 0, 0xc0000, TRI_YES },
 		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0xc0000, TRI_NO },    /* no ZONE_DMA: 4 GiB */
+		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0xfffff, TRI_NO },    /* max_pfn 0xfffff: not above */
 		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0x100000, TRI_YES },  /* max_pfn 0x100000 > 0xfffff */
 		{ KV(5, 13, 0), 0x30c5387d, NULL, 0, 0x140000, TRI_YES },
 		{ KV(6, 1, 0), 0x30c5387d, dma_below, 3, 0xc0000, TRI_YES },
@@ -459,6 +496,9 @@ static void test_arch_pool_eras(void **state)
 		{ "riscv64", KV(5, 13, 19), 0xc0000, 0, TRI_YES },
 		{ "riscv64", KV(5, 14, 0), 0xc0000, 1, TRI_NO },
 		{ "riscv64", KV(5, 14, 0), 0x140000, 0, TRI_YES },
+		/* max_pfn > PFN_DOWN(dma32_phys_limit): RAM ending at 4 GiB is not above */
+		{ "riscv64", KV(5, 14, 0), 0x100000, 0, TRI_NO },
+		{ "riscv64", KV(5, 14, 0), 0x100001, 0, TRI_YES },
 		{ "riscv64", KV(6, 9, 12), 0xc0000, 1, TRI_NO },
 		{ "riscv64", KV(6, 10, 0), 0xc0000, 1, TRI_YES },
 		{ "riscv64", KV(6, 10, 0), 0xc0000, 0, TRI_NO },
