@@ -244,6 +244,26 @@ static void test_prediction_check(void **state)
 	judged_init(&j, VERDICT_UNKNOWN, 1);
 	assert_int_equal(check(&j), OBSERVED_UNJUDGED);
 
+	/* the limit is inclusive (dma_capable: addr + size - 1 <= limit): a bounced
+	 * buffer ending on it was within reach, one byte further was not */
+	judged_init(&j, VERDICT_PARTIAL, 1);
+	j.od.lowest_end = j.od.lowest_end_large = 0xffffffff;
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.od.lowest_end = j.od.lowest_end_large = 0x100000000;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+
+	/* with no pool, 5.0-5.18 call swiotlb_map() anyway (an event, then "buffer is
+	 * full"); with a pool, a device predicted to fail that bounced reached it */
+	judged_init(&j, VERDICT_FAILS, 2);
+	j.in.release = KV(5, 10, 0);
+	j.sw.active = TRI_NO;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.sw.active = TRI_YES;
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.sw.active = TRI_NO;
+	j.in.release = KV(5, 19, 0); /* is_swiotlb_active() first: no event without a pool */
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+
 	/* a device the trace never names, and no observation at all */
 	judged_init(&j, VERDICT_PARTIAL, 1);
 	j.dev.id = (char *)"0000:00:02.0";

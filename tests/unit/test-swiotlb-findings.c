@@ -382,6 +382,169 @@ static void test_pressure_dynamic(void **state)
 	machine_done(&m);
 }
 
+/* swiotlb-pressure from debugfs: "at least 90% full", 90% itself included. */
+static void test_pressure_at_90(void **state)
+{
+	static const struct {
+		uint64_t hiwater;
+		size_t want;
+	} cases[] = { { 9216, 1 }, { 9215, 0 } }; /* of 10240 slabs: 90% and just below */
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		size_t n;
+		setup_pc(&m, "6.1.0-27-amd64");
+		set_debugfs(&m, 10240, cases[i].hiwater, false);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct finding *x = find(&r, "swiotlb-pressure", NULL, &n);
+		assert_int_equal(n, cases[i].want);
+		if (n)
+			assert_int_equal(ev_u(x, "peak_used_bytes"), cases[i].hiwater * 2048);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * With no pool, 5.0-5.18 log "swiotlb buffer is full ... total 0 (slots)" for
+ * every mapping out of reach (dma_direct_map_page still calls swiotlb_map()):
+ * the devices' bounce-impossible says so, no pressure. Whether a pool exists
+ * unknown, the line may be a full pool: swiotlb-pressure.
+ */
+static void test_full_without_pool(void **state)
+{
+	static const struct {
+		const char *release;
+		enum tristate active;
+		size_t pressure;
+	} cases[] = {
+		{ "5.3.18", TRI_NO, 0 },      /* Intel frees the pool */
+		{ "5.6.0", TRI_UNKNOWN, 1 },  /* unless untrusted devices: unknown */
+		{ "5.8.0", TRI_YES, 1 },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		size_t n;
+		setup_pc(&m, cases[i].release);
+		m.swiotlb.have_pool = false;
+		m.iommu_groups_present = true;
+		m.log_intel_iommu = true;
+		m.swiotlb.full_messages = 2;
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_int_equal(r.swiotlb.active, cases[i].active);
+		find(&r, "swiotlb-pressure", NULL, &n);
+		assert_int_equal(n, cases[i].pressure);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * Before 5.13 the block layer copies what lies above bounce_pfn itself
+ * (blk_queue_bounce, page by page): a 31-bit SD host's 1 MiB segments never
+ * reach swiotlb. With dma_max_pfn() gone (5.3) its queue bounces nothing, and
+ * dma-direct bounces them through swiotlb: 128 slots at most.
+ */
+static void test_block_layer_bounce_not_swiotlb(void **state)
+{
+	static const struct {
+		const char *release;
+		size_t too_large;
+	} cases[] = { { "5.2.21", 0 }, { "5.3.0", 1 } };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		size_t n;
+		setup_pc(&m, cases[i].release);
+		m.swiotlb.pool_start = 0x3c000000; /* within 31 bits */
+		m.swiotlb.pool_end = 0x40000000;
+		add_pci(&m, "0000:02:00.0", "sdhci-pci", 31);
+		machine_sort_devices(&m);
+		add_disk(&m, "mmcblk0", "0000:02:00.0", 4294967295, 1024);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:02:00.0");
+		assert_int_equal(x->kernel_model, KERNEL_MODEL_LEGACY_BLOCK);
+		assert_int_equal(x->verdict, VERDICT_PARTIAL);
+		find(&r, "bounce-mapping-too-large", "0000:02:00.0", &n);
+		assert_int_equal(n, cases[i].too_large);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * swiotlb=noforce: dma_direct_map_page() skips swiotlb_map() ("if
+ * (swiotlb_force != SWIOTLB_NO_FORCE)"), so a mapping out of reach logs "DMA
+ * addr ... overflow", never "swiotlb buffer is full", in 5.0-5.18 too.
+ */
+static void test_noforce_overflow_message(void **state)
+{
+	static const struct {
+		bool noforce;
+		const char *says;
+	} cases[] = { { true, "DMA addr ... overflow" }, { false, "total 0 (slots)" } };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		size_t n;
+		setup_pc(&m, "5.13.0");
+		m.swiotlb.have_pool = false;
+		m.swiotlb.have_nslabs = true; /* debugfs: io_tlb_nslabs 0 */
+		m.cmd.swiotlb_noforce = cases[i].noforce;
+		add_pci(&m, "0000:00:1f.2", "ahci", 32);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_int_equal(report_of(&r, "0000:00:1f.2")->verdict, VERDICT_FAILS);
+		const struct finding *x = find(&r, "bounce-impossible", "0000:00:1f.2", &n);
+		assert_int_equal(n, 1);
+		assert_non_null(strstr(x->message, cases[i].says));
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* Forcing of the whole machine (swiotlb=force) bounces all RAM of every device, and is one
+ * machine-wide finding, not one per device. */
+static void test_forced_once(void **state)
+{
+	struct machine m;
+	struct report r;
+	size_t n;
+
+	(void)state;
+	setup_pc(&m, "6.1.0-27-amd64");
+	m.cmd.swiotlb_force = true;
+	add_pci(&m, "0000:00:04.0", "nvme", 64);
+	add_pci(&m, "0000:00:1f.2", "ahci", 32);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "0000:00:04.0")->verdict, VERDICT_FORCED);
+	assert_int_equal(report_of(&r, "0000:00:1f.2")->verdict, VERDICT_FORCED);
+	/* dma_direct_map_page(): swiotlb_map() for every mapping, RAM in reach too */
+	for (size_t i = 0; i < r.devices.n_devices; i++) {
+		assert_true(r.devices.devices[i].affected_known);
+		assert_int_equal(r.devices.devices[i].affected_bytes, r.layout.ram_bytes);
+	}
+	assert_int_equal(report_of(&r, "0000:00:04.0")->direct.unreachable_bytes, 0);
+	find(&r, "forced-bounce", NULL, &n);
+	assert_int_equal(n, 1);
+	find(&r, "forced-bounce", "0000:00:04.0", &n);
+	assert_int_equal(n, 0);
+	find(&r, "forced-bounce", "0000:00:1f.2", &n);
+	assert_int_equal(n, 0);
+	report_done(&r);
+	machine_done(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +552,11 @@ int main(void)
 		cmocka_unit_test(test_forced_segment_too_large),
 		cmocka_unit_test(test_pool_overflow_logged),
 		cmocka_unit_test(test_pressure_dynamic),
+		cmocka_unit_test(test_pressure_at_90),
+		cmocka_unit_test(test_full_without_pool),
+		cmocka_unit_test(test_block_layer_bounce_not_swiotlb),
+		cmocka_unit_test(test_noforce_overflow_message),
+		cmocka_unit_test(test_forced_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
