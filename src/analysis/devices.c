@@ -372,6 +372,10 @@ static void decide(const struct devices_input *in, struct device_report *r)
 					    ? "RAM past the host bridge's dma-ranges window, which a kernel "
 					      "before 5.5 never reads (of_dma_get_range starts above it): "
 					      "nothing bounces it, DMA there goes astray"
+					    : r->bus_limit
+					    ? "RAM past the devicetree dma-ranges window that the block layer does "
+					      "not bounce, and from 4.20 to 5.4 dma_capable() checks the window "
+					      "rounded up to a power of two: DMA there goes astray"
 					    : "RAM past the devicetree dma-ranges window that the block layer does "
 					      "not bounce, and before 4.20 dma_capable() checks only the mask: DMA "
 					      "there goes astray";
@@ -405,6 +409,10 @@ static void decide(const struct devices_input *in, struct device_report *r)
 				    ? "the mask reaches past the host bridge's dma-ranges window, which a "
 				      "kernel before 5.5 never reads (of_dma_get_range starts above it): "
 				      "DMA there goes astray"
+				    : r->bus_limit
+				    ? "the devicetree dma-ranges window does not end at a power of two, and "
+				      "from 4.20 to 5.4 the kernel's bus limit is the window rounded up to one: "
+				      "DMA past the window and below that goes astray"
 				    : "the mask reaches past the devicetree dma-ranges window and, before 4.20, "
 				      "the kernel kept no bus limit to check: DMA there goes astray";
 		return;
@@ -547,10 +555,13 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		    (d->bus != DEV_BUS_PCI && device_dt(d)->n_chain && device_dt(d)->chain[0].is_pci);
 	r->bus_limit = era_bus_limit(in, r);
 	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
-	/* before 4.20 of_dma_configure() only clipped the mask at probe time: a
-	 * driver's wider dma_set_mask() later reaches past the window unchecked */
-	r->window_unchecked = r->mask_known && r->map.state == DMA_MAP_RANGES && !r->bus_limit &&
-			      r->dma_mask > r->map.bus_limit;
+	/* what the kernel checks reaches past the window: before 4.20 of_dma_configure()
+	 * only clipped the mask at probe time, so a driver's wider dma_set_mask() later
+	 * passes it; from 4.20 to 5.4 the bus limit it keeps is the window rounded up to
+	 * DMA_BIT_MASK(ilog2(end) + 1) (a7ba70f1787f: "impossible to represent with a
+	 * mask" for the Raspberry Pi 4's 3 GiB window) */
+	r->window_unchecked = r->mask_known && r->map.state == DMA_MAP_RANGES &&
+			      min_not_zero(r->dma_mask, r->bus_limit) > r->map.bus_limit;
 	if (r->mask_known && in->l->source != LAYOUT_SOURCE_NONE) {
 		/* the device's true reach is the window, whatever the kernel checks */
 		e = reach_compute(in->l, &r->map, range_map, r->dma_mask,

@@ -110,7 +110,8 @@ struct device_report {
 	bool bridge;                         /* a PCI bridge or host controller: no DMA of its own */
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
 	bool out_of_reach_decides;           /* the verdict is about the RAM out of reach (needs_pool) */
-	bool window_unchecked;               /* before 4.20: mask beyond the dma-ranges window, no bus limit */
+	bool window_unchecked;               /* what the kernel checks reaches past the dma-ranges window: the mask
+					      * before 4.20, the window rounded up to a power of two 4.20-5.4 */
 	bool window_ignored;                 /* before 5.5: the window the DT describes, which the kernel never read */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 };

@@ -124,6 +124,10 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 			r->window_ignored
 				? " of RAM past the host bridge's dma-ranges window, which a kernel before "
 				  "5.5 never reads: nothing checks it, so DMA there goes astray"
+			: r->window_unchecked && r->bus_limit
+				? " of RAM past the devicetree dma-ranges window: from 4.20 to 5.4 "
+				  "dma_capable() checks the window rounded up to a power of two, so DMA there "
+				  "goes astray"
 			: r->window_unchecked
 				? " of RAM past the devicetree dma-ranges window, inside the device's mask: "
 				  "before 4.20 dma_capable() checks only the mask, so DMA there goes astray"
@@ -144,6 +148,10 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 			r->window_ignored
 				? " of RAM lies beyond the host bridge's dma-ranges window, which a kernel "
 				  "before 5.5 never reads: nothing checks it, so DMA there goes astray"
+				: r->bus_limit
+				? " of RAM lies beyond the devicetree dma-ranges window: from 4.20 to 5.4 "
+				  "the kernel checks the window rounded up to a power of two, so DMA there "
+				  "goes astray"
 				: " of RAM lies beyond the devicetree dma-ranges window, inside the device's "
 				  "mask: before 4.20 nothing checks the window, so DMA there goes astray");
 		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);

@@ -1074,6 +1074,26 @@ def arm64_rpi4_419(t):
     ]
 
 
+def arm64_rpi4_54(t):
+    """The Raspberry Pi 4-like board under 5.4: from 4.20 (b4ebe6063204) the
+    kernel keeps the window as bus_dma_mask, rounded up in of_dma_configure()
+    to DMA_BIT_MASK(ilog2(0x17fffffff) + 1) = 0x1ffffffff; a7ba70f1787f (5.5)
+    names this board's 3 GiB window as what a mask cannot represent. Bus
+    addresses 0x180000000-0x1ffffffff (CPU 0xc0000000-0x13fffffff) pass that
+    check and are handed to a device that cannot reach them."""
+    arm64_rpi4(t)
+    manifest(t, "aarch64", "5.4.83-v8+", "2026-12-06T08:00:00Z")
+    d = dev("0000:01:00.0")
+    return [
+        "# 4.20-5.4: the bus limit is the window rounded up to a power of two",
+        "%s | .bus_limit == \"0x1ffffffff\" and .dma_mask == \"0xffffffffffffffff\"" % d,
+        "%s | .verdict == \"fails\" and (.reason | test(\"4.20 to 5.4\"))" % d,
+        "%s | length == 1" % finding("bounce-missed", "0000:01:00.0"),
+        "%s | .[0].evidence.window_end == \"0x17fffffff\"" % finding("bounce-missed", "0000:01:00.0"),
+        "# 5.5 keeps the exact end: tests/machines/arm64-rpi4 (partial)",
+    ]
+
+
 def arm64_rpi4_nonroot(t):
     """The Raspberry Pi 4 board on Raspberry Pi OS's 6.1, read as a normal user:
     dev/kmsg refused (dmesg_restrict), no debugfs, proc/iomem all zeros. RAM
@@ -2511,6 +2531,7 @@ FIXTURES = {
     "arm-5.10-armmp-window": arm_510_armmp_window,
     "x86-hyperv-snp": x86_hyperv_snp,
     "arm64-rpi4-4.19": arm64_rpi4_419,
+    "arm64-rpi4-5.4": arm64_rpi4_54,
     "s390-pv-guest": s390_pv_guest,
     "arm-5.10-lpae-window": arm_510_lpae_window,
     "x86-noforce": x86_noforce,
