@@ -16,46 +16,10 @@
 #include "diff/diff-render.h"
 #include "diff/report-diff.h"
 #include "shared/macro.h"
+#include "shared/read-fd.h"
 
 /* a report of 10^5 devices is about 200 MiB: past this a side is not one of ours */
 #define DIFF_REPORT_MAX (1ull << 30) /* below INT_MAX: json_tokener_parse_ex() takes an int */
-
-/* All of fd into a NUL-terminated buffer; -EFBIG past DIFF_REPORT_MAX. */
-static int read_all(int fd, char **ret, size_t *ret_len)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-
-	for (;;) {
-		if (cap - len < 65536) {
-			if (cap > DIFF_REPORT_MAX) {
-				free(buf);
-				return -EFBIG;
-			}
-			char *g = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
-			if (!g) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = g;
-		}
-		ssize_t n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = -errno;
-			free(buf);
-			return e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	*ret_len = len;
-	return 0;
-}
 
 static int failed(const char *side, const char *what)
 {
@@ -84,7 +48,7 @@ static int audit_snapshot(const char *side, const struct diff_request *q, char *
 		close(pipefd[0]);
 		return failed(side, "cannot run the audit of the snapshot (/proc/self/exe)");
 	}
-	r = read_all(pipefd[0], ret, ret_len);
+	r = read_fd_all(pipefd[0], DIFF_REPORT_MAX, 0, ret, ret_len);
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -119,7 +83,8 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 			return failed(side, strerror(errno));
 		if ((uint64_t)st.st_size > DIFF_REPORT_MAX)
 			return failed(side, "larger than any report (1 GiB)");
-		r = c == '{' ? read_all(fd, &buf, &len) : audit_snapshot(side, q, &buf, &len);
+		r = c == '{' ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
+			     : audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
 			return c == '{' ? failed(side, strerror(-r)) : r;
 	} else if (S_ISDIR(st.st_mode)) {

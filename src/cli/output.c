@@ -12,6 +12,7 @@
 
 #include "cli/output.h"
 #include "shared/macro.h"
+#include "shared/read-fd.h"
 
 struct output {
 	FILE *f;            /* the renderers' stream: sink_write() to fd */
@@ -247,24 +248,7 @@ int output_previous(const struct output *o, size_t max, char **ret, size_t *ret_
 		return -ENOENT;
 	if ((uint64_t)st.st_size > max)
 		return -EFBIG;
-	_cleanup_free_ char *buf = malloc((size_t)st.st_size + 1);
-	size_t len = 0;
-	if (!buf)
-		return -ENOMEM;
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
-	*ret_len = len;
-	return 0;
+	return read_fd_all(fd, max, st.st_size, ret, ret_len);
 }
 
 bool output_is_terminal(const struct output *o)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shared/macro.h"
+#include "shared/read-fd.h"
 #include "shared/openat2.h"
 #include "shared/path.h"
 #include "shared/text.h"
@@ -310,7 +311,7 @@ static int read_leaf_nodev(int dfd, const char *name, size_t max, bool short_rea
 	if (short_read_ends) {
 		char buf[4096];
 		size_t want = max < sizeof(buf) ? max + 1 : sizeof(buf);
-		ssize_t n = sysroot_read_some(fd, buf, want);
+		ssize_t n = read_some(fd, buf, want);
 		if (n < 0)
 			return -EAGAIN; /* EISDIR, a FIFO's EAGAIN: the careful path says what it is */
 		if (n > 0 && (size_t)n < want) {
@@ -332,7 +333,7 @@ static int read_leaf_nodev(int dfd, const char *name, size_t max, bool short_rea
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EAGAIN;
-	return sysroot_read_fd(fd, max, st.st_size, ret_buf, ret_len);
+	return read_fd_all(fd, max, st.st_size, ret_buf, ret_len);
 }
 
 static int read_leaf(int dfd, const char *name, size_t max, char **ret_buf, size_t *ret_len)
@@ -351,7 +352,7 @@ static int read_leaf(int dfd, const char *name, size_t max, char **ret_buf, size
 		return -errno;
 	if (st2.st_ino != st.st_ino || st2.st_dev != st.st_dev || !S_ISREG(st2.st_mode))
 		return -EAGAIN; /* swapped under us: let the careful path look again */
-	return sysroot_read_fd(fd, max, st2.st_size, ret_buf, ret_len);
+	return read_fd_all(fd, max, st2.st_size, ret_buf, ret_len);
 }
 
 static int dir_read(struct sysroot_dir *d, const char *name, size_t max, char **ret_buf,

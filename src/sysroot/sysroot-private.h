@@ -77,16 +77,12 @@ int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const ch
 		   const char *detail);
 
 /* The slow, careful accesses of a whole root-relative path (with a tap: *ret_canon too). */
-/* read(), again after EINTR: the bytes read, or -errno. */
-ssize_t sysroot_read_some(int fd, void *buf, size_t n);
 int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char **ret_buf,
 			 size_t *ret_len, char **ret_canon);
 int sysroot_readlink_careful(struct sysroot *sr, const char *path, char **ret, char **ret_canon);
 int sysroot_stat_careful(struct sysroot *sr, const char *path, struct stat *ret, char **ret_canon);
 /* List the directory open as O_PATH pfd; with a tap (canon set), tell it the listing. */
 int sysroot_list_fd(struct sysroot *sr, int pfd, const char *canon, struct strv *ret);
-/* read() fd to its end (see sysroot.c). */
-int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len);
 /* What a successful stat tells the tap: a directory, or that a file exists. */
 void sysroot_tap_stat(struct sysroot *sr, const char *canon, const struct stat *st);
 

@@ -13,6 +13,7 @@
 #include "shared/debug.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
+#include "shared/read-fd.h"
 #include "shared/openat2.h"
 #include "shared/kernel-defs.h"
 #include "shared/path.h"
@@ -199,59 +200,6 @@ int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
 	return r < 0 ? r : 0;
 }
 
-ssize_t sysroot_read_some(int fd, void *buf, size_t n)
-{
-	ssize_t r;
-
-	do
-		r = read(fd, buf, n);
-	while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : r;
-}
-
-/*
- * Read fd to its end. size_hint is st_size (0 when unknown, as on procfs):
- * once that many bytes are in, the read that would return 0 is skipped, which
- * halves the read() calls on snapshots and sysfs binary attributes.
- */
-int sysroot_read_fd(int fd, size_t max, off_t size_hint, char **ret_buf, size_t *ret_len)
-{
-	/* compared as uint64_t: a 64-bit off_t truncated to a 32-bit size_t could look small */
-	bool hint = size_hint > 0 && (uint64_t)size_hint <= max;
-	size_t cap = hint ? (size_t)size_hint : 4096, len = 0;
-	_cleanup_free_ char *buf = malloc(cap + 1);
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (len == cap) {
-			if (cap > max)
-				return -EFBIG;
-			size_t ncap = cap * 2;
-			char *nb = realloc(buf, ncap + 1);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-			cap = ncap;
-		}
-		ssize_t n = sysroot_read_some(fd, buf + len, cap - len);
-		if (n < 0)
-			return (int)n;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max)
-			return -EFBIG;
-		if (hint && len == (size_t)size_hint)
-			break;
-	}
-	buf[len] = '\0';
-	*ret_buf = TAKE_PTR(buf);
-	if (ret_len)
-		*ret_len = len;
-	return 0;
-}
-
 /* path opened for reading once it is known to be a regular file, and its size; -errno. */
 static int open_regular(struct sysroot *sr, const char *path, off_t *ret_size, char **ret_canon)
 {
@@ -278,7 +226,7 @@ int sysroot_read_careful(struct sysroot *sr, const char *path, size_t max, char 
 
 	if (fd < 0)
 		return fd;
-	return sysroot_read_fd(fd, max, size, ret_buf, ret_len);
+	return read_fd_all(fd, max, size, ret_buf, ret_len);
 }
 
 /* The trace's "(N bytes)". */
@@ -338,7 +286,7 @@ static int read_stream_fd(int fd, size_t max, sysroot_eat_t eat, void *userdata,
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t n = sysroot_read_some(fd, buf + have, STREAM_CHUNK - have);
+		ssize_t n = read_some(fd, buf + have, STREAM_CHUNK - have);
 		if (n < 0)
 			return (int)n;
 		total += (size_t)n;
@@ -437,7 +385,7 @@ static int read_records_canon(struct sysroot *sr, const char *path, size_t max, 
 		return -errno;
 	if (S_ISREG(st.st_mode)) {
 		fd = reopen(pfd, O_RDONLY | O_NONBLOCK);
-		return fd < 0 ? fd : sysroot_read_fd(fd, max, st.st_size, ret_buf, ret_len);
+		return fd < 0 ? fd : read_fd_all(fd, max, st.st_size, ret_buf, ret_len);
 	}
 	if (!S_ISCHR(st.st_mode) || !sr->live)
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL; /* device nodes only live */
