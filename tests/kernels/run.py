@@ -330,6 +330,10 @@ def main():
         idle = len(verdicts["table"]) - len(rows)
         table += [(name, "%.0f s" % res["secs"]) + row for row in rows]
         table.append((name, "", "(%d idle)" % idle, "", "", 0, 0, 0, "-", "", ""))
+        if verdicts["unexercised"]:
+            tap.note("%s: %d of %d devices unexercised (no traffic, nothing asserted): %s"
+                     % (name, len(verdicts["unexercised"]), len(verdicts["table"]),
+                        " ".join(verdicts["unexercised"])))
         # a fixture records what the kernel confirmed: never a disagreement
         agreed = all(v["ok"] for v in verdicts["checks"])
         if o.save_fixtures and agreed and os.path.exists(os.path.join(res["work"], "capture.tgz")):

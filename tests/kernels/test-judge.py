@@ -348,6 +348,18 @@ res = run(audit([dev(A, "direct")]))
 case("direct without traffic agrees, counted unexercised",
      res if res["unexercised"] == [A] and row(res)[-1].startswith("unexercised") else
      {"checks": [dict(ok=False, what="unexercised: %s %s" % (res["unexercised"], row(res)))]}, True)
+# ...and not one passing check names it: a check that cannot fail is no evidence
+def of_verdict(res, v):
+    """The checks that speak for device A's verdict v (--observe's count is its own)."""
+    return [dict(ok=False, what=c["what"]) for c in res["checks"]
+            if "%s is %s" % (A, v) in c["what"] or "%s (%s)" % (A, v) in c["what"]]
+for v in ("direct", "iommu", "idle"):
+    r = run(audit([dev(A, v)]))
+    case("%s without traffic: unexercised, and no check passes for its verdict" % v,
+         {"checks": of_verdict(r, v)
+          + ([] if r["unexercised"] == [A] else [dict(ok=False, what="not unexercised")])}, True)
+case("--observe judging a device the trace shows no bounce of disagrees",
+     run(audit([dev(A, "direct")]), obs=observed(audit([dev(A, "direct")]), "", "consistent")), False)
 res = run(audit([dev(A, "direct", unreachable=0)]), io=IO)
 case("direct with traffic is not unexercised",
      res if not res["unexercised"] and row(res)[-1].startswith("agrees") else
