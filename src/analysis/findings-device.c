@@ -3,7 +3,6 @@
  * A device's findings: what the kernel model predicts for a device that does
  * DMA, and what the kernel log proves happened to it. Pure: no I/O.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +12,6 @@
 #include "analysis/prediction-check.h"
 #include "shared/macro.h"
 #include "shared/sat.h"
-#include "shared/strbuf.h"
 
 /* IO_TLB_SEGSIZE (128) slots of IO_TLB_SIZE (include/linux/swiotlb.h): the most one bounce holds */
 #define SWIOTLB_MAX_MAPPING_BYTES (128ull << IO_TLB_SHIFT)
@@ -43,20 +41,21 @@ static void add_reach_evidence(struct findings *f, struct finding *x, const stru
 		finding_add_u64(f, x, "uncovered_by_dma_ranges_bytes", r->direct.uncovered_bytes);
 }
 
-static char *sized_message(const char *before, uint64_t bytes, const char *after)
+/*
+ * The case of a device's bounce-missed: the window the kernel does not check
+ * (never read before 5.5, rounded up 4.20-5.4, only the mask before 4.20),
+ * else the block layer's missed pages or ARM's unchecked mapping.
+ */
+static enum finding_case missed_case(const struct device_report *r, bool block)
 {
-	struct strbuf b = { 0 };
-	strbuf_append(&b, before);
-	strbuf_append_size(&b, bytes);
-	strbuf_append(&b, after);
-	return strbuf_steal(&b);
+	if (!r->window_unchecked)
+		return block ? FC_BOUNCE_MISSED_BLOCK : FC_BOUNCE_MISSED_ARM_UNCHECKED;
+	if (r->window_ignored)
+		return block ? FC_BOUNCE_MISSED_BLOCK_IGNORED_WINDOW : FC_BOUNCE_MISSED_IGNORED_WINDOW;
+	if (r->bus_limit)
+		return block ? FC_BOUNCE_MISSED_BLOCK_ROUNDED_WINDOW : FC_BOUNCE_MISSED_ROUNDED_WINDOW;
+	return block ? FC_BOUNCE_MISSED_BLOCK_UNCHECKED_WINDOW : FC_BOUNCE_MISSED_UNCHECKED_WINDOW;
 }
-
-/* b4ebe6063204 (4.20): dma_capable() honours bus_dma_mask, which of_dma_configure() sets from dma-ranges */
-#define WINDOW_REMEDY "use a 4.20+ kernel, whose dma_capable() checks the dma-ranges window " \
-		      "(bus_dma_mask), or keep the driver's DMA mask within the window"
-#define IGNORED_WINDOW_REMEDY "use a 5.5+ kernel, which reads the host bridge's own dma-ranges " \
-			      "(951d48855d86), or keep the driver's DMA mask within the window"
 
 /* What bouncing, forced bouncing or its failure predicts for a device that does DMA. */
 static void bounce_findings(const struct devices_input *in, const struct device_report *r,
@@ -69,114 +68,59 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	if (r->verdict == VERDICT_PARTIAL) {
 		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		bool block = r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k->bounce_bytes;
-		_cleanup_free_ char *msg =
-			block ? sized_message("the block layer bounces ", k->bounce_bytes,
-					      " of RAM for this device's queue (pages above bounce_pfn): "
-					      "a copy on every I/O")
-			      : sized_message("", r->direct.unreachable_bytes,
-					      " of RAM is out of this device's reach: buffers there are "
-					      "copied through a bounce buffer on every I/O");
-		x = findings_add(f, FINDING_BOUNCE_NEEDED, d->id, msg);
+		x = findings_raise(f, block ? FC_BOUNCE_NEEDED_BLOCK : FC_BOUNCE_NEEDED, d->id,
+				   &(struct finding_args){ .bytes = block ? k->bounce_bytes
+									  : r->direct.unreachable_bytes });
 		add_reach_evidence(f, x, r);
 		if (block)
 			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
 	}
 	if (r->verdict == VERDICT_FORCED && !sw->forced) {
 		/* forced for this device alone: the machine-wide finding does not cover it */
-		x = findings_add(f, FINDING_FORCED_BOUNCE, d->id, r->forced_why);
+		bool pool = device_dt(d)->restricted_pool;
+		x = findings_raise(f, pool ? FC_FORCED_BOUNCE_RESTRICTED_POOL : FC_FORCED_BOUNCE_MASK,
+				   d->id, &(struct finding_args){ .why = r->forced_why });
 		add_reach_evidence(f, x, r);
-		if (device_dt(d)->restricted_pool) {
-			finding_set_remedy(f, x, "none needed: the devicetree confines this device's DMA "
-						 "to its restricted-dma-pool");
-		} else {
-			finding_set_remedy(f, x, "give the device a mask above the C-bit (64-bit) if the "
-						 "hardware allows, or a translated IOMMU domain");
-			if (in->m->coco.cpuinfo_phys_bits)
-				finding_add_u64(f, x, "physical_address_bits",
-						in->m->coco.cpuinfo_phys_bits);
-		}
+		if (!pool && in->m->coco.cpuinfo_phys_bits)
+			finding_add_u64(f, x, "physical_address_bits", in->m->coco.cpuinfo_phys_bits);
 	}
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
 		/* 5.0-5.18 try swiotlb_map() with no pool: the slot search fails instead */
 		bool tries = sw->active == TRI_NO && !in->m->cmd.swiotlb_noforce &&
 			     era_value(ERA_POOLLESS_MAP, in->release, in->arch_family, NULL) ==
 				     POOLLESS_TRIES_SWIOTLB;
-		_cleanup_free_ char *msg = sized_message("", r->direct.unreachable_bytes,
-							 tries ? " of RAM is out of this device's reach and "
-								 "there is no bounce buffer: DMA to it fails "
-								 "(\"swiotlb buffer is full ... total 0 (slots)\")"
-							       : " of RAM is out of this device's reach and "
-								 "there is no usable bounce buffer: DMA to it "
-								 "fails (\"DMA addr ... overflow\")");
-		x = findings_add(f, FINDING_BOUNCE_IMPOSSIBLE, d->id, msg);
-		if (in->m->cmd.swiotlb_noforce)
-			finding_set_remedy(f, x, "drop swiotlb=noforce (or boot with swiotlb=<slabs>), "
-						 "or enable an IOMMU");
-		else if (sw->active == TRI_NO)
-			finding_set_remedy(f, x, "give the kernel a bounce pool (swiotlb), or enable an "
-						 "IOMMU");
+		enum finding_case c = tries			 ? FC_BOUNCE_IMPOSSIBLE_NO_SLOTS
+				      : in->m->cmd.swiotlb_noforce ? FC_BOUNCE_IMPOSSIBLE_NOFORCE
+				      : sw->active == TRI_NO	 ? FC_BOUNCE_IMPOSSIBLE_NO_POOL
+								 : FC_BOUNCE_IMPOSSIBLE;
+		x = findings_raise(f, c, d->id,
+				   &(struct finding_args){ .bytes = r->direct.unreachable_bytes });
 		add_reach_evidence(f, x, r);
 		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
 	}
 	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
-		_cleanup_free_ char *msg = sized_message(
-			"the block layer does not bounce ", device_legacy(r)->missed_bytes,
-			r->window_ignored
-				? " of RAM past the host bridge's dma-ranges window, which a kernel before "
-				  "5.5 never reads: nothing checks it, so DMA there goes astray"
-			: r->window_unchecked && r->bus_limit
-				? " of RAM past the devicetree dma-ranges window: from 4.20 to 5.4 "
-				  "dma_capable() checks the window rounded up to a power of two, so DMA there "
-				  "goes astray"
-			: r->window_unchecked
-				? " of RAM past the devicetree dma-ranges window, inside the device's mask: "
-				  "before 4.20 dma_capable() checks only the mask, so DMA there goes astray"
-				: " of RAM this device cannot reach: without a mask check further down, "
-				  "its DMA reads or writes the wrong memory");
-		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
+		x = findings_raise(f, missed_case(r, true), d->id,
+				   &(struct finding_args){ .bytes = device_legacy(r)->missed_bytes });
 		add_reach_evidence(f, x, r);
 		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
-		if (r->window_unchecked) {
+		if (r->window_unchecked)
 			finding_add_hex(f, x, "window_end", r->map.bus_limit);
-			finding_set_remedy(f, x, r->window_ignored ? IGNORED_WINDOW_REMEDY : WINDOW_REMEDY);
-		}
-	} else if (r->missed_corrupts && r->window_unchecked) {
-		_cleanup_free_ char *msg = sized_message(
-			"", r->direct.unreachable_bytes,
-			r->window_ignored
-				? " of RAM lies beyond the host bridge's dma-ranges window, which a kernel "
-				  "before 5.5 never reads: nothing checks it, so DMA there goes astray"
-				: r->bus_limit
-				? " of RAM lies beyond the devicetree dma-ranges window: from 4.20 to 5.4 "
-				  "the kernel checks the window rounded up to a power of two, so DMA there "
-				  "goes astray"
-				: " of RAM lies beyond the devicetree dma-ranges window, inside the device's "
-				  "mask: before 4.20 nothing checks the window, so DMA there goes astray");
-		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
-		add_reach_evidence(f, x, r);
-		finding_add_hex(f, x, "window_end", r->map.bus_limit);
-		finding_set_remedy(f, x, r->window_ignored ? IGNORED_WINDOW_REMEDY : WINDOW_REMEDY);
 	} else if (r->missed_corrupts) {
-		_cleanup_free_ char *msg = sized_message(
-			"", r->direct.unreachable_bytes,
-			" of RAM is out of this device's reach and arm_dma_map_page() maps it "
-			"unchecked, with no bounce buffer: its DMA reads or writes the wrong memory");
-		x = findings_add(f, FINDING_BOUNCE_MISSED, d->id, msg);
+		x = findings_raise(f, missed_case(r, false), d->id,
+				   &(struct finding_args){ .bytes = r->direct.unreachable_bytes });
 		add_reach_evidence(f, x, r);
+		if (r->window_unchecked)
+			finding_add_hex(f, x, "window_end", r->map.bus_limit);
 	}
 	if (r->pool_reachable == TRI_NO && sw->pool_known) {
-		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, d->id,
-				 "the swiotlb pool lies outside this device's reach: bouncing cannot "
-				 "help it (\"swiotlb addr ... overflow\")");
+		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH, d->id, NULL);
 		finding_add_hex(f, x, "pool_start", sw->pool_start);
 		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
 		finding_add_hex(f, x, "limit", r->limit);
 	} else if (r->pool_reachable == TRI_NO && sw->pool_limit_known) {
-		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, d->id,
-				 "the swiotlb pool lies below its derived bound, in RAM this device cannot "
-				 "reach: bouncing cannot help it (\"swiotlb addr ... overflow\")");
+		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH_BELOW_BOUND, d->id, NULL);
 		finding_add_hex(f, x, "pool_limit", sw->pool_limit);
 		finding_add_str(f, x, "pool_limit_why", sw->pool_limit_why);
 		finding_add_hex(f, x, "limit", r->limit);
@@ -194,24 +138,14 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 		uint64_t diff = r->direct.reachable_bytes > r->bitmask.reachable_bytes
 					? r->direct.reachable_bytes - r->bitmask.reachable_bytes
 					: r->bitmask.reachable_bytes - r->direct.reachable_bytes;
-		_cleanup_free_ char *msg =
-			diff ? sized_message("DMA mask is not of the form 2^n-1: read as a limit (what "
-					     "dma-direct does) and as a bitmask (the DMA-API definition) "
-					     "it reaches different RAM; they differ by ",
-					     diff, "")
-			     : strdup("DMA mask is not of the form 2^n-1: the limit and bitmask "
-				      "readings agree on this machine's RAM, but not on every layout");
-		x = findings_add(f, FINDING_MASK_NOT_CONTIGUOUS, d->id, msg);
-		if (!diff)
-			finding_lower_severity(x, SEVERITY_INFO);
+		x = findings_raise(f, diff ? FC_MASK_NOT_CONTIGUOUS : FC_MASK_NOT_CONTIGUOUS_AGREES,
+				   d->id, &(struct finding_args){ .bytes = diff });
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
 		finding_add_u64(f, x, "reachable_as_limit_bytes", r->direct.reachable_bytes);
 		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
 	}
 	if (r->mask_known && r->bus_limit && r->bus_limit < r->dma_mask) {
-		x = findings_add(f, FINDING_MASK_LIMITED_BY_BUS, d->id,
-				 "the firmware bus limit (devicetree dma-ranges) is below the DMA mask: "
-				 "the bus limit decides the reach");
+		x = findings_raise(f, FC_MASK_LIMITED_BY_BUS, d->id, NULL);
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
 		if (r->map.node)
@@ -223,16 +157,9 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 		const struct legacy_block *c = &device_legacy(r)->by_reading[MAX_LOW_PFN_COUNT];
 		const struct legacy_block *p = &device_legacy(r)->by_reading[MAX_LOW_PFN_PFN];
 		bool used_count = device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT;
-		x = findings_add(f, FINDING_PFN_COUNT_CONFUSION, d->id,
-				 "the block layer's bounce decision for this device's queue depends on "
-				 "whether max_low_pfn is a page count or a PFN (they differ by the "
-				 "memory base PFN)");
-		if (!used_count)
-			finding_lower_severity(x, SEVERITY_INFO);
-		finding_set_remedy(f, x, used_count ? "use a v3.13+ kernel (ARM: 7805/1) or set the "
-						      "queue's bounce limit from dma_max_pfn()"
-						    : "none on this kernel; the count reading is what "
-						      "32-bit ARM before v3.13 used");
+		x = findings_raise(f, used_count ? FC_PFN_COUNT_CONFUSION_QUEUE
+						 : FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED,
+				   d->id, NULL);
 		confusion_evidence(f, x, in->l, c, p);
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
@@ -249,31 +176,20 @@ static void untrusted_finding(const struct devices_input *in, const struct devic
 	if (!r->untrusted)
 		return;
 	if (sw->active == TRI_NO) {
-		static const char *const what[] = {
-			[UNTRUSTED_NO_POOL_FULL] = "so those mappings fail (\"swiotlb buffer is full\")",
-			[UNTRUSTED_NO_POOL_PANIC] = "and this kernel panics on the first one (\"Can not "
-						    "allocate SWIOTLB buffer earlier\")",
-			[UNTRUSTED_NO_POOL_CHECKED] = "so those mappings fail (\"DMA bounce buffers are "
-						      "inactive\")",
+		static const enum finding_case without_pool[] = {
+			[UNTRUSTED_NO_POOL_FULL] = FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_FULL,
+			[UNTRUSTED_NO_POOL_PANIC] = FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_PANIC,
+			[UNTRUSTED_NO_POOL_CHECKED] = FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_CHECKED,
 		};
 		int era = era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL);
-		_cleanup_free_ char *msg = NULL;
 		if (era <= UNTRUSTED_NOT_MODELLED || era > UNTRUSTED_NO_POOL_CHECKED)
 			era = UNTRUSTED_NO_POOL_CHECKED;
-		if (asprintf(&msg, "untrusted (external-facing) device: buffers not aligned to the "
-				   "IOMMU page must bounce, and there is no swiotlb pool, %s", what[era]) < 0)
-			msg = NULL;
-		x = findings_add(f, FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE, r->dev->id,
-				 msg ? msg : "untrusted (external-facing) device: no swiotlb pool to bounce "
-					     "its unaligned buffers");
+		x = findings_raise(f, without_pool[era], r->dev->id, NULL);
 		finding_add_str(f, x, "without_pool", era == UNTRUSTED_NO_POOL_PANIC ? "panic" : "fails");
 	} else {
-		x = findings_add(f, FINDING_UNTRUSTED_BOUNCE, r->dev->id,
-				 sw->active == TRI_YES
-					 ? "untrusted (external-facing) device: buffers not aligned to the "
-					   "IOMMU page bounce through swiotlb"
-					 : "untrusted (external-facing) device: buffers not aligned to the "
-					   "IOMMU page bounce through swiotlb; whether a pool exists is unknown");
+		x = findings_raise(f, sw->active == TRI_YES ? FC_UNTRUSTED_BOUNCE
+							    : FC_UNTRUSTED_BOUNCE_POOL_UNKNOWN,
+				   r->dev->id, NULL);
 	}
 	finding_add_str(f, x, "iommu_domain", r->dev->iommu_type ? r->dev->iommu_type : "");
 	finding_add_str(f, x, "swiotlb", sw->active == TRI_YES ? "active"
@@ -350,19 +266,14 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 	if (!worst)
 		return;
 
-	struct strbuf b = { 0 };
-	strbuf_append(&b, "disk ");
-	strbuf_append(&b, worst->disk ? worst->disk : "?");
-	strbuf_append(&b, " allows segments of ");
-	strbuf_append_size(&b, worst_seg);
-	strbuf_append(&b, ", but one swiotlb bounce holds at most ");
-	strbuf_append_size(&b, SWIOTLB_MAX_MAPPING_BYTES);
-	strbuf_append(&b, worst_seg == SWIOTLB_MAX_MAPPING_BYTES
-				  ? " and NVMe's min_align_mask keeps a segment's offset in it: a full "
-				    "segment not on a 2 KiB boundary fails with \"swiotlb buffer is full\""
-				  : ": larger I/O fails with \"swiotlb buffer is full\"");
-	_cleanup_free_ char *msg = strbuf_steal(&b);
-	struct finding *x = findings_add(f, FINDING_BOUNCE_MAPPING_TOO_LARGE, r->dev->id, msg);
+	struct finding *x = findings_raise(
+		f,
+		worst_seg == SWIOTLB_MAX_MAPPING_BYTES ? FC_BOUNCE_MAPPING_TOO_LARGE_ALIGNED
+						       : FC_BOUNCE_MAPPING_TOO_LARGE,
+		r->dev->id,
+		&(struct finding_args){ .text = worst->disk ? worst->disk : "?",
+					.bytes = worst_seg,
+					.max_bytes = SWIOTLB_MAX_MAPPING_BYTES });
 	finding_add_str(f, x, "disk", worst->disk ? worst->disk : "");
 	finding_add_u64(f, x, "segment_bytes", worst_seg);
 	finding_add_u64(f, x, "max_segment_size", (uint64_t)worst->max_segment_size);
@@ -420,10 +331,7 @@ static void pool_overflow_finding(const struct device_report *r, struct findings
 		return;
 	struct finding *x = find_device_finding(f, FINDING_SWIOTLB_OUT_OF_REACH, r->dev->id);
 	if (!x)
-		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, r->dev->id,
-				 "the kernel log shows a bounce of this device that failed: the swiotlb "
-				 "pool lies outside its reach (\"swiotlb addr ... overflow\"), so every "
-				 "bounce fails");
+		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH_LOGGED, r->dev->id, NULL);
 	add_tally_evidence(f, x, t);
 }
 
@@ -437,9 +345,7 @@ static void logged_findings(const struct device_report *r, struct findings *f)
 	const struct overflow_tally *t = &r->dma_overflows;
 
 	if (t->n) {
-		struct finding *x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, r->dev->id,
-						 "the kernel log shows a DMA mapping of this device that "
-						 "failed: \"DMA addr ... overflow\"");
+		struct finding *x = findings_raise(f, FC_DMA_OVERFLOW_LOGGED, r->dev->id, NULL);
 		add_tally_evidence(f, x, t);
 		if (t->n > 1) {
 			finding_add_hex(f, x, "last_addr", t->last->addr);
@@ -459,21 +365,14 @@ static void observed_findings(const struct devices_input *in, const struct devic
 
 	if (!od || (r->observed_result != OBSERVED_CONTRADICTED && !od->bounces))
 		return;
-	if (r->observed_result == OBSERVED_CONTRADICTED) {
-		_cleanup_free_ char *msg = NULL;
-		if (asprintf(&msg, "the kernel contradicts the verdict %s: %s",
-			     verdict_to_string(r->verdict), r->observed_why) < 0)
-			msg = NULL;
-		x = findings_add(f, FINDING_PREDICTION_CONTRADICTED, r->dev->id,
-				 msg ? msg : r->observed_why);
-	} else {
-		/* a consistent fails: swiotlb_bounced fired for attempts with no pool */
-		_cleanup_free_ char *msg = sized_message("", od->bytes,
-							 r->verdict == VERDICT_FAILS
-								 ? " tried swiotlb in the window and failed: no pool"
-								 : " bounced through swiotlb in the window");
-		x = findings_add(f, FINDING_BOUNCE_OBSERVED, r->dev->id, msg);
-	}
+	if (r->observed_result == OBSERVED_CONTRADICTED)
+		x = findings_raise(f, FC_PREDICTION_CONTRADICTED, r->dev->id,
+				   &(struct finding_args){ .text = verdict_to_string(r->verdict),
+							   .why = r->observed_why });
+	else
+		x = findings_raise(f, r->verdict == VERDICT_FAILS ? FC_BOUNCE_OBSERVED_FAILED
+								  : FC_BOUNCE_OBSERVED,
+				   r->dev->id, &(struct finding_args){ .bytes = od->bytes });
 	finding_add_str(f, x, "verdict", verdict_to_string(r->verdict));
 	finding_add_u64(f, x, "bounces", od->bounces);
 	finding_add_u64(f, x, "bytes", od->bytes);

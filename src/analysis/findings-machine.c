@@ -34,10 +34,7 @@ static void snapshot_findings(const struct machine *m, struct findings *f)
 {
 	if (!m->snapshot_incomplete)
 		return;
-	struct finding *x = findings_add(
-		f, FINDING_SNAPSHOT_INCOMPLETE, NULL,
-		"the capture that made this snapshot did not finish: what it did not copy reads "
-		"as absent, so inputs, devices and verdicts may be missing or wrong");
+	struct finding *x = findings_raise(f, FC_SNAPSHOT_INCOMPLETE, NULL, NULL);
 	finding_add_str(f, x, "why", machine_incomplete_why(m));
 }
 
@@ -46,24 +43,23 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 	struct finding *x;
 
 	if (m->iomem_hidden && l->source == LAYOUT_SOURCE_ZONEINFO) {
-		x = findings_add(f, FINDING_IOMEM_HIDDEN, NULL,
-				 "proc/iomem shows every address as 0 to this user; the memory "
-				 "layout comes from proc/zoneinfo zone spans, which count holes "
-				 "inside a zone as RAM ranges and give sizes from present pages");
+		x = findings_raise(f, FC_IOMEM_HIDDEN, NULL, NULL);
 		finding_add_str(f, x, "source", "zoneinfo");
 		finding_add_u64(f, x, "base_pfn", l->base_pfn);
 		finding_add_u64(f, x, "end_pfn", l->end_pfn);
 		finding_add_u64(f, x, "ram_bytes", l->ram_bytes);
 	}
 	if (l->source == LAYOUT_SOURCE_NONE) {
-		x = findings_add(f, FINDING_MEMORY_LAYOUT_UNKNOWN, NULL,
-				 l->unknown_reason ? l->unknown_reason : "no memory layout");
+		x = findings_raise(f, FC_MEMORY_LAYOUT_UNKNOWN, NULL,
+				   &(struct finding_args){ .why = l->unknown_reason ? l->unknown_reason
+										: "no memory layout" });
 		finding_add_str(f, x, "iomem", m->iomem_hidden ? "hidden"
 					       : machine_input_ok(m, "proc/iomem") ? "ok" : "unusable");
 		finding_add_str(f, x, "zoneinfo", machine_input_ok(m, "proc/zoneinfo") ? "ok" : "unusable");
 	} else if (!l->lowmem_known) {
-		x = findings_add(f, FINDING_LOWMEM_UNKNOWN, NULL,
-				 l->unknown_reason ? l->unknown_reason : "lowmem end unknown");
+		x = findings_raise(f, FC_LOWMEM_UNKNOWN, NULL,
+				   &(struct finding_args){ .why = l->unknown_reason ? l->unknown_reason
+										: "lowmem end unknown" });
 		finding_add_u64(f, x, "base_pfn", l->base_pfn);
 		finding_add_u64(f, x, "end_pfn", l->end_pfn);
 	}
@@ -94,19 +90,9 @@ static void confusion_finding(const struct report *r, struct findings *f)
 	 * is one page off, and no x86 kernel read it so */
 	if (!used_count && r->arch_family != ARCH_ARM)
 		return;
-	struct finding *x = findings_add(
-		f, FINDING_PFN_COUNT_CONFUSION, NULL,
-		used_count ? "this kernel stores max_low_pfn as a page count while the block layer "
-			     "compares it with PFNs: a queue without a DMA mask (BLK_BOUNCE_HIGH) "
-			     "bounces every page above the count, lowmem included"
-			   : "RAM does not start at address 0: read as a page count (32-bit ARM "
-			     "before v3.13), max_low_pfn would make a BLK_BOUNCE_HIGH queue bounce "
-			     "lowmem pages too");
-	if (!used_count) {
-		finding_lower_severity(x, SEVERITY_INFO);
-		finding_set_remedy(f, x, "none on this kernel; shown because code written on x86 "
-					 "mixes the readings");
-	}
+	struct finding *x = findings_raise(
+		f, used_count ? FC_PFN_COUNT_CONFUSION_STORED : FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO,
+		NULL, NULL);
 	confusion_evidence(f, x, l, c, p);
 }
 
@@ -145,10 +131,8 @@ static int logged_unlisted(const struct machine *m, struct findings *f)
 		x->last = o;
 	}
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		struct finding *x = findings_add(f, FINDING_DMA_OVERFLOW_LOGGED, t[i].first->device,
-						 "the kernel log shows a failed DMA mapping "
-						 "(\"DMA addr ... overflow\")");
-		finding_set_remedy(f, x, "find the device and see bounce-impossible");
+		struct finding *x = findings_raise(f, FC_DMA_OVERFLOW_LOGGED_UNLISTED,
+						   t[i].first->device, NULL);
 		finding_add_hex(f, x, "addr", t[i].first->addr);
 		finding_add_hex(f, x, "mask", t[i].first->mask);
 		finding_add_hex(f, x, "bus_limit", t[i].first->bus_limit);
@@ -195,26 +179,16 @@ static void swiotlb_findings(const struct machine *m, const struct report *r, st
 	struct finding *x;
 
 	if (s->forced) {
-		x = findings_add(f, FINDING_FORCED_BOUNCE, NULL, s->forced_why);
+		x = findings_raise(f, FC_FORCED_BOUNCE, NULL, &(struct finding_args){ .why = s->forced_why });
 		if (s->size_known)
 			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
 	}
 	if (s->size_known && s->size_bytes && (s->used_known || s->hiwater_known)) {
 		uint64_t peak = s->hiwater_known ? s->hiwater_bytes : s->used_bytes;
 		if (peak >= s->size_bytes / 10 * 9) {
-			x = findings_add(f, FINDING_SWIOTLB_PRESSURE, NULL,
-					 dynamic == TRI_YES
-						 ? "the swiotlb pool has been at least 90% full, but it "
-						   "grows (dynamic swiotlb): a full pool adds transient "
-						   "pools, and mappings fail only when that allocation does"
-						 : "the swiotlb pool has been at least 90% full: mappings may "
-						   "fail with \"swiotlb buffer is full\"");
-			/* nothing failed: it only costs allocations under memory pressure */
-			if (dynamic == TRI_YES) {
-				finding_lower_severity(x, SEVERITY_INFO);
-				finding_set_remedy(f, x, "none needed; swiotlb=<slabs> avoids the "
-							 "transient allocations");
-			}
+			x = findings_raise(f, dynamic == TRI_YES ? FC_SWIOTLB_PRESSURE_PEAK_GROWS
+								 : FC_SWIOTLB_PRESSURE_PEAK,
+					   NULL, NULL);
 			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
 			finding_add_u64(f, x, "peak_used_bytes", peak);
 			add_dynamic_evidence(m, f, x, dynamic);
@@ -233,23 +207,14 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 				POOLLESS_TRIES_SWIOTLB;
 	if (m->swiotlb.full_messages && !poolless) {
 		enum tristate dynamic = swiotlb_dynamic(m, r);
-		/* still a failure when dynamic: the transient pool could not be had either,
-		 * or the mapping was over IO_TLB_SEGSIZE slots, which no pool holds */
-		x = findings_add(f, FINDING_SWIOTLB_PRESSURE, NULL,
-				 dynamic == TRI_YES
-					 ? "the kernel log says \"swiotlb buffer is full\" although the pool "
-					   "grows (dynamic swiotlb): mappings failed, larger than 256 KiB or "
-					   "with no memory for a transient pool"
-					 : "the kernel log says \"swiotlb buffer is full\": mappings failed");
-		finding_set_remedy(f, x, "enlarge the pool with swiotlb=<slabs> or remove the need "
-					 "to bounce");
+		x = findings_raise(f, dynamic == TRI_YES ? FC_SWIOTLB_PRESSURE_LOGGED_GROWS
+							 : FC_SWIOTLB_PRESSURE_LOGGED,
+				   NULL, NULL);
 		finding_add_u64(f, x, "log_lines", m->swiotlb.full_messages);
 		add_dynamic_evidence(m, f, x, dynamic);
 	}
 	if (r->swiotlb.xen_pv) {
-		x = findings_add(f, FINDING_XEN_PV_UNDECIDABLE, NULL,
-				 "Xen PV domain: xen-swiotlb bounces by machine addresses, which the "
-				 "guest's RAM map does not show; device verdicts are unknown");
+		x = findings_raise(f, FC_XEN_PV_UNDECIDABLE, NULL, NULL);
 		finding_add_str(f, x, "why", r->swiotlb.xen_why);
 	}
 	if (logged_unlisted(m, f) < 0)
@@ -258,10 +223,7 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 		const struct dma_overflow *o = &m->pool_overflows[i];
 		if (o->device && machine_find_device(m, o->device))
 			continue; /* reported with its device */
-		x = findings_add(f, FINDING_SWIOTLB_OUT_OF_REACH, o->device,
-				 "the kernel log shows a bounce that failed: the swiotlb pool lies "
-				 "outside that device's reach (\"swiotlb addr ... overflow\")");
-		finding_set_remedy(f, x, "find the device and see swiotlb-out-of-reach");
+		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH_UNLISTED, o->device, NULL);
 		finding_add_hex(f, x, "addr", o->addr);
 		finding_add_u64(f, x, "size", o->size);
 		finding_add_hex(f, x, "mask", o->mask);

@@ -24,8 +24,8 @@ const char *severity_to_string(enum severity s);
 enum severity severity_from_string(const char *s);
 
 /*
- * Every finding the tool raises. The catalogue (findings.c) names each and
- * gives its severity and usual remedy; the schema's enum and the man page's
+ * Every finding the tool raises. The catalogue (finding-catalogue.c) names
+ * each and gives its severity, usual remedy and the cases it is raised in; the schema's enum and the man page's
  * FINDINGS list the same names (tests/unit/test-findings.c holds them to it).
  */
 enum finding_id {
@@ -55,7 +55,7 @@ enum finding_id {
 
 struct finding_info {
 	const char *name;       /* stable: JSON "id", Prometheus label, man page */
-	enum severity severity; /* the highest it is raised at; some are lowered where harmless */
+	enum severity severity; /* the highest it is raised at; some cases are lower */
 	const char *remedy;     /* the usual one; some cases give their own */
 };
 
@@ -63,6 +63,87 @@ struct finding_info {
 const struct finding_info *finding_info(enum finding_id id);
 const char *finding_id_to_string(enum finding_id id);
 enum finding_id finding_id_from_string(const char *s);
+
+/*
+ * Each case a finding is raised in (finding-catalogue.c holds its words): the
+ * call site picks the case and passes values, the catalogue writes the
+ * message from its template and gives the severity and remedy.
+ */
+enum finding_case {
+	FC_SNAPSHOT_INCOMPLETE,
+	FC_IOMEM_HIDDEN,
+	FC_MEMORY_LAYOUT_UNKNOWN,
+	FC_LOWMEM_UNKNOWN,
+	FC_PFN_COUNT_CONFUSION_STORED,         /* the kernel stores the count */
+	FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO,    /* it stores the PFN: harmless here */
+	FC_PFN_COUNT_CONFUSION_QUEUE,          /* a queue's decision, count stored */
+	FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED, /* a queue's decision, PFN stored */
+	FC_FORCED_BOUNCE,                      /* machine-wide */
+	FC_FORCED_BOUNCE_RESTRICTED_POOL,      /* one device: its restricted-dma-pool */
+	FC_FORCED_BOUNCE_MASK,                 /* one device: its mask below the C-bit */
+	FC_SWIOTLB_PRESSURE_PEAK,
+	FC_SWIOTLB_PRESSURE_PEAK_GROWS,
+	FC_SWIOTLB_PRESSURE_LOGGED,
+	FC_SWIOTLB_PRESSURE_LOGGED_GROWS,
+	FC_XEN_PV_UNDECIDABLE,
+	FC_DMA_OVERFLOW_LOGGED_UNLISTED,
+	FC_SWIOTLB_OUT_OF_REACH_UNLISTED,
+	FC_BOUNCE_NEEDED,
+	FC_BOUNCE_NEEDED_BLOCK,
+	FC_BOUNCE_IMPOSSIBLE_NO_SLOTS,         /* 5.0-5.18 try a pool that is not there */
+	FC_BOUNCE_IMPOSSIBLE,
+	FC_BOUNCE_IMPOSSIBLE_NOFORCE,
+	FC_BOUNCE_IMPOSSIBLE_NO_POOL,
+	FC_BOUNCE_MISSED_BLOCK_IGNORED_WINDOW,
+	FC_BOUNCE_MISSED_BLOCK_ROUNDED_WINDOW,
+	FC_BOUNCE_MISSED_BLOCK_UNCHECKED_WINDOW,
+	FC_BOUNCE_MISSED_BLOCK,
+	FC_BOUNCE_MISSED_IGNORED_WINDOW,
+	FC_BOUNCE_MISSED_ROUNDED_WINDOW,
+	FC_BOUNCE_MISSED_UNCHECKED_WINDOW,
+	FC_BOUNCE_MISSED_ARM_UNCHECKED,
+	FC_SWIOTLB_OUT_OF_REACH,
+	FC_SWIOTLB_OUT_OF_REACH_BELOW_BOUND,
+	FC_SWIOTLB_OUT_OF_REACH_LOGGED,
+	FC_MASK_NOT_CONTIGUOUS,
+	FC_MASK_NOT_CONTIGUOUS_AGREES,
+	FC_MASK_LIMITED_BY_BUS,
+	FC_UNTRUSTED_BOUNCE,
+	FC_UNTRUSTED_BOUNCE_POOL_UNKNOWN,
+	FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_FULL,
+	FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_PANIC,
+	FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_CHECKED,
+	FC_BOUNCE_MAPPING_TOO_LARGE,
+	FC_BOUNCE_MAPPING_TOO_LARGE_ALIGNED,
+	FC_DMA_OVERFLOW_LOGGED,
+	FC_PREDICTION_CONTRADICTED,
+	FC_BOUNCE_OBSERVED,
+	FC_BOUNCE_OBSERVED_FAILED,
+	_FINDING_CASE_MAX,
+	_FINDING_CASE_INVALID = -EINVAL,
+};
+
+/* The values a template's {placeholders} name: sizes are written "3 GiB". */
+struct finding_args {
+	uint64_t bytes;     /* {bytes} */
+	uint64_t max_bytes; /* {max_bytes} */
+	const char *text;   /* {text}: a name (a disk, a verdict) */
+	const char *why;    /* {why}: a reason the analysis wrote */
+};
+
+struct finding_case_info {
+	enum finding_id id;
+	bool harmless;          /* info here, whatever the id's severity */
+	const char *message;    /* the template */
+	const char *remedy;     /* NULL: the id's usual one */
+};
+
+/* The catalogue's case, NULL outside it. */
+const struct finding_case_info *finding_case_info(enum finding_case c);
+enum severity finding_case_severity(enum finding_case c);
+const char *finding_case_remedy(enum finding_case c);
+/* The case's message with a's values in its placeholders (a NULL: zeros and ""); NULL on OOM. */
+char *finding_case_message(enum finding_case c, const struct finding_args *a);
 
 enum evidence_type {
 	EVIDENCE_U64, /* a count or size: a JSON integer */
@@ -95,20 +176,17 @@ struct findings {
 };
 
 /*
- * Append a finding at its catalogue severity, with its catalogue remedy;
- * device (NULL: machine-wide) and message are copied. Returns it, or NULL
- * on OOM (f->err says so; every finding_* call then does nothing).
+ * Append a finding in case c: its id, severity, message (from a) and remedy
+ * are the catalogue's; device (NULL: machine-wide) is copied. Returns it, or
+ * NULL on OOM or a case outside the catalogue (f->err says so; every
+ * finding_* call then does nothing).
  */
-struct finding *findings_add(struct findings *f, enum finding_id id, const char *device,
-			     const char *message) _nonnull_(1);
-/* This case is harmless here: a severity below the catalogue's. */
-void finding_lower_severity(struct finding *x, enum severity sev);
-/* This case's own remedy instead of the catalogue's (copied). */
-void finding_set_remedy(struct findings *f, struct finding *x, const char *remedy) _nonnull_(1);
-void finding_add_u64(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
-void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
-void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
-void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_add() failed, f->err says so */
+struct finding *findings_raise(struct findings *f, enum finding_case c, const char *device,
+			       const struct finding_args *a) _nonnull_(1);
+void finding_add_u64(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
+void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
+void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
+void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 /* What one finding holds, freed (a selection drops findings one by one). */
 void finding_done(struct finding *x);
 void findings_done(struct findings *f);

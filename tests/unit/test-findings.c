@@ -2,7 +2,8 @@
 /*
  * The catalogue of findings against the two other places that list them:
  * the JSON schema's enum and the man page's FINDINGS section (name and
- * severity), read from the source tree ($SRCDIR), so the three cannot drift.
+ * severity), read from the source tree ($SRCDIR), so the three cannot drift;
+ * and its cases: each id raised, templates filled, severities only lowered.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -115,24 +116,102 @@ static void test_man_page(void **state)
 	free(text);
 }
 
-static void test_severity_only_lowered(void **state)
+/* Every case names an id, and every id is raised in at least one case. */
+static void test_cases_cover_ids(void **state)
+{
+	bool raised[_FINDING_ID_MAX] = { false };
+	(void)state;
+
+	for (int c = 0; c < _FINDING_CASE_MAX; c++) {
+		const struct finding_case_info *k = finding_case_info((enum finding_case)c);
+		if (!k)
+			fail_msg("case %d has no entry in the catalogue", c);
+		assert_non_null(finding_info(k->id));
+		raised[k->id] = true;
+	}
+	for (int i = 0; i < _FINDING_ID_MAX; i++)
+		if (!raised[i])
+			fail_msg("no case raises %s", finding_id_to_string((enum finding_id)i));
+	assert_null(finding_case_info(_FINDING_CASE_MAX));
+	assert_null(finding_case_info((enum finding_case)-1));
+}
+
+/* A case is never above its id's severity (the man page's first), and a remedy of its own differs from the usual one. */
+static void test_case_severity_and_remedy(void **state)
+{
+	(void)state;
+	for (int c = 0; c < _FINDING_CASE_MAX; c++) {
+		const struct finding_case_info *k = finding_case_info((enum finding_case)c);
+		const struct finding_info *id = finding_info(k->id);
+		enum severity sev = finding_case_severity((enum finding_case)c);
+		assert_true(sev >= 0 && sev <= id->severity);
+		assert_int_equal(sev, k->harmless ? SEVERITY_INFO : id->severity);
+		if (k->harmless && id->severity == SEVERITY_INFO)
+			fail_msg("case %d: harmless says nothing for an info finding (%s)", c, id->name);
+		if (k->remedy && strcmp(k->remedy, id->remedy) == 0)
+			fail_msg("case %d repeats %s's usual remedy", c, id->name);
+		assert_non_null(finding_case_remedy((enum finding_case)c));
+	}
+}
+
+/* Templates name only struct finding_args' fields, and no two cases say the same. */
+static void test_case_templates(void **state)
+{
+	const struct finding_args a = { .bytes = 3ull << 30, .max_bytes = 256 << 10, .text = "T",
+					.why = "W" };
+	(void)state;
+
+	for (int c = 0; c < _FINDING_CASE_MAX; c++) {
+		const struct finding_case_info *k = finding_case_info((enum finding_case)c);
+		char *m = finding_case_message((enum finding_case)c, &a);
+		assert_non_null(m);
+		if (strchr(m, '{') || strchr(m, '}'))
+			fail_msg("case %d: a placeholder the catalogue does not fill: %s", c, k->message);
+		/* each placeholder the template names shows its value */
+		if (strstr(k->message, "{bytes}"))
+			assert_non_null(strstr(m, "3 GiB"));
+		if (strstr(k->message, "{max_bytes}"))
+			assert_non_null(strstr(m, "256 KiB"));
+		free(m);
+		for (int d = 0; d < c; d++) {
+			const struct finding_case_info *o = finding_case_info((enum finding_case)d);
+			if (o->id == k->id && strcmp(o->message, k->message) == 0 &&
+			    o->harmless == k->harmless &&
+			    strcmp(finding_case_remedy((enum finding_case)c),
+				   finding_case_remedy((enum finding_case)d)) == 0)
+				fail_msg("cases %d and %d are the same", d, c);
+		}
+	}
+	/* no arguments: zeros and empty strings, never a crash */
+	char *m = finding_case_message(FC_PREDICTION_CONTRADICTED, NULL);
+	assert_string_equal(m, "the kernel contradicts the verdict : ");
+	free(m);
+	assert_null(finding_case_message(_FINDING_CASE_MAX, NULL));
+}
+
+static void test_raise(void **state)
 {
 	struct findings f = { 0 };
 	(void)state;
 
-	struct finding *x = findings_add(&f, FINDING_MASK_NOT_CONTIGUOUS, "dev", "m");
+	struct finding *x = findings_raise(&f, FC_MASK_NOT_CONTIGUOUS, "dev",
+					   &(struct finding_args){ .bytes = 1536 });
 	assert_non_null(x);
+	assert_int_equal(x->id, FINDING_MASK_NOT_CONTIGUOUS);
 	assert_int_equal(x->severity, SEVERITY_WARNING);
+	assert_string_equal(x->device, "dev");
+	assert_non_null(strstr(x->message, "they differ by 1.5 KiB"));
 	assert_string_equal(x->remedy, finding_info(FINDING_MASK_NOT_CONTIGUOUS)->remedy);
-	finding_lower_severity(x, SEVERITY_ERROR); /* never raised above the catalogue's */
-	assert_int_equal(x->severity, SEVERITY_WARNING);
-	finding_lower_severity(x, SEVERITY_INFO);
+	x = findings_raise(&f, FC_MASK_NOT_CONTIGUOUS_AGREES, NULL, NULL);
 	assert_int_equal(x->severity, SEVERITY_INFO);
-	finding_set_remedy(&f, x, "this case's own");
-	assert_string_equal(x->remedy, "this case's own");
-	/* an id outside the catalogue is refused, and the list says so */
-	assert_null(findings_add(&f, _FINDING_ID_MAX, NULL, "m"));
+	assert_null(x->device);
+	x = findings_raise(&f, FC_BOUNCE_MISSED_ROUNDED_WINDOW, "d", NULL);
+	assert_non_null(strstr(x->remedy, "4.20+"));
+	assert_int_equal(f.n, 3);
+	/* a case outside the catalogue is refused, and the list says so */
+	assert_null(findings_raise(&f, _FINDING_CASE_MAX, NULL, NULL));
 	assert_int_equal(f.err, -EINVAL);
+	assert_null(findings_raise(&f, FC_BOUNCE_NEEDED, NULL, NULL)); /* sticky */
 	findings_done(&f);
 }
 
@@ -142,7 +221,10 @@ int main(void)
 		cmocka_unit_test(test_names_round_trip),
 		cmocka_unit_test(test_schema_enum),
 		cmocka_unit_test(test_man_page),
-		cmocka_unit_test(test_severity_only_lowered),
+		cmocka_unit_test(test_cases_cover_ids),
+		cmocka_unit_test(test_case_severity_and_remedy),
+		cmocka_unit_test(test_case_templates),
+		cmocka_unit_test(test_raise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

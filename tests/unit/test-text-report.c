@@ -34,17 +34,17 @@ static void test_findings_grouped_by_cause(void **state)
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(out);
-	findings_add(&f, FINDING_BOUNCE_NEEDED, "0000:00:1f.2", "21 GiB out of reach");
-	findings_add(&f, FINDING_BOUNCE_NEEDED, "0000:00:1f.3", "21 GiB out of reach");
-	findings_add(&f, FINDING_BOUNCE_NEEDED, "0000:00:1f.4", "3 GiB out of reach");
-	findings_add(&f, FINDING_PFN_COUNT_CONFUSION, NULL, "machine-wide");
+	findings_raise(&f, FC_BOUNCE_NEEDED, "0000:00:1f.2", &(struct finding_args){ .bytes = 21ull << 30 });
+	findings_raise(&f, FC_BOUNCE_NEEDED, "0000:00:1f.3", &(struct finding_args){ .bytes = 21ull << 30 });
+	findings_raise(&f, FC_BOUNCE_NEEDED, "0000:00:1f.4", &(struct finding_args){ .bytes = 3ull << 30 });
+	findings_raise(&f, FC_PFN_COUNT_CONFUSION_STORED, NULL, NULL);
 	assert_int_equal(text_print_findings(out, &f, 0, false), 0);
 	char *s = captured(out, &buf);
 	/* the two alike are one block naming both; the third, another cause, its own */
-	assert_non_null(strstr(s, "  warning bounce-needed (2 devices): 21 GiB out of reach\n"
-				  "          devices: 0000:00:1f.2, 0000:00:1f.3\n"));
-	assert_non_null(strstr(s, "  warning bounce-needed 0000:00:1f.4: 3 GiB out of reach\n"));
-	assert_non_null(strstr(s, "pfn-count-confusion: machine-wide\n"));
+	assert_non_null(strstr(s, "  warning bounce-needed (2 devices): 21 GiB of RAM is out of this device's"));
+	assert_non_null(strstr(s, "          devices: 0000:00:1f.2, 0000:00:1f.3\n"));
+	assert_non_null(strstr(s, "  warning bounce-needed 0000:00:1f.4: 3 GiB of RAM is out of this device's"));
+	assert_non_null(strstr(s, "pfn-count-confusion: this kernel stores max_low_pfn"));
 	assert_null(strstr(s, "bounce-needed 0000:00:1f.3"));
 	free(s);
 	findings_done(&f);
@@ -57,9 +57,9 @@ static void test_group_evidence_differs(void **state)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
-	findings_add(&f, FINDING_BOUNCE_NEEDED, "a", "same");
+	findings_raise(&f, FC_BOUNCE_NEEDED, "a", &(struct finding_args){ .bytes = 1 << 20 });
 	finding_add_u64(&f, &f.v[0], "unreachable_ram_bytes", 1);
-	findings_add(&f, FINDING_BOUNCE_NEEDED, "b", "same");
+	findings_raise(&f, FC_BOUNCE_NEEDED, "b", &(struct finding_args){ .bytes = 1 << 20 });
 	finding_add_u64(&f, &f.v[1], "unreachable_ram_bytes", 2);
 	assert_int_equal(text_print_findings(out, &f, 0, false), 0);
 	char *s = captured(out, &buf);

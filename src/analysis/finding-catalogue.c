@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The catalogue of findings: each id's name, highest severity and usual
+ * remedy, and each case it is raised in with its message template, severity
+ * and remedy. Call sites name a case and pass values (struct finding_args);
+ * the words are all here. lsblk's infos[] is the model.
+ */
+#include <string.h>
+
+#include "analysis/findings.h"
+#include "shared/strbuf.h"
+
+/* In the man page's order (FINDINGS). */
+static const struct finding_info catalogue[_FINDING_ID_MAX] = {
+	[FINDING_IOMEM_HIDDEN] = { "iomem-hidden", SEVERITY_INFO,
+		"run as root (CAP_SYS_ADMIN) for the exact System RAM ranges" },
+	[FINDING_MEMORY_LAYOUT_UNKNOWN] = { "memory-layout-unknown", SEVERITY_ERROR,
+		"check the inputs list: proc/iomem (as root) or proc/zoneinfo must be readable" },
+	[FINDING_LOWMEM_UNKNOWN] = { "lowmem-unknown", SEVERITY_WARNING,
+		"make proc/zoneinfo readable, or capture it with the snapshot" },
+	[FINDING_BOUNCE_NEEDED] = { "bounce-needed", SEVERITY_WARNING,
+		"widen the driver's DMA mask if the hardware allows, enable an IOMMU, or keep its "
+		"buffers in low memory" },
+	[FINDING_BOUNCE_IMPOSSIBLE] = { "bounce-impossible", SEVERITY_ERROR,
+		"place the swiotlb pool within the device's reach (swiotlb= and memory layout), or "
+		"enable an IOMMU" },
+	[FINDING_BOUNCE_MISSED] = { "bounce-missed", SEVERITY_ERROR,
+		"give the queue a bounce limit that matches the reach (a contiguous mask, "
+		"dma-ranges), or use a kernel that checks dma_capable()" },
+	[FINDING_SWIOTLB_OUT_OF_REACH] = { "swiotlb-out-of-reach", SEVERITY_ERROR,
+		"move the pool low (swiotlb placement, mem= or a restricted-dma-pool the device "
+		"reaches)" },
+	[FINDING_SWIOTLB_PRESSURE] = { "swiotlb-pressure", SEVERITY_WARNING,
+		"enlarge it with swiotlb=<slabs> or remove the need to bounce" },
+	[FINDING_FORCED_BOUNCE] = { "forced-bounce", SEVERITY_INFO,
+		"expected for confidential guests; otherwise drop swiotlb=force" },
+	[FINDING_MASK_NOT_CONTIGUOUS] = { "mask-not-contiguous", SEVERITY_WARNING,
+		"express the reach as dma-ranges (a bus limit and offset) and keep the mask 2^n-1" },
+	[FINDING_MASK_LIMITED_BY_BUS] = { "mask-limited-by-bus", SEVERITY_INFO,
+		"none needed if the dma-ranges are right; otherwise fix the devicetree" },
+	[FINDING_PFN_COUNT_CONFUSION] = { "pfn-count-confusion", SEVERITY_WARNING,
+		"use a v3.13+ kernel (26ba47b18318, ARM: 7805/1 makes max*pfn absolute)" },
+	[FINDING_DMA_OVERFLOW_LOGGED] = { "dma-overflow-logged", SEVERITY_ERROR,
+		"see bounce-impossible; the log line is proof the failure happens" },
+	[FINDING_XEN_PV_UNDECIDABLE] = { "xen-pv-undecidable", SEVERITY_INFO,
+		"audit from the hypervisor side, or use a PVH/HVM guest" },
+	[FINDING_SNAPSHOT_INCOMPLETE] = { "snapshot-incomplete", SEVERITY_ERROR,
+		"capture again into an empty directory with room to spare, and let it finish; "
+		"--allow-incomplete audits this one anyway" },
+	[FINDING_BOUNCE_MAPPING_TOO_LARGE] = { "bounce-mapping-too-large", SEVERITY_ERROR,
+		"cap the queue below the swiotlb maximum (echo N > queue/max_sectors_kb), use a "
+		"kernel whose driver caps it with dma_max_mapping_size(), or remove the need to "
+		"bounce" },
+	[FINDING_UNTRUSTED_BOUNCE] = { "untrusted-bounce", SEVERITY_INFO,
+		"none needed: the bounce protects memory around the buffer from the device" },
+	[FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE] = { "untrusted-bounce-impossible", SEVERITY_ERROR,
+		"give the kernel a swiotlb pool (swiotlb=<slabs>, or iommu=soft on x86), or align "
+		"the driver's buffers to the IOMMU page" },
+	[FINDING_PREDICTION_CONTRADICTED] = { "prediction-contradicted", SEVERITY_ERROR,
+		"report it with a --capture --observe snapshot: the tool's model of this kernel is "
+		"wrong here" },
+	[FINDING_BOUNCE_OBSERVED] = { "bounce-observed", SEVERITY_INFO,
+		"none needed if the rate is low; otherwise remove the need to bounce (a wider mask, "
+		"an IOMMU)" },
+};
+
+/* b4ebe6063204 (4.20): dma_capable() honours bus_dma_mask, which of_dma_configure() sets from dma-ranges */
+#define WINDOW_REMEDY "use a 4.20+ kernel, whose dma_capable() checks the dma-ranges window " \
+		      "(bus_dma_mask), or keep the driver's DMA mask within the window"
+#define IGNORED_WINDOW_REMEDY "use a 5.5+ kernel, which reads the host bridge's own dma-ranges " \
+			      "(951d48855d86), or keep the driver's DMA mask within the window"
+#define UNTRUSTED_NO_POOL "untrusted (external-facing) device: buffers not aligned to the " \
+			  "IOMMU page must bounce, and there is no swiotlb pool, "
+#define UNTRUSTED_POOL "untrusted (external-facing) device: buffers not aligned to the " \
+		       "IOMMU page bounce through swiotlb"
+#define PFN_NOT_USED_REMEDY "none on this kernel; the count reading is what 32-bit ARM " \
+			    "before v3.13 used"
+#define SWIOTLB_FULL_REMEDY "enlarge the pool with swiotlb=<slabs> or remove the need to bounce"
+
+/* a case at its id's severity and with its usual remedy unless it says otherwise */
+#define CASE(i, msg, ...) { .id = (i), .message = (msg), __VA_ARGS__ }
+
+/* Each case in the order its id is in the catalogue; a NULL remedy is the id's usual one. */
+static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
+	[FC_SNAPSHOT_INCOMPLETE] = CASE(FINDING_SNAPSHOT_INCOMPLETE,
+		"the capture that made this snapshot did not finish: what it did not copy reads "
+		"as absent, so inputs, devices and verdicts may be missing or wrong"),
+	[FC_IOMEM_HIDDEN] = CASE(FINDING_IOMEM_HIDDEN,
+		"proc/iomem shows every address as 0 to this user; the memory layout comes from "
+		"proc/zoneinfo zone spans, which count holes inside a zone as RAM ranges and give "
+		"sizes from present pages"),
+	[FC_MEMORY_LAYOUT_UNKNOWN] = CASE(FINDING_MEMORY_LAYOUT_UNKNOWN, "{why}"),
+	[FC_LOWMEM_UNKNOWN] = CASE(FINDING_LOWMEM_UNKNOWN, "{why}"),
+
+	[FC_PFN_COUNT_CONFUSION_STORED] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		"this kernel stores max_low_pfn as a page count while the block layer compares "
+		"it with PFNs: a queue without a DMA mask (BLK_BOUNCE_HIGH) bounces every page "
+		"above the count, lowmem included"),
+	[FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		"RAM does not start at address 0: read as a page count (32-bit ARM before "
+		"v3.13), max_low_pfn would make a BLK_BOUNCE_HIGH queue bounce lowmem pages too",
+		.harmless = true,
+		.remedy = "none on this kernel; shown because code written on x86 mixes the "
+			  "readings"),
+	[FC_PFN_COUNT_CONFUSION_QUEUE] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		"the block layer's bounce decision for this device's queue depends on whether "
+		"max_low_pfn is a page count or a PFN (they differ by the memory base PFN)",
+		.remedy = "use a v3.13+ kernel (ARM: 7805/1) or set the queue's bounce limit from "
+			  "dma_max_pfn()"),
+	[FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		"the block layer's bounce decision for this device's queue depends on whether "
+		"max_low_pfn is a page count or a PFN (they differ by the memory base PFN)",
+		.harmless = true, .remedy = PFN_NOT_USED_REMEDY),
+
+	[FC_FORCED_BOUNCE] = CASE(FINDING_FORCED_BOUNCE, "{why}"),
+	[FC_FORCED_BOUNCE_RESTRICTED_POOL] = CASE(FINDING_FORCED_BOUNCE, "{why}",
+		.remedy = "none needed: the devicetree confines this device's DMA to its "
+			  "restricted-dma-pool"),
+	[FC_FORCED_BOUNCE_MASK] = CASE(FINDING_FORCED_BOUNCE, "{why}",
+		.remedy = "give the device a mask above the C-bit (64-bit) if the hardware allows, "
+			  "or a translated IOMMU domain"),
+
+	[FC_SWIOTLB_PRESSURE_PEAK] = CASE(FINDING_SWIOTLB_PRESSURE,
+		"the swiotlb pool has been at least 90% full: mappings may fail with \"swiotlb "
+		"buffer is full\""),
+	/* nothing failed: it only costs allocations under memory pressure */
+	[FC_SWIOTLB_PRESSURE_PEAK_GROWS] = CASE(FINDING_SWIOTLB_PRESSURE,
+		"the swiotlb pool has been at least 90% full, but it grows (dynamic swiotlb): a "
+		"full pool adds transient pools, and mappings fail only when that allocation does",
+		.harmless = true,
+		.remedy = "none needed; swiotlb=<slabs> avoids the transient allocations"),
+	[FC_SWIOTLB_PRESSURE_LOGGED] = CASE(FINDING_SWIOTLB_PRESSURE,
+		"the kernel log says \"swiotlb buffer is full\": mappings failed",
+		.remedy = SWIOTLB_FULL_REMEDY),
+	/* still a failure when dynamic: the transient pool could not be had either, or the
+	 * mapping was over IO_TLB_SEGSIZE slots, which no pool holds */
+	[FC_SWIOTLB_PRESSURE_LOGGED_GROWS] = CASE(FINDING_SWIOTLB_PRESSURE,
+		"the kernel log says \"swiotlb buffer is full\" although the pool grows (dynamic "
+		"swiotlb): mappings failed, larger than 256 KiB or with no memory for a transient "
+		"pool",
+		.remedy = SWIOTLB_FULL_REMEDY),
+
+	[FC_XEN_PV_UNDECIDABLE] = CASE(FINDING_XEN_PV_UNDECIDABLE,
+		"Xen PV domain: xen-swiotlb bounces by machine addresses, which the guest's RAM "
+		"map does not show; device verdicts are unknown"),
+
+	[FC_DMA_OVERFLOW_LOGGED_UNLISTED] = CASE(FINDING_DMA_OVERFLOW_LOGGED,
+		"the kernel log shows a failed DMA mapping (\"DMA addr ... overflow\")",
+		.remedy = "find the device and see bounce-impossible"),
+	[FC_SWIOTLB_OUT_OF_REACH_UNLISTED] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
+		"the kernel log shows a bounce that failed: the swiotlb pool lies outside that "
+		"device's reach (\"swiotlb addr ... overflow\")",
+		.remedy = "find the device and see swiotlb-out-of-reach"),
+
+	[FC_BOUNCE_NEEDED] = CASE(FINDING_BOUNCE_NEEDED,
+		"{bytes} of RAM is out of this device's reach: buffers there are copied through a "
+		"bounce buffer on every I/O"),
+	[FC_BOUNCE_NEEDED_BLOCK] = CASE(FINDING_BOUNCE_NEEDED,
+		"the block layer bounces {bytes} of RAM for this device's queue (pages above "
+		"bounce_pfn): a copy on every I/O"),
+
+	/* 5.0-5.18 try swiotlb_map() with no pool: the slot search fails instead */
+	[FC_BOUNCE_IMPOSSIBLE_NO_SLOTS] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
+		"{bytes} of RAM is out of this device's reach and there is no bounce buffer: DMA "
+		"to it fails (\"swiotlb buffer is full ... total 0 (slots)\")",
+		.remedy = "give the kernel a bounce pool (swiotlb), or enable an IOMMU"),
+	[FC_BOUNCE_IMPOSSIBLE] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
+		"{bytes} of RAM is out of this device's reach and there is no usable bounce "
+		"buffer: DMA to it fails (\"DMA addr ... overflow\")"),
+	[FC_BOUNCE_IMPOSSIBLE_NOFORCE] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
+		"{bytes} of RAM is out of this device's reach and there is no usable bounce "
+		"buffer: DMA to it fails (\"DMA addr ... overflow\")",
+		.remedy = "drop swiotlb=noforce (or boot with swiotlb=<slabs>), or enable an IOMMU"),
+	[FC_BOUNCE_IMPOSSIBLE_NO_POOL] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
+		"{bytes} of RAM is out of this device's reach and there is no usable bounce "
+		"buffer: DMA to it fails (\"DMA addr ... overflow\")",
+		.remedy = "give the kernel a bounce pool (swiotlb), or enable an IOMMU"),
+
+	[FC_BOUNCE_MISSED_BLOCK_IGNORED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
+		"the block layer does not bounce {bytes} of RAM past the host bridge's dma-ranges "
+		"window, which a kernel before 5.5 never reads: nothing checks it, so DMA there "
+		"goes astray",
+		.remedy = IGNORED_WINDOW_REMEDY),
+	[FC_BOUNCE_MISSED_BLOCK_ROUNDED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
+		"the block layer does not bounce {bytes} of RAM past the devicetree dma-ranges "
+		"window: from 4.20 to 5.4 dma_capable() checks the window rounded up to a power of "
+		"two, so DMA there goes astray",
+		.remedy = WINDOW_REMEDY),
+	[FC_BOUNCE_MISSED_BLOCK_UNCHECKED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
+		"the block layer does not bounce {bytes} of RAM past the devicetree dma-ranges "
+		"window, inside the device's mask: before 4.20 dma_capable() checks only the mask, "
+		"so DMA there goes astray",
+		.remedy = WINDOW_REMEDY),
+	[FC_BOUNCE_MISSED_BLOCK] = CASE(FINDING_BOUNCE_MISSED,
+		"the block layer does not bounce {bytes} of RAM this device cannot reach: without "
+		"a mask check further down, its DMA reads or writes the wrong memory"),
+	[FC_BOUNCE_MISSED_IGNORED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
+		"{bytes} of RAM lies beyond the host bridge's dma-ranges window, which a kernel "
+		"before 5.5 never reads: nothing checks it, so DMA there goes astray",
+		.remedy = IGNORED_WINDOW_REMEDY),
+	[FC_BOUNCE_MISSED_ROUNDED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
+		"{bytes} of RAM lies beyond the devicetree dma-ranges window: from 4.20 to 5.4 the "
+		"kernel checks the window rounded up to a power of two, so DMA there goes astray",
+		.remedy = WINDOW_REMEDY),
+	[FC_BOUNCE_MISSED_UNCHECKED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
+		"{bytes} of RAM lies beyond the devicetree dma-ranges window, inside the device's "
+		"mask: before 4.20 nothing checks the window, so DMA there goes astray",
+		.remedy = WINDOW_REMEDY),
+	[FC_BOUNCE_MISSED_ARM_UNCHECKED] = CASE(FINDING_BOUNCE_MISSED,
+		"{bytes} of RAM is out of this device's reach and arm_dma_map_page() maps it "
+		"unchecked, with no bounce buffer: its DMA reads or writes the wrong memory"),
+
+	[FC_SWIOTLB_OUT_OF_REACH] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
+		"the swiotlb pool lies outside this device's reach: bouncing cannot help it "
+		"(\"swiotlb addr ... overflow\")"),
+	[FC_SWIOTLB_OUT_OF_REACH_BELOW_BOUND] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
+		"the swiotlb pool lies below its derived bound, in RAM this device cannot reach: "
+		"bouncing cannot help it (\"swiotlb addr ... overflow\")"),
+	[FC_SWIOTLB_OUT_OF_REACH_LOGGED] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
+		"the kernel log shows a bounce of this device that failed: the swiotlb pool lies "
+		"outside its reach (\"swiotlb addr ... overflow\"), so every bounce fails"),
+
+	[FC_MASK_NOT_CONTIGUOUS] = CASE(FINDING_MASK_NOT_CONTIGUOUS,
+		"DMA mask is not of the form 2^n-1: read as a limit (what dma-direct does) and as "
+		"a bitmask (the DMA-API definition) it reaches different RAM; they differ by "
+		"{bytes}"),
+	[FC_MASK_NOT_CONTIGUOUS_AGREES] = CASE(FINDING_MASK_NOT_CONTIGUOUS,
+		"DMA mask is not of the form 2^n-1: the limit and bitmask readings agree on this "
+		"machine's RAM, but not on every layout",
+		.harmless = true),
+	[FC_MASK_LIMITED_BY_BUS] = CASE(FINDING_MASK_LIMITED_BY_BUS,
+		"the firmware bus limit (devicetree dma-ranges) is below the DMA mask: the bus "
+		"limit decides the reach"),
+
+	[FC_UNTRUSTED_BOUNCE] = CASE(FINDING_UNTRUSTED_BOUNCE, UNTRUSTED_POOL),
+	[FC_UNTRUSTED_BOUNCE_POOL_UNKNOWN] = CASE(FINDING_UNTRUSTED_BOUNCE,
+		UNTRUSTED_POOL "; whether a pool exists is unknown"),
+	[FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_FULL] = CASE(FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE,
+		UNTRUSTED_NO_POOL "so those mappings fail (\"swiotlb buffer is full\")"),
+	[FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_PANIC] = CASE(FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE,
+		UNTRUSTED_NO_POOL "and this kernel panics on the first one (\"Can not allocate "
+		"SWIOTLB buffer earlier\")"),
+	[FC_UNTRUSTED_BOUNCE_IMPOSSIBLE_CHECKED] = CASE(FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE,
+		UNTRUSTED_NO_POOL "so those mappings fail (\"DMA bounce buffers are inactive\")"),
+
+	[FC_BOUNCE_MAPPING_TOO_LARGE] = CASE(FINDING_BOUNCE_MAPPING_TOO_LARGE,
+		"disk {text} allows segments of {bytes}, but one swiotlb bounce holds at most "
+		"{max_bytes}: larger I/O fails with \"swiotlb buffer is full\""),
+	[FC_BOUNCE_MAPPING_TOO_LARGE_ALIGNED] = CASE(FINDING_BOUNCE_MAPPING_TOO_LARGE,
+		"disk {text} allows segments of {bytes}, but one swiotlb bounce holds at most "
+		"{max_bytes} and NVMe's min_align_mask keeps a segment's offset in it: a full "
+		"segment not on a 2 KiB boundary fails with \"swiotlb buffer is full\""),
+
+	[FC_DMA_OVERFLOW_LOGGED] = CASE(FINDING_DMA_OVERFLOW_LOGGED,
+		"the kernel log shows a DMA mapping of this device that failed: \"DMA addr ... "
+		"overflow\""),
+
+	[FC_PREDICTION_CONTRADICTED] = CASE(FINDING_PREDICTION_CONTRADICTED,
+		"the kernel contradicts the verdict {text}: {why}"),
+	[FC_BOUNCE_OBSERVED] = CASE(FINDING_BOUNCE_OBSERVED,
+		"{bytes} bounced through swiotlb in the window"),
+	/* a consistent fails: swiotlb_bounced fired for attempts with no pool */
+	[FC_BOUNCE_OBSERVED_FAILED] = CASE(FINDING_BOUNCE_OBSERVED,
+		"{bytes} tried swiotlb in the window and failed: no pool"),
+};
+
+const struct finding_info *finding_info(enum finding_id id)
+{
+	return id >= 0 && id < _FINDING_ID_MAX ? &catalogue[id] : NULL;
+}
+
+const char *finding_id_to_string(enum finding_id id)
+{
+	const struct finding_info *i = finding_info(id);
+	return i ? i->name : NULL;
+}
+
+enum finding_id finding_id_from_string(const char *s)
+{
+	for (int i = 0; s && i < _FINDING_ID_MAX; i++)
+		if (strcmp(s, catalogue[i].name) == 0)
+			return (enum finding_id)i;
+	return _FINDING_ID_INVALID;
+}
+
+const struct finding_case_info *finding_case_info(enum finding_case c)
+{
+	return c >= 0 && c < _FINDING_CASE_MAX && cases[c].message ? &cases[c] : NULL;
+}
+
+enum severity finding_case_severity(enum finding_case c)
+{
+	const struct finding_case_info *k = finding_case_info(c);
+	if (!k)
+		return _SEVERITY_INVALID;
+	return k->harmless ? SEVERITY_INFO : catalogue[k->id].severity;
+}
+
+const char *finding_case_remedy(enum finding_case c)
+{
+	const struct finding_case_info *k = finding_case_info(c);
+	if (!k)
+		return NULL;
+	return k->remedy ? k->remedy : catalogue[k->id].remedy;
+}
+
+/* The placeholders a template may hold, each a field of struct finding_args. */
+static bool put_placeholder(struct strbuf *b, const char *name, size_t len,
+			    const struct finding_args *a)
+{
+#define IS(s) (len == sizeof(s) - 1 && memcmp(name, s, len) == 0)
+	if (IS("bytes"))
+		strbuf_append_size(b, a->bytes);
+	else if (IS("max_bytes"))
+		strbuf_append_size(b, a->max_bytes);
+	else if (IS("text"))
+		strbuf_append(b, a->text ? a->text : "");
+	else if (IS("why"))
+		strbuf_append(b, a->why ? a->why : "");
+	else
+		return false;
+	return true;
+#undef IS
+}
+
+char *finding_case_message(enum finding_case c, const struct finding_args *a)
+{
+	static const struct finding_args none;
+	const struct finding_case_info *k = finding_case_info(c);
+	struct strbuf b = { 0 };
+
+	if (!k)
+		return NULL;
+	for (const char *s = k->message; *s;) {
+		const char *open = strchr(s, '{');
+		const char *close = open ? strchr(open, '}') : NULL;
+		if (!close) {
+			strbuf_append(&b, s);
+			break;
+		}
+		strbuf_append_n(&b, s, (size_t)(open - s));
+		if (!put_placeholder(&b, open + 1, (size_t)(close - open - 1), a ? a : &none))
+			strbuf_append_n(&b, open, (size_t)(close - open + 1)); /* test-findings refuses it */
+		s = close + 1;
+	}
+	return strbuf_steal(&b);
+}
