@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Options (argp) -> collect -> analyse -> render -> exit status. */
-#include "config.h"
-
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>

@@ -16,8 +16,6 @@
  * - a "DMA addr ... overflow" line for the device in the kernel log.
  * Each sets a bit in device.dma_signs; the analysis decides what they mean.
  */
-#include "config.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

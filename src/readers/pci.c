@@ -6,8 +6,6 @@
  * consistent_dma_mask_bits print fls64() of the mask, a bit count (32 until
  * a driver widens it); numa_node prints "%d", -1 for NUMA_NO_NODE.
  */
-#include "config.h"
-
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>

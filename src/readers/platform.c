@@ -6,8 +6,6 @@
  * DMA reach comes from the devicetree (of_dma_configure), and sysfs shows
  * no mask for them.
  */
-#include "config.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "config.h"
-
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

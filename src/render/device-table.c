@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "config.h"
-
 #include <errno.h>
 #include <libsmartcols.h>
 #include <stdlib.h>

@@ -3,8 +3,6 @@
  * A device, a finding and the optional values, as JSON: the parts the
  * document (json.c) and its one-line-per-device form (ndjson.c) share.
  */
-#include "config.h"
-
 #include <stdio.h>
 
 #include "analysis/eras.h"

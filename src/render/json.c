@@ -5,8 +5,6 @@
  * JavaScript); counts and sizes are integers. Every string is made valid
  * UTF-8 first: kernel text can hold any byte.
  */
-#include "config.h"
-
 #include <stdlib.h>
 #include <string.h>
 

@@ -7,8 +7,6 @@
  * BigQuery. The device and finding objects are the document's
  * (schema: definitions/ndjson_record).
  */
-#include "config.h"
-
 #include <stdlib.h>
 #include <string.h>
 

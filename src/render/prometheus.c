@@ -24,8 +24,6 @@
  * as no label, so leaving it out would change nothing past node_exporter and
  * break the one label set per family that consumers and our lint rely on.
  */
-#include "config.h"
-
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,6 @@
  * and remedy, naming every device it concerns, so 325 devices that bounce
  * alike read as one block (JSON keeps one finding per device).
  */
-#include "config.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,6 @@
  * confusion applies), the kernel's names in parentheses; the ranges and
  * zones behind it with --verbose.
  */
-#include "config.h"
-
 #include <libsmartcols.h>
 #include <string.h>
 

@@ -4,8 +4,6 @@
  * or are forced, then one entry per device that needs action (its driver,
  * what uses it, the verdict, the bytes, why).
  */
-#include "config.h"
-
 #include <string.h>
 
 #include "render/text-parts.h"

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The human report: a summary, libsmartcols tables, findings with remedies. */
-#include "config.h"
-
 #include <libsmartcols.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,6 @@
  * 32): in a chroot into the directory those name nothing, under Landlock
  * they cannot be opened.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

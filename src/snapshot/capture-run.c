@@ -4,8 +4,6 @@
  * signals that must leave MANIFEST saying complete=0, and the last files, the
  * udev properties and MANIFEST itself, written from the machine read.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

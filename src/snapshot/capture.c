@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Writing a snapshot: the only code besides --output-file that writes files. */
-#include "config.h"
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>

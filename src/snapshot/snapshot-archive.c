@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "config.h"
-
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Directory handles: a reader's reads relative to a directory it holds open. */
-#include "config.h"
-
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>

@@ -10,8 +10,6 @@
  * from the root along the path walked so far (real directories only), never
  * by the kernel's "..", so a rename cannot lead it out of the root.
  */
-#include "config.h"
-
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>

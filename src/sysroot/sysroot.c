@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The only code that opens files: confined, bounded, -errno reads. */
-#include "config.h"
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>

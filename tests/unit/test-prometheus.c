@@ -5,8 +5,6 @@
  * sorted, machine-wide ones apart, the --observe window, unknown values left
  * out, a failed run's reason, write errors returned.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,8 +5,6 @@
  * and a property test over generated trees of links, "..", loops and files.
  * Skipped where the kernel has no openat2 (nothing to compare with).
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The text report's parts: findings grouped by cause, wrapping by display width. */
-#include "config.h"
-
 #include <errno.h>
 #include <locale.h>
 #include <setjmp.h>
