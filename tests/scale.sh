@@ -15,19 +15,20 @@ good=$(fixture_root x86-pc-4g) || exit 99
 
 # tree DIR N REAL: a machine with N PCI entries, real directories or dangling links
 tree() {
-	"$PYTHON" - "$good" "$@" <<'PY'
-import os, shutil, sys
-good, root, n, real = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "real"
-os.makedirs(root + "/proc"); os.makedirs(root + "/sys/bus/pci/devices"); os.makedirs(root + "/sys/devices/pci0000:00")
+	"$PYTHON" - "$SRCDIR/tests/machines" "$good" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from faketree import Tree
+good, t, n, real = sys.argv[2], Tree(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "real"
 for f in ("proc/iomem", "proc/zoneinfo", "MANIFEST"):
-    shutil.copy(good + "/" + f, root + "/" + f)
+    with open(good + "/" + f, "rb") as src:
+        t.file(f, src.read())
+t.dir("sys/bus/pci/devices")
 for k in range(n):
     name = "%04x:%02x:%02x.%x" % (k >> 16, (k >> 8) & 0xff, (k >> 3) & 0x1f, k & 7)
     if real:
-        os.mkdir(root + "/sys/devices/pci0000:00/" + name)
-        with open(root + "/sys/devices/pci0000:00/" + name + "/dma_mask_bits", "w") as f:
-            f.write("32\n")
-    os.symlink("../../../devices/pci0000:00/" + name, root + "/sys/bus/pci/devices/" + name)
+        t.file("sys/devices/pci0000:00/" + name + "/dma_mask_bits", "32\n")
+    t.link("sys/bus/pci/devices/" + name, "sys/devices/pci0000:00/" + name)
 PY
 }
 

@@ -16,6 +16,11 @@ capture's MANIFEST, about 600 bytes.
 import argparse
 import os
 import shutil
+import sys
+
+# the one tree builder (tests/machines/faketree.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "machines"))
+from faketree import Tree  # noqa: E402
 
 IOMEM = """00000000-00000fff : Reserved
 00001000-0009fbff : System RAM
@@ -44,17 +49,6 @@ Node 0, zone   Normal
 """
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def link(target, path):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    os.symlink(target, path)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -64,27 +58,26 @@ def main():
     a = ap.parse_args()
     if a.disks > a.pci:
         ap.error("--disks must not exceed --pci")
-    root = a.out
-    if os.path.exists(root):
-        shutil.rmtree(root)
-    write(f"{root}/MANIFEST", "arch=x86_64\npage_size=4096\nkernel_release=6.6.0-bench\n"
+    if os.path.exists(a.out):
+        shutil.rmtree(a.out)
+    t = Tree(a.out)
+    t.file("MANIFEST", "arch=x86_64\npage_size=4096\nkernel_release=6.6.0-bench\n"
           "endianness=little\nuid=0\ncaptured_by=tools/gen-big-machine.py\n")
-    write(f"{root}/proc/iomem", IOMEM)
-    write(f"{root}/proc/zoneinfo", ZONEINFO)
-    write(f"{root}/proc/meminfo", "MemTotal:       33554432 kB\n")
-    write(f"{root}/proc/cmdline", "root=/dev/nvme0n1p1\n")
-    write(f"{root}/dev/kmsg",
+    t.file("proc/iomem", IOMEM)
+    t.file("proc/zoneinfo", ZONEINFO)
+    t.file("proc/meminfo", "MemTotal:       33554432 kB\n")
+    t.file("proc/cmdline", "root=/dev/nvme0n1p1\n")
+    t.file("dev/kmsg",
           "6,1,1000,-;software IO TLB: mapped [mem 0x00000000bbfe8000-0x00000000bffe8000] (64MB)\n")
     for drv in ("nvme", "ahci", "ixgbe"):
-        os.makedirs(f"{root}/sys/bus/pci/drivers/{drv}", exist_ok=True)
-        os.makedirs(f"{root}/sys/module/{drv}", exist_ok=True)
-        link(f"../../../../module/{drv}", f"{root}/sys/bus/pci/drivers/{drv}/module")
+        t.dir(f"sys/module/{drv}")
+        t.link(f"sys/bus/pci/drivers/{drv}/module", f"sys/module/{drv}")
     groups = 0
     for i in range(a.pci):
         bus, rest = divmod(i, 256)
         dev, fn = divmod(rest, 8)
         addr = f"0000:{bus + 1:02x}:{dev:02x}.{fn}"
-        d = f"{root}/sys/devices/pci0000:00/{addr}"
+        d = f"sys/devices/pci0000:00/{addr}"
         disk = i < a.disks
         cls, drv, bits = ("0x010802", "nvme", 64) if disk else \
             (("0x010601", "ahci", 32) if i % 3 == 0 else ("0x020000", "ixgbe", 64))
@@ -105,30 +98,29 @@ def main():
         }
         for k, v in attrs.items():
             if i < a.unreadable:
-                os.makedirs(f"{d}/{k}")
+                t.dir(f"{d}/{k}")
             else:
-                write(f"{d}/{k}", v)
+                t.file(f"{d}/{k}", v)
         # lspci's sysfs backend wants these as well
-        write(f"{d}/irq", "0\n")
-        write(f"{d}/resource", "0x0000000000000000 0x0000000000000000 0x0000000000000000\n")
-        with open(f"{d}/config", "wb") as f:
-            f.write(bytes([0x86, 0x80, i & 0xff, 0x10]) + bytes(60))
+        t.file(f"{d}/irq", "0\n")
+        t.file(f"{d}/resource", "0x0000000000000000 0x0000000000000000 0x0000000000000000\n")
+        t.file(f"{d}/config", bytes([0x86, 0x80, i & 0xff, 0x10]) + bytes(60))
         if i % 10 != 9:  # one in ten unbound
-            link(f"../../../bus/pci/drivers/{drv}", f"{d}/driver")
+            t.link(f"{d}/driver", f"sys/bus/pci/drivers/{drv}")
         if i % 4 == 0:
             g = groups
             groups += 1
-            write(f"{root}/sys/kernel/iommu_groups/{g}/type", "DMA-FQ\n")
-            link(f"../../../kernel/iommu_groups/{g}", f"{d}/iommu_group")
-        link(f"../../../devices/pci0000:00/{addr}", f"{root}/sys/bus/pci/devices/{addr}")
+            t.file(f"sys/kernel/iommu_groups/{g}/type", "DMA-FQ\n")
+            t.link(f"{d}/iommu_group", f"sys/kernel/iommu_groups/{g}")
+        t.link(f"sys/bus/pci/devices/{addr}", d)
         if disk:
             name = f"nvme{i}n1"
             b = f"{d}/nvme/nvme{i}/{name}"
             for k, v in (("max_sectors_kb", 1280), ("max_hw_sectors_kb", 2048), ("max_segments", 127),
                          ("max_segment_size", 4294967295), ("logical_block_size", 512),
                          ("dma_alignment", 3)):
-                write(f"{b}/queue/{k}", f"{v}\n")
-            link(f"../../devices/pci0000:00/{addr}/nvme/nvme{i}/{name}", f"{root}/sys/class/block/{name}")
+                t.file(f"{b}/queue/{k}", f"{v}\n")
+            t.link(f"sys/class/block/{name}", b)
 
 
 if __name__ == "__main__":

@@ -39,59 +39,13 @@ import tempfile
 import struct
 import sys
 
+from faketree import Tree, cells, strings  # the one tree builder (tests/machines/faketree.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DT = "sys/firmware/devicetree/base"
 
 
-# ---------------------------------------------------------------- the tree
-
-class Tree:
-    def __init__(self, root):
-        self.root = root
-        self.links = []
-
-    def _abs(self, path):
-        assert not path.startswith("/") and ".." not in path.split("/"), path
-        return os.path.join(self.root, path)
-
-    def file(self, path, content=""):
-        p = self._abs(path)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        data = content.encode() if isinstance(content, str) else content
-        with open(p, "wb") as f:
-            f.write(data)
-
-    def link(self, path, target):
-        """A relative symlink at path to the root-relative target, as sysfs makes them."""
-        p = self._abs(path)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        rel = os.path.relpath(target, os.path.dirname(path) or ".")
-        if os.path.lexists(p):
-            assert os.readlink(p) == rel, (path, rel)
-            return
-        os.symlink(rel, p)
-        self.links.append(path)
-
-    def unlink(self, path):
-        """Remove a file or a whole directory (a node another fixture made)."""
-        p = self._abs(path)
-        shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
-
-    def check_links(self):
-        for path in self.links:
-            p = self._abs(path)
-            assert os.path.exists(p), "dangling link %s -> %s" % (path, os.readlink(p))
-
-
 # ---------------------------------------------------------------- devicetree
-
-def cells(*values):
-    return struct.pack(">%dI" % len(values), *values)
-
-
-def strings(*values):
-    return b"".join(v.encode() + b"\0" for v in values)
-
 
 def dt_node(t, node, **props):
     """props: python names with '_' for '-' and 'n_' for '#' (n_address_cells)."""
