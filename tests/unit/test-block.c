@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 
 #define VIRTIO "sys/devices/pci0000:00/0000:00:02.0"
 #define VDA VIRTIO "/virtio1/block/vda"
@@ -23,7 +23,7 @@
 #define EMMC "sys/devices/platform/emmc2bus/fe340000.mmc"
 #define MMCBLK0 EMMC "/mmc_host/mmc0/mmc0:0001/block/mmcblk0"
 
-static void pci_function(const struct fixture *f, const char *syspath)
+static void pci_function(const struct fake_root *f, const char *syspath)
 {
 	char path[512], target[512];
 
@@ -34,7 +34,7 @@ static void pci_function(const struct fixture *f, const char *syspath)
 	fx_link(f, path, target);
 }
 
-static void queue(const struct fixture *f, const char *disk_dir, const char *max_sectors,
+static void queue(const struct fake_root *f, const char *disk_dir, const char *max_sectors,
 		  const char *max_segments)
 {
 	char path[512];
@@ -53,7 +53,7 @@ static void queue(const struct fixture *f, const char *disk_dir, const char *max
 	fx_file(f, path, "511\n");
 }
 
-static void build(struct fixture *f)
+static void build(struct fake_root *f)
 {
 	fx_init(f);
 	pci_function(f, VIRTIO);
@@ -114,7 +114,7 @@ static void assert_block(const struct machine *m, size_t i, const char *disk, co
 
 static void test_read_block(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -155,7 +155,7 @@ static void test_read_block(void **state)
 
 static void test_read_block_missing(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 

@@ -28,7 +28,7 @@
 #include "snapshot/capture.h"
 #include "readers/readers.h"
 #include "sysroot/sysroot.h"
-#include "tmp-root.h"
+#include "fake-root.h"
 
 static unsigned group_flags;
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
-#include "tmp-root.h"
+#include "fake-root.h"
 
 struct expect {
 	bool force, noforce, have_slabs;

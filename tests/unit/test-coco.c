@@ -13,7 +13,7 @@
 
 #include "analysis/coco.h"
 #include "readers/readers.h"
-#include "tmp-root.h"
+#include "fake-root.h"
 
 
 /* What the analysis makes of the signs read. */

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
-#include "tmp-root.h"
+#include "fake-root.h"
 
 #define DT "sys/firmware/devicetree/base/"
 

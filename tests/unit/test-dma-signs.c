@@ -19,14 +19,14 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 
 #define DT "sys/firmware/devicetree/base"
 #define PLAT "sys/devices/platform"
 #define BIT(s) (1u << (s))
 
 /* A DT platform (or AMBA) device at PLAT/name with its node, bound to driver when given. */
-static void fx_platform(const struct fixture *f, const char *bus, const char *name,
+static void fx_platform(const struct fake_root *f, const char *bus, const char *name,
 			const char *node, const char *driver)
 {
 	char path[256], target[256];
@@ -49,7 +49,7 @@ static void fx_platform(const struct fixture *f, const char *bus, const char *na
 }
 
 /* A class device at devpath, listed as sys/class/cls/name, whose device link is dev_target. */
-static void fx_class(const struct fixture *f, const char *cls, const char *name,
+static void fx_class(const struct fake_root *f, const char *cls, const char *name,
 		     const char *devpath, const char *dev_target)
 {
 	char path[256], target[256];
@@ -64,7 +64,7 @@ static void fx_class(const struct fixture *f, const char *cls, const char *name,
 	}
 }
 
-static void build_board(struct fixture *f)
+static void build_board(struct fake_root *f)
 {
 	static const char cell1[] = { 0, 0, 0, 1 };
 	static const char phandles[] = { 0, 0, 0, 5, 0, 0, 0, 0 };
@@ -145,7 +145,7 @@ static unsigned signs_of(const struct machine *m, const char *id)
 
 static void test_read_dma_signs(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -193,7 +193,7 @@ static void test_read_dma_signs(void **state)
 /* A logged "DMA addr ... overflow" is a sign too. */
 static void test_log_sign(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -221,7 +221,7 @@ static void test_log_sign(void **state)
 static void test_bad_inputs(void **state)
 {
 	static const char three[] = { 0, 0, 1 };
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 	char full[PATH_MAX];

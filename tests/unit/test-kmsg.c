@@ -13,7 +13,7 @@
 
 #include "analysis/coco.h"
 #include "readers/readers.h"
-#include "tmp-root.h"
+#include "fake-root.h"
 
 /* An x86_64 guest's boot, as `cat /dev/kmsg` shows it (trimmed). */
 

@@ -20,7 +20,7 @@
 
 #include "readers/readers.h"
 #include "live-root.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 
 #define RELEASE "6.1.0-test"
 
@@ -40,7 +40,7 @@ static size_t put32(uint8_t *p, uint32_t v)
 }
 
 /* An index of one key (a wildcard pattern, as depmod writes aliases) and one value. */
-static void write_alias_index(const struct fixture *f, const char *path, const char *pattern,
+static void write_alias_index(const struct fake_root *f, const char *path, const char *pattern,
 			      const char *module)
 {
 	uint8_t buf[512];
@@ -58,7 +58,7 @@ static void write_alias_index(const struct fixture *f, const char *path, const c
 	fx_file_n(f, path, buf, n);
 }
 
-static void add_function(const struct fixture *f, const char *name, const char *modalias,
+static void add_function(const struct fake_root *f, const char *name, const char *modalias,
 			 bool bound)
 {
 	char path[512], target[512];
@@ -78,7 +78,7 @@ static void add_function(const struct fixture *f, const char *name, const char *
 #define NVME_ALIAS "pci:v0000144Dd0000A808sv0000144Dsd0000A801bc01sc08i02\n"
 #define OTHER_ALIAS "pci:v00001234d00001111sv00000000sd00000000bc03sc00i00\n"
 
-static void build(struct fixture *f)
+static void build(struct fake_root *f)
 {
 	fx_init(f);
 	add_function(f, "0000:00:01.0", NVME_ALIAS, false);
@@ -86,7 +86,7 @@ static void build(struct fixture *f)
 	add_function(f, "0000:00:03.0", OTHER_ALIAS, false);
 }
 
-static void read_all(const struct fixture *f, struct machine *m, struct sysroot **ret_sr,
+static void read_all(const struct fake_root *f, struct machine *m, struct sysroot **ret_sr,
 		     const char *release)
 {
 	*ret_sr = fx_open(f);
@@ -98,7 +98,7 @@ static void read_all(const struct fixture *f, struct machine *m, struct sysroot 
 	assert_int_equal(read_modules(*ret_sr, m), 0);
 }
 
-static void done(struct fixture *f, struct machine *m, struct sysroot *sr)
+static void done(struct fake_root *f, struct machine *m, struct sysroot *sr)
 {
 	machine_done(m);
 	sysroot_free(sr);
@@ -107,7 +107,7 @@ static void done(struct fixture *f, struct machine *m, struct sysroot *sr)
 
 static void test_lookup(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -133,7 +133,7 @@ static void test_lookup(void **state)
 
 static void test_no_modules(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -169,7 +169,7 @@ static void test_no_modules(void **state)
  * alias does the same (libkmod parses it as configuration).
  */
 struct outside {
-	struct fixture f;
+	struct fake_root f;
 	char index[128], softdep[128];
 };
 
@@ -192,7 +192,7 @@ static void assert_no_canary(const struct machine *m)
 static void test_links(void **state)
 {
 	struct outside o;
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 	char rel[512];
@@ -249,7 +249,7 @@ static void test_links(void **state)
 /* The snapshot's own modules.softdep is libkmod configuration, as modprobe reads it there. */
 static void test_softdep(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -269,7 +269,7 @@ static void test_softdep(void **state)
 /* An index that cannot be read is recorded under its path; no lookup runs on the rest. */
 static void test_unreadable_index(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 	char path[512];
@@ -298,7 +298,7 @@ static void test_unreadable_index(void **state)
 /* The private directory goes away: nothing is left in $TMPDIR. */
 static void test_no_leftovers(void **state)
 {
-	struct fixture f, tmp;
+	struct fake_root f, tmp;
 	struct machine m;
 	struct sysroot *sr;
 	char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
@@ -321,7 +321,7 @@ static void test_no_leftovers(void **state)
 /* Every device bound: lib/modules is not even looked at. */
 static void test_nothing_to_do(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -339,7 +339,7 @@ static void test_nothing_to_do(void **state)
 /* read_udev: never on a snapshot; live, one input for the database. */
 static void test_udev(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 

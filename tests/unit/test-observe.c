@@ -18,7 +18,7 @@
 #include "analysis/prediction-check.h"
 #include "observe/observe-live.h"
 #include "readers/observed.h"
-#include "tmp-root.h"
+#include "fake-root.h"
 
 static void raw_set(struct observe_raw *raw, enum observe_file f, const char *text)
 {

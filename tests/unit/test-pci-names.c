@@ -14,7 +14,7 @@
 
 #include "readers/pci-ids.h"
 #include "readers/readers.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 
 static const char ids[] = "# test list\n"
 			  "144d  Samsung Electronics Co Ltd\n"
@@ -24,7 +24,7 @@ static const char ids[] = "# test list\n"
 			  "C 01  Mass storage controller\n"
 			  "\t08  Non-Volatile memory controller\n";
 
-static void add_function(const struct fixture *f, const char *name, const char *vendor,
+static void add_function(const struct fake_root *f, const char *name, const char *vendor,
 			 const char *device)
 {
 	char path[512], target[512];
@@ -44,7 +44,7 @@ static void add_function(const struct fixture *f, const char *name, const char *
 	fx_link(f, path, target);
 }
 
-static void build(struct fixture *f)
+static void build(struct fake_root *f)
 {
 	fx_init(f);
 	add_function(f, "0000:00:00.0", "0x8086\n", "0x1237\n");
@@ -55,7 +55,7 @@ static void build(struct fixture *f)
 	fx_link(f, "sys/bus/pci/devices/0000:00:04.0", "../../../devices/pci0000:00/0000:00:04.0");
 }
 
-static void read_all(const struct fixture *f, struct machine *m, struct sysroot **ret_sr)
+static void read_all(const struct fake_root *f, struct machine *m, struct sysroot **ret_sr)
 {
 	*ret_sr = fx_open(f);
 	machine_init(m);
@@ -66,7 +66,7 @@ static void read_all(const struct fixture *f, struct machine *m, struct sysroot 
 
 static void test_names(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -89,7 +89,7 @@ static void test_names(void **state)
 /* The first place wins; a directory where the file should be is passed over. */
 static void test_search_order(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -108,7 +108,7 @@ static void test_search_order(void **state)
 /* A snapshot without pci.ids never borrows the host's. */
 static void test_missing(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -126,7 +126,7 @@ static void test_missing(void **state)
 /* A malformed list is an invalid input, with lspci's words for where. */
 static void test_malformed(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -153,7 +153,7 @@ static void test_malformed(void **state)
 /* Without PCI devices the list is not even looked for. */
 static void test_no_devices(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 

@@ -18,7 +18,7 @@
 #include "readers/readers.h"
 #include "shared/path.h"
 #include "shared/text.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 
 /* ---- path helpers ---- */
 
@@ -69,7 +69,7 @@ static void test_parse_int(void **state)
 /* ---- read_pci ---- */
 
 /* One PCI function directory under sys/devices with the bus link to it. */
-static void add_function(const struct fixture *f, const char *syspath, const char *ids[5],
+static void add_function(const struct fake_root *f, const char *syspath, const char *ids[5],
 			 const char *dma, const char *numa)
 {
 	static const char *const files[5] = {
@@ -97,7 +97,7 @@ static void add_function(const struct fixture *f, const char *syspath, const cha
 #define BAD "sys/devices/pci0000:00/0000:00:03.0"
 #define BEHIND "sys/devices/pci0000:00/0000:00:1c.0/0000:01:00.0"
 
-static void build_x86(struct fixture *f)
+static void build_x86(struct fake_root *f)
 {
 	const char *nvme[5] = { "0x144d\n", "0xa808\n", "0x144d\n", "0xa801\n", "0x010802\n" };
 	const char *bad[5] = { "0x8086\n", "0x1234\n", "0x8086\n", "0x0000\n", "zz\n" };
@@ -130,7 +130,7 @@ static void build_x86(struct fixture *f)
 
 static void test_read_pci(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -219,7 +219,7 @@ static void test_read_pci_removable(void **state)
 		"sys/devices/pci0000:00/0000:00:02.0", "sys/devices/pci0000:00/0000:00:03.0",
 		"sys/devices/pci0000:00/0000:00:04.0", "sys/devices/pci0000:00/0000:00:05.0",
 	};
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 	(void)state;
@@ -252,7 +252,7 @@ static void test_read_pci_removable(void **state)
 
 static void test_read_pci_missing(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -281,7 +281,7 @@ static void test_read_pci_uevent_driver(void **state)
 	const char *nvme[5] = { "0x144d\n", "0xa808\n", "0x144d\n", "0xa801\n", "0x010802\n" };
 	const char *fn[3] = { "sys/devices/pci0000:00/0000:00:02.0", "sys/devices/pci0000:00/0000:00:03.0",
 			      "sys/devices/pci0000:00/0000:00:04.0" };
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 	char path[256], text[256];
@@ -324,7 +324,7 @@ static void test_read_pci_dt_bridge(void **state)
 {
 	const char *rp[5] = { "0x14e4\n", "0x2711\n", "0x0000\n", "0x0000\n", "0x060400\n" };
 	const char *usb[5] = { "0x1106\n", "0x3483\n", "0x1106\n", "0x3483\n", "0x0c0330\n" };
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -363,7 +363,7 @@ static void test_read_pci_dt_bridge(void **state)
 
 static void test_read_iommu(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 

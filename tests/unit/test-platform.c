@@ -13,14 +13,14 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 
 #define DT "sys/firmware/devicetree/base"
 #define EMMC "sys/devices/platform/emmc2bus/fe340000.mmc"
 #define UART "sys/devices/platform/soc/fe201000.serial"
 #define GPIO "sys/devices/platform/gpio-keys"
 
-static void build_rpi(struct fixture *f)
+static void build_rpi(struct fake_root *f)
 {
 	static const char emmc_compat[] = "brcm,bcm2711-emmc2\0";
 	static const char uart_compat[] = "arm,pl011\0arm,primecell\0";
@@ -69,7 +69,7 @@ static void build_rpi(struct fixture *f)
 
 static void test_read_platform(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 	const struct device *d;
@@ -136,7 +136,7 @@ static void test_read_platform(void **state)
 /* x86: no AMBA bus, platform devices without nodes. */
 static void test_read_platform_x86(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 
@@ -158,7 +158,7 @@ static void test_read_platform_x86(void **state)
 /* PCI devices already read stay sorted with the platform ones. */
 static void test_read_platform_after_pci(void **state)
 {
-	struct fixture f;
+	struct fake_root f;
 	struct machine m;
 	struct sysroot *sr;
 

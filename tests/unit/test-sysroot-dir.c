@@ -20,14 +20,14 @@
 #include <cmocka.h>
 
 #include "shared/debug.h"
-#include "sysfs-fixture.h"
+#include "fake-root.h"
 #include "sysroot/sysroot.h"
 
 /* Flags every sysroot of the running group is opened with. */
 static unsigned group_flags;
 
 struct state {
-	struct fixture f;
+	struct fake_root f;
 	struct sysroot *sr;
 };
 
