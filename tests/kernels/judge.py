@@ -69,6 +69,9 @@ MAP_FAILURES = [
 POOL_OUT_OF_REACH = re.compile(r"\]\s+\S+ (\S+): swiotlb addr (0x[0-9a-f]+)\+(\d+) overflow")
 # ...and a pool that exists but is full: trouble, though not "fails"
 POOL_FULL = re.compile(r"\]\s+\S+ (\S+): swiotlb buffer is full")
+# "DMA addr ... overflow" in a kernel log as dmesg prints it or as /dev/kmsg
+# records it ("4,375,7105505,-;ata_piix 0000:00:01.1: DMA addr ..."): a snapshot's log
+LOGGED_OVERFLOW = re.compile(r"(?:\]\s+|;)\S+ (\S+): DMA addr 0x[0-9a-f]+\+\d+ overflow")
 # include/trace/events/block.h, DECLARE_EVENT_CLASS(block_bio) (block_bio_bounce,
 # until 6.16): "%d,%d %s %llu + %u [%s]", MAJOR, MINOR, rwbs, sector, nr_sector, comm
 BLOCK_EVENT = re.compile(r"block_bio_bounce:\s+(\d+),(\d+)\s+(\S+)\s+(\d+)\s+\+\s+(\d+)\s+\[")
@@ -335,7 +338,7 @@ def judge(work, m):
         audit = json.loads(read(work, "audit.json"))
     except ValueError as e:
         check(False, "the audit is JSON", str(e))
-        return dict(checks=checks, jq=jq, table=table, unexercised=[])
+        return dict(checks=checks, jq=jq, table=table, unexercised=[], evidence={})
     dmesg, io, trace = read(work, "dmesg"), read(work, "io.log"), read(work, "trace")
     evs = events(trace)
     devices = audit.get("devices", [])
@@ -427,9 +430,15 @@ def judge(work, m):
 
     driven = set(m.get("driven") or ())
     unexercised = []
+    evidence = {}  # device -> what finding_checks() may hold the tool to
     for d in devices:
         dev, v = d["id"], d.get("verdict")
         mine = [e for e in evs if e["dev"] == dev]
+        masks = {e["mask"] for e in mine}
+        evidence[dev] = dict(pci=d.get("bus") == "pci", pool_overflows=len(pool_out.get(dev, [])),
+                             mask=min(masks) if masks else
+                             int(d["dma_mask"], 16) if d.get("dma_mask") else None,
+                             mask_from="the kernel's bounces" if masks else "sysfs")
         forced = [e for e in mine if e["force"]]
         failed = logged.get(dev, []) + other.get(dev, [])
         blk = blocks.get(dev)
@@ -545,7 +554,65 @@ def judge(work, m):
         row.append(word if n is None else "%s; observed %s %s" % (word, n, pred))
     table[:] = [tuple(r) for r in table]
     layout_checks(check, jq, m, audit, dmesg)
-    return dict(checks=checks, jq=jq, table=table, unexercised=unexercised)
+    return dict(checks=checks, jq=jq, table=table, unexercised=unexercised, evidence=evidence)
+
+
+def finding_checks(m, res, captured_log=""):
+    """The checks of findings (and "# unpinned:" lines for verdicts) that what
+    the kernel did supports, each after a comment saying why, for a fixture
+    whose judged checks all agreed: a device that bounced is partial, so
+    bounce-needed; one whose every bounce was forced, forced-bounce (the
+    machine's or its own); a failing one with mapping failures,
+    bounce-impossible, and with none (traffic, no bounce, RAM out of reach),
+    bounce-missed; "swiotlb addr ... overflow" logged, swiotlb-out-of-reach;
+    "DMA addr ... overflow" in the snapshot's own log (captured_log: it was
+    taken before the traffic), dma-overflow-logged; a mask beyond the
+    dma-ranges window the suite wrote, mask-limited-by-bus. A non-idle device
+    the kernel showed no traffic of gets no verdict check (the judge asserts
+    nothing of it) and says so. Findings the kernel cannot show (the
+    readings of max_low_pfn) are left to whoever saves the fixture."""
+    out = []
+
+    def f(what, dev, why, n="length == 1", anywhere=False):
+        sel = ('.device == null or .device == "%s"' % dev) if anywhere else '.device == "%s"' % dev
+        out.append("# %s" % why)
+        out.append('[.findings[] | select(.id == "%s" and (%s))] | %s' % (what, sel, n))
+
+    evidence = res.get("evidence") or {}
+    for row in res.get("table") or []:
+        dev, _, v, bounces, forced, failures, block, _, judged = row[:9]
+        ev = evidence.get(dev) or {}
+        nblk = block if isinstance(block, int) else 0
+        if judged.startswith("unexercised") or (v == "unknown" and judged.startswith("not asserted")):
+            out.append('# unpinned: "%s" .verdict (%s): the kernel showed no traffic of it, '
+                       "the judge asserts nothing" % (dev, v))
+        elif judged.startswith("agrees") and v == "partial":
+            f("bounce-needed", dev, "%s bounced (%d swiotlb, %d block): partial, so bounce-needed"
+              % (dev, bounces, nblk))
+        elif judged.startswith("agrees") and v == "forced":
+            f("forced-bounce", dev, "every bounce of %s was forced (%d): forced-bounce, the "
+              "machine's or its own" % (dev, forced), anywhere=True)
+        elif judged.startswith("agrees") and v == "fails" and failures:
+            f("bounce-impossible", dev, "%s: %d mapping failures and no bounce that succeeded: "
+              "bounce-impossible" % (dev, failures))
+        elif judged.startswith("agrees") and v == "fails":
+            f("bounce-missed", dev, "%s moved its data with no bounce and no failure, RAM out of "
+              "its reach: nothing checked it, bounce-missed" % dev)
+        if ev.get("pool_overflows"):
+            f("swiotlb-out-of-reach", dev, '%s: the kernel logged "swiotlb addr ... overflow" (%d): '
+              "the pool is out of its reach" % (dev, ev["pool_overflows"]))
+        if m.get("dma_ranges") and ev.get("pci") and v != "idle" and ev.get("mask") is not None:
+            start, size = m["dma_ranges"]
+            if start + size - 1 < ev["mask"]:
+                f("mask-limited-by-bus", dev, "the dma-ranges window the suite wrote ends at %#x, "
+                  "below %s's mask %#x (%s)" % (start + size - 1, dev, ev["mask"], ev["mask_from"]))
+    logged = {}
+    for mo in LOGGED_OVERFLOW.finditer(captured_log):
+        logged[mo.group(1)] = logged.get(mo.group(1), 0) + 1
+    for dev in sorted(logged):
+        f("dma-overflow-logged", dev, 'the snapshot\'s kernel log holds "DMA addr ... overflow" '
+          "for %s (%d)" % (dev, logged[dev]))
+    return out
 
 
 def claim_check(check, d, far, b, what):

@@ -214,25 +214,28 @@ def save_fixture(res, kernel, dest):
         subprocess.run(["tar", "xzf", os.path.join(res["work"], "capture.tgz"), "-C", t],
                        check=True)
         os.rename(os.path.join(t, "capture"), os.path.join(t, "root"))
+        captured_log = read_text(os.path.join(t, "root", "dev", "kmsg"))
         subprocess.run(["tar", "czf", os.path.join(d, "root.tar.gz"), "--owner=0", "--group=0",
                         "--numeric-owner", "--sort=name", "--mtime=@0", "-C", t, "root"],
                        check=True)
-    write_checks(os.path.join(d, "checks"), res["machine"], kernel.version, res["verdicts"])
+    write_checks(os.path.join(d, "checks"), res["machine"], kernel.version, res["verdicts"],
+                 captured_log)
     return d
 
 
-def write_checks(path, m, version, verdicts):
-    """jq checks of what the judge confirmed, and what the kernel did as comments."""
+def write_checks(path, m, version, verdicts, captured_log=""):
+    """jq checks of what the judge confirmed, and what the kernel did as comments;
+    then the findings that evidence supports (judge.finding_checks)."""
     with open(path, "w") as f:
         f.write("# written by tests/kernels/run.py --save-fixtures from what %s did\n" % version)
         f.write("# under QEMU (%s): %s\n" % (
             " ".join(["-machine", m["machine"], "-m", m["mem"]] + m.get("append", [])), m["why"]))
-        for dev, driver, v, bounces, forced, failures, traffic, *_ in verdicts["table"]:
+        for dev, driver, v, bounces, forced, failures, _block, traffic, *_ in verdicts["table"]:
             if v != "idle" or bounces or failures:
                 f.write("# kernel: %s (%s, %s): %d bounces%s, %d forced, %d mapping failures\n"
                         % (dev, driver, traffic, bounces,
                            " attempted" if v == "fails" and bounces else "", forced, failures))
-        for line in verdicts["jq"]:
+        for line in verdicts["jq"] + judge.finding_checks(m, verdicts, captured_log):
             f.write(line + "\n")
 
 

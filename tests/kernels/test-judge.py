@@ -461,5 +461,61 @@ case("user: unknown with every input root had disagrees",
      run(P, TR, io=IO, user=as_user("unknown")), False)
 case("user: a device root reports and nobody does not disagrees",
      run(P, TR, io=IO, user=as_user(devices=[])), False)
+
+
+# What run.py --save-fixtures writes after the verdicts (judge.finding_checks, issue 28):
+# the findings the kernel's evidence supports, and unpinned verdicts said so.
+def fsel(what, id_=A, anywhere=False):
+    sel = ('.device == null or .device == "%s"' % id_) if anywhere else '.device == "%s"' % id_
+    return '[.findings[] | select(.id == "%s" and (%s))] | length == 1' % (what, sel)
+
+
+def fcase(what, res, want=(), unwanted=(), m=None, log=""):
+    global n, bad
+    n += 1
+    lines = judge.finding_checks(m or {"name": "test"}, res, log)
+    jq = [x for x in lines if not x.startswith("#")]
+    # each check after the comment that says why
+    why = all(i > 0 and lines[i - 1].startswith("# ") and not lines[i - 1].startswith("# unpinned:")
+              for i, x in enumerate(lines) if not x.startswith("#"))
+    good = not failed(res) and why and all(w in lines for w in want) and \
+        not [u for u in unwanted if any(u in x for x in jq)]
+    bad += not good
+    print("%s %d - finding checks: %s" % ("ok" if good else "not ok", n, what))
+    if not good:
+        print("# failed checks: %s\n# lines: %s" % (failed(res), lines))
+
+
+OVERFLOW = "ata_piix %s: DMA addr 0x0000000103387000+4096 overflow (mask ffffffff, bus limit 0)." % A
+fcase("a device that bounced: bounce-needed",
+      run(P, TR + event(A, 0x1bffff000), io=IO), [fsel("bounce-needed")], ["forced-bounce"])
+fcase("every bounce forced: forced-bounce, the machine's or the device's",
+      run(audit([dev(A, "forced")]), event(A, 0x1000, True) + event(A, 0x2000, True), io=IO),
+      [fsel("forced-bounce", anywhere=True)], ["bounce-needed"])
+fcase("mapping failures: bounce-impossible; the snapshot's overflow: dma-overflow-logged",
+      run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT + "[    5.0] " + OVERFLOW + "\n"),
+      [fsel("bounce-impossible"), fsel("dma-overflow-logged")], ["bounce-missed"],
+      log="4,375,7105505,-;" + OVERFLOW + "\n")
+fcase("an overflow logged after the snapshot: no dma-overflow-logged",
+      run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT + "[    5.0] " + OVERFLOW + "\n"),
+      [fsel("bounce-impossible")], ["dma-overflow-logged"])
+fcase("traffic, no bounce, RAM past the window: bounce-missed and mask-limited-by-bus",
+      run(missed(), io=IO, m=WM, dmesg=BOOT), [fsel("bounce-missed"), fsel("mask-limited-by-bus")],
+      ["bounce-impossible"], m=WM)
+fcase("a pool out of reach logged: swiotlb-out-of-reach",
+      run(audit([wdev("fails")]), event(A, (1 << 64) - 1),
+          io=IO, m=WM, dmesg=BOOT + POOL + "[    5.0] sym53c8xx %s: swiotlb addr "
+          "0xffffffffffffffff+36 overflow (mask ffffffff, bus limit 10000fff).\n" % A),
+      [fsel("swiotlb-out-of-reach"), fsel("bounce-impossible")], m=WM)
+fcase("a mask within the window: no mask-limited-by-bus",
+      run(audit([wdev("direct", mask="0xfffffff")]), io=IO, m=WM), [],
+      ["mask-limited-by-bus", "bounce-needed"], m=WM)
+fcase("direct with traffic: no finding, no unpinned line",
+      run(audit([dev(A, "direct", unreachable=0, lowest=None)], active=False), io=IO, dmesg=BOOT),
+      [], ["findings", "unpinned"])
+fcase("unexercised: the verdict said unpinned, no finding",
+      run(audit([dev(A, "direct", unreachable=0, lowest=None)], active=False), dmesg=BOOT),
+      ['# unpinned: "%s" .verdict (direct): the kernel showed no traffic of it, the judge '
+       "asserts nothing" % A], ["findings"])
 print("1..%d" % n)
 sys.exit(1 if bad else 0)
