@@ -1,7 +1,8 @@
 #!/bin/bash
 # Fixture machines: tests/machines/NAME/root is a sysroot; the tool's JSON
 # for it must match NAME/expected.json (after normalise), validate against
-# the schema, and satisfy each jq expression in NAME/checks (one a line).
+# the schema, and satisfy each jq expression in NAME/checks (one a line),
+# which must name every verdict (not idle) and finding of the output.
 # NAME/args holds extra options. `tests/machines.sh --regen [NAME...]`
 # rewrites expected.json: review the diff before committing it.
 #
@@ -85,6 +86,28 @@ for name in "${names[@]}"; do
 				not_ok "$name: ${exprs[$i]}"
 			fi
 		done
+	fi
+	# the checks carry every verdict and finding as a fact of their own: each device not
+	# idle is named (as "ID") on a line with .verdict, each finding by a line naming "ID"
+	# and, when it has one, "DEVICE" (a line asserting the whole findings list counts).
+	# A comment "# unpinned: ..." naming them the same way, with why, counts too: a
+	# verdict nothing vouches for (a kernel that showed no traffic) or one held wrong.
+	# It fails on any new verdict or finding, like a blessed output: not for tools/mutate.
+	if ! $no_expected; then
+		jq -r --rawfile c "$dir/checks" '
+			[$c | split("\n")[] | select((test("^\\s*(#|$)") | not) or startswith("# unpinned: "))] as $lines
+			| def named($words): any($lines[]; . as $l | all($words[]; . as $w | $l | contains($w)));
+			(.devices[] | select(.verdict != "idle") | select(named([(.id | tojson), ".verdict"]) | not)
+				| "verdict of \(.id) (\(.verdict))"),
+			(.findings[] | select(named([(.id | tojson)] + if .device then [.device | tojson] else [] end) | not)
+				| "finding \(.id)\(if .device then " of \(.device)" else "" end)")' \
+			"$out" > "$tmp/unpinned" 2>&1
+		if [ $? -eq 0 ] && [ ! -s "$tmp/unpinned" ]; then
+			ok "$name: checks pin every verdict and finding"
+		else
+			not_ok "$name: checks pin every verdict and finding"
+			sed 's/^/not pinned: /' "$tmp/unpinned" | diag
+		fi
 	fi
 	$checks_only && continue
 	"$TOOL" --sysroot "$root" "${args[@]}" > "$tmp/$name.txt" 2>&1
