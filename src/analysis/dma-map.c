@@ -205,6 +205,7 @@ int dma_map_from_iort(const struct machine *m, const struct device *d, int rule,
 			       : "ACPI IORT named component memory_address_limit (an ACPI _DMA method, "
 				 "which sysfs does not show, would come first from 5.8)",
 		.state = DMA_MAP_RANGES,
+		.from_iort = true,
 	};
 	return 0;
 }

@@ -33,6 +33,7 @@ struct dma_map {
 	size_t n_regions;
 	uint64_t bus_limit;   /* inclusive end of the regions' bus addresses (dma_range_map_max) */
 	const char *node;     /* borrowed: the dt path whose dma-ranges made the map */
+	bool from_iort;       /* the map is an ACPI IORT memory address limit, not dma-ranges */
 	const char *why;      /* static: how the state was reached */
 	enum dma_map_state state;
 };

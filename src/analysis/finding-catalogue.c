@@ -231,6 +231,11 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 	[FC_MASK_LIMITED_BY_BUS] = CASE(FINDING_MASK_LIMITED_BY_BUS,
 		"the firmware bus limit (devicetree dma-ranges) is below the DMA mask: the bus "
 		"limit decides the reach"),
+	[FC_MASK_LIMITED_BY_IORT] = CASE(FINDING_MASK_LIMITED_BY_BUS,
+		"the firmware bus limit (the ACPI IORT memory address limit) is below the DMA mask: "
+		"the bus limit decides the reach",
+		.remedy = "none needed if the IORT's memory_address_limit is right; otherwise fix "
+			  "the firmware's table"),
 
 	[FC_UNTRUSTED_BOUNCE] = CASE(FINDING_UNTRUSTED_BOUNCE, UNTRUSTED_POOL),
 	[FC_UNTRUSTED_BOUNCE_POOL_UNKNOWN] = CASE(FINDING_UNTRUSTED_BOUNCE,

@@ -145,7 +145,8 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
 	}
 	if (r->mask_known && r->bus_limit && r->bus_limit < r->dma_mask) {
-		x = findings_raise(f, FC_MASK_LIMITED_BY_BUS, d->id, NULL);
+		x = findings_raise(f, r->map.from_iort ? FC_MASK_LIMITED_BY_IORT : FC_MASK_LIMITED_BY_BUS,
+				   d->id, NULL);
 		finding_add_hex(f, x, "dma_mask", r->dma_mask);
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
 		if (r->map.node)
