@@ -449,6 +449,12 @@ X86_ABOVE_4G = 0x540000000  # 0x100000000-0x63fffffff
 # ---------------------------------------------------------------- fixtures
 
 def x86_pc_4g(t):
+    """An x86-64 PC on Debian 12's 6.1 with 24 GiB (21 GiB above 4 GiB): a 32-bit
+    AHCI disk, a 64-bit NVMe, no IOMMU; the base of most x86 fixtures (6.1 sysfs).
+    Follows: the hand-written fixture it replaced (iomem and zoneinfo kept byte for
+    byte); log lines of arch/x86/kernel/pci-dma.c pci_iommu_init, kernel/dma/swiotlb.c
+    swiotlb_print_info, drivers/pci/probe.c pci_setup_device and drivers/nvme/host/pci.c
+    nvme_setup_io_queues. Device IDs, pool address and udev data are synthetic."""
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z", by="dmamask-audit 0.1.0")
     x86_proc(t, "console=ttyS0 root=/dev/nvme0n1p1")
     x86_pc_devices(t)
@@ -512,6 +518,11 @@ def x86_pc_4g(t):
 
 
 def x86_iommu_dmafq(t):
+    """x86-pc-4g with intel_iommu=on: every device in a translated (DMA-FQ) group.
+    Follows: drivers/iommu/iommu.c iommu_subsys_init ("Default domain type:", "DMA
+    domain TLB invalidation policy:"; the trailing space is that of the older "%s %s"
+    format, which a later fix made "%s%s") and iommu_group_add_device ("Adding to
+    iommu group %d"). The DMAR lines and the group numbers are synthetic."""
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "console=ttyS0 root=/dev/nvme0n1p1 intel_iommu=on"
     x86_proc(t, cmd)
@@ -548,6 +559,10 @@ def x86_iommu_dmafq(t):
 
 
 def x86_noforce(t):
+    """x86-pc-4g booted with swiotlb=noforce: no pool, so the 32-bit AHCI cannot
+    reach RAM above 4 GiB. Follows: kernel/dma/swiotlb.c swiotlb_init_remap, which
+    returns on swiotlb_force_disable before it allocates or logs a pool; the log is
+    X86_BOOT plus a drivers/pci/probe.c pci_setup_device line (synthetic values)."""
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "console=ttyS0 root=/dev/nvme0n1p1 swiotlb=noforce"
     x86_proc(t, cmd)
@@ -625,6 +640,11 @@ def virtio_features(t, path, access_platform):
 
 
 def x86_virtio(t):
+    """A QEMU q35 guest (8 GiB) on a 6.6 kernel with three virtio-pci devices: the
+    DMA API is used only with VIRTIO_F_ACCESS_PLATFORM. Follows: drivers/virtio/
+    virtio_ring.c vring_use_dma_api, drivers/virtio/virtio.c features_show (the
+    features file), kernel/dma/swiotlb.c swiotlb_print_info. Feature sets, masks and
+    the IOMMU group are synthetic."""
     manifest(t, "x86_64", "6.6.0-28-amd64", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.6.0-28-amd64 root=/dev/vda1 ro console=ttyS0"
     x86_guest_proc(t, cmd)
@@ -663,6 +683,12 @@ def x86_virtio(t):
 
 
 def x86_sev_guest(t):
+    """An AMD SEV-SNP guest (QEMU q35, 8 GiB) on Ubuntu 24.04's 6.8 with virtio-blk:
+    every streaming mapping is forced through swiotlb. Follows: arch/x86/mm/mem_encrypt.c
+    print_mem_encrypt_feature_info ("Memory Encryption Features active: AMD SEV SEV-ES
+    SEV-SNP"), arch/x86/kernel/sev.c sev_show_status ("SEV: Status:", merged after
+    6.8-rc1, so in a 6.8 log it is synthetic), kernel/dma/swiotlb.c swiotlb_print_info.
+    The 512 MiB pool, its address and the virtio_blk line are synthetic."""
     manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=ttyS0"
     x86_guest_proc(t, cmd)
@@ -707,6 +733,9 @@ def x86_sme_host(t):
     between the physical bits cpuinfo shows (43, the C-bit excluded by
     early_detect_mem_encrypt) and bit 52: unknown. pci_swiotlb_detect() keeps
     the pool for CC_ATTR_HOST_MEM_ENCRYPT whatever the RAM and iommu=off.
+    Follows: arch/x86/mm/mem_encrypt.c print_mem_encrypt_feature_info ("Memory
+    Encryption Features active: AMD SME") and force_dma_unencrypted (the C-bit test).
+    cpuinfo, the GPU and the log's start are synthetic.
     """
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "console=ttyS0 root=/dev/nvme0n1p1 iommu=off"
@@ -785,7 +814,10 @@ def x86_32_pae_scsi_419(t):
 
 
 def x86_hyperv_snp(t):
-    """A Hyper-V SNP-isolated VM (Group B isolation type 2) with a vPCI NVMe."""
+    """A Hyper-V SNP-isolated VM (Group B isolation type 2) with a vPCI NVMe.
+    Follows: arch/x86/kernel/cpu/mshyperv.c ms_hyperv_init_platform ("Hyper-V:
+    Isolation Config: Group A 0x%x, Group B 0x%x"), kernel/dma/swiotlb.c
+    swiotlb_print_info; the flag values and the pool are synthetic."""
     manifest(t, "x86_64", "6.1.0-27-cloud-amd64", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.1.0-27-cloud-amd64 root=/dev/nvme0n1p1 ro console=ttyS0"
     x86_proc(t, cmd)
@@ -834,6 +866,12 @@ def s390_pv_guest(t):
 
 
 def x86_tdx_guest(t):
+    """An Intel TDX guest (QEMU q35, 8 GiB) on Ubuntu 24.04's 6.8 with virtio-blk:
+    every streaming mapping bounces through swiotlb. Follows: arch/x86/coco/tdx/tdx.c
+    tdx_early_init ("tdx: Guest detected"), arch/x86/mm/mem_encrypt.c
+    print_mem_encrypt_feature_info ("Memory Encryption Features active: Intel TDX"),
+    kernel/dma/swiotlb.c swiotlb_print_info. The cpuinfo flags (with tdx_guest), the
+    pool size and its address are synthetic."""
     manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=hvc0"
     x86_guest_proc(t, cmd)
@@ -873,6 +911,12 @@ def x86_tdx_guest(t):
 
 
 def xen_dom0(t):
+    """A Xen PV dom0 on Debian 11's 5.10 with a 32-bit AHCI: xen-swiotlb works on
+    machine addresses the dom0's sysfs does not show. Follows: arch/x86/kernel/cpu/
+    hypervisor.c ("Hypervisor detected: %s", "Xen PV" from arch/x86/xen/enlighten_pv.c
+    x86_hyper_xen_pv, whose xen_banner prints "Booting paravirtualized kernel on" and
+    "Xen version: ... (preserve-AD)"); drivers/xen/sys-hypervisor.c type and guest_type;
+    drivers/xen/xenfs/super.c capabilities_read. The "Xen:" e820 line, addresses: synthetic."""
     manifest(t, "x86_64", "5.10.0-33-amd64", "2026-12-03T08:00:00Z")
     cmd = "placeholder root=/dev/sda1 ro console=hvc0"
     x86_proc(t, cmd)
@@ -912,6 +956,12 @@ RPI4_RAM = 0x3b400000 + (0xfc000000 - 0x40000000) + 0x100000000  # 8443133952
 
 
 def arm64_rpi4(t):
+    """A Raspberry Pi 4 Model B (8 GiB) on Raspberry Pi OS's 6.6: the emmc2 reaches the
+    first GiB, the VL805 xHCI behind the PCIe bridge the first 3 GiB. Follows: arch/arm/
+    boot/dts/broadcom/bcm2711.dtsi (arm64's bcm2711-rpi-4-b.dts includes it): soc's
+    dma-ranges as there; emmc2 moved from emmc2bus (same window) to soc; the PCIe window
+    at bus 0xc0000000, where upstream has bus 0. Log: swiotlb.c swiotlb_print_info,
+    pcie-brcmstb.c brcm_pcie_start_link. scb's empty dma-ranges, iomem: synthetic."""
     manifest(t, "aarch64", "6.6.51+rpt-rpi-v8", "2026-12-03T08:00:00Z")
     cmd = ("coherent_pool=1M 8250.nr_uarts=1 snd_bcm2835.enable_headphones=0 "
            "console=ttyS0,115200 console=tty1 root=PARTUUID=6c586e13-02 rootfstype=ext4 "
@@ -1190,6 +1240,12 @@ def arm64_414_pcie_window(t):
 
 
 def arm64_restricted_pool(t):
+    """A MediaTek MT7622 board on Debian 12's 6.1 whose wifi MAC names a
+    restricted-dma-pool (memory-region): its mappings alone bounce there (5.15+).
+    Follows: arch/arm64/boot/dts/mediatek/mt7622.dtsi (wmac@18000000,
+    "mediatek,mt7622-wmac"; named wifi@ and put under soc here); kernel/dma/swiotlb.c
+    rmem_swiotlb_setup and drivers/of/of_reserved_mem.c __reserved_mem_init_node for
+    the two log lines. The MMC node, the pool's place and size, and iomem are synthetic."""
     manifest(t, "aarch64", "6.1.0-27-arm64", "2026-12-03T08:00:00Z")
     cmd = "console=ttyS0,115200n8 root=/dev/mmcblk0p1 rootwait"
     iomem = """\
@@ -1252,7 +1308,9 @@ def arm64_restricted_pool_ignored(t):
     restricted-dma-pool the kernel does not use: the wifi's node has no-map
     (rmem_swiotlb_setup returns -EINVAL), the GPU sits behind an IOMMU
     (of_dma_configure_id sets the pool up only without one), and the MMC's
-    pool is fine: only the MMC is forced."""
+    pool is fine: only the MMC is forced.
+    Follows: as arm64-restricted-pool; kernel/dma/swiotlb.c
+    rmem_swiotlb_setup for no-map. The extra pools and the GPU node are synthetic."""
     arm64_restricted_pool(t)
     dt_node(t, "reserved-memory/wifi-pool@50000000", compatible="restricted-dma-pool",
             reg=[0x0, 0x50000000, 0x0, 0x400000], phandle=[0x5], no_map=b"")
@@ -1283,7 +1341,8 @@ def arm64_restricted_pool_ignored(t):
 
 def arm64_restricted_pool_510(t):
     """arm64-restricted-pool on 5.10: no restricted DMA pools before 5.15
-    (0b84e4f8b793), so the wifi MAC keeps the normal rules."""
+    (0b84e4f8b793), so the wifi MAC keeps the normal rules.
+    Follows: as arm64-restricted-pool, with a 5.10 release."""
     arm64_restricted_pool(t)
     manifest(t, "aarch64", "5.10.0-33-arm64", "2026-12-03T08:00:00Z")
     return [
@@ -1944,6 +2003,11 @@ def arm_2012_boardfile(t):
 
 
 def arm_2013_highmem(t):
+    """The 2013 report's 32-bit ARM board (DOMAIN.md section 2, not in this tree):
+    2 GiB at 0x40000000, a dw_mmc host with no DMA mask under a count-era 3.3 kernel,
+    soc.0 sysfs. Follows: that report for iomem/zoneinfo/meminfo; arch/arm/mm/init.c
+    mem_init ("Memory: 2048MB = 2048MB total"); drivers/mmc/host/dw_mmc.c dw_mci_parse_dt
+    ("num-slots property not found"). The devicetree nodes and the MMC address are synthetic."""
     manifest(t, "armv7l", "3.3.0", "2013-05-01T00:00:00Z",
              by="hand-written from the 2013 report (DOMAIN.md section 2)")
     proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO, ARM2013_MEMINFO,
@@ -2003,6 +2067,11 @@ def arm_2013_highmem(t):
 
 
 def arm256_board(t, dma_ranges):
+    """DOMAIN.md section 2's 26-bit device board (that file is not in this tree):
+    256 MiB at 0xc0000000, a PL180 MMC, a 3.10 kernel, soc.0 sysfs; dma_ranges adds a
+    64 MiB soc window. Follows: drivers/mmc/host/mmci.c mmci_probe ("PL180 manf 41 ...
+    (pio)", an AMBA device there, a platform one here) and arch/arm/mm/init.c mem_init
+    ("Memory: 256MB = 256MB total"). The vexpress names, addresses and sizes: synthetic."""
     manifest(t, "armv7l", "3.10.0", "2013-05-01T00:00:00Z",
              by="hand-written (DOMAIN.md section 2, 26-bit device board)")
     proc(t, ARM256_IOMEM, ARM256_ZONEINFO, ARM256_MEMINFO, "console=ttyAMA0 root=/dev/mmcblk0p1")
@@ -2027,6 +2096,8 @@ def arm256_board(t, dma_ranges):
 
 
 def arm_256m_26bit(t):
+    """arm256_board with its 64 MiB soc dma-ranges and a 26-bit mask given by
+    --assume-mask. Follows: as arm256_board; the mask is DOMAIN.md section 2's."""
     arm256_board(t, dma_ranges=True)
     t_args = "--assume-mask c8000000.mmc=0x03ffffff"
     lb = '(%s | .models.legacy_block)' % dev("c8000000.mmc")
@@ -2048,6 +2119,8 @@ def arm_256m_26bit(t):
 
 
 def arm_256m_c3ffffff(t):
+    """arm256_board without dma-ranges and a 0xc3ffffff mask given by
+    --assume-mask. Follows: as arm256_board; the mask is DOMAIN.md section 2's."""
     arm256_board(t, dma_ranges=False)
     t_args = "--assume-mask c8000000.mmc=0xc3ffffff"
     d = dev("c8000000.mmc")
@@ -2193,6 +2266,9 @@ def arm_510_lpae_window(t):
 
 
 def x86_unbound(t):
+    """Three QEMU-like PCI functions (i440FX host bridge, e1000, qemu-xhci) with no
+    driver bound on 6.1 (QEMU's device IDs): nothing does DMA, nothing is reported.
+    Follows: no source; synthetic apart from X86_BOOT and x86-pc-4g's proc files."""
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     x86_proc(t, "console=ttyS0 root=/dev/vda1")
     bus = "sys/devices/pci0000:00"
