@@ -686,8 +686,8 @@ def x86_sev_guest(t):
     """An AMD SEV-SNP guest (QEMU q35, 8 GiB) on Ubuntu 24.04's 6.8 with virtio-blk:
     every streaming mapping is forced through swiotlb. Follows: arch/x86/mm/mem_encrypt.c
     print_mem_encrypt_feature_info ("Memory Encryption Features active: AMD SEV SEV-ES
-    SEV-SNP"), arch/x86/kernel/sev.c sev_show_status ("SEV: Status:", merged after
-    6.8-rc1, so in a 6.8 log it is synthetic), kernel/dma/swiotlb.c swiotlb_print_info.
+    SEV-SNP"), arch/x86/kernel/sev.c sev_show_status ("SEV: Status:", added after
+    6.8-rc1, so absent from mainline 6.8), kernel/dma/swiotlb.c swiotlb_print_info.
     The 512 MiB pool, its address and the virtio_blk line are synthetic."""
     manifest(t, "x86_64", "6.8.0-51-generic", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-6.8.0-51-generic root=/dev/vda1 ro console=ttyS0"
@@ -777,6 +777,8 @@ def x86_32_pae_scsi_419(t):
     RAM above 4 GiB reaches the DMA API, whose swiotlb pool (PAE selects
     SWIOTLB) bounces it. Before 4.18 scsi_calculate_bounce_limit() made the
     block layer bounce it instead.
+    Follows: Debian 10's 4.19.316-1 release line and swiotlb_print_info's
+    "software IO TLB: mapped"; the 6 GiB layout and the pool address are synthetic.
     """
     manifest(t, "i686", "4.19.0-27-686-pae", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/vmlinuz-4.19.0-27-686-pae root=/dev/sda1 ro"
@@ -843,7 +845,9 @@ def x86_hyperv_snp(t):
 def s390_pv_guest(t):
     """An s390x protected-virtualization guest on 6.1 with a zPCI function:
     virtio-ccw (not walked) is forced through swiotlb; the PCI function is
-    translated by s390_pci_dma_ops until 6.7."""
+    translated by s390_pci_dma_ops until 6.7.
+    Follows: kernel/dma/swiotlb.c swiotlb_print_info. The zPCI function, RAM and
+    pool are synthetic; sys/firmware/uv/prot_virt_guest was not checked here."""
     manifest(t, "s390x", "6.1.0-27-s390x", "2026-12-03T08:00:00Z")
     proc(t, "00000000-7fffffff : System RAM\n",
          zoneinfo([("DMA", 0, 524288, 524288), ("Normal", None, 0, 0)]),
@@ -1072,7 +1076,9 @@ fe340000-fe3400ff : fe340000.mmc mmc@7e340000
 def arm64_rpi4_419(t):
     """The Raspberry Pi 4-like board under a 4.19 kernel: the PCIe window ends
     at 3 GiB, the xhci driver set a 64-bit mask, and before 4.20 (b4ebe6063204)
-    dma-direct kept no bus limit: DMA above the window goes astray."""
+    dma-direct kept no bus limit: DMA above the window goes astray.
+    Follows: arm64-rpi4's tree (bcm2711.dtsi's windows) under a Raspberry Pi
+    downstream release string; nothing else is taken from a 4.19 source."""
     arm64_rpi4(t)
     manifest(t, "aarch64", "4.19.127-v8+", "2026-12-03T08:00:00Z")
     d = dev("0000:01:00.0")
@@ -1095,7 +1101,8 @@ def arm64_rpi4_54(t):
     to DMA_BIT_MASK(ilog2(0x17fffffff) + 1) = 0x1ffffffff; a7ba70f1787f (5.5)
     names this board's 3 GiB window as what a mask cannot represent. Bus
     addresses 0x180000000-0x1ffffffff (CPU 0xc0000000-0x13fffffff) pass that
-    check and are handed to a device that cannot reach them."""
+    check and are handed to a device that cannot reach them.
+    Follows: arm64-rpi4's tree under a Raspberry Pi downstream release string."""
     arm64_rpi4(t)
     manifest(t, "aarch64", "5.4.83-v8+", "2026-12-06T08:00:00Z")
     d = dev("0000:01:00.0")
@@ -1120,7 +1127,9 @@ def arm64_rpi4_nonroot(t):
     beyond ZONE_DMA (1 GiB, zone_dma_bits 30) makes mem_init() allocate the
     default pool, and swiotlb_init_remap() takes it with memblock_alloc_low(),
     below ARCH_LOW_ADDRESS_LIMIT = arm64_dma_phys_limit - 1 = 0x3fffffff: inside
-    the emmc2's window (CPU 0-0x3fffffff) and the VL805's (0-0xbfffffff)."""
+    the emmc2's window (CPU 0-0x3fffffff) and the VL805's (0-0xbfffffff).
+    Follows: arm64-rpi4's tree; the denied and zeroed inputs are a synthetic
+    non-root capture."""
     arm64_rpi4(t)
     t.file("MANIFEST", "arch=aarch64\npage_size=4096\nkernel_release=6.1.0-rpi7-rpi-v8\n"
            "endianness=little\nuid=1000\ncaptured_by=tests/machines/gen-fixtures.py (synthetic)\n"
@@ -1170,7 +1179,10 @@ def arm64_414_pcie_window(t):
     so no buffer of the xHCI bounces: the block layer (scsi_calculate_bounce_limit
     from the 64-bit mask) bounces nothing either, and buffers above 3 GiB go
     astray without a message. The pool (4.14: below the 32-bit ZONE_DMA's end,
-    so above the window here) does not matter: nothing bounces."""
+    so above the window here) does not matter: nothing bounces.
+    Follows: swiotlb_print_info's older form ("software IO TLB [mem ...] (64MB)
+    mapped at [...]") and drivers/pci/probe.c pci_setup_device. The board, the
+    release and the USB lines are synthetic."""
     manifest(t, "aarch64", "4.14.336-custom", "2026-12-03T08:00:00Z")
     iomem = """\
 00000000-ffffffff : System RAM
@@ -1356,7 +1368,9 @@ def arm64_restricted_pool_510(t):
 
 def x86_iommu_soft_3g(t):
     """3 GiB of RAM, iommu=soft, a rotated log: pci_swiotlb_detect() would
-    make no pool at or below 4 GiB, but iommu=soft sets x86_swiotlb_enable."""
+    make no pool at or below 4 GiB, but iommu=soft sets x86_swiotlb_enable.
+    Follows: x86-pc-4g's devices; the one log line is drivers/nvme/host/pci.c
+    nvme_setup_io_queues's. The 3 GiB layout is synthetic."""
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 iommu=soft"
     proc(t, X86_3G_IOMEM, X86_3G_ZONEINFO, X86_3G_MEMINFO, cmd)
@@ -1374,7 +1388,8 @@ def x86_iommu_soft_3g(t):
 def x86_amd_510_iommu(t):
     """AMD-Vi on 5.10 with translated groups, RAM above 4 GiB, a rotated log:
     amd_iommu_init_dma_ops() cleared swiotlb (no passthrough, no SME) and
-    pci_iommu_init() freed the pool, until 121660bba631 (5.19)."""
+    pci_iommu_init() freed the pool, until 121660bba631 (5.19).
+    Follows: x86-pc-4g's devices and nvme_setup_io_queues's line; groups synthetic."""
     manifest(t, "x86_64", "5.10.0-33-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1"
     x86_proc(t, cmd)
@@ -1397,7 +1412,8 @@ def x86_amd_identity(t, release):
     CONFIG_IOMMU_DEFAULT_PASSTHROUGH. From 5.4 amd_iommu_init_dma_ops() asks
     iommu_default_passthrough() and keeps the pool, so the 32-bit AHCI
     (dma-direct) bounces; before 5.4 it asked x86's iommu_pass_through
-    (iommu=pt only) and freed it, so the AHCI's RAM above 4 GiB fails."""
+    (iommu=pt only) and freed it, so the AHCI's RAM above 4 GiB fails.
+    Follows: x86-pc-4g's devices and nvme_setup_io_queues's line; groups synthetic."""
     manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1"
     x86_proc(t, cmd)
@@ -1431,7 +1447,9 @@ def riscv_virt_1g(t, release, zicbom):
     """A riscv64 virt board with 1 GiB at 0x80000000 (all below 4 GiB), a rotated
     log: the default pool by era. setup_arch() swiotlb_init(1) always before
     5.14; ce3aca0465e3 (5.14) only above dma32_phys_limit; fc7a50eed986 (6.10)
-    a RAM/1024 pool when DMA is non-coherent (Zicbom in the isa line)."""
+    a RAM/1024 pool when DMA is non-coherent (Zicbom in the isa line).
+    Follows: no checked source: RAM base, devices and the virtio_blk line are
+    synthetic (QEMU virt-like)."""
     manifest(t, "riscv64", release, "2026-12-03T08:00:00Z")
     zi = zoneinfo([("DMA32", 0x80000, 0x40000, 0x3f000), ("Normal", None, 0, 0),
                    ("Movable", None, 0, 0)])
@@ -1464,7 +1482,9 @@ def x86_32_pool(t, release, ram_6g):
     """32-bit PAE x86 with a rotated log, the pool by era: none before 4.19
     (pci_swiotlb_detect_4gb under CONFIG_X86_64); 4.19-5.7 one whatever the RAM
     (MAX_DMA32_PFN is 0 on 32-bit) unless a stable release fixed it; from 5.8
-    (88743470668e) only above 4 GiB."""
+    (88743470668e) only above 4 GiB.
+    Follows: no checked source beyond x86-pc-4g's devices: RAM layouts and the sd
+    line are synthetic."""
     x86_32_pae_scsi_419(t)
     manifest(t, "i686", release, "2026-12-03T08:00:00Z")
     cmd = "root=/dev/sda1 ro"
@@ -1514,7 +1534,8 @@ def x86_32_pool(t, release, ram_6g):
 
 def arm64_early_pool(t, release):
     """arm64-kmalloc-pool's 2 GiB, all in ZONE_DMA, before and at b67a8b29df7e:
-    mem_init() called swiotlb_init(1) whatever the RAM before 4.8."""
+    mem_init() called swiotlb_init(1) whatever the RAM before 4.8.
+    Follows: no checked source: a synthetic 2 GiB board (arm64-kmalloc-pool's)."""
     arm64_kmalloc_pool(t, "6.1.0-27-arm64")
     manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
     board = [
@@ -1554,7 +1575,9 @@ def arm64_acpi_iort(t, release):
     whose IORT limits PCI segment 0 to 32 bits (a root complex of revision 1)
     and its SATA controller, an ACPI platform device, to 32 bits (a named
     component). iort_dma_setup() applies the named component's limit from 4.14
-    (10d8ab2c15b9), the root complex's from 4.19 (5ac65e8c8941)."""
+    (10d8ab2c15b9), the root complex's from 4.19 (5ac65e8c8941).
+    Follows: no checked source for the server (synthetic); the nvme line is
+    nvme_setup_io_queues's."""
     manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
     iomem = ("80000000-ffffffff : System RAM\n  80210000-8159ffff : Kernel code\n"
              "880000000-9ffffffff : System RAM\n")
@@ -1626,7 +1649,8 @@ RESTRICTED_POOL_BOARD = [
 def arm64_kmalloc_pool(t, release):
     """2 GiB of RAM, all in ZONE_DMA, a rotated log: before 6.5 arm64 makes no
     pool; from 6.5 DMA_BOUNCE_UNALIGNED_KMALLOC keeps one (the default 64 MiB),
-    from 6.7 (65033574ade9) of RAM / 1024 rounded to whole segments."""
+    from 6.7 (65033574ade9) of RAM / 1024 rounded to whole segments.
+    Follows: no checked source: a synthetic 2 GiB board and MMC."""
     arm64_restricted_pool(t)
     manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
     kmsg(t, ["mmc0: new high speed SDHC card at address 0001"], first_seq=700)
@@ -1642,7 +1666,8 @@ def arm64_kmalloc_pool(t, release):
 def arm64_dma_zone_1g(t):
     """2 GiB of RAM from 0 whose ZONE_DMA ends at 1 GiB (zone_dma_bits 30, as a
     Raspberry Pi 4's dma-ranges make it), 6.1, a rotated log: arm64 mem_init()
-    compares max_pfn with the DMA zone's limit, not 4 GiB, so a pool exists."""
+    compares max_pfn with the DMA zone's limit, not 4 GiB, so a pool exists.
+    Follows: the 1 GiB window of bcm2711.dtsi (as arm64-rpi4); the rest synthetic."""
     arm64_kmalloc_pool(t, "6.1.0-27-arm64")
     iomem = "00000000-7fffffff : System RAM\n  00210000-0150ffff : Kernel code\n"
     zi = zoneinfo([("DMA", 0, 0x40000, 0x40000), ("DMA32", 0x40000, 0x40000, 0x40000),
@@ -1683,7 +1708,10 @@ def x86_observed(t):
     """x86-pc-4g captured with --capture --observe=5 (synthetic): the 32-bit
     AHCI bounces buffers above 4 GiB (partial: consistent); the 64-bit NVMe
     bounced one buffer (direct: contradicted); a device the snapshot does not
-    list bounced too (unattributed); the pool's high-water mark rose."""
+    list bounced too (unattributed); the pool's high-water mark rose.
+    Follows: include/trace/events/swiotlb.h swiotlb_bounced (the format and
+    record layout), kernel/dma/swiotlb.c swiotlb_tbl_map_single ("swiotlb buffer is
+    full"). The records themselves are synthetic."""
     x86_pc_4g(t)
     o = "run/dmamask-audit/observe/"
     t.file(o + "window", "requested_seconds=5\nwindow_seconds=5.000\ninterrupted=0\n"
@@ -1729,7 +1757,9 @@ VIRT_RAM_END = 0x23fffffff  # 8 GiB at 0x40000000, QEMU virt's RAM base
 def arm64_virt(t):
     """QEMU's arm64 "virt" board (-m 8G) with a Debian 6.1 kernel, plus a few
     SoC-style devices (virt-like): every platform/AMBA device gets a default
-    DMA mask, but only those with a sign of DMA are judged."""
+    DMA mask, but only those with a sign of DMA are judged.
+    Follows: QEMU hw/arm/virt.c create_fdt (root compatible "linux,dummy-virt"),
+    kernel/dma/swiotlb.c swiotlb_print_info; the SoC-style devices are synthetic."""
     manifest(t, "aarch64", "6.1.0-27-arm64", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/boot/vmlinuz-6.1.0-27-arm64 root=/dev/mmcblk0p2 ro console=ttyAMA0"
     iomem = """\
@@ -1932,7 +1962,9 @@ def json_list(items):
 
 def arm64_pool_high(t):
     """The RPi4-like board with the swiotlb pool placed above the SoC's 1 GiB
-    window, a nearly full pool, and the overflow and full messages in the log."""
+    window, a nearly full pool, and the overflow and full messages in the log.
+    Follows: kernel/dma/swiotlb.c swiotlb_print_info and swiotlb_tbl_map_single
+    ("swiotlb buffer is full ... (slots)"); the pool's place and use are synthetic."""
     arm64_rpi4(t)
     kmsg(t, [
         "Booting Linux on physical CPU 0x0000000000 [0x410fd083]",
@@ -1970,7 +2002,9 @@ def arm64_pool_high(t):
 
 def arm_2012_boardfile(t):
     """The 2013 board as a 3.x board file booted it: no devicetree, no of_node.
-    The MMC host is found as its disk's platform-bus ancestor."""
+    The MMC host is found as its disk's platform-bus ancestor.
+    Follows: arm-2013-highmem's report data (DOMAIN.md section 2, not in this
+    tree); the dw_mmc.0 platform device is synthetic."""
     manifest(t, "armv7l", "3.3.0", "2013-05-01T00:00:00Z",
              by="hand-written from the 2013 report, board-file boot (DOMAIN.md section 2)")
     proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO, ARM2013_MEMINFO,
@@ -2150,7 +2184,9 @@ def arm_256m_c3ffffff(t):
 def arm_window_board(t, release, boot_log=()):
     """2 GiB at 0x40000000; the SoC bus reaches its first GiB (dma-ranges); an
     Ethernet MAC (no disk: dma-direct decides, not the block layer). boot_log:
-    lines after "Linux version" (the CPU line, the pool)."""
+    lines after "Linux version" (the CPU line, the pool).
+    Follows: no single board: a synthetic 32-bit SoC (snps,dwmac) with a 1 GiB
+    soc dma-ranges window, under Debian 11's 5.10 release line."""
     manifest(t, "armv7l", release, "2026-12-03T08:00:00Z")
     proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO,
          "MemTotal:        2097152 kB\nMemFree:         1000000 kB\nHighTotal:       1318912 kB\n"
@@ -2194,7 +2230,9 @@ def arm_510_log_nolpae(t):
     """A 5.10 kernel whose release names no flavour: only the boot log's
     cr=10c5387d (SCTLR.AFE, bit 29, clear: proc-v7-2level.S) says it is not
     LPAE, so before 6.0 arm_dma_map_page() maps the GiB beyond the window
-    unchecked; no swiotlb (mem_init: CONFIG_ARM_LPAE only), none logged."""
+    unchecked; no swiotlb (mem_init: CONFIG_ARM_LPAE only), none logged.
+    Follows: arch/arm/kernel/setup.c setup_processor ("CPU: %s [%08x] revision
+    %d (ARMv%s), cr=%08lx"); the board is arm_window_board's."""
     arm_window_board(t, "5.10.0-32-custom", arm_cpu_lines(0x10c5387d))
     d = dev("12000000.ethernet")
     return [
@@ -2217,7 +2255,9 @@ def arm_510_log_lpae(t):
     5.3). 5.10.0's mem_init() calls swiotlb_init(1) whatever the RAM (the
     max_pfn > arm_dma_pfn_limit test came with fcf044891c84 in 5.13 and 5.10.69),
     and memblock_alloc_low() puts the pool at the top of lowmem (0x6f800000),
-    inside the SoC window: the GiB above it bounces."""
+    inside the SoC window: the GiB above it bounces.
+    Follows: arch/arm/kernel/setup.c setup_processor and kernel/dma/swiotlb.c
+    swiotlb_print_info; the board is arm_window_board's, the pool address synthetic."""
     arm_window_board(t, "5.10.0-32-custom", arm_cpu_lines(0x30c5387d) + [
         "software IO TLB: mapped [mem 0x000000006b800000-0x000000006f800000] (64MB)",
     ])
@@ -2238,7 +2278,8 @@ def arm_510_log_lpae(t):
 
 def arm_510_armmp_window(t):
     """Non-LPAE 5.10 (Debian armmp): arm_dma_map_page() maps the GiB beyond the
-    bus window unchecked, no swiotlb: silent corruption, not a failed mapping."""
+    bus window unchecked, no swiotlb: silent corruption, not a failed mapping.
+    Follows: arm_window_board's synthetic board."""
     arm_window_board(t, "5.10.0-30-armmp")
     d = dev("12000000.ethernet")
     return [
@@ -2254,7 +2295,8 @@ def arm_510_armmp_window(t):
 
 def arm_510_lpae_window(t):
     """The same board with Debian's armmp-lpae 5.10: dma-direct refuses the
-    mapping (no pool: RAM is below 4 GiB), it does not corrupt."""
+    mapping (no pool: RAM is below 4 GiB), it does not corrupt.
+    Follows: arm_window_board's synthetic board."""
     arm_window_board(t, "5.10.0-30-armmp-lpae")
     d = dev("12000000.ethernet")
     return [
@@ -2294,7 +2336,10 @@ def x86_unbound(t):
 def x86_sev_nvme_4_19(t):
     """An SEV guest on Debian 10's 4.19: every mapping bounces, and nvme did not cap
     its queue at the swiotlb maximum until 7637de311bd2 (5.3): its 512 KiB
-    requests fail with "swiotlb buffer is full" (the bug that commit fixed)."""
+    requests fail with "swiotlb buffer is full" (the bug that commit fixed).
+    Follows: arch/x86/mm/mem_encrypt.c mem_encrypt_init's 4.x line ("AMD Secure
+    Encrypted Virtualization (SEV) active"), drivers/pci/probe.c pci_setup_device. The
+    short "swiotlb buffer is full" form is not checked here; addresses are synthetic."""
     manifest(t, "x86_64", "4.19.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/boot/vmlinuz-4.19.0-27-amd64 root=/dev/vda1 ro console=ttyS0"
     x86_guest_proc(t, cmd)
@@ -2360,7 +2405,10 @@ def x86_swiotlb_dynamic(t):
     """Debian 13's 6.12 with CONFIG_SWIOTLB_DYNAMIC: the pool has grown by a
     second pool and holds transient ones; a 30-bit wireless card logged that
     the pool is beyond its reach; a 32-bit device whose driver does not cap
-    its queue sends 1 MiB segments, which no pool, dynamic or not, holds."""
+    its queue sends 1 MiB segments, which no pool, dynamic or not, holds.
+    Follows: kernel/dma/swiotlb.c swiotlb_map ("swiotlb addr ... overflow (mask
+    ..., bus limit ...)", dev_WARN_ONCE) and swiotlb_tbl_map_single ("swiotlb buffer is
+    full"). Devices, drivers and slot counts are synthetic."""
     release = "6.12.38+deb13-amd64"
     manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
     cmd = "BOOT_IMAGE=/boot/vmlinuz-%s root=/dev/nvme0n1p1 ro quiet" % release
@@ -2473,7 +2521,9 @@ def x86_sev_nvme_256k(t, release):
     """An SEV guest whose QEMU nvme (MDTS 6) allows 256 KiB: exactly
     dma_max_mapping_size() before 5.19. In 5.12-5.18 nvme's min_align_mask
     (4095) keeps a segment's offset in the bounce slots, so a 256 KiB segment
-    not on a 2 KiB boundary needs 129 slots and fails; before 5.12 it fits."""
+    not on a 2 KiB boundary needs 129 slots and fails; before 5.12 it fits.
+    Follows: arch/x86/mm/mem_encrypt.c print_mem_encrypt_feature_info's "AMD
+    Memory Encryption Features active: SEV" form, swiotlb_print_info; the rest synthetic."""
     manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 ro console=ttyS0"
     x86_guest_proc(t, cmd)
@@ -2502,7 +2552,8 @@ def x86_sev_nvme_256k(t, release):
 def x86_thunderbolt_era(t, release, panics):
     """x86-thunderbolt-3g (no pool) on older kernels: swiotlb_tbl_map_single()
     panics where it tests for the missing pool (5.13-5.14: io_tlb_default_mem
-    NULL; 5.15.61+: !mem->nslabs) and finds no slot elsewhere (5.15.0-5.15.60)."""
+    NULL; 5.15.61+: !mem->nslabs) and finds no slot elsewhere (5.15.0-5.15.60).
+    Follows: x86-thunderbolt-3g's tree with the release changed."""
     x86_thunderbolt(t, False)
     manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
     f = finding("untrusted-bounce-impossible", "0000:2c:00.0")
@@ -2521,7 +2572,9 @@ def x86_thunderbolt(t, pool):
     root port: set_pcie_untrusted() and pci_set_removable() mark it, sysfs
     shows "removable", its group gets a strict DMA domain (no DMA-FQ).
     pool: RAM above 4 GiB and the swiotlb pool logged; else 3 GiB of RAM and
-    a log from boot without one (pci_swiotlb_detect: no pool at or below 4 GiB)."""
+    a log from boot without one (pci_swiotlb_detect: no pool at or below 4 GiB).
+    Follows: drivers/pci/probe.c set_pcie_untrusted and pci_set_removable; the
+    DMAR and iommu-group lines as x86-iommu-dmafq's. Device IDs are synthetic."""
     manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 intel_iommu=on"
     if pool:
@@ -2596,7 +2649,9 @@ def old_iommu_groups(t, kind):
 
 def x86_intel_414_iommu(t):
     """Intel VT-d on 4.14: groups but no type file (c52c72d3dee81, 4.19); no
-    iommu=pt, so intel_dma_ops translate every device."""
+    iommu=pt, so intel_dma_ops translate every device.
+    Follows: drivers/iommu/intel-iommu.c intel_iommu_init ("Intel(R)
+    Virtualization Technology for Directed I/O"); x86-pc-4g's devices."""
     manifest(t, "x86_64", "4.14.0-3-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 intel_iommu=on"
     x86_proc(t, cmd)
@@ -2618,7 +2673,9 @@ def x86_intel_419_pt(t):
     """Intel VT-d on 4.19 with iommu=pt: the group type reads "unknown" (no
     default domain before 5.3); iommu_no_mapping() takes the 32-bit AHCI (mask
     below dma_get_required_mask()) out of the identity map ("32bit ... uses
-    non-identity mapping"); the 64-bit NVMe stays identity: dma-direct."""
+    non-identity mapping"); the 64-bit NVMe stays identity: dma-direct.
+    Follows: drivers/iommu/intel-iommu.c intel_iommu_init and iommu_no_mapping
+    ("32bit %s uses non-identity mapping"); x86-pc-4g's devices."""
     manifest(t, "x86_64", "4.19.0-27-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 intel_iommu=on iommu=pt"
     x86_proc(t, cmd)
@@ -2642,7 +2699,8 @@ def x86_amd_414_pt(t):
     """AMD-Vi on 4.14 with iommu=pt, no type file: amd_iommu_add_device()
     direct-maps every device and has no small-mask fallback, so the 32-bit
     AHCI is dma-direct and bounces RAM above 4 GiB (the pool is kept with pt).
-    The log names no IOMMU (rotated): the CPU vendor tells AMD-Vi."""
+    The log names no IOMMU (rotated): the CPU vendor tells AMD-Vi.
+    Follows: x86-pc-4g's devices and pool line; the rotated log is synthetic."""
     manifest(t, "x86_64", "4.14.0-3-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 iommu=pt"
     x86_proc(t, cmd)
@@ -2663,7 +2721,8 @@ def x86_amd_414_pt(t):
 
 def x86_pt_vendor_unknown(t):
     """x86-amd-4.14-pt with neither the log nor cpuinfo naming the IOMMU: Intel
-    would translate the 32-bit AHCI, AMD would bounce: unknown, said so."""
+    would translate the 32-bit AHCI, AMD would bounce: unknown, said so.
+    Follows: x86-amd-4.14-pt's tree."""
     manifest(t, "x86_64", "4.14.0-3-amd64", "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1 iommu=pt"
     x86_proc(t, cmd)
