@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "shared/arch.h"
+#include "shared/opt.h"
 
 /* Where a value came from; the report prints it beside the value. */
 enum provenance {
@@ -66,15 +67,12 @@ struct zone {
 	uint64_t managed;   /* pages handed to the buddy allocator */
 };
 
-/* The lines of proc/meminfo the tool uses, in bytes (the file says kB). */
+/* The lines of proc/meminfo the tool uses, in bytes (the file says kB); all unknown unless it parsed. */
 struct meminfo {
-	bool have_mem_total;
-	uint64_t mem_total;
-	bool have_high_total; /* HighTotal/LowTotal exist only with CONFIG_HIGHMEM */
-	uint64_t high_total;
-	uint64_t low_total;
-	bool have_bounce;     /* "Bounce:" always 0 from 6.16 */
-	uint64_t bounce;
+	struct opt_u64 mem_total;
+	struct opt_u64 high_total; /* HighTotal/LowTotal exist only with CONFIG_HIGHMEM */
+	struct opt_u64 low_total;
+	struct opt_u64 bounce;     /* "Bounce:" always 0 from 6.16 */
 };
 
 /* A string value with its provenance and source ("proc/sys/kernel/arch"). */
@@ -403,10 +401,12 @@ struct machine {
 	bool snapshot_incomplete;    /* MANIFEST: its capture did not finish (manifest_complete) */
 	char *snapshot_incomplete_why; /* MANIFEST incomplete_reason=, or what showed it */
 
+	bool iomem_ok;               /* proc/iomem was read and usable: ram[] holds its System RAM */
 	bool iomem_hidden;           /* all addresses zero: read without CAP_SYS_ADMIN (4.6+) */
 	struct ram_range *ram;       /* proc/iomem "System RAM", sorted, outermost only */
 	size_t n_ram;
 
+	bool zoneinfo_ok;            /* proc/zoneinfo was read and usable: zones[] holds it */
 	struct zone *zones;
 	size_t n_zones;
 

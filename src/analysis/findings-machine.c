@@ -54,8 +54,8 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 				   &(struct finding_args){ .why = l->unknown_reason ? l->unknown_reason
 										: "no memory layout" });
 		finding_add_str(f, x, "iomem", m->iomem_hidden ? "hidden"
-					       : machine_input_ok(m, "proc/iomem") ? "ok" : "unusable");
-		finding_add_str(f, x, "zoneinfo", machine_input_ok(m, "proc/zoneinfo") ? "ok" : "unusable");
+					       : m->iomem_ok ? "ok" : "unusable");
+		finding_add_str(f, x, "zoneinfo", m->zoneinfo_ok ? "ok" : "unusable");
 	} else if (!l->lowmem_known) {
 		x = findings_raise(f, FC_LOWMEM_UNKNOWN, NULL,
 				   &(struct finding_args){ .why = l->unknown_reason ? l->unknown_reason

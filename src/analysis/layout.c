@@ -136,7 +136,7 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 	bool found = false;
 	uint64_t high_start = 0, high_present = 0;
 
-	if (machine_input_ok(m, "proc/zoneinfo")) {
+	if (m->zoneinfo_ok) {
 		for (size_t i = 0; i < m->n_zones; i++) {
 			const struct zone *z = &m->zones[i];
 			if (!is_highmem_zone(z) || !z->populated)
@@ -160,7 +160,7 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 		l->lowmem_prov = PROV_DERIVED;
 		l->lowmem_end_pfn = l->end_pfn;
 		l->lowmem_source = "architecture has no highmem: end_pfn";
-	} else if (machine_input_ok(m, "proc/meminfo") && m->meminfo.have_high_total && m->meminfo.high_total == 0) {
+	} else if (opt_is(&m->meminfo.high_total, 0)) {
 		l->lowmem_known = true;
 		l->lowmem_prov = PROV_DERIVED;
 		l->lowmem_end_pfn = l->end_pfn;
@@ -203,10 +203,10 @@ int layout_compute(const struct machine *m, struct layout *ret)
 	l.zones = m->zones;
 	l.n_zones = m->n_zones;
 
-	if (machine_input_ok(m, "proc/iomem") && m->n_ram > 0) {
+	if (m->iomem_ok && m->n_ram > 0) { /* read_iomem never leaves it 0; a hand-built machine may */
 		l.source = LAYOUT_SOURCE_IOMEM;
 		r = ranges_from_iomem(m, &l);
-	} else if (machine_input_ok(m, "proc/zoneinfo")) {
+	} else if (m->zoneinfo_ok) {
 		l.source = LAYOUT_SOURCE_ZONEINFO;
 		r = ranges_from_zoneinfo(m, &l);
 		if (r == -ENODATA || r == -ERANGE) {

@@ -141,5 +141,6 @@ int read_iomem(struct sysroot *sr, struct machine *m)
 		return machine_add_input(m, path, INPUT_DENIED, 0,
 					 "addresses read as zero: needs CAP_SYS_ADMIN");
 	}
+	m->iomem_ok = true;
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }

@@ -29,16 +29,15 @@ int meminfo_parse(const char *buf, size_t len, struct meminfo *ret, struct parse
 		const char *unit = skip_blanks(val + vlen, end);
 		uint64_t v;
 
-		bool *have = NULL;
-		uint64_t *dst = NULL;
+		struct opt_u64 *dst = NULL;
 		if (klen == 8 && memcmp(l.s, "MemTotal", 8) == 0)
-			have = &mi.have_mem_total, dst = &mi.mem_total;
+			dst = &mi.mem_total;
 		else if (klen == 9 && memcmp(l.s, "HighTotal", 9) == 0)
-			have = &mi.have_high_total, dst = &mi.high_total;
+			dst = &mi.high_total;
 		else if (klen == 8 && memcmp(l.s, "LowTotal", 8) == 0)
 			dst = &mi.low_total;
 		else if (klen == 6 && memcmp(l.s, "Bounce", 6) == 0)
-			have = &mi.have_bounce, dst = &mi.bounce;
+			dst = &mi.bounce;
 		if (!dst)
 			continue;
 		if (parse_u64(val, vlen, 10, &v) < 0)
@@ -47,11 +46,9 @@ int meminfo_parse(const char *buf, size_t len, struct meminfo *ret, struct parse
 			return parse_fail(ret_err, l.no, "expected a value in kB");
 		if (v > UINT64_MAX / 1024)
 			return parse_fail(ret_err, l.no, "value out of range");
-		*dst = v * 1024;
-		if (have)
-			*have = true;
+		opt_set(dst, v * 1024);
 	}
-	if (!mi.have_mem_total)
+	if (!mi.mem_total.known)
 		return parse_fail(ret_err, 0, "no MemTotal line");
 	*ret = mi;
 	return 0;

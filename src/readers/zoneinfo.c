@@ -141,5 +141,6 @@ int read_zoneinfo(struct sysroot *sr, struct machine *m)
 	if (r <= 0)
 		return r;
 	r = zoneinfo_parse(buf, len, &m->zones, &m->n_zones, &e);
+	m->zoneinfo_ok = r >= 0;
 	return record_parse_result(m, path, r, &e);
 }

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert_parse_result(r);
 	fuzz_assert(r == 0 || e.what);
 	/* a byte count is a whole number of KiB */
-	fuzz_assert(r < 0 || !mi.have_mem_total || mi.mem_total % 1024 == 0);
+	fuzz_assert(r < 0 || !mi.mem_total.known || mi.mem_total.v % 1024 == 0);
 	free(buf);
 	return 0;
 }

@@ -118,13 +118,13 @@ static void test_meminfo_x86(void **state)
 	struct parse_error e;
 
 	assert_int_equal(meminfo(x86_meminfo, &mi, &e), 0);
-	assert_true(mi.have_mem_total);
-	assert_int_equal(mi.mem_total, 24683664ull * 1024);
-	assert_true(mi.have_bounce);
-	assert_int_equal(mi.bounce, 0ull * 1024);
-	assert_false(mi.have_high_total); /* no CONFIG_HIGHMEM on 64-bit */
-	assert_int_equal(mi.high_total, 0);
-	assert_int_equal(mi.low_total, 0);
+	assert_true(mi.mem_total.known);
+	assert_int_equal(mi.mem_total.v, 24683664ull * 1024);
+	assert_true(mi.bounce.known);
+	assert_int_equal(mi.bounce.v, 0ull * 1024);
+	assert_false(mi.high_total.known); /* no CONFIG_HIGHMEM on 64-bit */
+	assert_int_equal(mi.high_total.v, 0);
+	assert_int_equal(mi.low_total.v, 0);
 }
 
 static void test_meminfo_high_total(void **state)
@@ -133,13 +133,13 @@ static void test_meminfo_high_total(void **state)
 	struct parse_error e;
 
 	assert_int_equal(meminfo(arm_meminfo, &mi, &e), 0);
-	assert_true(mi.have_mem_total);
-	assert_int_equal(mi.mem_total, 2070084ull * 1024);
-	assert_true(mi.have_high_total);
-	assert_int_equal(mi.high_total, 1318912ull * 1024);
-	assert_int_equal(mi.low_total, 751172ull * 1024);
-	assert_true(mi.have_bounce);
-	assert_int_equal(mi.bounce, 12 * 1024);
+	assert_true(mi.mem_total.known);
+	assert_int_equal(mi.mem_total.v, 2070084ull * 1024);
+	assert_true(mi.high_total.known);
+	assert_int_equal(mi.high_total.v, 1318912ull * 1024);
+	assert_int_equal(mi.low_total.v, 751172ull * 1024);
+	assert_true(mi.bounce.known);
+	assert_int_equal(mi.bounce.v, 12 * 1024);
 }
 
 static void test_meminfo_high_total_zero(void **state)
@@ -153,10 +153,10 @@ static void test_meminfo_high_total_zero(void **state)
 				 "LowTotal:         253952 kB\n",
 				 &mi, &e),
 			 0);
-	assert_true(mi.have_high_total);
-	assert_int_equal(mi.high_total, 0);
-	assert_int_equal(mi.low_total, 253952ull * 1024);
-	assert_false(mi.have_bounce);
+	assert_true(mi.high_total.known);
+	assert_int_equal(mi.high_total.v, 0);
+	assert_int_equal(mi.low_total.v, 253952ull * 1024);
+	assert_false(mi.bounce.known);
 }
 
 static void test_meminfo_minimal(void **state)
@@ -165,10 +165,10 @@ static void test_meminfo_minimal(void **state)
 	struct parse_error e;
 
 	assert_int_equal(meminfo("MemTotal: 1 kB\n", &mi, &e), 0);
-	assert_true(mi.have_mem_total);
-	assert_int_equal(mi.mem_total, 1024);
-	assert_false(mi.have_high_total);
-	assert_false(mi.have_bounce);
+	assert_true(mi.mem_total.known);
+	assert_int_equal(mi.mem_total.v, 1024);
+	assert_false(mi.high_total.known);
+	assert_false(mi.bounce.known);
 }
 
 static void test_meminfo_value_without_kb(void **state)
@@ -219,7 +219,7 @@ static void test_meminfo_overflow(void **state)
 
 	/* (2^64-1)/1024 kB still fits in bytes ... */
 	assert_int_equal(meminfo("MemTotal:        18014398509481983 kB\n", &mi, &e), 0);
-	assert_int_equal(mi.mem_total, 18014398509481983ull * 1024);
+	assert_int_equal(mi.mem_total.v, 18014398509481983ull * 1024);
 	/* ... one more does not. */
 	assert_meminfo_bad("MemTotal:        18014398509481984 kB\n", 1);
 	assert_meminfo_bad("MemTotal:        1 kB\n"
