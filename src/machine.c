@@ -309,8 +309,6 @@ struct device *machine_add_device(struct machine *m)
 	}
 	struct device *d = &m->devices[m->n_devices++];
 	memset(d, 0, sizeof(*d));
-	d->dma_mask_bits = d->coherent_mask_bits = -1;
-	d->iommu_group = d->numa_node = d->virtio_access_platform = d->removable = -1;
 	return d;
 }
 

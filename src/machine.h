@@ -223,15 +223,15 @@ struct device {
 	bool have_pci_ids;
 	uint16_t vendor, device_id, subsys_vendor, subsys_device;
 	uint32_t class_code;     /* 24-bit class: base, sub, prog-if */
-	int dma_mask_bits;       /* sysfs dma_mask_bits (PCI only: fls64 of the mask); -1 absent */
-	int coherent_mask_bits;  /* sysfs consistent_dma_mask_bits; -1 absent */
-	int iommu_group;         /* the iommu_group link's number; -1 none */
-	enum iommu_domain iommu_domain; /* what it says */
-	int numa_node;           /* -1 when absent or -1 */
-	int virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device: -1 unknown, 0, 1 */
-	/* PCI "removable" (5.14+): 1 "removable" (below an external-facing port, so
-	 * untrusted), 0 absent with a group, -1 not read (no IOMMU group) */
-	int removable;
+	struct opt_int dma_mask_bits;      /* sysfs dma_mask_bits (PCI only: fls64 of the mask) */
+	struct opt_int coherent_mask_bits; /* sysfs consistent_dma_mask_bits */
+	struct opt_int iommu_group;        /* the iommu_group link's number; unknown: no link */
+	enum iommu_domain iommu_domain;    /* what it says */
+	struct opt_int numa_node;          /* sysfs numa_node; unknown when absent or -1 (NUMA_NO_NODE) */
+	struct opt_bool virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device */
+	/* PCI "removable" (5.14+): true "removable" (below an external-facing port, so
+	 * untrusted), false "fixed" or absent with a group; unknown: not read (no IOMMU group) */
+	struct opt_bool removable;
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
 	enum dev_bus bus;
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */

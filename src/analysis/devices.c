@@ -71,16 +71,16 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_USER;
 		r->dma_mask = user->mask;
-		r->coherent_known = d->coherent_mask_bits > 0;
-		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits) : 0;
+		r->coherent_known = d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0;
+		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits.v) : 0;
 		return;
 	}
-	if (d->dma_mask_bits > 0) {
+	if (d->dma_mask_bits.known && d->dma_mask_bits.v > 0) {
 		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_SYSFS;
-		r->dma_mask = bit_mask(d->dma_mask_bits);
-		r->coherent_known = d->coherent_mask_bits > 0;
-		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits) : 0;
+		r->dma_mask = bit_mask(d->dma_mask_bits.v);
+		r->coherent_known = d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0;
+		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits.v) : 0;
 		return;
 	}
 	/* an IOMMU's driver sets its mask from the hardware (arm-smmu-v3: IDR5.OAS):
@@ -387,7 +387,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	if (!r->mask_known) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = d->bus == DEV_BUS_PCI
-				    ? (d->dma_mask_bits == 0 ? "dma_mask_bits is 0: no DMA mask set"
+				    ? (opt_is(&d->dma_mask_bits, 0) ? "dma_mask_bits is 0: no DMA mask set"
 							     : "no dma_mask_bits in sysfs")
 				    : "no default DMA mask for this bus and era: give --assume-mask";
 		return;
@@ -545,8 +545,8 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
 	/* the bit counts every format reports: sysfs's own number first */
-	r->mask_bits = (int8_t)(d->dma_mask_bits >= 0 ? d->dma_mask_bits : r->mask_known ? fls64(r->dma_mask) : -1);
-	r->coherent_bits = (int8_t)(d->coherent_mask_bits >= 0 ? d->coherent_mask_bits
+	r->mask_bits = (int8_t)(d->dma_mask_bits.known ? d->dma_mask_bits.v : r->mask_known ? fls64(r->dma_mask) : -1);
+	r->coherent_bits = (int8_t)(d->coherent_mask_bits.known ? d->coherent_mask_bits.v
 				    : r->coherent_known ? fls64(r->coherent_mask) : -1);
 	if (device_dt(d)->restricted_pool)
 		r->restricted_ignored = restricted_pool_ignored(in, d);

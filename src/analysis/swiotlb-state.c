@@ -55,7 +55,7 @@ static enum tristate groups_default_identity(const struct machine *m)
 
 	for (size_t i = 0; i < m->n_devices; i++) {
 		const struct device *d = &m->devices[i];
-		if (d->iommu_group < 0)
+		if (!d->iommu_group.known)
 			continue;
 		identity += d->iommu_domain == IOMMU_DOMAIN_IDENTITY;
 		translated += d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ;

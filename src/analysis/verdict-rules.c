@@ -149,7 +149,7 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 	/* vring_use_dma_api(): without VIRTIO_F_ACCESS_PLATFORM, and not under Xen,
 	 * virtio passes guest-physical addresses: no DMA API, so neither an IOMMU
 	 * domain nor forced bouncing applies (swiotlb=force on Debian 6.1: no bounce) */
-	if (d->virtio_access_platform == 0 && in->m->hyp.type != HYPERVISOR_XEN) {
+	if (opt_is(&d->virtio_access_platform, false) && in->m->hyp.type != HYPERVISOR_XEN) {
 		r->verdict = VERDICT_DIRECT;
 		r->reason = "virtio without VIRTIO_F_ACCESS_PLATFORM: guest-physical addresses, "
 			    "no DMA API";
@@ -269,7 +269,7 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
 		r->verdict = VERDICT_IOMMU;
-		r->untrusted = d->removable == 1 &&
+		r->untrusted = opt_is(&d->removable, true) &&
 			       era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) >
 				       UNTRUSTED_NOT_MODELLED;
 		r->reason = r->untrusted ? "translated IOMMU domain, untrusted (external-facing): "
@@ -282,7 +282,7 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
 		return true;
 	}
-	if (d->iommu_group >= 0 &&
+	if (d->iommu_group.known &&
 	    (d->iommu_domain == IOMMU_DOMAIN_NONE || d->iommu_domain == IOMMU_DOMAIN_UNKNOWN))
 		return decided_without_domain_type(in, r);
 	if (d->iommu_domain == IOMMU_DOMAIN_IDENTITY)
@@ -314,7 +314,7 @@ const char *restricted_pool_ignored(const struct devices_input *in, const struct
 	for (size_t i = 0; device_dt(d)->restricted_rejected && i < ARRAY_SIZE(refused); i++)
 		if (strcmp(device_dt(d)->restricted_rejected, refused[i].prop) == 0)
 			return refused[i].why;
-	if (d->iommu_group >= 0)
+	if (d->iommu_group.known)
 		return "restricted-dma-pool ignored: the device is behind an IOMMU (of_dma_configure_id)";
 	return NULL;
 }

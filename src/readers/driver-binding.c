@@ -89,8 +89,8 @@ int sysfs_read_binding(struct sysroot *sr, struct sysroot_dir *dir, struct machi
 	if (parse_int_line(group_name, strlen(group_name), 10, 0, INT_MAX, &n) < 0)
 		return sysfs_invalid(dir, m, "iommu_group", EBADMSG,
 				     "iommu_group does not name a group number");
-	d->iommu_group = (int)n;
-	r = sysroot_dir_new(sr, &group, "sys/kernel/iommu_groups/%d", d->iommu_group);
+	opt_set(&d->iommu_group, (int)n);
+	r = sysroot_dir_new(sr, &group, "sys/kernel/iommu_groups/%d", d->iommu_group.v);
 	if (r == 0)
 		r = sysfs_read_string(group, m, "type", &d->iommu_type);
 	d->iommu_domain = iommu_domain_from_string(d->iommu_type);

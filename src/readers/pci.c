@@ -235,20 +235,23 @@ static int read_removable(struct sysroot_dir *dir, struct machine *m, struct dev
 	_cleanup_free_ char *v = NULL;
 	int r;
 
-	if (d->iommu_group < 0)
+	if (!d->iommu_group.known)
 		return 0;
 	r = sysroot_dir_read_string(dir, "removable", &v);
 	if (r == -ENOENT || r == -ENOTDIR) {
-		d->removable = 0; /* not external-facing, or a kernel before 5.14 */
+		opt_set(&d->removable, false); /* not external-facing, or a kernel before 5.14 */
 		return 0;
 	}
 	if (r < 0) {
-		d->removable = -1;
+		opt_clear(&d->removable);
 		return sysfs_read_failed(dir, m, "removable", r);
 	}
 	/* drivers/base/core.c removable_show: "removable", "fixed" or "unknown" */
-	d->removable = strcmp(v, "removable") == 0 ? 1 : strcmp(v, "fixed") == 0 ? 0 : -1;
-	if (d->removable < 0 && strcmp(v, "unknown") != 0)
+	if (strcmp(v, "removable") == 0 || strcmp(v, "fixed") == 0)
+		opt_set(&d->removable, strcmp(v, "removable") == 0);
+	else
+		opt_clear(&d->removable);
+	if (!d->removable.known && strcmp(v, "unknown") != 0)
 		return sysfs_read_failed(dir, m, "removable", -EBADMSG);
 	return 0;
 }
@@ -296,7 +299,8 @@ static int nowhere_record(struct pci_walk *w, struct machine *m)
 static int read_function(struct pci_walk *w, struct machine *m, const char *name)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
-	int64_t ids[5] = { 0 }, dma = -1, coherent = -1, numa = -1;
+	int64_t ids[5] = { 0 }, dma = 0, coherent = 0, numa = 0;
+	bool dma_ok = false, coherent_ok = false, numa_ok = false;
 	bool ok[5] = { false }, driver_known = false;
 	static const char *const id_files[5] = {
 		"vendor", "device", "subsystem_vendor", "subsystem_device", "class",
@@ -343,16 +347,19 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 	}
 
 	/* fls64() of a u64 mask: 0..64 */
-	r = read_number(dir, m, "dma_mask_bits", 10, 0, 64, &dma, NULL);
+	r = read_number(dir, m, "dma_mask_bits", 10, 0, 64, &dma, &dma_ok);
 	if (r >= 0)
-		r = read_number(dir, m, "consistent_dma_mask_bits", 10, 0, 64, &coherent, NULL);
+		r = read_number(dir, m, "consistent_dma_mask_bits", 10, 0, 64, &coherent, &coherent_ok);
 	if (r >= 0)
-		r = read_number(dir, m, "numa_node", 10, -1, 65535, &numa, NULL);
+		r = read_number(dir, m, "numa_node", 10, -1, 65535, &numa, &numa_ok);
 	if (r < 0)
 		return r;
-	d->dma_mask_bits = (int)dma;
-	d->coherent_mask_bits = (int)coherent;
-	d->numa_node = (int)numa;
+	if (dma_ok)
+		opt_set(&d->dma_mask_bits, (int)dma);
+	if (coherent_ok)
+		opt_set(&d->coherent_mask_bits, (int)coherent);
+	if (numa_ok && numa >= 0) /* -1: NUMA_NO_NODE */
+		opt_set(&d->numa_node, (int)numa);
 
 	if (!d->modalias) {
 		r = sysfs_read_string(dir, m, "modalias", &d->modalias);

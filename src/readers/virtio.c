@@ -54,9 +54,11 @@ static int read_one(struct sysroot *sr, struct machine *m, struct device *d)
 			r = 0;
 			continue;
 		}
-		d->virtio_access_platform = virtio_parse_access_platform(buf, len);
-		if (d->virtio_access_platform >= 0)
+		int ap = virtio_parse_access_platform(buf, len);
+		if (ap >= 0) {
+			opt_set(&d->virtio_access_platform, ap == 1);
 			break;
+		}
 		_cleanup_free_ char *path = path_join(sysroot_dir_path(vdev), "features");
 		r = path ? machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					     "expected a string of 0 and 1, one per feature bit")

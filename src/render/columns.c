@@ -83,12 +83,12 @@ static char *get_reach(const struct device_report *r, bool bytes) { return size_
 
 static char *get_group(const struct device_report *r, bool bytes)
 {
-	return r->dev->iommu_group >= 0 ? u64_str((uint64_t)r->dev->iommu_group) : NULL;
+	return r->dev->iommu_group.known ? u64_str((uint64_t)r->dev->iommu_group.v) : NULL;
 }
 
 static char *get_numa(const struct device_report *r, bool bytes)
 {
-	return r->dev->numa_node >= 0 ? u64_str((uint64_t)r->dev->numa_node) : NULL;
+	return r->dev->numa_node.known ? u64_str((uint64_t)r->dev->numa_node.v) : NULL;
 }
 
 /* "disk,dma-coherent": the signs that the device does DMA; NULL when none. */
@@ -141,8 +141,8 @@ static bool key_coherent(const struct device_report *r, uint64_t *v) { *v = r->c
 static bool key_limit(const struct device_report *r, uint64_t *v) { *v = r->bus_limit; return r->bus_limit != 0; }
 static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->affected_bytes; return r->affected_known; }
 static bool key_reach(const struct device_report *r, uint64_t *v) { *v = r->direct.reachable_bytes; return r->reach_known; }
-static bool key_group(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->iommu_group; return r->dev->iommu_group >= 0; }
-static bool key_numa(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->numa_node; return r->dev->numa_node >= 0; }
+static bool key_group(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->iommu_group.v; return r->dev->iommu_group.known; }
+static bool key_numa(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->numa_node.v; return r->dev->numa_node.known; }
 
 static bool key_observed(const struct device_report *r, uint64_t *v)
 {

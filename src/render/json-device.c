@@ -45,10 +45,18 @@ void json_opt_hex(struct json_writer *w, const char *key, bool known, uint64_t v
 }
 
 /* -1 (or any negative): not known. */
-void json_opt_int(struct json_writer *w, const char *key, int64_t v)
+void json_opt_int(struct json_writer *w, const char *key, bool known, int64_t v)
 {
-	if (v >= 0)
+	if (known)
 		jw_int(w, key, v);
+	else
+		jw_null(w, key);
+}
+
+void json_opt_bool(struct json_writer *w, const char *key, struct opt_bool v)
+{
+	if (v.known)
+		jw_bool(w, key, v.v);
 	else
 		jw_null(w, key);
 }
@@ -219,25 +227,19 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	} else {
 		jw_null(w, "pci_ids");
 	}
-	json_opt_int(w, "numa_node", d->numa_node);
-	if (d->virtio_access_platform >= 0)
-		jw_bool(w, "virtio_access_platform", d->virtio_access_platform);
-	else
-		jw_null(w, "virtio_access_platform");
-	json_opt_int(w, "dma_mask_bits", r->mask_bits);
-	json_opt_int(w, "coherent_dma_mask_bits", r->coherent_bits);
+	json_opt_int(w, "numa_node", d->numa_node.known, d->numa_node.v);
+	json_opt_bool(w, "virtio_access_platform", d->virtio_access_platform);
+	json_opt_int(w, "dma_mask_bits", r->mask_bits >= 0, r->mask_bits);
+	json_opt_int(w, "coherent_dma_mask_bits", r->coherent_bits >= 0, r->coherent_bits);
 	json_opt_hex(w, "dma_mask", r->mask_known, r->dma_mask);
 	json_opt_hex(w, "coherent_dma_mask", r->coherent_known, r->coherent_mask);
 	jw_string(w, "mask_source", mask_source_to_string(r->mask_source));
 	json_opt_hex(w, "bus_limit", r->bus_limit != 0, r->bus_limit);
 	dma_ranges_json(w, &r->map, device_dt(d)->error);
 	jw_string(w, "of_node", device_dt(d)->node);
-	json_opt_int(w, "iommu_group", d->iommu_group);
+	json_opt_int(w, "iommu_group", d->iommu_group.known, d->iommu_group.v);
 	jw_string(w, "iommu_domain", d->iommu_type);
-	if (d->removable >= 0)
-		jw_bool(w, "removable", d->removable);
-	else
-		jw_null(w, "removable");
+	json_opt_bool(w, "removable", d->removable);
 	restricted_pool_json(w, r);
 	dma_signs_json(w, d->dma_signs);
 	jw_string(w, "verdict", verdict_to_string(r->verdict));

@@ -17,7 +17,9 @@ void json_time_utc(struct json_writer *w, const char *key, int64_t t);
 /* The value, or null when it is not known (an int below 0 is not). */
 void json_opt_u64(struct json_writer *w, const char *key, bool known, uint64_t v);
 void json_opt_hex(struct json_writer *w, const char *key, bool known, uint64_t v);
-void json_opt_int(struct json_writer *w, const char *key, int64_t v);
+/* The value, or null when it is unknown. */
+void json_opt_int(struct json_writer *w, const char *key, bool known, int64_t v);
+void json_opt_bool(struct json_writer *w, const char *key, struct opt_bool v);
 void json_tristate(struct json_writer *w, const char *key, enum tristate t);
 
 void json_legacy(struct json_writer *w, const char *key, const struct legacy_result *lr);

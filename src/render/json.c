@@ -128,7 +128,7 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	jw_string(w, "stable_release", m->stable_release.value);
 	jw_string(w, "stable_release_source", m->stable_release.source);
 	jw_string(w, "arch_family", arch_family_to_string(r->arch_family));
-	json_opt_int(w, "bits", r->bits ? (int64_t)r->bits : -1);
+	json_opt_int(w, "bits", r->bits != 0, r->bits);
 	jw_string(w, "max_low_pfn_reading",
 		    r->max_low_pfn_reading >= 0 ? json_reading_name(r->max_low_pfn_reading) : NULL);
 	jw_string(w, "max_low_pfn_source", r->max_low_pfn_source);
@@ -230,12 +230,12 @@ static void block_json(struct json_writer *w, const struct block_report *b)
 	jw_string(w, "disk", q->disk);
 	jw_string(w, "dma_device", q->dma_device);
 	jw_open_object(w, "queue");
-	json_opt_int(w, "max_sectors_kb", q->max_sectors_kb);
-	json_opt_int(w, "max_hw_sectors_kb", q->max_hw_sectors_kb);
-	json_opt_int(w, "max_segments", q->max_segments);
-	json_opt_int(w, "max_segment_size", q->max_segment_size);
-	json_opt_int(w, "logical_block_size", q->logical_block_size);
-	json_opt_int(w, "dma_alignment", q->dma_alignment);
+	json_opt_int(w, "max_sectors_kb", q->max_sectors_kb >= 0, q->max_sectors_kb);
+	json_opt_int(w, "max_hw_sectors_kb", q->max_hw_sectors_kb >= 0, q->max_hw_sectors_kb);
+	json_opt_int(w, "max_segments", q->max_segments >= 0, q->max_segments);
+	json_opt_int(w, "max_segment_size", q->max_segment_size >= 0, q->max_segment_size);
+	json_opt_int(w, "logical_block_size", q->logical_block_size >= 0, q->logical_block_size);
+	json_opt_int(w, "dma_alignment", q->dma_alignment >= 0, q->dma_alignment);
 	jw_close_object(w);
 	jw_string(w, "verdict", b->dr ? verdict_to_string(b->dr->verdict) : NULL);
 	if (b->dr)

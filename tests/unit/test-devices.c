@@ -68,7 +68,8 @@ static struct device *add_pci(struct machine *m, const char *id, const char *dri
 
 	assert_non_null(dt);
 
-	d->dma_mask_bits = d->coherent_mask_bits = mask_bits;
+	opt_set(&d->dma_mask_bits, mask_bits);
+	opt_set(&d->coherent_mask_bits, mask_bits);
 	d->have_pci_ids = true;
 	d->class_code = 0x020000;
 	dt->node = strdup("pcie@10000000");
@@ -532,7 +533,8 @@ static struct device *add_nic(struct machine *m, const char *id, const char *dri
 {
 	struct device *d = add(m, id, DEV_BUS_PCI, driver, 1u << DMA_SIGN_NET);
 
-	d->dma_mask_bits = d->coherent_mask_bits = 32;
+	opt_set(&d->dma_mask_bits, 32);
+	opt_set(&d->coherent_mask_bits, 32);
 	d->interfaces = ifname ? strdup(ifname) : NULL;
 	return d;
 }
@@ -661,7 +663,8 @@ static struct device *add_plain_pci(struct machine *m, const char *id, const cha
 {
 	struct device *d = add(m, id, DEV_BUS_PCI, driver, 0);
 
-	d->dma_mask_bits = d->coherent_mask_bits = mask_bits;
+	opt_set(&d->dma_mask_bits, mask_bits);
+	opt_set(&d->coherent_mask_bits, mask_bits);
 	d->have_pci_ids = true;
 	d->class_code = 0x010601;
 	return d;
@@ -1049,7 +1052,7 @@ static void test_virtio_under_xen(void **state)
 		m.hyp.type = hyp[i];
 		m.hyp.xen_guest_type = hyp[i] == HYPERVISOR_XEN ? XEN_GUEST_HVM : XEN_GUEST_UNKNOWN;
 		struct device *d = add_plain_pci(&m, "0000:00:04.0", "virtio-pci", 64);
-		d->virtio_access_platform = 0;
+		opt_set(&d->virtio_access_platform, false);
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 		assert_false(r.swiotlb.xen_pv);
@@ -1101,8 +1104,8 @@ static void test_intel_identity_fallback(void **state)
 		m.swiotlb.pool_start = 0xbbfe8000;
 		m.swiotlb.pool_end = 0xbffe8000;
 		struct device *d = add_plain_pci(&m, "0000:00:1f.2", "ahci", cases[i].mask_bits);
-		d->coherent_mask_bits = cases[i].coherent_bits;
-		d->iommu_group = 3;
+		opt_set(&d->coherent_mask_bits, cases[i].coherent_bits);
+		opt_set(&d->iommu_group, 3);
 		d->iommu_domain = IOMMU_DOMAIN_IDENTITY;
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
@@ -1136,9 +1139,9 @@ static void test_untrusted_era(void **state)
 		m.iommu_groups_present = true;
 		m.log_intel_iommu = true;
 		struct device *d = add_plain_pci(&m, "0000:2c:00.0", "nvme", 64);
-		d->iommu_group = 4;
+		opt_set(&d->iommu_group, 4);
 		d->iommu_domain = IOMMU_DOMAIN_DMA;
-		d->removable = 1;
+		opt_set(&d->removable, true);
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 		const struct device_report *x = report_of(&r, "0000:2c:00.0");

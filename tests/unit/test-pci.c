@@ -153,14 +153,14 @@ static void test_read_pci(void **state)
 	assert_int_equal(d->subsys_vendor, 0x144d);
 	assert_int_equal(d->subsys_device, 0xa801);
 	assert_int_equal(d->class_code, 0x010802);
-	assert_int_equal(d->dma_mask_bits, 64);
-	assert_int_equal(d->coherent_mask_bits, 64);
-	assert_int_equal(d->numa_node, -1);
+	assert_true(opt_is(&d->dma_mask_bits, 64));
+	assert_true(opt_is(&d->coherent_mask_bits, 64));
+	assert_false(d->numa_node.known);
 	assert_null(d->modalias); /* bound: nothing would look it up, so it is not kept */
 	assert_string_equal(d->driver, "nvme");
 	assert_string_equal(d->module, "nvme");
 	assert_string_equal(d->module_source, "sysfs");
-	assert_int_equal(d->iommu_group, 3);
+	assert_true(opt_is(&d->iommu_group, 3));
 	assert_string_equal(d->iommu_type, "DMA-FQ");
 	assert_int_equal(d->iommu_domain, IOMMU_DOMAIN_DMA_FQ);
 	assert_null(d->name);
@@ -170,15 +170,15 @@ static void test_read_pci(void **state)
 	d = &m.devices[1];
 	assert_string_equal(d->id, "0000:00:03.0");
 	assert_false(d->have_pci_ids);
-	assert_int_equal(d->dma_mask_bits, -1);
-	assert_int_equal(d->coherent_mask_bits, 32);
-	assert_int_equal(d->numa_node, 1);
+	assert_false(d->dma_mask_bits.known);
+	assert_true(opt_is(&d->coherent_mask_bits, 32));
+	assert_true(opt_is(&d->numa_node, 1));
 	assert_null(d->driver);
 	/* unbound: its modalias is kept for the module lookup (readers/modules.c) */
 	assert_string_equal(d->modalias, "pci:v00008086d00001234sv00008086sd00000000bc00sc00i00");
 	assert_null(d->module);
 	assert_null(d->module_source);
-	assert_int_equal(d->iommu_group, -1);
+	assert_false(d->iommu_group.known);
 	assert_null(d->iommu_type);
 	assert_int_equal(d->iommu_domain, IOMMU_DOMAIN_NONE);
 	fx_assert_input(&m, "sys/bus/pci/devices/0000:00:03.0/class", INPUT_INVALID);
@@ -199,8 +199,8 @@ static void test_read_pci(void **state)
 	assert_string_equal(d->syspath, BEHIND);
 	assert_string_equal(d->driver, "r8169");
 	assert_null(d->module);
-	assert_int_equal(d->dma_mask_bits, 32);
-	assert_int_equal(d->numa_node, 0);
+	assert_true(opt_is(&d->dma_mask_bits, 32));
+	assert_true(opt_is(&d->numa_node, 0));
 
 	/* per-file inputs only for bad files: 3 of them, plus the interface */
 	assert_int_equal(m.n_inputs, 4);
@@ -240,11 +240,11 @@ static void test_read_pci_removable(void **state)
 	machine_init(&m);
 	assert_int_equal(read_pci(sr, &m), 0);
 	assert_int_equal(m.n_devices, 4);
-	assert_int_equal(m.devices[0].removable, 1);
-	assert_int_equal(m.devices[1].removable, 0);  /* absent: not external-facing */
-	assert_int_equal(m.devices[2].removable, -1); /* a value sysfs never writes */
+	assert_true(opt_is(&m.devices[0].removable, true));
+	assert_true(opt_is(&m.devices[1].removable, false));  /* absent: not external-facing */
+	assert_false(m.devices[2].removable.known); /* a value sysfs never writes */
 	fx_assert_input(&m, "sys/bus/pci/devices/0000:00:04.0/removable", INPUT_INVALID);
-	assert_int_equal(m.devices[3].removable, -1); /* no group: not read */
+	assert_false(m.devices[3].removable.known); /* no group: not read */
 	machine_done(&m);
 	sysroot_free(sr);
 	fx_done(&f);

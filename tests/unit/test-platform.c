@@ -93,12 +93,12 @@ static void test_read_platform(void **state)
 	assert_string_equal(d->driver, "sdhci-iproc");
 	assert_string_equal(d->module, "sdhci_iproc");
 	assert_string_equal(d->module_source, "sysfs");
-	assert_int_equal(d->iommu_group, 7);
+	assert_true(opt_is(&d->iommu_group, 7));
 	assert_string_equal(d->iommu_type, "identity");
 	assert_int_equal(d->iommu_domain, IOMMU_DOMAIN_IDENTITY);
-	assert_int_equal(d->dma_mask_bits, -1);
-	assert_int_equal(d->coherent_mask_bits, -1);
-	assert_int_equal(d->numa_node, -1);
+	assert_false(d->dma_mask_bits.known);
+	assert_false(d->coherent_mask_bits.known);
+	assert_false(d->numa_node.known);
 	assert_false(d->have_pci_ids);
 	assert_string_equal(device_dt(d)->node, "emmc2bus/mmc@7e340000");
 	assert_true(device_dt(d)->node_is_device);
@@ -110,7 +110,7 @@ static void test_read_platform(void **state)
 	assert_string_equal(device_dt(d)->node, "soc/serial@7e201000");
 	assert_null(d->driver);
 	assert_null(d->modalias);
-	assert_int_equal(d->iommu_group, -1);
+	assert_false(d->iommu_group.known);
 
 	d = machine_find_device(&m, "fe204000.spi");
 	assert_non_null(d);

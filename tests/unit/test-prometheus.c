@@ -281,7 +281,7 @@ static void test_label_escaping(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct device d = { .id = (char *)cases[i].in, .driver = (char *)"drv\"", .dma_mask_bits = 40 };
+		struct device d = { .id = (char *)cases[i].in, .driver = (char *)"drv\"", .dma_mask_bits = OPT(40) };
 		struct device_report dr = { .dev = &d, .verdict = VERDICT_DIRECT, .mask_known = true,
 					    .mask_source = MASK_SOURCE_SYSFS, .mask_bits = 40, .coherent_bits = -1 };
 		char want[256];
@@ -302,10 +302,10 @@ static void test_label_escaping(void **state)
 static void test_devices(void **state)
 {
 	struct device d[3] = {
-		{ .id = (char *)"0000:00:02.0", .driver = (char *)"nvme", .dma_mask_bits = 64,
+		{ .id = (char *)"0000:00:02.0", .driver = (char *)"nvme", .dma_mask_bits = OPT(64),
 		  .iommu_type = (char *)"DMA-FQ" },
-		{ .id = (char *)"c8000000.mmc", .bus = DEV_BUS_PLATFORM, .dma_mask_bits = -1 },
-		{ .id = (char *)"fe000000.dma", .bus = DEV_BUS_AMBA, .dma_mask_bits = -1 },
+		{ .id = (char *)"c8000000.mmc", .bus = DEV_BUS_PLATFORM },
+		{ .id = (char *)"fe000000.dma", .bus = DEV_BUS_AMBA },
 	};
 	struct device_report dr[3] = {
 		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .mask_known = true, .dma_mask = UINT64_MAX,

@@ -51,11 +51,12 @@ static void add_pci(struct machine *m, const char *id, const char *driver, int m
 	d->id = strdup(id);
 	d->driver = driver ? strdup(driver) : NULL;
 	d->bus = DEV_BUS_PCI;
-	d->dma_mask_bits = d->coherent_mask_bits = mask_bits;
+	opt_set(&d->dma_mask_bits, mask_bits);
+	opt_set(&d->coherent_mask_bits, mask_bits);
 	d->have_pci_ids = true;
 	d->class_code = 0x010800;
-	d->iommu_group = -1;
-	d->virtio_access_platform = -1;
+	opt_clear(&d->iommu_group);
+	opt_clear(&d->virtio_access_platform);
 	assert_non_null(d->id);
 }
 

@@ -554,8 +554,8 @@ static void test_amd_passthrough(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		struct device d[2] = { { .iommu_group = 1, .iommu_domain = cases[i].a },
-				       { .iommu_group = 2, .iommu_domain = cases[i].b } };
+		struct device d[2] = { { .iommu_group = OPT(1), .iommu_domain = cases[i].a },
+				       { .iommu_group = OPT(2), .iommu_domain = cases[i].b } };
 		struct machine m;
 		struct layout l;
 		const char *why;
