@@ -322,9 +322,6 @@ struct block_queue *machine_add_block(struct machine *m)
 	}
 	struct block_queue *b = &m->blocks[m->n_blocks++];
 	memset(b, 0, sizeof(*b));
-	b->dev_index = SIZE_MAX;
-	b->max_sectors_kb = b->max_hw_sectors_kb = b->max_segments = b->max_segment_size = -1;
-	b->logical_block_size = b->dma_alignment = -1;
 	return b;
 }
 

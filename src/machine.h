@@ -245,10 +245,10 @@ struct block_queue {
 	char *disk;              /* "vda", "mmcblk0" (whole disks, not partitions) */
 	char *syspath;           /* root-relative resolved path of the disk; NULL unknown */
 	char *dma_device;        /* id of the nearest PCI/platform/AMBA ancestor; NULL none */
-	size_t dev_index;        /* index in machine.devices, SIZE_MAX when none */
-	/* queue/ limits, -1 when absent (block/blk-sysfs.c) */
-	int64_t max_sectors_kb, max_hw_sectors_kb, max_segments, max_segment_size;
-	int64_t logical_block_size, dma_alignment;
+	struct opt_size dev_index; /* index in machine.devices; unknown: no DMA device */
+	/* queue/ limits (block/blk-sysfs.c); unknown when absent or unreadable */
+	struct opt_i64 max_sectors_kb, max_hw_sectors_kb, max_segments, max_segment_size;
+	struct opt_i64 logical_block_size, dma_alignment;
 	struct udev_props *udev; /* NULL: udev knows nothing of it */
 };
 

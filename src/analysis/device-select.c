@@ -35,7 +35,7 @@ bool device_matches(const struct machine *m, size_t index, const char *sel)
 	if (d->bus == DEV_BUS_PCI && strncmp(d->id, "0000:", 5) == 0 && strcmp(d->id + 5, sel) == 0)
 		return true;
 	for (size_t i = 0; i < m->n_blocks; i++)
-		if (m->blocks[i].dev_index == index && m->blocks[i].disk && strcmp(m->blocks[i].disk, disk) == 0)
+		if (opt_is(&m->blocks[i].dev_index, index) && m->blocks[i].disk && strcmp(m->blocks[i].disk, disk) == 0)
 			return true;
 	return in_list(d->interfaces, sel);
 }

@@ -604,8 +604,8 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret)
 	tally_overflows(m, m->overflows, m->n_overflows, dma);
 	tally_overflows(m, m->pool_overflows, m->n_pool_overflows, pool);
 	for (size_t i = 0; i < m->n_blocks; i++)
-		if (m->blocks[i].dev_index < m->n_devices)
-			block[m->blocks[i].dev_index] |=
+		if (m->blocks[i].dev_index.known && m->blocks[i].dev_index.v < m->n_devices)
+			block[m->blocks[i].dev_index.v] |=
 				HAS_BLOCK | (is_scsi_disk(m->blocks[i].disk) ? HAS_SCSI_BLOCK : 0);
 
 	res.devices = calloc(m->n_devices ? m->n_devices : 1, sizeof(*res.devices));
@@ -621,7 +621,8 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret)
 	for (size_t i = 0; i < m->n_blocks && e == 0; i++) {
 		struct block_report *b = &res.blocks[i];
 		b->q = &m->blocks[i];
-		b->dr = b->q->dev_index < res.n_devices ? &res.devices[b->q->dev_index] : NULL;
+		b->dr = b->q->dev_index.known && b->q->dev_index.v < res.n_devices
+				? &res.devices[b->q->dev_index.v] : NULL;
 		res.n_blocks = i + 1;
 	}
 	if (e < 0) {

@@ -221,10 +221,10 @@ static bool bounces_through_swiotlb(const struct device_report *r)
 /* The largest segment a request on q can carry: min(max_segment_size, max_hw_sectors_kb KiB); false when either is absent. */
 static bool queue_max_segment(const struct block_queue *q, uint64_t *ret)
 {
-	if (q->max_segment_size < 0 || q->max_hw_sectors_kb < 0)
+	if (!q->max_segment_size.known || !q->max_hw_sectors_kb.known)
 		return false;
-	uint64_t hw = sat_shl((uint64_t)q->max_hw_sectors_kb, 10);
-	*ret = (uint64_t)q->max_segment_size < hw ? (uint64_t)q->max_segment_size : hw;
+	uint64_t hw = sat_shl((uint64_t)q->max_hw_sectors_kb.v, 10);
+	*ret = (uint64_t)q->max_segment_size.v < hw ? (uint64_t)q->max_segment_size.v : hw;
 	return true;
 }
 
@@ -254,7 +254,7 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 	for (size_t i = 0; i < m->n_blocks; i++) {
 		const struct block_queue *q = &m->blocks[i];
 		uint64_t seg;
-		if (q->dev_index >= m->n_devices || &m->devices[q->dev_index] != r->dev ||
+		if (!q->dev_index.known || q->dev_index.v >= m->n_devices || &m->devices[q->dev_index.v] != r->dev ||
 		    !queue_max_segment(q, &seg) ||
 		    (at_limit_fails ? seg < SWIOTLB_MAX_MAPPING_BYTES : seg <= SWIOTLB_MAX_MAPPING_BYTES))
 			continue;
@@ -277,8 +277,8 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 					.max_bytes = SWIOTLB_MAX_MAPPING_BYTES });
 	finding_add_str(f, x, "disk", worst->disk ? worst->disk : "");
 	finding_add_u64(f, x, "segment_bytes", worst_seg);
-	finding_add_u64(f, x, "max_segment_size", (uint64_t)worst->max_segment_size);
-	finding_add_u64(f, x, "max_hw_sectors_kb", (uint64_t)worst->max_hw_sectors_kb);
+	finding_add_u64(f, x, "max_segment_size", (uint64_t)worst->max_segment_size.v);
+	finding_add_u64(f, x, "max_hw_sectors_kb", (uint64_t)worst->max_hw_sectors_kb.v);
 	finding_add_u64(f, x, "swiotlb_max_mapping_bytes", SWIOTLB_MAX_MAPPING_BYTES);
 	switch (align_era) {
 	case MAPPING_ALIGN_NONE:

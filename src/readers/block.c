@@ -51,18 +51,22 @@ static int read_disk(struct machine *m, struct sysroot_dir *class, const struct 
 	/* a disk under no device read so far waits for read_disk_parents() */
 	const struct dev_index *hit = b->syspath ? dev_index_find(idx, n, b->syspath, false) : NULL;
 	if (hit) {
-		b->dev_index = hit->index;
+		opt_set(&b->dev_index, hit->index);
 		b->dma_device = strdup(m->devices[hit->index].id);
 		if (!b->dma_device)
 			return -ENOMEM;
 	}
-	int64_t *const limits[] = {
+	struct opt_i64 *const limits[] = {
 		&b->max_sectors_kb,   &b->max_hw_sectors_kb,  &b->max_segments,
 		&b->max_segment_size, &b->logical_block_size, &b->dma_alignment,
 	};
 	r = sysroot_dir_new_at(disk, &queue, "queue");
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(limit_files); i++)
-		r = sysfs_read_int(queue, m, limit_files[i], 10, 0, INT64_MAX, limits[i]);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(limit_files); i++) {
+		int64_t v;
+		r = sysfs_read_int(queue, m, limit_files[i], 10, 0, INT64_MAX, &v);
+		if (r > 0)
+			opt_set(limits[i], v);
+	}
 	return r < 0 ? r : 0;
 }
 

@@ -108,7 +108,10 @@ int read_disk_parents(struct sysroot *sr, struct machine *m)
 	for (size_t i = 0; i < m->n_blocks; i++) {
 		struct block_queue *b = &m->blocks[i];
 		const struct device *d = b->dma_device ? machine_find_device(m, b->dma_device) : NULL;
-		b->dev_index = d ? (size_t)(d - m->devices) : SIZE_MAX;
+		if (d)
+			opt_set(&b->dev_index, (size_t)(d - m->devices));
+		else
+			opt_clear(&b->dev_index);
 	}
 	return 0;
 }

@@ -372,8 +372,8 @@ int read_dma_signs(struct sysroot *sr, struct machine *m)
 
 	/* what read_block and read_kmsg already learnt */
 	for (size_t i = 0; i < m->n_blocks; i++)
-		if (m->blocks[i].dev_index < m->n_devices)
-			set_sign(&m->devices[m->blocks[i].dev_index], DMA_SIGN_DISK);
+		if (m->blocks[i].dev_index.known && m->blocks[i].dev_index.v < m->n_devices)
+			set_sign(&m->devices[m->blocks[i].dev_index.v], DMA_SIGN_DISK);
 	for (size_t i = 0; i < m->n_overflows; i++) {
 		struct device *d = m->overflows[i].device
 					   ? machine_find_device(m, m->overflows[i].device)

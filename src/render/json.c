@@ -230,12 +230,12 @@ static void block_json(struct json_writer *w, const struct block_report *b)
 	jw_string(w, "disk", q->disk);
 	jw_string(w, "dma_device", q->dma_device);
 	jw_open_object(w, "queue");
-	json_opt_int(w, "max_sectors_kb", q->max_sectors_kb >= 0, q->max_sectors_kb);
-	json_opt_int(w, "max_hw_sectors_kb", q->max_hw_sectors_kb >= 0, q->max_hw_sectors_kb);
-	json_opt_int(w, "max_segments", q->max_segments >= 0, q->max_segments);
-	json_opt_int(w, "max_segment_size", q->max_segment_size >= 0, q->max_segment_size);
-	json_opt_int(w, "logical_block_size", q->logical_block_size >= 0, q->logical_block_size);
-	json_opt_int(w, "dma_alignment", q->dma_alignment >= 0, q->dma_alignment);
+	json_opt_int(w, "max_sectors_kb", q->max_sectors_kb.known, q->max_sectors_kb.v);
+	json_opt_int(w, "max_hw_sectors_kb", q->max_hw_sectors_kb.known, q->max_hw_sectors_kb.v);
+	json_opt_int(w, "max_segments", q->max_segments.known, q->max_segments.v);
+	json_opt_int(w, "max_segment_size", q->max_segment_size.known, q->max_segment_size.v);
+	json_opt_int(w, "logical_block_size", q->logical_block_size.known, q->logical_block_size.v);
+	json_opt_int(w, "dma_alignment", q->dma_alignment.known, q->dma_alignment.v);
 	jw_close_object(w);
 	jw_string(w, "verdict", b->dr ? verdict_to_string(b->dr->verdict) : NULL);
 	if (b->dr)

@@ -145,8 +145,8 @@ static void print_blocks(FILE *out, const struct report *r, const struct render_
 		scols_line_set_data(ln, 2, verdict_to_string(br->dr->verdict));
 		if (o->color == 1 && text_verdict_colour(br->dr->verdict))
 			scols_cell_set_color(scols_line_get_cell(ln, 2), text_verdict_colour(br->dr->verdict));
-		if (br->q->max_sectors_kb >= 0) {
-			strbuf_append_u64(&b, (uint64_t)br->q->max_sectors_kb);
+		if (br->q->max_sectors_kb.known) {
+			strbuf_append_u64(&b, (uint64_t)br->q->max_sectors_kb.v);
 			text_set_cell(ln, 3, &b);
 		}
 		const struct legacy_result *lr = device_legacy(br->dr);

@@ -103,13 +103,13 @@ static void assert_block(const struct machine *m, size_t i, const char *disk, co
 	assert_string_equal(b->disk, disk);
 	fx_assert_str(b->dma_device, dev);
 	if (dev) {
-		assert_true(b->dev_index < m->n_devices);
-		assert_string_equal(m->devices[b->dev_index].id, dev);
+		assert_true(b->dev_index.known && b->dev_index.v < m->n_devices);
+		assert_string_equal(m->devices[b->dev_index.v].id, dev);
 	} else {
-		assert_true(b->dev_index == SIZE_MAX);
+		assert_false(b->dev_index.known);
 	}
-	assert_int_equal(b->max_sectors_kb, max_sectors);
-	assert_int_equal(b->max_segments, max_segments);
+	assert_true(max_sectors < 0 ? !b->max_sectors_kb.known : opt_is(&b->max_sectors_kb, max_sectors));
+	assert_true(max_segments < 0 ? !b->max_segments.known : opt_is(&b->max_segments, max_segments));
 }
 
 static void test_read_block(void **state)
@@ -138,14 +138,14 @@ static void test_read_block(void **state)
 	assert_block(&m, 5, "zram0", NULL, 128, 1);
 
 	const struct block_queue *b = &m.blocks[4];
-	assert_int_equal(b->max_hw_sectors_kb, 2147483647);
-	assert_int_equal(b->max_segment_size, 4294967295);
-	assert_int_equal(b->logical_block_size, 512);
-	assert_int_equal(b->dma_alignment, 511);
+	assert_true(opt_is(&b->max_hw_sectors_kb, 2147483647));
+	assert_true(opt_is(&b->max_segment_size, 4294967295));
+	assert_true(opt_is(&b->logical_block_size, 512));
+	assert_true(opt_is(&b->dma_alignment, 511));
 	assert_null(udev_or_none(b->udev)->id_path);
 	b = &m.blocks[3]; /* no queue directory: every limit unknown, nothing recorded */
-	assert_int_equal(b->max_hw_sectors_kb, -1);
-	assert_int_equal(b->dma_alignment, -1);
+	assert_false(b->max_hw_sectors_kb.known);
+	assert_false(b->dma_alignment.known);
 	assert_null(fx_input(&m, "sys/class/block/sdz/queue/max_sectors_kb"));
 
 	machine_done(&m);

@@ -295,12 +295,12 @@ static void add_disk(struct machine *m, const char *disk, const char *id)
 	q->dma_device = strdup(id);
 	assert_non_null(q->disk);
 	assert_non_null(q->dma_device);
-	q->dev_index = (size_t)(d - m->devices);
-	q->max_sectors_kb = q->max_hw_sectors_kb = 240;
-	q->max_segments = 2048;
-	q->max_segment_size = 65536;
-	q->logical_block_size = 512;
-	q->dma_alignment = -1;
+	opt_set(&q->dev_index, (size_t)(d - m->devices));
+	opt_set(&q->max_sectors_kb, 240);
+	opt_set(&q->max_hw_sectors_kb, 240);
+	opt_set(&q->max_segments, 2048);
+	opt_set(&q->max_segment_size, 65536);
+	opt_set(&q->logical_block_size, 512);
 }
 
 /* add_pci() with the host bridge's window moved: bus 0 -> CPU cpu, size bytes. */

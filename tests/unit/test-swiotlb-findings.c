@@ -73,10 +73,11 @@ static void add_disk(struct machine *m, const char *disk, const char *id, int64_
 	q->dma_device = strdup(id);
 	assert_non_null(q->disk);
 	assert_non_null(q->dma_device);
-	q->dev_index = (size_t)(d - m->devices);
-	q->max_segment_size = max_segment_size;
-	q->max_hw_sectors_kb = max_hw_sectors_kb;
-	q->max_sectors_kb = q->max_segments = q->logical_block_size = q->dma_alignment = -1;
+	opt_set(&q->dev_index, (size_t)(d - m->devices));
+	if (max_segment_size >= 0)
+		opt_set(&q->max_segment_size, max_segment_size);
+	if (max_hw_sectors_kb >= 0)
+		opt_set(&q->max_hw_sectors_kb, max_hw_sectors_kb);
 }
 
 static const struct device_report *report_of(const struct report *r, const char *id)
