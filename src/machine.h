@@ -284,8 +284,7 @@ struct cmdline_params {
 	/* swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages) */
 	bool swiotlb_force;
 	bool swiotlb_noforce;
-	bool have_swiotlb_slabs;
-	uint64_t swiotlb_slabs;  /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
+	struct opt_u64 swiotlb_slabs; /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
 	bool iommu_off;          /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
 	bool iommu_soft;         /* x86 iommu=soft: a swiotlb pool whatever the RAM */
 	bool iommu_pt;           /* iommu=pt (the last of pt/nopt): passthrough default domain */
@@ -293,13 +292,11 @@ struct cmdline_params {
 
 struct swiotlb_info {
 	/* dev/kmsg "software IO TLB: mapped [mem A-B] (N MB)" (swiotlb_print_info), B exclusive */
-	bool have_pool;
-	uint64_t pool_start;
-	uint64_t pool_end;       /* exclusive */
+	struct opt_u64 pool_start; /* known together with pool_end */
+	struct opt_u64 pool_end;   /* exclusive */
 	bool log_no_low_mem;     /* "software IO TLB: No low mem" */
-	/* debugfs sys/kernel/debug/swiotlb (root only) */
-	bool have_nslabs, have_used, have_hiwater, have_transient;
-	uint64_t nslabs, used, hiwater, transient;
+	/* debugfs sys/kernel/debug/swiotlb (root only); all unknown if one is unreadable */
+	struct opt_u64 nslabs, used, hiwater, transient;
 	unsigned full_messages;  /* "swiotlb buffer is full" lines */
 	unsigned pool_overflow_messages; /* "swiotlb addr ... overflow": the pool itself out of reach */
 };
@@ -351,17 +348,14 @@ struct observed_device {
 	uint64_t small_unaligned; /* < 256 B, not a multiple of 64: arm64 6.5+ kmalloc bouncing */
 	uint64_t lowest_addr;    /* smallest dev_addr bounced */
 	uint64_t highest_addr;   /* largest dev_addr + size - 1 */
-	bool have_lowest_end;
-	uint64_t lowest_end;     /* smallest dev_addr + size - 1 of any bounce */
-	bool have_lowest_end_large;
-	uint64_t lowest_end_large; /* the same over the bounces that are not small_unaligned */
+	struct opt_u64 lowest_end;       /* smallest dev_addr + size - 1 of any bounce */
+	struct opt_u64 lowest_end_large; /* the same over the bounces that are not small_unaligned */
 	uint64_t overflow_messages; /* "DMA addr"/"swiotlb addr ... overflow" records in the window */
 };
 
 /* The debugfs swiotlb counters at one end of the window. */
 struct observed_counters {
-	bool have_used, have_hiwater, have_transient;
-	uint64_t used, hiwater, transient; /* slabs */
+	struct opt_u64 used, hiwater, transient; /* slabs */
 };
 
 struct observation {
@@ -369,8 +363,7 @@ struct observation {
 	unsigned requested_seconds;
 	double window_seconds;   /* how long events were traced */
 	bool interrupted;        /* ended early by SIGINT */
-	bool lost_known;
-	uint64_t lost_events;    /* the instance's per-CPU overrun, summed */
+	struct opt_u64 lost_events; /* the instance's per-CPU overrun, summed */
 	uint64_t bad_lines;      /* swiotlb_bounced lines that did not parse */
 	bool format_known;       /* events/swiotlb/swiotlb_bounced/format parsed */
 	struct observed_device *devices;

@@ -161,9 +161,9 @@ static enum tristate swiotlb_dynamic(const struct machine *m, const struct repor
 {
 	if (r->swiotlb.xen_pv)
 		return TRI_NO;
-	if (m->swiotlb.have_transient)
+	if (m->swiotlb.transient.known)
 		return TRI_YES;
-	return m->swiotlb.have_nslabs ? TRI_NO : TRI_UNKNOWN;
+	return m->swiotlb.nslabs.known ? TRI_NO : TRI_UNKNOWN;
 }
 
 static void add_dynamic_evidence(const struct machine *m, struct findings *f, struct finding *x,
@@ -173,7 +173,7 @@ static void add_dynamic_evidence(const struct machine *m, struct findings *f, st
 		return;
 	finding_add_bool(f, x, "dynamic", dynamic == TRI_YES);
 	if (dynamic == TRI_YES)
-		finding_add_u64(f, x, "transient_bytes", sat_shl(m->swiotlb.transient, IO_TLB_SHIFT));
+		finding_add_u64(f, x, "transient_bytes", sat_shl(m->swiotlb.transient.v, IO_TLB_SHIFT));
 }
 
 static void swiotlb_findings(const struct machine *m, const struct report *r, struct findings *f)

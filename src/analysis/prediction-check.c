@@ -58,10 +58,9 @@ static void judge_no_bounce(struct device_report *r, uint64_t unexplained, const
 static void judge_partial(struct device_report *r, bool kmalloc)
 {
 	const struct observed_device *od = r->observed;
-	bool have = kmalloc ? od->have_lowest_end_large : od->have_lowest_end;
-	uint64_t end = kmalloc ? od->lowest_end_large : od->lowest_end;
+	struct opt_u64 end = kmalloc ? od->lowest_end_large : od->lowest_end;
 
-	if (have && r->limit && end <= r->limit)
+	if (end.known && r->limit && end.v <= r->limit)
 		set(r, OBSERVED_CONTRADICTED,
 		    "a partial device bounced a buffer that lies within its reach");
 	else if (od->overflow_messages)
@@ -147,14 +146,14 @@ bool observation_pool_peak(const struct observation *o, uint64_t *ret_slabs, boo
 {
 	const struct observed_counters *b = &o->before, *a = &o->after;
 
-	if (b->have_hiwater && a->have_hiwater && a->hiwater > b->hiwater) {
-		*ret_slabs = a->hiwater;
+	if (b->hiwater.known && a->hiwater.known && a->hiwater.v > b->hiwater.v) {
+		*ret_slabs = a->hiwater.v;
 		*ret_exact = true;
 		return true;
 	}
-	if (!b->have_used && !a->have_used)
+	if (!b->used.known && !a->used.known)
 		return false;
-	*ret_slabs = b->used > a->used ? b->used : a->used;
+	*ret_slabs = b->used.v > a->used.v ? b->used.v : a->used.v;
 	*ret_exact = false;
 	return true;
 }

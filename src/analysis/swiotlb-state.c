@@ -497,11 +497,11 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	if (m->arch_info && m->arch_info->family == ARCH_ARM)
 		arm_lpae(m, l, &s);
 	forced(m, coco.kind, release, &s);
-	if (t->have_nslabs) {
-		s.active = t->nslabs ? TRI_YES : TRI_NO;
+	if (t->nslabs.known) {
+		s.active = t->nslabs.v ? TRI_YES : TRI_NO;
 		s.active_prov = PROV_READ;
 		s.active_why = "debugfs swiotlb/io_tlb_nslabs";
-	} else if (t->have_pool) {
+	} else if (t->pool_start.known) {
 		s.active = TRI_YES;
 		s.active_prov = PROV_READ;
 		s.active_why = "kernel log: software IO TLB: mapped [mem ...]";
@@ -530,15 +530,15 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		arch_default(m, l, release, coco.kind, &s);
 	}
 
-	if (t->have_pool) {
+	if (t->pool_start.known && t->pool_end.known) {
 		s.pool_known = true;
-		s.pool_start = t->pool_start;
-		s.pool_end = t->pool_end;
+		s.pool_start = t->pool_start.v;
+		s.pool_end = t->pool_end.v;
 	}
-	if (t->have_nslabs) {
+	if (t->nslabs.known) {
 		s.size_known = true;
 		s.size_prov = PROV_READ;
-		s.size_bytes = sat_shl(t->nslabs, IO_TLB_SHIFT);
+		s.size_bytes = sat_shl(t->nslabs.v, IO_TLB_SHIFT);
 	} else if (s.pool_known) {
 		s.size_known = true;
 		s.size_prov = PROV_READ;
@@ -546,17 +546,17 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	} else if (s.active == TRI_YES) {
 		s.size_known = true;
 		s.size_prov = PROV_ASSUMED;
-		s.size_bytes = m->cmd.have_swiotlb_slabs ? sat_shl(m->cmd.swiotlb_slabs, IO_TLB_SHIFT)
+		s.size_bytes = m->cmd.swiotlb_slabs.known ? sat_shl(m->cmd.swiotlb_slabs.v, IO_TLB_SHIFT)
 			       : s.assumed_bytes		? s.assumed_bytes
 								: IO_TLB_DEFAULT_BYTES;
 	}
-	if (t->have_used) {
+	if (t->used.known) {
 		s.used_known = true;
-		s.used_bytes = sat_shl(t->used, IO_TLB_SHIFT);
+		s.used_bytes = sat_shl(t->used.v, IO_TLB_SHIFT);
 	}
-	if (t->have_hiwater) {
+	if (t->hiwater.known) {
 		s.hiwater_known = true;
-		s.hiwater_bytes = sat_shl(t->hiwater, IO_TLB_SHIFT);
+		s.hiwater_bytes = sat_shl(t->hiwater.v, IO_TLB_SHIFT);
 	}
 
 	/* Xen PV: /sys/hypervisor/type says xen for HVM and PVH too; guest_type tells (4.12+). */

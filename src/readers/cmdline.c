@@ -115,8 +115,7 @@ static void apply_swiotlb_param(const char *s, size_t len, struct cmdline_params
 
 	if (p < end && char_is_digit(*p)) {
 		uint64_t v = simple_strtoul0(&p, end);
-		ret->have_swiotlb_slabs = true;
-		ret->swiotlb_slabs = (v + IO_TLB_SEGSIZE - 1) & ~(uint64_t)(IO_TLB_SEGSIZE - 1);
+		opt_set(&ret->swiotlb_slabs, (v + IO_TLB_SEGSIZE - 1) & ~(uint64_t)(IO_TLB_SEGSIZE - 1));
 	}
 	if (p < end && *p == ',')
 		p++;

@@ -153,9 +153,8 @@ static bool match_swiotlb_pool(struct kmsg_ctx *ctx, const char *s, size_t len)
 	if (b - a > (1ull << 40))
 		return false;
 	/* Printed again by a late init: the last one describes the pool in use. */
-	sw->have_pool = true;
-	sw->pool_start = a;
-	sw->pool_end = b;
+	opt_set(&sw->pool_start, a);
+	opt_set(&sw->pool_end, b);
 	return true;
 }
 

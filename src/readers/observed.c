@@ -104,8 +104,12 @@ static int window_pair(void *data, const char *k, size_t klen, const char *v, si
 	} else if (key_is(k, klen, "interrupted")) {
 		o->interrupted = vlen == 1 && v[0] == '1';
 	} else if (key_is(k, klen, "lost_events")) {
-		o->lost_known = parse_u64(v, vlen, 10, &o->lost_events) == 0;
-		w->bad |= !o->lost_known;
+		uint64_t lost;
+		if (parse_u64(v, vlen, 10, &lost) == 0)
+			opt_set(&o->lost_events, lost);
+		else
+			opt_clear(&o->lost_events);
+		w->bad |= !o->lost_events.known;
 	} else if (key_is(k, klen, "tracefs") && vlen && !o->tracefs) {
 		if (!(o->tracefs = strndup(v, vlen)))
 			return -ENOMEM;
@@ -118,12 +122,17 @@ static int counters_pair(void *data, const char *k, size_t klen, const char *v, 
 	struct observed_counters *c = data;
 	static const char *const keys[] = { "io_tlb_used", "io_tlb_used_hiwater",
 					    "io_tlb_transient_nslabs" };
-	bool *have[] = { &c->have_used, &c->have_hiwater, &c->have_transient };
-	uint64_t *val[] = { &c->used, &c->hiwater, &c->transient };
+	struct opt_u64 *val[] = { &c->used, &c->hiwater, &c->transient };
+	uint64_t n;
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (key_is(k, klen, keys[i]))
-			*have[i] = parse_u64(v, vlen, 10, val[i]) == 0;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!key_is(k, klen, keys[i]))
+			continue;
+		if (parse_u64(v, vlen, 10, &n) == 0)
+			opt_set(val[i], n);
+		else
+			opt_clear(val[i]);
+	}
 	return 0;
 }
 
@@ -176,16 +185,12 @@ static void add_event(struct observed_device *d, const struct bounce_event *ev)
 		d->lowest_addr = ev->dev_addr;
 	if (end > d->highest_addr)
 		d->highest_addr = end;
-	if (!d->have_lowest_end || end < d->lowest_end) {
-		d->have_lowest_end = true;
-		d->lowest_end = end;
-	}
-	if (small_unaligned(ev->size)) {
+	if (!d->lowest_end.known || end < d->lowest_end.v)
+		opt_set(&d->lowest_end, end);
+	if (small_unaligned(ev->size))
 		d->small_unaligned++;
-	} else if (!d->have_lowest_end_large || end < d->lowest_end_large) {
-		d->have_lowest_end_large = true;
-		d->lowest_end_large = end;
-	}
+	else if (!d->lowest_end_large.known || end < d->lowest_end_large.v)
+		opt_set(&d->lowest_end_large, end);
 }
 
 static int parse_trace(const char *buf, size_t len, struct observation *o, struct strmap *index)

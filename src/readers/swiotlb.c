@@ -41,13 +41,12 @@ int read_swiotlb(struct sysroot *sr, struct machine *m)
 	struct swiotlb_info *sw = &m->swiotlb;
 	const struct {
 		const char *name;
-		bool *have;
-		uint64_t *value;
+		struct opt_u64 *value;
 	} files[] = {
-		{ "io_tlb_nslabs", &sw->have_nslabs, &sw->nslabs },
-		{ "io_tlb_used", &sw->have_used, &sw->used },
-		{ "io_tlb_used_hiwater", &sw->have_hiwater, &sw->hiwater },
-		{ "io_tlb_transient_nslabs", &sw->have_transient, &sw->transient },
+		{ "io_tlb_nslabs", &sw->nslabs },
+		{ "io_tlb_used", &sw->used },
+		{ "io_tlb_used_hiwater", &sw->hiwater },
+		{ "io_tlb_transient_nslabs", &sw->transient },
 	};
 	int r;
 
@@ -73,13 +72,12 @@ int read_swiotlb(struct sysroot *sr, struct machine *m)
 		if (r < 0) {
 			/* one bad counter makes the set unreliable */
 			for (size_t k = 0; k < ARRAY_SIZE(files); k++)
-				*files[k].have = false;
+				opt_clear(files[k].value);
 			snprintf(detail, sizeof(detail), "%s: %s", files[i].name,
 				 r == -EBADMSG ? "not a number" : errno_describe(r));
 			return machine_add_input(m, dir, input_status_from_errno(r), r, detail);
 		}
-		*files[i].have = true;
-		*files[i].value = v;
+		opt_set(files[i].value, v);
 	}
 	return machine_add_input(m, dir, INPUT_OK, 0, NULL);
 }

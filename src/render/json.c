@@ -164,7 +164,7 @@ static void swiotlb_json(struct json_writer *w, const struct machine *m, const s
 	jw_bool(w, "xen_pv", s->xen_pv);
 	jw_bool(w, "cmdline_force", m->cmd.swiotlb_force);
 	jw_bool(w, "cmdline_noforce", m->cmd.swiotlb_noforce);
-	json_opt_u64(w, "cmdline_slabs", m->cmd.have_swiotlb_slabs, m->cmd.swiotlb_slabs);
+	json_opt_u64(w, "cmdline_slabs", m->cmd.swiotlb_slabs.known, m->cmd.swiotlb_slabs.v);
 	jw_close_object(w);
 }
 
@@ -191,7 +191,7 @@ static void observation_json(struct json_writer *w, const struct machine *m, con
 	jw_u64(w, "requested_seconds", ob->requested_seconds);
 	jw_double(w, "window_seconds", ob->window_seconds);
 	jw_bool(w, "interrupted", ob->interrupted);
-	json_opt_u64(w, "lost_events", ob->lost_known, ob->lost_events);
+	json_opt_u64(w, "lost_events", ob->lost_events.known, ob->lost_events.v);
 	jw_u64(w, "bad_lines", ob->bad_lines);
 	jw_string(w, "tracefs", ob->tracefs);
 	jw_bool(w, "event_format_known", ob->format_known);

@@ -94,11 +94,11 @@ static void print_observation(FILE *out, const struct machine *m, const struct r
 			 (unsigned long long)other, other == 1 ? "" : "s");
 		strbuf_append(&b, tmp);
 	}
-	if (!ob->lost_known) {
+	if (!ob->lost_events.known) {
 		strbuf_append(&b, "; events lost: unknown");
-	} else if (ob->lost_events) {
+	} else if (ob->lost_events.v) {
 		snprintf(tmp, sizeof(tmp), "; %llu events lost (trace buffer full): counts are low",
-			 (unsigned long long)ob->lost_events);
+			 (unsigned long long)ob->lost_events.v);
 		strbuf_append(&b, tmp);
 	}
 	if (observation_pool_peak(ob, &peak, &peak_exact)) {

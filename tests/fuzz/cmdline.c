@@ -16,11 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(r == 0 || !line);
 	/* the whole buffer too: a NUL ends the line the kernel sees */
 	cmdline_parse_params(buf, &p);
-	fuzz_assert(!p.have_swiotlb_slabs || p.swiotlb_slabs % 128 == 0); /* rounded as the kernel does */
+	fuzz_assert(!p.swiotlb_slabs.known || p.swiotlb_slabs.v % 128 == 0); /* rounded as the kernel does */
 	if (line) {
 		fuzz_assert(strlen(line) <= size);
 		cmdline_parse_params(line, &p);
-		fuzz_assert(!p.have_swiotlb_slabs || p.swiotlb_slabs % 128 == 0);
+		fuzz_assert(!p.swiotlb_slabs.known || p.swiotlb_slabs.v % 128 == 0);
 	}
 	free(line);
 	free(buf);

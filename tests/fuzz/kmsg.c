@@ -37,8 +37,8 @@ static void check_kept(const struct machine *m, const char *kept, size_t len)
 	fuzz_assert(same_overflows(m->pool_overflows, m->n_pool_overflows, k.pool_overflows,
 				   k.n_pool_overflows));
 	const struct swiotlb_info *a = &m->swiotlb, *b = &k.swiotlb;
-	fuzz_assert(a->have_pool == b->have_pool && a->pool_start == b->pool_start &&
-		    a->pool_end == b->pool_end && a->log_no_low_mem == b->log_no_low_mem &&
+	fuzz_assert(a->pool_start.known == b->pool_start.known && a->pool_start.v == b->pool_start.v &&
+		    a->pool_end.v == b->pool_end.v && a->log_no_low_mem == b->log_no_low_mem &&
 		    a->full_messages == b->full_messages &&
 		    a->pool_overflow_messages == b->pool_overflow_messages);
 	fuzz_assert(m->coco.log_sev == k.coco.log_sev && m->coco.log_sme == k.coco.log_sme &&
@@ -77,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *dev = m.pool_overflows[i].device;
 		fuzz_assert(dev && *dev && strlen(dev) <= size);
 	}
-	fuzz_assert(!m.swiotlb.have_pool || m.swiotlb.pool_start < m.swiotlb.pool_end);
+	fuzz_assert(!m.swiotlb.pool_start.known || m.swiotlb.pool_start.v < m.swiotlb.pool_end.v);
 	machine_done(&m);
 	free(buf);
 	return 0;

@@ -13,10 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = fuzz_text(data, size);
 	struct machine m;
-	uint64_t *const fields[] = { &m.swiotlb.nslabs, &m.swiotlb.used, &m.swiotlb.hiwater,
-				     &m.swiotlb.transient };
-	bool *const have[] = { &m.swiotlb.have_nslabs, &m.swiotlb.have_used,
-			       &m.swiotlb.have_hiwater, &m.swiotlb.have_transient };
+	struct opt_u64 *const fields[] = { &m.swiotlb.nslabs, &m.swiotlb.used, &m.swiotlb.hiwater,
+					   &m.swiotlb.transient };
 	uint64_t v;
 	int r = swiotlb_parse_counter(buf, size, &v);
 
@@ -27,15 +25,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < 4 && p <= end; i++) {
 		const char *semi = memchr(p, ';', (size_t)(end - p));
 		const char *stop = semi ? semi : end;
-		*have[i] = swiotlb_parse_counter(p, (size_t)(stop - p), fields[i]) == 0;
+		fields[i]->known = swiotlb_parse_counter(p, (size_t)(stop - p), &fields[i]->v) == 0;
 		p = stop + 1;
 	}
 	struct layout l = { 0 };
 	struct swiotlb_state st;
 	swiotlb_state_compute(&m, &l, 0, &st);
 	/* slots to bytes saturates: 2^53 slots is not a 0-byte pool */
-	fuzz_assert(!m.swiotlb.have_nslabs || (st.size_known && st.size_bytes >= m.swiotlb.nslabs));
-	fuzz_assert(!m.swiotlb.have_used || (st.used_known && st.used_bytes >= m.swiotlb.used));
+	fuzz_assert(!m.swiotlb.nslabs.known || (st.size_known && st.size_bytes >= m.swiotlb.nslabs.v));
+	fuzz_assert(!m.swiotlb.used.known || (st.used_known && st.used_bytes >= m.swiotlb.used.v));
 	machine_done(&m);
 	free(buf);
 	return 0;

@@ -24,10 +24,10 @@ static void check(const char *cmdline, struct expect e)
 	memset(&p, 0xa5, sizeof(p)); /* whatever was there is replaced */
 	cmdline_parse_params(cmdline, &p);
 	if (p.swiotlb_force != e.force || p.swiotlb_noforce != e.noforce ||
-	    p.have_swiotlb_slabs != e.have_slabs || (e.have_slabs && p.swiotlb_slabs != e.slabs))
+	    p.swiotlb_slabs.known != e.have_slabs || (e.have_slabs && p.swiotlb_slabs.v != e.slabs))
 		fail_msg("\"%s\": force=%d noforce=%d slabs=%d/%llu, expected %d %d %d/%llu", cmdline,
-			 p.swiotlb_force, p.swiotlb_noforce, p.have_swiotlb_slabs,
-			 (unsigned long long)p.swiotlb_slabs, e.force, e.noforce, e.have_slabs,
+			 p.swiotlb_force, p.swiotlb_noforce, p.swiotlb_slabs.known,
+			 (unsigned long long)p.swiotlb_slabs.v, e.force, e.noforce, e.have_slabs,
 			 (unsigned long long)e.slabs);
 }
 
@@ -146,7 +146,7 @@ static void test_read_cmdline(void **state)
 	assert_int_equal(read_cmdline(sr, &m), 0);
 	assert_string_equal(m.cmdline, "ro swiotlb=262144,force");
 	assert_true(m.cmd.swiotlb_force);
-	assert_int_equal(m.cmd.swiotlb_slabs, 262144);
+	assert_true(opt_is(&m.cmd.swiotlb_slabs, 262144));
 	assert_true(machine_input_ok(&m, "proc/cmdline"));
 	machine_done(&m);
 	sysroot_free(sr);

@@ -41,9 +41,8 @@ static void setup_virt(struct machine *m)
 
 	new_machine(m, "aarch64", "6.1.0-27-arm64", &ram, 1);
 	/* "software IO TLB: mapped [mem 0x7bfff000-0x7ffff000]" */
-	m->swiotlb.have_pool = true;
-	m->swiotlb.pool_start = 0x7bfff000;
-	m->swiotlb.pool_end = 0x7ffff000;
+	opt_set(&m->swiotlb.pool_start, 0x7bfff000);
+	opt_set(&m->swiotlb.pool_end, 0x7ffff000);
 }
 
 static struct device *add(struct machine *m, const char *id, enum dev_bus bus, const char *driver,
@@ -361,8 +360,8 @@ static void test_window_unchecked_disk(void **state)
 		struct report r;
 		setup_virt(&m);
 		set_release(&m, cases[i].release);
-		m.swiotlb.pool_start = cases[i].pool;
-		m.swiotlb.pool_end = cases[i].pool + (64u << 20);
+		opt_set(&m.swiotlb.pool_start, cases[i].pool);
+		opt_set(&m.swiotlb.pool_end, cases[i].pool + (64u << 20));
 		/* on a bus above the host bridge: before 5.5 the bridge's own is not read */
 		window_on_parent(add_pci(&m, "0000:00:03.0", "xhci_hcd", 64));
 		machine_sort_devices(&m);
@@ -430,7 +429,8 @@ static void pi4_no_log(struct machine *m, const char *release, bool dma_zone)
 
 	setup_virt(m);
 	set_release(m, release);
-	m->swiotlb.have_pool = false;
+	opt_clear(&m->swiotlb.pool_start);
+	opt_clear(&m->swiotlb.pool_end);
 	free(m->ram);
 	m->ram = malloc(sizeof(ram));
 	assert_non_null(m->ram);
@@ -500,9 +500,8 @@ static void test_pool_placement_derived(void **state)
 
 	/* the log's pool wins over the derivation */
 	pi4_no_log(&m, "6.1.0-rpi7-rpi-v8", true);
-	m.swiotlb.have_pool = true;
-	m.swiotlb.pool_start = 0xf8000000;
-	m.swiotlb.pool_end = 0xfc000000;
+	opt_set(&m.swiotlb.pool_start, 0xf8000000);
+	opt_set(&m.swiotlb.pool_end, 0xfc000000);
 	add_pci_window(&m, "0000:01:00.0", 64, 0x0, 0xc0000000);
 	machine_sort_devices(&m);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
@@ -524,9 +523,8 @@ static void i386_pae(struct machine *m, const char *release)
 	add_zone(m, "DMA", 1, 0xfff);
 	add_zone(m, "Normal", 0x1000, 0x36ffe);
 	add_zone(m, "HighMem", 0x37ffe, 0x1c0000 - 0x37ffe);
-	m->swiotlb.have_pool = true;
-	m->swiotlb.pool_start = 0x33ffe000;
-	m->swiotlb.pool_end = 0x37ffe000;
+	opt_set(&m->swiotlb.pool_start, 0x33ffe000);
+	opt_set(&m->swiotlb.pool_end, 0x37ffe000);
 }
 
 static struct device *add_nic(struct machine *m, const char *id, const char *driver, const char *ifname)
@@ -691,8 +689,8 @@ static void test_pool_end_at_limit(void **state)
 		struct machine m;
 		struct report r;
 		setup_virt(&m); /* RAM 0x40000000-0x23fffffff: the pool can lie at the top of 4 GiB */
-		m.swiotlb.pool_end = cases[i].pool_end;
-		m.swiotlb.pool_start = cases[i].pool_end - (64u << 20);
+		opt_set(&m.swiotlb.pool_end, cases[i].pool_end);
+		opt_set(&m.swiotlb.pool_start, cases[i].pool_end - (64u << 20));
 		add_pci_window(&m, "0000:00:03.0", 32, 0x0, 0x100000000); /* window to 4 GiB */
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
@@ -771,7 +769,8 @@ static void test_pool_bound_at_reach(void **state)
 		struct machine m;
 		struct report r;
 		setup_virt(&m);
-		m.swiotlb.have_pool = false;
+		opt_clear(&m.swiotlb.pool_start);
+		opt_clear(&m.swiotlb.pool_end);
 		m.zoneinfo_ok = true;
 		add_zone(&m, "DMA32", 0x40000, 0xc0000); /* ends at 4 GiB */
 		add_zone(&m, "Normal", 0x100000, 0x140000);
@@ -848,9 +847,9 @@ static void test_noforce_slab_unused(void **state)
 		struct report r;
 		x86_pc(&m, releases[i]);
 		m.cmd.swiotlb_noforce = true;
-		m.swiotlb.have_pool = true; /* "software IO TLB: mapped [mem 0xbbfff000-0xbbfff800]" */
-		m.swiotlb.pool_start = 0xbbfff000;
-		m.swiotlb.pool_end = 0xbbfff800;
+		/* "software IO TLB: mapped [mem 0xbbfff000-0xbbfff800]" */
+		opt_set(&m.swiotlb.pool_start, 0xbbfff000);
+		opt_set(&m.swiotlb.pool_end, 0xbbfff800);
 		add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
@@ -865,9 +864,8 @@ static void test_noforce_slab_unused(void **state)
 	struct report r;
 	x86_pc(&m, "4.9.337");
 	m.cmd.swiotlb_noforce = true;
-	m.swiotlb.have_pool = true;
-	m.swiotlb.pool_start = 0xbbfe8000;
-	m.swiotlb.pool_end = 0xbffe8000;
+	opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
+	opt_set(&m.swiotlb.pool_end, 0xbffe8000);
 	add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
 	machine_sort_devices(&m);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
@@ -904,11 +902,10 @@ static void test_scsi_bounce_limit(void **state)
 		struct report r;
 		x86_pc(&m, cases[i].release);
 		if (cases[i].pool) {
-			m.swiotlb.have_pool = true;
-			m.swiotlb.pool_start = 0x3c000000;
-			m.swiotlb.pool_end = 0x40000000;
+			opt_set(&m.swiotlb.pool_start, 0x3c000000);
+			opt_set(&m.swiotlb.pool_end, 0x40000000);
 		} else {
-			m.swiotlb.have_nslabs = true; /* debugfs io_tlb_nslabs 0 */
+			opt_set(&m.swiotlb.nslabs, 0); /* debugfs io_tlb_nslabs 0 */
 		}
 		add_plain_pci(&m, "0000:00:1f.2", "ahci", 31);
 		machine_sort_devices(&m);
@@ -1100,9 +1097,8 @@ static void test_intel_identity_fallback(void **state)
 		m.log_intel_iommu = !cases[i].amd;
 		m.log_amd_iommu = cases[i].amd;
 		m.cmd.iommu_pt = true;
-		m.swiotlb.have_pool = true;
-		m.swiotlb.pool_start = 0xbbfe8000;
-		m.swiotlb.pool_end = 0xbffe8000;
+		opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
+		opt_set(&m.swiotlb.pool_end, 0xbffe8000);
 		struct device *d = add_plain_pci(&m, "0000:00:1f.2", "ahci", cases[i].mask_bits);
 		opt_set(&d->coherent_mask_bits, cases[i].coherent_bits);
 		opt_set(&d->iommu_group, 3);
@@ -1205,9 +1201,9 @@ static void test_arm_pool_proves_dma_direct(void **state)
 	machine_done(&m);
 
 	arm_board(&m, "5.10.0-32-custom", false, -1);
-	m.swiotlb.have_pool = true; /* "software IO TLB: mapped [mem 0x6b800000-0x6f800000]" */
-	m.swiotlb.pool_start = 0x6b800000;
-	m.swiotlb.pool_end = 0x6f800000;
+	/* "software IO TLB: mapped [mem 0x6b800000-0x6f800000]" */
+	opt_set(&m.swiotlb.pool_start, 0x6b800000);
+	opt_set(&m.swiotlb.pool_end, 0x6f800000);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 	assert_int_equal(r.swiotlb.arm_lpae, TRI_UNKNOWN);
 	const struct device_report *x = report_of(&r, "0000:00:01.0");
@@ -1237,9 +1233,8 @@ static void test_s390_pci_ops_only_s390(void **state)
 		m.arch.value = strdup(cases[i].arch);
 		assert_non_null(m.arch.value);
 		m.arch_info = arch_lookup(m.arch.value);
-		m.swiotlb.have_pool = true;
-		m.swiotlb.pool_start = 0xbbfe8000;
-		m.swiotlb.pool_end = 0xbffe8000;
+		opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
+		opt_set(&m.swiotlb.pool_end, 0xbffe8000);
 		add_plain_pci(&m, "0001:00:00.0", "mlx5_core", 32);
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);

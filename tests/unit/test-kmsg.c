@@ -88,9 +88,9 @@ static void test_swiotlb_pool(void **state)
 	struct machine *m = &((struct fixture *)*state)->m;
 
 	assert_int_equal(parse(m, boot), 0);
-	assert_true(m->swiotlb.have_pool);
-	assert_int_equal(m->swiotlb.pool_start, 0xbbfe8000);
-	assert_int_equal(m->swiotlb.pool_end, 0xbffe8000); /* exclusive, 64 MiB */
+	assert_true(m->swiotlb.pool_start.known);
+	assert_int_equal(m->swiotlb.pool_start.v, 0xbbfe8000);
+	assert_int_equal(m->swiotlb.pool_end.v, 0xbffe8000); /* exclusive, 64 MiB */
 	assert_false(m->swiotlb.log_no_low_mem);
 	assert_int_equal(m->swiotlb.full_messages, 0);
 	assert_int_equal(m->n_overflows, 0);
@@ -106,19 +106,19 @@ static void test_swiotlb_old_forms(void **state)
 	assert_int_equal(parse(m, "6,1,2,-;software IO TLB [mem 0xbbfe8000-0xbffe8000] (64MB) "
 				  "mapped at [ffff8800bbfe8000-ffff8800bffe7fff]\n"),
 			 0);
-	assert_int_equal(m->swiotlb.pool_start, 0xbbfe8000);
-	assert_int_equal(m->swiotlb.pool_end, 0xbffe8000);
+	assert_int_equal(m->swiotlb.pool_start.v, 0xbbfe8000);
+	assert_int_equal(m->swiotlb.pool_end.v, 0xbffe8000);
 	/* 3.x with a virtual io_tlb_start printed pend - 1: inclusive */
 	assert_int_equal(parse(m, "6,1,2,-;software IO TLB [mem 0x7bfe8000-0x7ffe7fff] (64MB) "
 				  "mapped at [ffff88007bfe8000-ffff88007ffe7fff]\n"),
 			 0);
-	assert_int_equal(m->swiotlb.pool_start, 0x7bfe8000);
-	assert_int_equal(m->swiotlb.pool_end, 0x7ffe8000);
+	assert_int_equal(m->swiotlb.pool_start.v, 0x7bfe8000);
+	assert_int_equal(m->swiotlb.pool_end.v, 0x7ffe8000);
 	/* 4.x: "%#010llx" */
 	assert_int_equal(parse(m, "6,1,2,-;software IO TLB: mapped [mem 0x3bfe8000-0x3ffe8000] (64MB)\n"),
 			 0);
-	assert_int_equal(m->swiotlb.pool_start, 0x3bfe8000);
-	assert_int_equal(m->swiotlb.pool_end, 0x3ffe8000);
+	assert_int_equal(m->swiotlb.pool_start.v, 0x3bfe8000);
+	assert_int_equal(m->swiotlb.pool_end.v, 0x3ffe8000);
 }
 
 static void test_swiotlb_messages(void **state)
@@ -437,9 +437,9 @@ static void test_escapes(void **state)
 			 0);
 	assert_true(m->swiotlb.log_no_low_mem);
 	/* "\x20" is a blank: the pool line is whole after unescaping */
-	assert_true(m->swiotlb.have_pool);
-	assert_int_equal(m->swiotlb.pool_start, 0x1000000);
-	assert_int_equal(m->swiotlb.pool_end, 0x5000000);
+	assert_true(m->swiotlb.pool_start.known);
+	assert_int_equal(m->swiotlb.pool_start.v, 0x1000000);
+	assert_int_equal(m->swiotlb.pool_end.v, 0x5000000);
 }
 
 static void test_garbage(void **state)
@@ -450,7 +450,7 @@ static void test_garbage(void **state)
 	assert_int_equal(parse(m, "[    0.000000] software IO TLB: mapped [mem 0x0-0x4000000] (64MB)\n"),
 			 -EBADMSG);
 	assert_int_equal(kmsg_parse("\x01\x02\xff\0garbage", 11, m), -EBADMSG);
-	assert_false(m->swiotlb.have_pool);
+	assert_false(m->swiotlb.pool_start.known);
 
 	/* records around garbage still count; malformed overflow lines are skipped */
 	assert_int_equal(parse(m, "garbage line\n"
@@ -461,8 +461,8 @@ static void test_garbage(void **state)
 				  "4,4,4,-;: DMA addr 0x1000+1 overflow (mask 1, bus limit 0).\n"
 				  "6,5,5,-;software IO TLB: mapped [mem 0x5000-0x1000] (0MB)\n"),
 			 0);
-	assert_true(m->swiotlb.have_pool);
-	assert_int_equal(m->swiotlb.pool_end, 0x4000000);
+	assert_true(m->swiotlb.pool_start.known);
+	assert_int_equal(m->swiotlb.pool_end.v, 0x4000000);
 	assert_int_equal(m->n_overflows, 0);
 }
 
@@ -476,7 +476,7 @@ static void test_truncated_and_empty(void **state)
 	assert_int_equal(parse(m, "6,1,1,-;software IO TLB: mapped [mem 0x0-0x4000000] (64MB)\n"
 				  "3,2,2,-;nvme 0000:01:00.0: swiotlb buffer is fu"),
 			 0);
-	assert_true(m->swiotlb.have_pool);
+	assert_true(m->swiotlb.pool_start.known);
 	assert_int_equal(m->swiotlb.full_messages, 0);
 	/* a lone truncated record is still a record */
 	assert_int_equal(parse(m, "3,2,2,-;nvme 0000:01:00.0: swiotlb buffer is fu"), 0);
@@ -510,7 +510,7 @@ static void test_read_kmsg(void **state)
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	assert_int_equal(read_kmsg(sr, m), 0);
 	assert_true(machine_input_ok(m, "dev/kmsg"));
-	assert_true(m->swiotlb.have_pool);
+	assert_true(m->swiotlb.pool_start.known);
 	assert_int_equal(m->n_inputs, 1);
 	assert_string_equal(m->inputs[0].path, "dev/kmsg");
 	assert_int_equal(m->inputs[0].status, INPUT_OK);

@@ -66,10 +66,10 @@ static void test_parse_trace(void **state)
 		"  dd-1 [000] ..... 1.400000: swiotlb_bounced: dev_name: x dma_mask=\n"
 		"  dd-1 [000] ..... 1.500000: sched_switch: prev_comm=a\n");
 	assert_int_equal(observe_parse(&raw, &o, &e), 0);
-	assert_true(o.present && o.interrupted && o.lost_known);
+	assert_true(o.present && o.interrupted && o.lost_events.known);
 	assert_int_equal(o.requested_seconds, 10);
 	assert_true(o.window_seconds > 9.49 && o.window_seconds < 9.51);
-	assert_int_equal(o.lost_events, 3);
+	assert_int_equal(o.lost_events.v, 3);
 	assert_string_equal(o.tracefs, "sys/kernel/tracing");
 	assert_int_equal(o.bad_lines, 1);
 	assert_int_equal(o.n_devices, 2);
@@ -80,8 +80,8 @@ static void test_parse_trace(void **state)
 	assert_int_equal(d->small_unaligned, 1);
 	assert_int_equal(d->lowest_addr, 0x100000000);
 	assert_int_equal(d->highest_addr, 0x180001fff);
-	assert_int_equal(d->lowest_end, 0x100000063);       /* the 100-byte one */
-	assert_int_equal(d->lowest_end_large, 0x17f9e8fff); /* without it */
+	assert_int_equal(d->lowest_end.v, 0x100000063);       /* the 100-byte one */
+	assert_int_equal(d->lowest_end_large.v, 0x17f9e8fff); /* without it */
 	assert_int_equal(find(&o, "sda")->bounces, 1);
 	observation_done(&o);
 	observe_raw_done(&raw);
@@ -105,12 +105,12 @@ static void test_parse_kmsg_counters(void **state)
 	raw_set(&raw, OBSERVE_SWIOTLB_BEFORE, "io_tlb_used=5\nio_tlb_used_hiwater=7\n");
 	raw_set(&raw, OBSERVE_SWIOTLB_AFTER, "io_tlb_used=9\nio_tlb_used_hiwater=7\nio_tlb_transient_nslabs=x\n");
 	assert_int_equal(observe_parse(&raw, &o, &e), 0);
-	assert_false(o.lost_known);
+	assert_false(o.lost_events.known);
 	assert_int_equal(o.full_messages, 1);
 	assert_int_equal(find(&o, "0000:02:00.0")->overflow_messages, 1);
 	assert_int_equal(find(&o, "0000:02:00.0")->bounces, 0);
 	assert_int_equal(find(&o, "m")->highest_addr, UINT64_MAX); /* no wrap */
-	assert_true(o.after.have_used && !o.after.have_transient);
+	assert_true(o.after.used.known && !o.after.transient.known);
 	uint64_t peak;
 	bool exact;
 	assert_true(observation_pool_peak(&o, &peak, &exact));
@@ -169,8 +169,10 @@ static void judged_init(struct judged *j, enum verdict v, uint64_t bounces)
 	j->od.bytes = bounces * 4096;
 	j->od.lowest_addr = 0x140000000;
 	j->od.highest_addr = 0x140000fff;
-	j->od.have_lowest_end = j->od.have_lowest_end_large = bounces > 0;
-	j->od.lowest_end = j->od.lowest_end_large = 0x140000fff;
+	if (bounces > 0) {
+		opt_set(&j->od.lowest_end, 0x140000fff);
+		opt_set(&j->od.lowest_end_large, 0x140000fff);
+	}
 	j->m.observed.devices = &j->od;
 	j->m.observed.n_devices = 1;
 	j->in.m = &j->m;
@@ -195,7 +197,8 @@ static void test_prediction_check(void **state)
 
 	judged_init(&j, VERDICT_PARTIAL, 4);
 	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
-	j.od.lowest_end = j.od.lowest_end_large = 0xfffff000; /* a buffer within the mask bounced */
+	opt_set(&j.od.lowest_end, 0xfffff000);
+	opt_set(&j.od.lowest_end_large, 0xfffff000); /* a buffer within the mask bounced */
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
 	assert_non_null(strstr(j.r.observed_why, "within its reach"));
 
@@ -247,9 +250,11 @@ static void test_prediction_check(void **state)
 	/* the limit is inclusive (dma_capable: addr + size - 1 <= limit): a bounced
 	 * buffer ending on it was within reach, one byte further was not */
 	judged_init(&j, VERDICT_PARTIAL, 1);
-	j.od.lowest_end = j.od.lowest_end_large = 0xffffffff;
+	opt_set(&j.od.lowest_end, 0xffffffff);
+	opt_set(&j.od.lowest_end_large, 0xffffffff);
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
-	j.od.lowest_end = j.od.lowest_end_large = 0x100000000;
+	opt_set(&j.od.lowest_end, 0x100000000);
+	opt_set(&j.od.lowest_end_large, 0x100000000);
 	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
 
 	/* with no pool, 5.0-5.18 call swiotlb_map() anyway (an event, then "buffer is

@@ -38,9 +38,8 @@ static void setup_pc(struct machine *m, const char *release)
 	memcpy(m->ram, ram, sizeof(ram));
 	m->n_ram = 3;
 	m->iomem_ok = true;
-	m->swiotlb.have_pool = true;
-	m->swiotlb.pool_start = 0xbbfe8000;
-	m->swiotlb.pool_end = 0xbffe8000;
+	opt_set(&m->swiotlb.pool_start, 0xbbfe8000);
+	opt_set(&m->swiotlb.pool_end, 0xbffe8000);
 }
 
 static void add_pci(struct machine *m, const char *id, const char *driver, int mask_bits)
@@ -304,12 +303,11 @@ static void test_pool_overflow_logged(void **state)
 
 static void set_debugfs(struct machine *m, uint64_t nslabs, uint64_t hiwater, bool transient)
 {
-	m->swiotlb.have_nslabs = m->swiotlb.have_used = m->swiotlb.have_hiwater = true;
-	m->swiotlb.nslabs = nslabs;
-	m->swiotlb.used = 0;
-	m->swiotlb.hiwater = hiwater;
-	m->swiotlb.have_transient = transient;
-	m->swiotlb.transient = transient ? 256 : 0;
+	opt_set(&m->swiotlb.nslabs, nslabs);
+	opt_set(&m->swiotlb.used, 0);
+	opt_set(&m->swiotlb.hiwater, hiwater);
+	if (transient)
+		opt_set(&m->swiotlb.transient, 256);
 }
 
 /* 6.6+ CONFIG_SWIOTLB_DYNAMIC: a full pool grows, so a high-water mark is info. */
@@ -433,7 +431,8 @@ static void test_full_without_pool(void **state)
 		struct report r;
 		size_t n;
 		setup_pc(&m, cases[i].release);
-		m.swiotlb.have_pool = false;
+		opt_clear(&m.swiotlb.pool_start);
+		opt_clear(&m.swiotlb.pool_end);
 		m.iommu_groups_present = true;
 		m.log_intel_iommu = true;
 		m.swiotlb.full_messages = 2;
@@ -465,8 +464,8 @@ static void test_block_layer_bounce_not_swiotlb(void **state)
 		struct report r;
 		size_t n;
 		setup_pc(&m, cases[i].release);
-		m.swiotlb.pool_start = 0x3c000000; /* within 31 bits */
-		m.swiotlb.pool_end = 0x40000000;
+		opt_set(&m.swiotlb.pool_start, 0x3c000000); /* within 31 bits */
+		opt_set(&m.swiotlb.pool_end, 0x40000000);
 		add_pci(&m, "0000:02:00.0", "sdhci-pci", 31);
 		machine_sort_devices(&m);
 		add_disk(&m, "mmcblk0", "0000:02:00.0", 4294967295, 1024);
@@ -499,8 +498,9 @@ static void test_noforce_overflow_message(void **state)
 		struct report r;
 		size_t n;
 		setup_pc(&m, "5.13.0");
-		m.swiotlb.have_pool = false;
-		m.swiotlb.have_nslabs = true; /* debugfs: io_tlb_nslabs 0 */
+		opt_clear(&m.swiotlb.pool_start);
+		opt_clear(&m.swiotlb.pool_end);
+		opt_set(&m.swiotlb.nslabs, 0); /* debugfs: io_tlb_nslabs 0 */
 		m.cmd.swiotlb_noforce = cases[i].noforce;
 		add_pci(&m, "0000:00:1f.2", "ahci", 32);
 		machine_sort_devices(&m);

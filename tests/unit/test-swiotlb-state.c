@@ -133,22 +133,21 @@ static void test_arm64_kmalloc_pool(void **state)
 	assert_int_equal(s.size_bytes, 2ull << 20); /* RAM / 1024 */
 	assert_int_equal(s.size_prov, PROV_ASSUMED);
 	/* swiotlb=<slabs> sizes it instead */
-	m.cmd.have_swiotlb_slabs = true;
-	m.cmd.swiotlb_slabs = 1024;
+	opt_set(&m.cmd.swiotlb_slabs, 1024);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.size_bytes, 2ull << 20);
-	m.cmd.swiotlb_slabs = 4096;
+	opt_set(&m.cmd.swiotlb_slabs, 4096);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.size_bytes, 8ull << 20);
 	/* swiotlb_adjust_size(): ALIGN(size >> IO_TLB_SHIFT, IO_TLB_SEGSIZE), whole 256 KiB
 	 * segments: 1984 MiB of RAM wants 1984 KiB, which takes 2 MiB */
-	m.cmd.have_swiotlb_slabs = false;
+	opt_clear(&m.cmd.swiotlb_slabs);
 	l.ram_bytes = 1984ull << 20;
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.size_bytes, 2ull << 20);
 	l.ram_bytes = 2ull << 30;
 	/* x86 has no such pool */
-	m.cmd.have_swiotlb_slabs = false;
+	opt_clear(&m.cmd.swiotlb_slabs);
 	m.arch.value = (char *)"x86_64";
 	m.arch_info = arch_lookup(m.arch.value);
 	l.base_pfn = 1;
@@ -185,9 +184,8 @@ static void test_iommu_off(void **state)
 	/* the log line wins over the command line */
 	m.arch.value = (char *)"x86_64";
 	m.arch_info = arch_lookup(m.arch.value);
-	m.swiotlb.have_pool = true;
-	m.swiotlb.pool_start = 0xbb936000;
-	m.swiotlb.pool_end = 0xbf936000;
+	opt_set(&m.swiotlb.pool_start, 0xbb936000);
+	opt_set(&m.swiotlb.pool_end, 0xbf936000);
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 }
 
@@ -209,8 +207,7 @@ static void test_log_from_boot(void **state)
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 	/* debugfs counts first */
 	m.kmsg_from_boot = true;
-	m.swiotlb.have_nslabs = true;
-	m.swiotlb.nslabs = 32768;
+	opt_set(&m.swiotlb.nslabs, 32768);
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 }
 
@@ -223,20 +220,18 @@ static void test_huge_counters(void **state)
 
 	(void)state;
 	x86_6g(&m, &l);
-	m.swiotlb.have_nslabs = m.swiotlb.have_used = m.swiotlb.have_hiwater = true;
-	m.swiotlb.nslabs = 1ull << 53;
-	m.swiotlb.used = UINT64_MAX;
-	m.swiotlb.hiwater = (1ull << 53) + 1;
+	opt_set(&m.swiotlb.nslabs, 1ull << 53);
+	opt_set(&m.swiotlb.used, UINT64_MAX);
+	opt_set(&m.swiotlb.hiwater, (1ull << 53) + 1);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.size_bytes, UINT64_MAX);
 	assert_int_equal(s.used_bytes, UINT64_MAX);
 	assert_int_equal(s.hiwater_bytes, UINT64_MAX);
-	m.swiotlb.have_nslabs = false;
-	m.cmd.have_swiotlb_slabs = true;
-	m.cmd.swiotlb_slabs = 1ull << 60;
+	opt_clear(&m.swiotlb.nslabs);
+	opt_set(&m.cmd.swiotlb_slabs, 1ull << 60);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.size_bytes, UINT64_MAX);
-	m.cmd.swiotlb_slabs = 32768;
+	opt_set(&m.cmd.swiotlb_slabs, 32768);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.size_bytes, 64ull << 20);
 }
@@ -419,13 +414,13 @@ static void test_pool_placement(void **state)
 	assert_false(s.pool_limit_known);
 	m.cmd.iommu_off = false;
 	/* the log's pool is the place, read */
-	m.swiotlb.have_pool = true;
-	m.swiotlb.pool_start = 0xbbfe8000;
-	m.swiotlb.pool_end = 0xbffe8000;
+	opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
+	opt_set(&m.swiotlb.pool_end, 0xbffe8000);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.pool_limit, 0xbffe7fff);
 	assert_int_equal(s.pool_limit_prov, PROV_READ);
-	m.swiotlb.have_pool = false;
+	opt_clear(&m.swiotlb.pool_start);
+	opt_clear(&m.swiotlb.pool_end);
 	/* Xen PV: swiotlb-xen, SWIOTLB_ANY from 5.19: no bound */
 	m.hyp.type = HYPERVISOR_XEN;
 	m.hyp.xen_guest_type = XEN_GUEST_PV;

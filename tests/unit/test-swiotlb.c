@@ -27,13 +27,13 @@ static void test_read_debugfs(void **state)
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	machine_init(&m);
 	assert_int_equal(read_swiotlb(sr, &m), 0);
-	assert_true(m.swiotlb.have_nslabs);
-	assert_int_equal(m.swiotlb.nslabs, 32768);
-	assert_true(m.swiotlb.have_used);
-	assert_int_equal(m.swiotlb.used, 12);
-	assert_true(m.swiotlb.have_hiwater);
-	assert_int_equal(m.swiotlb.hiwater, 4096);
-	assert_false(m.swiotlb.have_transient); /* before 6.6 */
+	assert_true(m.swiotlb.nslabs.known);
+	assert_int_equal(m.swiotlb.nslabs.v, 32768);
+	assert_true(m.swiotlb.used.known);
+	assert_int_equal(m.swiotlb.used.v, 12);
+	assert_true(m.swiotlb.hiwater.known);
+	assert_int_equal(m.swiotlb.hiwater.v, 4096);
+	assert_false(m.swiotlb.transient.known); /* before 6.6 */
 	assert_int_equal(m.n_inputs, 1);
 	assert_string_equal(m.inputs[0].path, "sys/kernel/debug/swiotlb");
 	assert_int_equal(m.inputs[0].status, INPUT_OK);
@@ -45,8 +45,8 @@ static void test_read_debugfs(void **state)
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	machine_init(&m);
 	assert_int_equal(read_swiotlb(sr, &m), 0);
-	assert_false(m.swiotlb.have_nslabs);
-	assert_false(m.swiotlb.have_used);
+	assert_false(m.swiotlb.nslabs.known);
+	assert_false(m.swiotlb.used.known);
 	assert_int_equal(m.n_inputs, 1);
 	assert_int_equal(m.inputs[0].status, INPUT_INVALID);
 	assert_string_equal(m.inputs[0].detail, "io_tlb_used: not a number");
@@ -67,7 +67,7 @@ static void test_read_no_debugfs(void **state)
 	assert_int_equal(sysroot_open(root, 0, &sr), 0);
 	machine_init(&m);
 	assert_int_equal(read_swiotlb(sr, &m), 0);
-	assert_false(m.swiotlb.have_nslabs);
+	assert_false(m.swiotlb.nslabs.known);
 	assert_int_equal(m.n_inputs, 1);
 	assert_string_equal(m.inputs[0].path, "sys/kernel/debug/swiotlb");
 	assert_int_equal(m.inputs[0].status, INPUT_MISSING);
