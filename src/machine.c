@@ -72,7 +72,6 @@ const char *dma_sign_to_string(enum dma_sign s)
 void machine_init(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->riscv_noncoherent = -ENOENT;
 }
 
 static void sourced_str_done(struct sourced_str *s)
@@ -125,7 +124,6 @@ void machine_done(struct machine *m)
 	}
 	free(m->inputs);
 	memset(m, 0, sizeof(*m));
-	m->riscv_noncoherent = -ENOENT;
 }
 
 int machine_add_input(struct machine *m, const char *path, enum input_status status, int err,

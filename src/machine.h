@@ -313,7 +313,7 @@ struct confidential {
 	bool dev_sev_guest;      /* dev/sev-guest exists (SNP) */
 	bool dev_tdx_guest;      /* dev/tdx_guest exists */
 	bool cpuinfo_tdx_guest;  /* proc/cpuinfo flags has tdx_guest */
-	unsigned cpuinfo_phys_bits; /* x86 "address sizes": N bits physical; 0 unknown */
+	struct opt_u32 cpuinfo_phys_bits; /* x86 "address sizes": N bits physical */
 };
 
 /* sys/hypervisor/type; only Xen's driver (drivers/xen/sys-hypervisor.c) fills it in. */
@@ -416,8 +416,7 @@ struct machine {
 	bool kmsg_from_boot;         /* its first record has sequence 0: nothing rotated out */
 	/* 32-bit ARM log "CPU: NAME [MIDR] revision N (ARMvX), cr=%08lx" (arch/arm/kernel/setup.c
 	 * setup_processor, get_cr()): SCTLR as __v7_setup left it; bit 29 (AFE) says LPAE */
-	bool log_arm_cr;
-	uint32_t arm_cr;
+	struct opt_u32 arm_cr;
 	struct swiotlb_info swiotlb;
 	struct dma_overflow *overflows;
 	size_t n_overflows;
@@ -435,7 +434,7 @@ struct machine {
 	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */
 	bool log_amd_iommu;
 	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
-	int riscv_noncoherent;       /* riscv proc/cpuinfo: Zicbom or T-Head CMOs: 1, 0; -ENOENT unknown */
+	struct opt_bool riscv_noncoherent; /* riscv proc/cpuinfo: Zicbom or T-Head CMOs; unknown: no isa line */
 	char *pci_ids_source;        /* which pci.ids gave names; NULL none */
 
 	struct observation observed; /* --observe, or a snapshot's run/dmamask-audit/observe */

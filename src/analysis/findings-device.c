@@ -81,8 +81,8 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		x = findings_raise(f, pool ? FC_FORCED_BOUNCE_RESTRICTED_POOL : FC_FORCED_BOUNCE_MASK,
 				   d->id, &(struct finding_args){ .why = r->forced_why });
 		add_reach_evidence(f, x, r);
-		if (!pool && in->m->coco.cpuinfo_phys_bits)
-			finding_add_u64(f, x, "physical_address_bits", in->m->coco.cpuinfo_phys_bits);
+		if (!pool && in->m->coco.cpuinfo_phys_bits.known)
+			finding_add_u64(f, x, "physical_address_bits", in->m->coco.cpuinfo_phys_bits.v);
 	}
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
 		/* 5.0-5.18 try swiotlb_map() with no pool: the slot search fails instead */

@@ -184,8 +184,8 @@ static void arm_lpae(const struct machine *m, const struct layout *l, struct swi
 {
 	const char *rel = m->release.value;
 
-	if (m->log_arm_cr) {
-		bool afe = m->arm_cr & (UINT32_C(1) << 29);
+	if (m->arm_cr.known) {
+		bool afe = m->arm_cr.v & (UINT32_C(1) << 29);
 		s->arm_lpae = afe ? TRI_YES : TRI_NO;
 		s->arm_lpae_source = ARM_LPAE_SOURCE_LOG;
 		s->arm_lpae_why = afe ? "kernel log: CPU cr= has SCTLR.AFE (bit 29), set only by the "
@@ -302,7 +302,7 @@ static void riscv_default(const struct machine *m, const struct layout *l, int r
 		s->active_why = "assumed: RAM above 4 GiB makes riscv allocate the default pool";
 		return;
 	}
-	if (rule != ARCH_POOL_ABOVE_OR_NONCOHERENT || m->riscv_noncoherent == 0) {
+	if (rule != ARCH_POOL_ABOVE_OR_NONCOHERENT || opt_is(&m->riscv_noncoherent, false)) {
 		s->active = TRI_NO;
 		s->active_why = rule == ARCH_POOL_ABOVE_OR_NONCOHERENT
 					? "assumed: no RAM above 4 GiB and coherent DMA (no Zicbom in "
@@ -310,7 +310,7 @@ static void riscv_default(const struct machine *m, const struct layout *l, int r
 					: "assumed: no RAM above 4 GiB, riscv allocates no pool";
 		return;
 	}
-	if (m->riscv_noncoherent < 0) {
+	if (!m->riscv_noncoherent.known) {
 		s->active = TRI_UNKNOWN;
 		s->active_why = "riscv 6.10+ allocates a pool for non-coherent DMA, and proc/cpuinfo "
 				"does not say whether this machine's is";

@@ -19,11 +19,11 @@
  * at or above the physical address bits cpuinfo shows (those exclude it) and
  * below bit 52. TRI_YES: below it, TRI_NO: above, TRI_UNKNOWN: cannot tell.
  */
-static enum tristate below_sme_cbit(unsigned phys_bits, uint64_t limit)
+static enum tristate below_sme_cbit(struct opt_u32 phys_bits, uint64_t limit)
 {
 	if (limit >= (1ull << 52) - 1)
 		return TRI_NO;
-	if (phys_bits > 0 && phys_bits < 52 && limit < (1ull << phys_bits))
+	if (phys_bits.known && phys_bits.v > 0 && phys_bits.v < 52 && limit < (1ull << phys_bits.v))
 		return TRI_YES;
 	return TRI_UNKNOWN;
 }
@@ -340,7 +340,7 @@ bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
 			break;
 		case TRI_UNKNOWN:
 			r->verdict = VERDICT_UNKNOWN;
-			r->reason = in->m->coco.cpuinfo_phys_bits
+			r->reason = in->m->coco.cpuinfo_phys_bits.known
 					    ? "AMD SME host: the device's limit lies between the physical "
 					      "address bits and bit 52; the C-bit's position, not visible "
 					      "from Linux, decides whether every mapping bounces"

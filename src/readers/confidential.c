@@ -135,13 +135,15 @@ static int read_cpuinfo(struct sysroot *sr, struct machine *m)
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "binary content (NUL byte)");
 	m->coco.cpuinfo_tdx_guest = cpuinfo_has_flag(buf, len, "tdx_guest");
 	r = cpuinfo_phys_bits(buf, len);
-	m->coco.cpuinfo_phys_bits = r > 0 ? (unsigned)r : 0;
+	if (r > 0)
+		opt_set(&m->coco.cpuinfo_phys_bits, (uint32_t)r);
 	if (cpuinfo_vendor(buf, len, &m->cpu_vendor) == -ENOMEM)
 		return -ENOMEM;
 	r = cpuinfo_riscv_noncoherent(buf, len);
 	if (r == -ENOMEM)
 		return r;
-	m->riscv_noncoherent = r;
+	if (r >= 0)
+		opt_set(&m->riscv_noncoherent, r == 1);
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 

@@ -448,10 +448,8 @@ static int match_arm_cpu(struct kmsg_ctx *ctx, const char *s, size_t len)
 		q++;
 	if (q - p != 8 || parse_u64(p, (size_t)(q - p), 16, &v) < 0)
 		return 0;
-	if (!ctx->m->log_arm_cr) {
-		ctx->m->log_arm_cr = true;
-		ctx->m->arm_cr = (uint32_t)v;
-	}
+	if (!ctx->m->arm_cr.known)
+		opt_set(&ctx->m->arm_cr, (uint32_t)v);
 	return 1;
 }
 

@@ -139,7 +139,7 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	else
 		jw_null(w, "arm_lpae");
 	jw_string(w, "arm_lpae_why", r->swiotlb.arm_lpae_why);
-	json_opt_hex(w, "arm_cr", m->log_arm_cr && r->arch_family == ARCH_ARM, m->arm_cr);
+	json_opt_hex(w, "arm_cr", m->arm_cr.known && r->arch_family == ARCH_ARM, m->arm_cr.v);
 	jw_close_object(w);
 }
 

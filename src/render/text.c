@@ -227,7 +227,7 @@ int render_text(FILE *out, const struct machine *m, const struct report *r,
 		strbuf_append(&h, r->swiotlb.arm_lpae == TRI_YES ? ", LPAE (" : ", not LPAE (");
 		strbuf_append(&h, from[r->swiotlb.arm_lpae_source]);
 		if (r->swiotlb.arm_lpae_source == ARM_LPAE_SOURCE_LOG)
-			strbuf_append_hex(&h, m->arm_cr);
+			strbuf_append_hex(&h, m->arm_cr.v);
 		strbuf_append(&h, ")");
 	}
 	/* where the page size came from, and a live sysroot, only interest -v */

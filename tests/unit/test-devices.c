@@ -590,8 +590,8 @@ static void arm_board(struct machine *m, const char *release, bool from_boot, in
 	add_zone(m, "Normal", 0x40000, 0x2f800);
 	add_zone(m, "HighMem", 0x6f800, 0x50800);
 	m->kmsg_from_boot = from_boot;
-	m->log_arm_cr = cr >= 0;
-	m->arm_cr = cr >= 0 ? (uint32_t)cr : 0;
+	if (cr >= 0)
+		opt_set(&m->arm_cr, (uint32_t)cr);
 	add_pci_window(m, "0000:00:01.0", 32, 0x0, 0x80000000);
 	machine_sort_devices(m);
 }
@@ -1011,7 +1011,7 @@ static void test_sme_cbit(void **state)
 	m.coco.log_sme = true;
 	m.coco.log_line = strdup("Memory Encryption Features active: AMD SME");
 	assert_non_null(m.coco.log_line);
-	m.coco.cpuinfo_phys_bits = 43;
+	opt_set(&m.coco.cpuinfo_phys_bits, 43);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		snprintf(id, sizeof(id), "0000:%02zx:00.0", i + 1);
 		add_plain_pci(&m, id, "nvme", cases[i].mask_bits);

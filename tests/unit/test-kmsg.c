@@ -346,12 +346,12 @@ static void test_arm_cpu_cr(void **state)
 				  "6,2,0,-;CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=30c5387\n"
 				  "6,3,0,-;xCPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=10c5387d\n"),
 			 0);
-	assert_false(m->log_arm_cr);
+	assert_false(m->arm_cr.known);
 	assert_int_equal(parse(m, "6,4,0,-;CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=30c5387d\n"
 				  "6,5,0,-;CPU: ARMv7 Processor [413fc0f1] revision 1 (ARMv7), cr=10c5387d\n"),
 			 0);
-	assert_true(m->log_arm_cr);
-	assert_int_equal(m->arm_cr, 0x30c5387d);
+	assert_true(m->arm_cr.known);
+	assert_int_equal(m->arm_cr.v, 0x30c5387d);
 
 	/* a capture keeps it: a replay decides LPAE as the live run did */
 	static const char log[] = "6,9,0,-;Linux version 5.10.0-32-custom\n"
@@ -360,8 +360,8 @@ static void test_arm_cpu_cr(void **state)
 	struct machine m2;
 	machine_init(&m2);
 	assert_int_equal(kmsg_parse_kept(log, sizeof(log) - 1, &m2, &kept, &kept_len), 0);
-	assert_true(m2.log_arm_cr);
-	assert_int_equal(m2.arm_cr, 0x10c5387d);
+	assert_true(m2.arm_cr.known);
+	assert_int_equal(m2.arm_cr.v, 0x10c5387d);
 	assert_non_null(strstr(kept, "cr=10c5387d"));
 	assert_null(strstr(kept, "div instructions"));
 	free(kept);

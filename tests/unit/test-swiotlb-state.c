@@ -292,8 +292,10 @@ static void test_arm_lpae(void **state)
 		struct layout l;
 		struct swiotlb_state s;
 		arm_2g(&m, &l, cases[i].release, NULL, 0);
-		m.log_arm_cr = cases[i].cr >= 0;
-		m.arm_cr = cases[i].cr >= 0 ? (uint32_t)cases[i].cr : 0;
+		if (cases[i].cr >= 0)
+			opt_set(&m.arm_cr, (uint32_t)cases[i].cr);
+		else
+			opt_clear(&m.arm_cr);
 		if (cases[i].above_4g)
 			l.end_pfn = 0x140000;
 		if (cases[i].cr == -2)
@@ -308,8 +310,7 @@ static void test_arm_lpae(void **state)
 	struct layout l;
 	struct swiotlb_state s;
 	x86_6g(&m, &l);
-	m.log_arm_cr = true;
-	m.arm_cr = 0x30c5387d;
+	opt_set(&m.arm_cr, 0x30c5387d);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.arm_lpae, TRI_UNKNOWN);
 	assert_null(s.arm_lpae_why);
@@ -367,8 +368,10 @@ static void test_arm_pool_default(void **state)
 		struct layout l;
 		struct swiotlb_state s;
 		arm_2g(&m, &l, "custom", cases[i].zones, cases[i].n);
-		m.log_arm_cr = cases[i].cr >= 0;
-		m.arm_cr = cases[i].cr >= 0 ? (uint32_t)cases[i].cr : 0;
+		if (cases[i].cr >= 0)
+			opt_set(&m.arm_cr, (uint32_t)cases[i].cr);
+		else
+			opt_clear(&m.arm_cr);
 		l.end_pfn = cases[i].end_pfn;
 		if (cases[i].zones == dma_all)
 			l.lowmem_end_pfn = l.end_pfn;
@@ -519,7 +522,10 @@ static void test_arch_pool_eras(void **state)
 		struct layout l;
 		const char *why;
 		plain(&m, &l, cases[i].arch, cases[i].end_pfn);
-		m.riscv_noncoherent = cases[i].noncoherent;
+		if (cases[i].noncoherent >= 0)
+			opt_set(&m.riscv_noncoherent, cases[i].noncoherent == 1);
+		else
+			opt_clear(&m.riscv_noncoherent);
 		enum tristate got = active(&m, &l, cases[i].release, &why);
 		if (got != cases[i].want)
 			fail_msg("case %zu (%s %x): %d, want %d (%s)", i, cases[i].arch, cases[i].release,
