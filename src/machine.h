@@ -2,6 +2,21 @@
 /*
  * struct machine: everything the readers learnt about one system, each value
  * with where it came from. Filled by src/readers/, read by src/analysis/.
+ *
+ * Unknown has one encoding per kind of value:
+ *  - a number that may be unknown is an opt_* (shared/opt.h): .known says
+ *    whether it was learnt; no -1, 0, SIZE_MAX or -errno stands for unknown;
+ *  - a string is NULL when unknown or absent (C's optional string);
+ *  - an enum names its "none" state only where that is what the kernel
+ *    reports (IOMMU_DOMAIN_NONE: no group or no type file; XEN_GUEST_UNKNOWN
+ *    and HYPERVISOR_NONE: the file is absent; DT_PROP_ABSENT);
+ *  - whether an input was read and usable is a bool field the reader sets
+ *    (iomem_ok, zoneinfo_ok, iort_read): the analysis never looks a path up
+ *    in inputs[], which is the report's list of what was tried.
+ * A zeroed struct holds every value unknown. Two kinds of flag remain on
+ * purpose: have_pci_ids (five IDs read all or none) and zone.populated
+ * (the kernel prints start_pfn only for a populated zone: a state, not a
+ * gap in what was read).
  */
 #pragma once
 
@@ -263,7 +278,9 @@ enum {
 struct iort_node {
 	uint8_t type;            /* IORT_NODE_* */
 	uint8_t revision;
-	uint8_t limit_bits;      /* memory_address_limit; 0: none given (root complex before revision 1) */
+	/* memory_address_limit as the table gives it: 0 the kernel calls missing
+	 * (FW_BUG); a root complex before revision 1 has none and reads 0 */
+	uint8_t limit_bits;
 	uint32_t segment;        /* root complex: its PCI segment (the PCI domain) */
 	char *name;              /* named component: its device object, "\\_SB_.ETH0" */
 };
@@ -394,7 +411,7 @@ struct machine {
 	bool snapshot_incomplete;    /* MANIFEST: its capture did not finish (manifest_complete) */
 	char *snapshot_incomplete_why; /* MANIFEST incomplete_reason=, or what showed it */
 
-	bool iomem_ok;               /* proc/iomem was read and usable: ram[] holds its System RAM */
+	bool iomem_ok;               /* proc/iomem was read and usable: ram[] holds its System RAM (n_ram > 0) */
 	bool iomem_hidden;           /* all addresses zero: read without CAP_SYS_ADMIN (4.6+) */
 	struct ram_range *ram;       /* proc/iomem "System RAM", sorted, outermost only */
 	size_t n_ram;
@@ -406,7 +423,7 @@ struct machine {
 	struct meminfo meminfo;
 
 	char *cmdline;               /* proc/cmdline, trailing newline removed */
-	struct cmdline_params cmd;   /* its parameters; all false when unread */
+	struct cmdline_params cmd;   /* its parameters; all false or unknown when unread */
 
 	struct device *devices;      /* sorted by id (machine_sort_devices) */
 	size_t n_devices;
@@ -486,7 +503,8 @@ _must_check_ int machine_add_input(struct machine *m, const char *path, enum inp
 		      const char *detail) _nonnull_(1, 2);
 /* Record the outcome of a sysroot call that returned r (0 or -errno). */
 _must_check_ int machine_add_input_errno(struct machine *m, const char *path, int r) _nonnull_(1, 2);
-/* Whether the last input recorded for path was read and used: inputs[] is the one record of it. */
+/* Whether the last input recorded for path was read and used (tests ask this; the
+ * analysis asks the field its reader sets, such as iomem_ok). */
 bool machine_input_ok(const struct machine *m, const char *path) _nonnull_all_;
 
 const char *machine_manifest_get(const struct machine *m, const char *key) _nonnull_all_;
