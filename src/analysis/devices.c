@@ -545,9 +545,12 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		range_map = RANGE_MAP_NONE;
 	pick_mask(in, d, r);
 	/* the bit counts every format reports: sysfs's own number first */
-	r->mask_bits = (int8_t)(d->dma_mask_bits.known ? d->dma_mask_bits.v : r->mask_known ? fls64(r->dma_mask) : -1);
-	r->coherent_bits = (int8_t)(d->coherent_mask_bits.known ? d->coherent_mask_bits.v
-				    : r->coherent_known ? fls64(r->coherent_mask) : -1);
+	r->mask_bits = d->dma_mask_bits;
+	if (!r->mask_bits.known && r->mask_known)
+		opt_set(&r->mask_bits, fls64(r->dma_mask));
+	r->coherent_bits = d->coherent_mask_bits;
+	if (!r->coherent_bits.known && r->coherent_known)
+		opt_set(&r->coherent_bits, fls64(r->coherent_mask));
 	if (device_dt(d)->restricted_pool)
 		r->restricted_ignored = restricted_pool_ignored(in, d);
 	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */

@@ -98,8 +98,8 @@ struct device_report {
 	enum tristate pool_reachable;
 	int observed_result;                 /* enum observed_result (prediction-check.h) */
 	int worst_severity;                  /* enum severity of its worst finding; -1 none (report.c) */
-	int8_t mask_bits;                    /* as sysfs dma_mask_bits shows it, else the mask's highest bit; -1 unknown */
-	int8_t coherent_bits;                /* the same for the coherent mask */
+	struct opt_int mask_bits;            /* as sysfs dma_mask_bits shows it, else the mask's highest bit */
+	struct opt_int coherent_bits;        /* the same for the coherent mask */
 	bool mask_known;
 	bool coherent_known;
 	bool has_block;                      /* a disk's queue uses this device */

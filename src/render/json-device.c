@@ -229,8 +229,8 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	}
 	json_opt_int(w, "numa_node", d->numa_node.known, d->numa_node.v);
 	json_opt_bool(w, "virtio_access_platform", d->virtio_access_platform);
-	json_opt_int(w, "dma_mask_bits", r->mask_bits >= 0, r->mask_bits);
-	json_opt_int(w, "coherent_dma_mask_bits", r->coherent_bits >= 0, r->coherent_bits);
+	json_opt_int(w, "dma_mask_bits", r->mask_bits.known, r->mask_bits.v);
+	json_opt_int(w, "coherent_dma_mask_bits", r->coherent_bits.known, r->coherent_bits.v);
 	json_opt_hex(w, "dma_mask", r->mask_known, r->dma_mask);
 	json_opt_hex(w, "coherent_dma_mask", r->coherent_known, r->coherent_mask);
 	jw_string(w, "mask_source", mask_source_to_string(r->mask_source));

@@ -217,8 +217,8 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	family(p, "dmamask_device_dma_mask_bit_width",
 	       "Bit width of the device's streaming DMA mask (32: the first 4 GiB of bus addresses).");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (has_gauges(&d->devices[i]) && d->devices[i].mask_bits >= 0)
-			device_sample(p, &d->devices[i], (uint64_t)d->devices[i].mask_bits);
+		if (has_gauges(&d->devices[i]) && d->devices[i].mask_bits.known)
+			device_sample(p, &d->devices[i], (uint64_t)d->devices[i].mask_bits.v);
 	family(p, "dmamask_device_unreachable_ram_bytes",
 	       "RAM in bytes whose buffers bounce or fail for the device (0 when translated or in reach; "
 	       "absent when idle or unknown).");

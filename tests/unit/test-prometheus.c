@@ -283,7 +283,7 @@ static void test_label_escaping(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct device d = { .id = (char *)cases[i].in, .driver = (char *)"drv\"", .dma_mask_bits = OPT(40) };
 		struct device_report dr = { .dev = &d, .verdict = VERDICT_DIRECT, .mask_known = true,
-					    .mask_source = MASK_SOURCE_SYSFS, .mask_bits = 40, .coherent_bits = -1 };
+					    .mask_source = MASK_SOURCE_SYSFS, .mask_bits = OPT(40) };
 		char want[256];
 
 		empty_report(&r);
@@ -310,13 +310,12 @@ static void test_devices(void **state)
 	struct device_report dr[3] = {
 		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .mask_known = true, .dma_mask = UINT64_MAX,
 		  .reach_known = true, .direct = { .reachable_bytes = 100 }, .affected_known = true,
-		  .mask_source = MASK_SOURCE_SYSFS, .mask_bits = 64, .coherent_bits = -1 },
+		  .mask_source = MASK_SOURCE_SYSFS, .mask_bits = OPT(64) },
 		{ .dev = &d[1], .verdict = VERDICT_PARTIAL, .mask_known = true, .dma_mask = 0x3fffffff,
 		  .reach_known = true, .direct = { .reachable_bytes = 60, .unreachable_bytes = 40 },
 		  .affected_known = true, .affected_bytes = 40, .mask_source = MASK_SOURCE_USER,
-		  .mask_bits = 30, .coherent_bits = -1 }, /* as devices.c derives them: fls64(0x3fffffff) */
-		{ .dev = &d[2], .verdict = VERDICT_UNKNOWN, .mask_source = MASK_SOURCE_NONE,
-		  .mask_bits = -1, .coherent_bits = -1 },
+		  .mask_bits = OPT(30) }, /* as devices.c derives them: fls64(0x3fffffff) */
+		{ .dev = &d[2], .verdict = VERDICT_UNKNOWN, .mask_source = MASK_SOURCE_NONE },
 	};
 	struct machine m = { 0 };
 	struct report r;
