@@ -319,7 +319,7 @@ struct swiotlb_info {
 };
 
 /* Signs of memory encryption as seen; analysis/coco.c decides what they make the machine. */
-struct confidential {
+struct coco_signs {
 	bool log_sev;            /* log "Memory Encryption Features active: AMD SEV...", "... (SEV) active" */
 	bool log_sme;            /* log "... AMD SME", "... (SME) active" */
 	bool log_tdx;            /* log "... Intel TDX", "tdx: Guest detected" */
@@ -440,7 +440,7 @@ struct machine {
 	/* "swiotlb addr ... overflow (mask ..., bus limit ...)" (kernel/dma/swiotlb.c swiotlb_map): the pool out of reach */
 	struct dma_overflow *pool_overflows;
 	size_t n_pool_overflows;
-	struct confidential coco;
+	struct coco_signs coco;
 	struct hypervisor hyp;
 	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */
 	bool iort_read;              /* sys/firmware/acpi/tables/IORT was read and parsed */

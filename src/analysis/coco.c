@@ -8,7 +8,7 @@
 
 #include "analysis/coco.h"
 
-void coco_decide(const struct confidential *c, struct coco_verdict *ret)
+void coco_decide(const struct coco_signs *c, struct coco_verdict *ret)
 {
 	bool sev = c->log_sev || c->dev_sev_guest; /* only an SNP guest has dev/sev-guest */
 	bool tdx = c->log_tdx || c->cpuinfo_tdx_guest || c->dev_tdx_guest;

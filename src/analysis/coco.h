@@ -21,4 +21,4 @@ struct coco_verdict {
 	const char *evidence; /* the log line, or the file or flag that showed it; NULL for none */
 };
 
-void coco_decide(const struct confidential *c, struct coco_verdict *ret) _nonnull_all_;
+void coco_decide(const struct coco_signs *c, struct coco_verdict *ret) _nonnull_all_;

@@ -320,7 +320,7 @@ static void coco_append(struct kmsg_ctx *ctx, const char *s, size_t len)
 /* Apply what the (possibly pieced together) line said. */
 static int coco_close(struct kmsg_ctx *ctx)
 {
-	struct confidential *c = &ctx->m->coco;
+	struct coco_signs *c = &ctx->m->coco;
 
 	if (!ctx->coco_open)
 		return 0;
@@ -397,7 +397,7 @@ static int hyperv_isolation(struct kmsg_ctx *ctx, const char *s, size_t len)
 static int match_coco(struct kmsg_ctx *ctx, const char *s, size_t len)
 {
 	static const char features[] = "Memory Encryption Features active:";
-	struct confidential *c = &ctx->m->coco;
+	struct coco_signs *c = &ctx->m->coco;
 	const char *p;
 
 	if ((p = find(s, len, features))) {

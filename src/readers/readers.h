@@ -167,7 +167,7 @@ int cpuinfo_vendor(const char *buf, size_t len, char **ret);
  */
 int cpuinfo_riscv_noncoherent(const char *buf, size_t len);
 /* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
-int read_confidential(struct sysroot *sr, struct machine *m);
+int read_coco(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */
 int read_hypervisor(struct sysroot *sr, struct machine *m);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* src/readers/confidential.c and hypervisor.c on fake roots. */
+/* src/readers/coco.c and hypervisor.c on fake roots. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,7 +78,7 @@ static void test_tdx_cpuinfo(void **state)
 	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_tdx);
 	tmp_root_write(e.root, "dev/tdx_guest", "", 0);
 	env_open(&e);
-	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_int_equal(read_coco(e.sr, &e.m), 0);
 	assert_true(e.m.coco.cpuinfo_tdx_guest);
 	assert_int_equal(decide(&e.m).kind, COCO_TDX_GUEST);
 	assert_true(e.m.coco.dev_tdx_guest);
@@ -101,7 +101,7 @@ static void test_sev_device_keeps_log_evidence(void **state)
 	e.m.coco.log_sev = true;
 	e.m.coco.log_line = strdup("Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
 	assert_non_null(e.m.coco.log_line);
-	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_int_equal(read_coco(e.sr, &e.m), 0);
 	assert_false(e.m.coco.cpuinfo_tdx_guest);
 	assert_int_not_equal(decide(&e.m).kind, COCO_TDX_GUEST);
 	assert_true(e.m.coco.dev_sev_guest);
@@ -119,7 +119,7 @@ static void test_sev_device_alone(void **state)
 
 	tmp_root_write(e.root, "dev/sev-guest", "", 0);
 	env_open(&e);
-	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_int_equal(read_coco(e.sr, &e.m), 0);
 	assert_int_equal(decide(&e.m).kind, COCO_SEV_GUEST);
 	assert_string_equal(decide(&e.m).evidence, "dev/sev-guest exists");
 	assert_int_equal(status_of(&e.m, "proc/cpuinfo"), INPUT_MISSING);
@@ -133,7 +133,7 @@ static void test_plain_machine(void **state)
 
 	tmp_root_write_str(e.root, "proc/cpuinfo", cpuinfo_plain);
 	env_open(&e);
-	assert_int_equal(read_confidential(e.sr, &e.m), 0);
+	assert_int_equal(read_coco(e.sr, &e.m), 0);
 	assert_int_equal(decide(&e.m).kind, COCO_NONE);
 	assert_false(e.m.coco.dev_sev_guest || e.m.coco.dev_tdx_guest || e.m.coco.cpuinfo_tdx_guest);
 	assert_null(decide(&e.m).evidence);
@@ -281,7 +281,7 @@ static void test_prot_virt(void **state)
 		struct env e = { .root = tmp_root_new() };
 		tmp_root_write_str(e.root, "sys/firmware/uv/prot_virt_guest", cases[i].content);
 		env_open(&e);
-		assert_int_equal(read_confidential(e.sr, &e.m), 0);
+		assert_int_equal(read_coco(e.sr, &e.m), 0);
 		assert_int_equal(e.m.coco.s390_prot_virt, cases[i].pv);
 		assert_int_equal(status_of(&e.m, "sys/firmware/uv/prot_virt_guest"), cases[i].status);
 		assert_int_equal(decide(&e.m).kind, cases[i].pv ? COCO_S390_PV : COCO_NONE);

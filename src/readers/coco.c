@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Confidential-guest signs outside the log: the x86 CPU flag tdx_guest
+ * Confidential-computing (coco) signs outside the log: the x86 CPU flag tdx_guest
  * (arch/x86/kernel/cpu/proc.c show_cpuinfo "flags\t\t: ..."), and the
  * attestation devices /dev/tdx_guest (drivers/virt/coco/tdx-guest) and
  * /dev/sev-guest (drivers/virt/coco/sev-guest, SNP guests only). The log
@@ -183,9 +183,9 @@ static int read_prot_virt(struct sysroot *sr, struct machine *m)
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);
 }
 
-int read_confidential(struct sysroot *sr, struct machine *m)
+int read_coco(struct sysroot *sr, struct machine *m)
 {
-	struct confidential *c = &m->coco;
+	struct coco_signs *c = &m->coco;
 	int r;
 
 	r = read_cpuinfo(sr, m);
