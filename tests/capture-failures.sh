@@ -8,11 +8,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/capture-lib.sh"
 
-tmp=$(mktemp -d) || exit 99
-trap 'umount "$tmp/full" 2> /dev/null; umount "$tmp/work" 2> /dev/null; rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-FIXTURE_TMP=$tmp/fixtures
-
 # incomplete_checks NAME DIR REASON: a snapshot whose MANIFEST says it is not whole,
 # and whose replay says so too: exit 2, or with --allow-incomplete 1 and the finding
 incomplete_checks() {

@@ -1,5 +1,13 @@
 # What every capture test checks of a snapshot; sourced by tests/capture.sh
-# and tests/capture-failures.sh after lib.sh.
+# and tests/capture-failures.sh after lib.sh. Sourcing it makes $tmp, the
+# test's own directory (readable by nobody, for the unprivileged capture),
+# removed at exit with the tmpfs mounts a test makes in it ($tmp/full,
+# $tmp/work) unmounted first.
+
+tmp=$(mktemp -d) || exit 99
+trap 'umount "$tmp/full" 2> /dev/null; umount "$tmp/work" 2> /dev/null; rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+FIXTURE_TMP=$tmp/fixtures
 
 # same_audit LIVE.json REPLAY.json: the audit a replay must reproduce
 same_audit() {

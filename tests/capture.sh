@@ -8,11 +8,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/capture-lib.sh"
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-FIXTURE_TMP=$tmp/fixtures
-
 timeout 60 "$TOOL" --json --capture "$tmp/snap" > "$tmp/live.json" 2> "$tmp/err"
 rc=$?
 check "capture run exits like a plain run ($rc)" test "$rc" -le 1
