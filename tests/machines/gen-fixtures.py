@@ -39,7 +39,9 @@ import tempfile
 import struct
 import sys
 
-from faketree import Tree, cells, strings  # the one tree builder (tests/machines/faketree.py)
+# the one tree builder, beside this file (also when another script imports this one)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from faketree import Tree, cells, strings  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DT = "sys/firmware/devicetree/base"
