@@ -75,6 +75,11 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 		       "IOMMU page bounce through swiotlb"
 #define PFN_NOT_USED_REMEDY "none on this kernel; the count reading is what 32-bit ARM " \
 			    "before v3.13 used"
+#define PFN_QUEUE_MESSAGE "the block layer's bounce decision for this device's queue depends " \
+			  "on whether max_low_pfn is a page count or a PFN (they differ by the " \
+			  "memory base PFN)"
+#define NO_USABLE_POOL_MESSAGE "{bytes} of RAM is out of this device's reach and there is no " \
+			       "usable bounce buffer: DMA to it fails (\"DMA addr ... overflow\")"
 #define SWIOTLB_FULL_REMEDY "enlarge the pool with swiotlb=<slabs> or remove the need to bounce"
 
 /* a case at its id's severity and with its usual remedy unless it says otherwise */
@@ -103,13 +108,11 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		.remedy = "none on this kernel; shown because code written on x86 mixes the "
 			  "readings"),
 	[FC_PFN_COUNT_CONFUSION_QUEUE] = CASE(FINDING_PFN_COUNT_CONFUSION,
-		"the block layer's bounce decision for this device's queue depends on whether "
-		"max_low_pfn is a page count or a PFN (they differ by the memory base PFN)",
+		PFN_QUEUE_MESSAGE,
 		.remedy = "use a v3.13+ kernel (ARM: 7805/1) or set the queue's bounce limit from "
 			  "dma_max_pfn()"),
 	[FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED] = CASE(FINDING_PFN_COUNT_CONFUSION,
-		"the block layer's bounce decision for this device's queue depends on whether "
-		"max_low_pfn is a page count or a PFN (they differ by the memory base PFN)",
+		PFN_QUEUE_MESSAGE,
 		.harmless = true, .remedy = PFN_NOT_USED_REMEDY),
 
 	[FC_FORCED_BOUNCE] = CASE(FINDING_FORCED_BOUNCE, "{why}"),
@@ -165,15 +168,12 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"to it fails (\"swiotlb buffer is full ... total 0 (slots)\")",
 		.remedy = "give the kernel a bounce pool (swiotlb), or enable an IOMMU"),
 	[FC_BOUNCE_IMPOSSIBLE] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
-		"{bytes} of RAM is out of this device's reach and there is no usable bounce "
-		"buffer: DMA to it fails (\"DMA addr ... overflow\")"),
+		NO_USABLE_POOL_MESSAGE),
 	[FC_BOUNCE_IMPOSSIBLE_NOFORCE] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
-		"{bytes} of RAM is out of this device's reach and there is no usable bounce "
-		"buffer: DMA to it fails (\"DMA addr ... overflow\")",
+		NO_USABLE_POOL_MESSAGE,
 		.remedy = "drop swiotlb=noforce (or boot with swiotlb=<slabs>), or enable an IOMMU"),
 	[FC_BOUNCE_IMPOSSIBLE_NO_POOL] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
-		"{bytes} of RAM is out of this device's reach and there is no usable bounce "
-		"buffer: DMA to it fails (\"DMA addr ... overflow\")",
+		NO_USABLE_POOL_MESSAGE,
 		.remedy = "give the kernel a bounce pool (swiotlb), or enable an IOMMU"),
 
 	[FC_BOUNCE_MISSED_BLOCK_IGNORED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
