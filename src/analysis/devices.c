@@ -68,19 +68,17 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 	const struct assumed_mask *user = assumed_mask(in, d->id);
 
 	if (user) {
-		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_USER;
-		r->dma_mask = user->mask;
-		r->coherent_known = d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0;
-		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits.v) : 0;
+		opt_set(&r->dma_mask, user->mask);
+		if (d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0)
+			opt_set(&r->coherent_mask, bit_mask(d->coherent_mask_bits.v));
 		return;
 	}
 	if (d->dma_mask_bits.known && d->dma_mask_bits.v > 0) {
-		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_SYSFS;
-		r->dma_mask = bit_mask(d->dma_mask_bits.v);
-		r->coherent_known = d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0;
-		r->coherent_mask = r->coherent_known ? bit_mask(d->coherent_mask_bits.v) : 0;
+		opt_set(&r->dma_mask, bit_mask(d->dma_mask_bits.v));
+		if (d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0)
+			opt_set(&r->coherent_mask, bit_mask(d->coherent_mask_bits.v));
 		return;
 	}
 	/* an IOMMU's driver sets its mask from the hardware (arm-smmu-v3: IDR5.OAS):
@@ -92,13 +90,13 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 		/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
 		if (r->map.state == DMA_MAP_RANGES && !r->window_ignored)
 			mask &= mask_covering(r->map.bus_limit);
-		r->mask_known = true;
 		r->mask_source = MASK_SOURCE_ASSUMED;
-		r->dma_mask = r->coherent_mask = mask;
-		r->coherent_known = true;
+		opt_set(&r->dma_mask, mask);
+		opt_set(&r->coherent_mask, mask);
 		return;
 	}
-	r->mask_known = false;
+	opt_clear(&r->dma_mask);
+	opt_clear(&r->coherent_mask);
 	r->mask_source = MASK_SOURCE_NONE;
 }
 
@@ -133,7 +131,7 @@ static int unreachable_above(const struct devices_input *in, const struct device
 
 	if (e < 0)
 		return e;
-	e = reach_compute(&c, &r->map, range_map, r->dma_mask, r->bus_limit, REACH_LIMIT, &x);
+	e = reach_compute(&c, &r->map, range_map, r->dma_mask.v, r->bus_limit, REACH_LIMIT, &x);
 	layout_done(&c);
 	if (e == 0)
 		*ret = x.unreachable_bytes;
@@ -187,8 +185,8 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 		.bits = in->bits,
 		.limit_rule = scsi_none ? BLOCK_LIMIT_NONE
 					: era_value(ERA_BLOCK_LIMIT, in->release, in->arch_family, NULL),
-		.has_mask = r && r->mask_known,
-		.mask = r && r->mask_known ? r->dma_mask : 0,
+		.has_mask = r && r->dma_mask.known,
+		.mask = r && r->dma_mask.known ? r->dma_mask.v : 0,
 	};
 	if (r && r->map.state == DMA_MAP_RANGES) {
 		const struct dma_region *g = &r->map.regions[0];
@@ -238,7 +236,7 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 
 /*
  * Does the swiotlb pool lie within the device's reach? Where the log or debugfs
- * does not place it, it lies in RAM at or below sw->pool_limit (memblock's low
+ * does not place it, it lies in RAM at or below sw->pool_limit.v (memblock's low
  * allocation): within reach when all that RAM is, out of reach when none is.
  */
 static enum tristate pool_reachable(const struct devices_input *in, const struct device_report *r)
@@ -246,12 +244,12 @@ static enum tristate pool_reachable(const struct devices_input *in, const struct
 	const struct swiotlb_state *sw = in->sw;
 	uint64_t a, b;
 
-	if (!sw->pool_known) {
-		if (!sw->pool_limit_known || !r->reach_known)
+	if (!sw->pool_start.known) {
+		if (!sw->pool_limit.known || !r->direct.known)
 			return TRI_UNKNOWN;
-		if (!r->direct.any_unreachable || r->direct.lowest_unreachable > sw->pool_limit)
+		if (!r->direct.any_unreachable || r->direct.lowest_unreachable > sw->pool_limit.v)
 			return TRI_YES;
-		uint64_t above = 0, from = sw->pool_limit + 1;
+		uint64_t above = 0, from = sw->pool_limit.v + 1;
 		int range_map = r->map.state == DMA_MAP_RANGES
 					? era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL)
 					: RANGE_MAP_NONE;
@@ -261,10 +259,10 @@ static enum tristate pool_reachable(const struct devices_input *in, const struct
 		uint64_t unreachable_below = r->direct.unreachable_bytes - above;
 		return ram_below && unreachable_below >= ram_below ? TRI_NO : TRI_UNKNOWN;
 	}
-	if (sw->pool_end <= sw->pool_start)
+	if (sw->pool_end.v <= sw->pool_start.v)
 		return TRI_UNKNOWN;
-	if (!dma_map_translate(&r->map, sw->pool_start, &a) ||
-	    !dma_map_translate(&r->map, sw->pool_end - 1, &b))
+	if (!dma_map_translate(&r->map, sw->pool_start.v, &a) ||
+	    !dma_map_translate(&r->map, sw->pool_end.v - 1, &b))
 		return TRI_NO;
 	return b <= r->limit || r->limit == 0 ? TRI_YES : TRI_NO;
 }
@@ -291,18 +289,18 @@ static void needs_pool(const struct devices_input *in, struct device_report *r)
 		r->reason = "RAM out of reach; whether a swiotlb pool exists is unknown";
 	} else if (r->pool_reachable == TRI_NO) {
 		r->verdict = VERDICT_FAILS;
-		r->reason = sw->pool_known ? "RAM out of reach and the swiotlb pool is out of reach too"
+		r->reason = sw->pool_start.known ? "RAM out of reach and the swiotlb pool is out of reach too"
 					   : "RAM out of reach, and the swiotlb pool, placed below its derived "
 					     "bound, is out of reach too";
 	} else if (r->pool_reachable == TRI_UNKNOWN) {
 		r->verdict = VERDICT_UNKNOWN;
-		r->reason = sw->pool_limit_known
+		r->reason = sw->pool_limit.known
 				    ? "RAM out of reach; the swiotlb pool lies below its derived bound, where "
 				      "only part of the RAM is within reach: whether it is is unknown"
 				    : "RAM out of reach; whether the swiotlb pool is within reach is unknown";
 	} else {
 		r->verdict = VERDICT_PARTIAL;
-		r->reason = sw->pool_known ? "RAM out of reach bounces through the swiotlb pool"
+		r->reason = sw->pool_start.known ? "RAM out of reach bounces through the swiotlb pool"
 					   : "RAM out of reach bounces through the swiotlb pool (placed below "
 					     "its derived bound, all within reach)";
 	}
@@ -339,7 +337,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 						    : "nothing to bounce";
 			return;
 		}
-		if (!r->mask_known) {
+		if (!r->dma_mask.known) {
 			r->verdict = VERDICT_UNKNOWN;
 			r->reason = "highmem not bounced by the block layer; no DMA mask to judge it";
 			return;
@@ -384,7 +382,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		needs_pool(in, r); /* dma-direct/swiotlb below the block layer catches the rest */
 		return;
 	}
-	if (!r->mask_known) {
+	if (!r->dma_mask.known) {
 		r->verdict = VERDICT_UNKNOWN;
 		r->reason = d->bus == DEV_BUS_PCI
 				    ? (opt_is(&d->dma_mask_bits, 0) ? "dma_mask_bits is 0: no DMA mask set"
@@ -424,7 +422,7 @@ static void decide(const struct devices_input *in, struct device_report *r)
  * unreachable_ram_bytes: the RAM whose buffers bounce or fail for this
  * device, by verdict: none when translated or all in reach, all RAM when
  * forced, unknown when idle or undecided. The mask's own reach stays in
- * reach_known/direct whatever the verdict.
+ * direct whatever the verdict.
  */
 static void affected_ram(const struct devices_input *in, struct device_report *r)
 {
@@ -434,12 +432,11 @@ static void affected_ram(const struct devices_input *in, struct device_report *r
 	switch (r->verdict) {
 	case VERDICT_DIRECT:
 	case VERDICT_IOMMU:
-		r->affected_known = true;
-		r->affected_bytes = 0;
+		opt_set(&r->affected_bytes, 0);
 		return;
 	case VERDICT_FORCED:
-		r->affected_known = layout;
-		r->affected_bytes = layout ? in->l->ram_bytes : 0;
+		if (layout)
+			opt_set(&r->affected_bytes, in->l->ram_bytes);
 		return;
 	case VERDICT_PARTIAL:
 	case VERDICT_FAILS:
@@ -447,11 +444,9 @@ static void affected_ram(const struct devices_input *in, struct device_report *r
 		if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k &&
 		    (r->verdict != VERDICT_UNKNOWN || r->out_of_reach_decides)) {
 			/* what the block layer bounces, and what it misses (bounced or failing below) */
-			r->affected_known = true;
-			r->affected_bytes = k->bounce_bytes + device_legacy(r)->missed_bytes;
-		} else if (r->out_of_reach_decides && r->reach_known) {
-			r->affected_known = true;
-			r->affected_bytes = r->direct.unreachable_bytes;
+			opt_set(&r->affected_bytes, k->bounce_bytes + device_legacy(r)->missed_bytes);
+		} else if (r->out_of_reach_decides && r->direct.known) {
+			opt_set(&r->affected_bytes, r->direct.unreachable_bytes);
 		}
 		return;
 	default:
@@ -546,36 +541,35 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	pick_mask(in, d, r);
 	/* the bit counts every format reports: sysfs's own number first */
 	r->mask_bits = d->dma_mask_bits;
-	if (!r->mask_bits.known && r->mask_known)
-		opt_set(&r->mask_bits, fls64(r->dma_mask));
+	if (!r->mask_bits.known && r->dma_mask.known)
+		opt_set(&r->mask_bits, fls64(r->dma_mask.v));
 	r->coherent_bits = d->coherent_mask_bits;
-	if (!r->coherent_bits.known && r->coherent_known)
-		opt_set(&r->coherent_bits, fls64(r->coherent_mask));
+	if (!r->coherent_bits.known && r->coherent_mask.known)
+		opt_set(&r->coherent_bits, fls64(r->coherent_mask.v));
 	if (device_dt(d)->restricted_pool)
 		r->restricted_ignored = restricted_pool_ignored(in, d);
 	/* PCI class 06 (bridges) and DT PCI host controllers carry others' DMA */
 	r->bridge = (d->have_pci_ids && (d->class_code >> 16) == 0x06) ||
 		    (d->bus != DEV_BUS_PCI && device_dt(d)->n_chain && device_dt(d)->chain[0].is_pci);
 	r->bus_limit = era_bus_limit(in, r);
-	r->limit = min_not_zero(r->dma_mask, r->bus_limit);
+	r->limit = r->dma_mask.known ? min_not_zero(r->dma_mask.v, r->bus_limit) : r->bus_limit;
 	/* what the kernel checks reaches past the window: before 4.20 of_dma_configure()
 	 * only clipped the mask at probe time, so a driver's wider dma_set_mask() later
 	 * passes it; from 4.20 to 5.4 the bus limit it keeps is the window rounded up to
 	 * DMA_BIT_MASK(ilog2(end) + 1) (a7ba70f1787f: "impossible to represent with a
 	 * mask" for the Raspberry Pi 4's 3 GiB window) */
-	r->window_unchecked = r->mask_known && r->map.state == DMA_MAP_RANGES &&
-			      min_not_zero(r->dma_mask, r->bus_limit) > r->map.bus_limit;
-	if (r->mask_known && in->l->source != LAYOUT_SOURCE_NONE) {
+	r->window_unchecked = r->dma_mask.known && r->map.state == DMA_MAP_RANGES &&
+			      r->limit > r->map.bus_limit;
+	if (r->dma_mask.known && in->l->source != LAYOUT_SOURCE_NONE) {
 		/* the device's true reach is the window, whatever the kernel checks */
-		e = reach_compute(in->l, &r->map, range_map, r->dma_mask,
+		e = reach_compute(in->l, &r->map, range_map, r->dma_mask.v,
 				  r->window_unchecked ? r->map.bus_limit : r->bus_limit, REACH_LIMIT,
 				  &r->direct);
 		if (e == 0)
-			e = reach_compute(in->l, &r->map, range_map, r->dma_mask, r->bus_limit,
+			e = reach_compute(in->l, &r->map, range_map, r->dma_mask.v, r->bus_limit,
 					  REACH_BITMASK, &r->bitmask);
 		if (e < 0)
 			return e;
-		r->reach_known = true;
 	}
 	if (r->has_block) {
 		/* only disks' devices carry it: 240 bytes a device at 10^6 devices otherwise */

@@ -53,6 +53,17 @@ enum kernel_model {
 
 const char *kernel_model_to_string(enum kernel_model k);
 
+/* --observe: the verdict against the bounces the kernel traced (prediction-check.c). */
+enum observed_result {
+	OBSERVED_NONE,           /* nothing was observed: no --observe, no snapshot observation */
+	OBSERVED_CONSISTENT,     /* traffic the verdict explains */
+	OBSERVED_CONTRADICTED,   /* traffic the verdict says cannot happen: observed_why says which */
+	OBSERVED_NO_TRAFFIC,     /* no bounce and no overflow record in the window */
+	OBSERVED_UNJUDGED,       /* traffic, but the verdict was unknown */
+	_OBSERVED_RESULT_MAX,
+	_OBSERVED_RESULT_INVALID = -EINVAL,
+};
+
 /* The two readings of max_low_pfn, indexed by MAX_LOW_PFN_* (analysis/eras.h). */
 #define N_READINGS 2
 
@@ -76,16 +87,17 @@ struct overflow_tally {
 struct device_report {
 	/* pointers and 64-bit values first, then enums, then flags: 50,000 of these are held */
 	const struct device *dev;
-	uint64_t dma_mask;
-	uint64_t coherent_mask;
+	struct opt_u64 dma_mask;             /* unknown: no mask_source gave one */
+	struct opt_u64 coherent_mask;
 	struct dma_map map;                  /* from dt; identity without */
 	uint64_t bus_limit;                  /* as the era keeps it; 0: none */
 	uint64_t limit;                      /* min_not_zero(dma_mask, bus_limit) */
-	struct reach direct;                 /* dma-direct model */
+	struct reach direct;                 /* dma-direct model; known when mask and layout are */
 	struct reach bitmask;                /* bitmask model */
 	struct legacy_result *legacy;        /* legacy-block model when has_block (malloc'd): see device_legacy() */
 	const char *reason;                  /* static: why this verdict */
-	uint64_t affected_bytes;             /* RAM whose buffers bounce or fail for this device */
+	struct opt_u64 affected_bytes;       /* RAM whose buffers bounce or fail for this device; unknown: idle,
+					      * or a verdict that leaves it unknown */
 	const char *forced_why;              /* static */
 	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
 	struct overflow_tally dma_overflows;  /* "DMA addr ... overflow" records of it */
@@ -96,16 +108,12 @@ struct device_report {
 	enum kernel_model kernel_model;
 	enum verdict verdict;
 	enum tristate pool_reachable;
-	int observed_result;                 /* enum observed_result (prediction-check.h) */
-	int worst_severity;                  /* enum severity of its worst finding; -1 none (report.c) */
+	enum observed_result observed_result;
+	struct opt_severity worst_severity;  /* of its worst finding (report.c); absent: no finding */
 	struct opt_int mask_bits;            /* as sysfs dma_mask_bits shows it, else the mask's highest bit */
 	struct opt_int coherent_bits;        /* the same for the coherent mask */
-	bool mask_known;
-	bool coherent_known;
 	bool has_block;                      /* a disk's queue uses this device */
 	bool scsi_block;                     /* one of them is a SCSI disk (sd, sr): libata too */
-	bool reach_known;                    /* direct holds the mask's own reach (mask and layout known) */
-	bool affected_known;                 /* false: idle, or a verdict that leaves it unknown */
 	bool forced;
 	bool bridge;                         /* a PCI bridge or host controller: no DMA of its own */
 	bool missed_corrupts;                /* unbounced RAM out of reach, and nothing checks below */
@@ -119,7 +127,8 @@ struct device_report {
 /* A verdict that costs or loses I/O, or a warning or an error about the device: the report's "needs action". */
 static inline bool device_needs_action(const struct device_report *r)
 {
-	return r->verdict == VERDICT_PARTIAL || r->verdict == VERDICT_FAILS || r->worst_severity >= 1;
+	return r->verdict == VERDICT_PARTIAL || r->verdict == VERDICT_FAILS ||
+	       (r->worst_severity.known && r->worst_severity.v >= SEVERITY_WARNING);
 }
 
 /* The legacy-block model of r: a zeroed one (known false) for a device no disk uses. */

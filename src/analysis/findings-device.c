@@ -24,11 +24,11 @@ static bool legacy_decisions_differ(const struct legacy_result *lr)
 
 static void add_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
 {
-	if (!r->mask_known) {
+	if (!r->dma_mask.known) {
 		finding_add_str(f, x, "mask_source", "none (BLK_BOUNCE_HIGH)");
 		return;
 	}
-	finding_add_hex(f, x, "dma_mask", r->dma_mask);
+	finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
 	finding_add_str(f, x, "mask_source", mask_source_to_string(r->mask_source));
 	if (r->bus_limit)
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
@@ -114,14 +114,14 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		if (r->window_unchecked)
 			finding_add_hex(f, x, "window_end", r->map.bus_limit);
 	}
-	if (r->pool_reachable == TRI_NO && sw->pool_known) {
+	if (r->pool_reachable == TRI_NO && sw->pool_start.known) {
 		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH, d->id, NULL);
-		finding_add_hex(f, x, "pool_start", sw->pool_start);
-		finding_add_hex(f, x, "pool_end", sw->pool_end - 1);
+		finding_add_hex(f, x, "pool_start", sw->pool_start.v);
+		finding_add_hex(f, x, "pool_end", sw->pool_end.v - 1);
 		finding_add_hex(f, x, "limit", r->limit);
-	} else if (r->pool_reachable == TRI_NO && sw->pool_limit_known) {
+	} else if (r->pool_reachable == TRI_NO && sw->pool_limit.known) {
 		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH_BELOW_BOUND, d->id, NULL);
-		finding_add_hex(f, x, "pool_limit", sw->pool_limit);
+		finding_add_hex(f, x, "pool_limit", sw->pool_limit.v);
 		finding_add_str(f, x, "pool_limit_why", sw->pool_limit_why);
 		finding_add_hex(f, x, "limit", r->limit);
 	}
@@ -134,26 +134,26 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 	const struct device *d = r->dev;
 	struct finding *x;
 
-	if (r->mask_known && !mask_is_contiguous(r->dma_mask)) {
+	if (r->dma_mask.known && !mask_is_contiguous(r->dma_mask.v)) {
 		uint64_t diff = r->direct.reachable_bytes > r->bitmask.reachable_bytes
 					? r->direct.reachable_bytes - r->bitmask.reachable_bytes
 					: r->bitmask.reachable_bytes - r->direct.reachable_bytes;
 		x = findings_raise(f, diff ? FC_MASK_NOT_CONTIGUOUS : FC_MASK_NOT_CONTIGUOUS_AGREES,
 				   d->id, &(struct finding_args){ .bytes = diff });
-		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
 		finding_add_u64(f, x, "reachable_as_limit_bytes", r->direct.reachable_bytes);
 		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
 	}
-	if (r->mask_known && r->bus_limit && r->bus_limit < r->dma_mask) {
+	if (r->dma_mask.known && r->bus_limit && r->bus_limit < r->dma_mask.v) {
 		x = findings_raise(f, r->map.from_iort ? FC_MASK_LIMITED_BY_IORT : FC_MASK_LIMITED_BY_BUS,
 				   d->id, NULL);
-		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
 		if (r->map.node)
 			finding_add_str(f, x, "dma_ranges_node", r->map.node);
 	}
 	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
-	if (device_legacy(r)->known && r->has_block && r->mask_known && legacy_decisions_differ(device_legacy(r)) &&
+	if (device_legacy(r)->known && r->has_block && r->dma_mask.known && legacy_decisions_differ(device_legacy(r)) &&
 	    (device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT || in->arch_family == ARCH_ARM)) {
 		const struct legacy_block *c = &device_legacy(r)->by_reading[MAX_LOW_PFN_COUNT];
 		const struct legacy_block *p = &device_legacy(r)->by_reading[MAX_LOW_PFN_PFN];
@@ -162,7 +162,7 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 						 : FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED,
 				   d->id, NULL);
 		confusion_evidence(f, x, in->l, c, p);
-		finding_add_hex(f, x, "dma_mask", r->dma_mask);
+		finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
 	}
 }
@@ -382,7 +382,7 @@ static void observed_findings(const struct devices_input *in, const struct devic
 		finding_add_hex(f, x, "lowest_addr", od->lowest_addr);
 		finding_add_hex(f, x, "highest_addr", od->highest_addr);
 	}
-	if (r->mask_known)
+	if (r->dma_mask.known)
 		finding_add_hex(f, x, "limit", r->limit);
 	finding_add_u64(f, x, "overflow_messages", od->overflow_messages);
 	finding_add_u64(f, x, "window_ms", (uint64_t)(o->window_seconds * 1000 + 0.5));

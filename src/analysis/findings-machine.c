@@ -184,16 +184,16 @@ static void swiotlb_findings(const struct machine *m, const struct report *r, st
 
 	if (s->forced) {
 		x = findings_raise(f, FC_FORCED_BOUNCE, NULL, &(struct finding_args){ .why = s->forced_why });
-		if (s->size_known)
-			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
+		if (s->size_bytes.known)
+			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes.v);
 	}
-	if (s->size_known && s->size_bytes && (s->used_known || s->hiwater_known)) {
-		uint64_t peak = s->hiwater_known ? s->hiwater_bytes : s->used_bytes;
-		if (peak >= s->size_bytes / 10 * 9) {
+	if (s->size_bytes.known && s->size_bytes.v && (s->used_bytes.known || s->hiwater_bytes.known)) {
+		uint64_t peak = s->hiwater_bytes.known ? s->hiwater_bytes.v : s->used_bytes.v;
+		if (peak >= s->size_bytes.v / 10 * 9) {
 			x = findings_raise(f, dynamic == TRI_YES ? FC_SWIOTLB_PRESSURE_PEAK_GROWS
 								 : FC_SWIOTLB_PRESSURE_PEAK,
 					   NULL, NULL);
-			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes);
+			finding_add_u64(f, x, "swiotlb_bytes", s->size_bytes.v);
 			finding_add_u64(f, x, "peak_used_bytes", peak);
 			add_dynamic_evidence(m, f, x, dynamic);
 		}

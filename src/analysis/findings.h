@@ -20,6 +20,8 @@ enum severity {
 	_SEVERITY_INVALID = -EINVAL,
 };
 
+struct opt_severity { enum severity v; bool known; }; /* the opt_* of shared/opt.h */
+
 const char *severity_to_string(enum severity s);
 enum severity severity_from_string(const char *s);
 

@@ -11,16 +11,6 @@
 
 #include "analysis/devices.h"
 
-enum observed_result {
-	OBSERVED_NONE,           /* nothing was observed: no --observe, no snapshot observation */
-	OBSERVED_CONSISTENT,     /* traffic the verdict explains */
-	OBSERVED_CONTRADICTED,   /* traffic the verdict says cannot happen: observed_why says which */
-	OBSERVED_NO_TRAFFIC,     /* no bounce and no overflow record in the window */
-	OBSERVED_UNJUDGED,       /* traffic, but the verdict was unknown */
-	_OBSERVED_RESULT_MAX,
-	_OBSERVED_RESULT_INVALID = -EINVAL,
-};
-
 /* "consistent", ...; NULL for OBSERVED_NONE and out of range. */
 const char *observed_result_to_string(enum observed_result r);
 

@@ -219,6 +219,7 @@ int reach_compute(const struct layout *l, const struct dma_map *map, int range_m
 			segment(&r, a, b, 0, 0, mask, bus_limit, test);
 		}
 	}
+	r.known = true;
 	*ret = r;
 	return 0;
 }

@@ -24,6 +24,7 @@ struct reach {
 	uint64_t uncovered_bytes;     /* unreachable because no dma-range region covers them */
 	uint64_t lowest_unreachable;  /* CPU physical address */
 	bool any_unreachable;
+	bool known;                   /* reach_compute() filled it: a zeroed one is unknown */
 };
 
 /*

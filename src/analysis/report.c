@@ -18,15 +18,16 @@ static int set_worst_severity(struct report *r)
 	_cleanup_(strmap_done) struct strmap by_id = STRMAP_INIT;
 
 	for (size_t i = 0; i < r->devices.n_devices; i++) {
-		r->devices.devices[i].worst_severity = -1;
+		opt_clear(&r->devices.devices[i].worst_severity);
 		if (strmap_add(&by_id, r->devices.devices[i].dev->id, (int)i) < 0)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < r->findings.n; i++) {
 		const struct finding *x = &r->findings.v[i];
 		struct strmap_entry *e = x->device ? strmap_get(&by_id, x->device) : NULL;
-		if (e && (int)x->severity > r->devices.devices[e->value].worst_severity)
-			r->devices.devices[e->value].worst_severity = (int)x->severity;
+		struct opt_severity *w = e ? &r->devices.devices[e->value].worst_severity : NULL;
+		if (w && (!w->known || x->severity > w->v))
+			opt_set(w, x->severity);
 	}
 	return 0;
 }

@@ -441,10 +441,11 @@ static void pool_placement(const struct machine *m, const struct layout *l, uint
 {
 	const struct arch_info *ai = m->arch_info;
 	int rule = era_value(ERA_POOL_PLACEMENT, release, ANY_ARCH, NULL);
+	uint64_t limit;
 
-	if (s->pool_known) {
-		s->pool_limit_known = s->pool_end > s->pool_start;
-		s->pool_limit = s->pool_end - 1;
+	if (s->pool_start.known) {
+		if (s->pool_end.v > s->pool_start.v)
+			opt_set(&s->pool_limit, s->pool_end.v - 1);
 		s->pool_limit_prov = PROV_READ;
 		s->pool_limit_why = "kernel log: software IO TLB: mapped [mem ...]";
 		return;
@@ -453,16 +454,16 @@ static void pool_placement(const struct machine *m, const struct layout *l, uint
 	    !l->page_shift || (rule != POOL_PLACE_LOW && rule != POOL_PLACE_LOW_UNLESS_ANY))
 		return;
 	if (ai->family == ARCH_X86) {
-		s->pool_limit = 0xffffffffull;
+		limit = 0xffffffffull;
 		s->pool_limit_why = "derived: memblock_alloc_low() keeps the pool below 4 GiB, x86's "
 				    "ARCH_LOW_ADDRESS_LIMIT";
 	} else if (ai->family == ARCH_ARM) {
-		s->pool_limit = 0xffffffffull;
+		limit = 0xffffffffull;
 		s->pool_limit_why = "derived: memblock_alloc_low() keeps the pool below 4 GiB, the "
 				    "generic ARCH_LOW_ADDRESS_LIMIT";
 		if (l->lowmem_known && l->lowmem_end_pfn &&
-		    (l->lowmem_end_pfn << l->page_shift) - 1 < s->pool_limit) {
-			s->pool_limit = (l->lowmem_end_pfn << l->page_shift) - 1;
+		    (l->lowmem_end_pfn << l->page_shift) - 1 < limit) {
+			limit = (l->lowmem_end_pfn << l->page_shift) - 1;
 			s->pool_limit_why = "derived from the end of lowmem: memblock_alloc_low() keeps "
 					    "the pool below memblock.current_limit";
 		}
@@ -471,7 +472,7 @@ static void pool_placement(const struct machine *m, const struct layout *l, uint
 		uint64_t end = arm64_dma_zone_end_pfn(l, &zone);
 		if (!end || end > (UINT64_MAX >> l->page_shift))
 			return;
-		s->pool_limit = (end << l->page_shift) - 1;
+		limit = (end << l->page_shift) - 1;
 		s->pool_limit_why = strcmp(zone, "DMA") == 0
 					    ? "derived from the end of ZONE_DMA in proc/zoneinfo: "
 					      "memblock_alloc_low() keeps the pool below arm64_dma_phys_limit"
@@ -480,7 +481,7 @@ static void pool_placement(const struct machine *m, const struct layout *l, uint
 	} else {
 		return;
 	}
-	s->pool_limit_known = true;
+	opt_set(&s->pool_limit, limit);
 	s->pool_limit_prov = PROV_DERIVED;
 }
 
@@ -531,33 +532,25 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	}
 
 	if (t->pool_start.known && t->pool_end.known) {
-		s.pool_known = true;
-		s.pool_start = t->pool_start.v;
-		s.pool_end = t->pool_end.v;
+		s.pool_start = t->pool_start;
+		s.pool_end = t->pool_end;
 	}
 	if (t->nslabs.known) {
-		s.size_known = true;
 		s.size_prov = PROV_READ;
-		s.size_bytes = sat_shl(t->nslabs.v, IO_TLB_SHIFT);
-	} else if (s.pool_known) {
-		s.size_known = true;
+		opt_set(&s.size_bytes, sat_shl(t->nslabs.v, IO_TLB_SHIFT));
+	} else if (s.pool_start.known) {
 		s.size_prov = PROV_READ;
-		s.size_bytes = s.pool_end - s.pool_start;
+		opt_set(&s.size_bytes, s.pool_end.v - s.pool_start.v);
 	} else if (s.active == TRI_YES) {
-		s.size_known = true;
 		s.size_prov = PROV_ASSUMED;
-		s.size_bytes = m->cmd.swiotlb_slabs.known ? sat_shl(m->cmd.swiotlb_slabs.v, IO_TLB_SHIFT)
-			       : s.assumed_bytes		? s.assumed_bytes
-								: IO_TLB_DEFAULT_BYTES;
+		opt_set(&s.size_bytes, m->cmd.swiotlb_slabs.known ? sat_shl(m->cmd.swiotlb_slabs.v, IO_TLB_SHIFT)
+				       : s.assumed_bytes		? s.assumed_bytes
+									: IO_TLB_DEFAULT_BYTES);
 	}
-	if (t->used.known) {
-		s.used_known = true;
-		s.used_bytes = sat_shl(t->used.v, IO_TLB_SHIFT);
-	}
-	if (t->hiwater.known) {
-		s.hiwater_known = true;
-		s.hiwater_bytes = sat_shl(t->hiwater.v, IO_TLB_SHIFT);
-	}
+	if (t->used.known)
+		opt_set(&s.used_bytes, sat_shl(t->used.v, IO_TLB_SHIFT));
+	if (t->hiwater.known)
+		opt_set(&s.hiwater_bytes, sat_shl(t->hiwater.v, IO_TLB_SHIFT));
 
 	/* Xen PV: /sys/hypervisor/type says xen for HVM and PVH too; guest_type tells (4.12+). */
 	const struct hypervisor *h = &m->hyp;

@@ -32,13 +32,11 @@ struct swiotlb_state {
 	enum provenance active_prov;
 	const char *active_why;   /* static */
 	uint64_t assumed_bytes;   /* the size the rule that assumed a pool gives it; 0: the default */
-	bool pool_known;          /* where it is: the boot log line */
-	uint64_t pool_start;
-	uint64_t pool_end;        /* exclusive */
+	struct opt_u64 pool_start; /* where it is: the boot log line (both or neither) */
+	struct opt_u64 pool_end;   /* exclusive */
 	/* the highest address the pool can occupy: pool_end - 1 when read, else the
 	 * ARCH_LOW_ADDRESS_LIMIT that memblock_alloc_low() keeps it below (ERA_POOL_PLACEMENT) */
-	bool pool_limit_known;
-	uint64_t pool_limit;      /* inclusive */
+	struct opt_u64 pool_limit; /* inclusive */
 	enum provenance pool_limit_prov;
 	const char *pool_limit_why; /* static */
 	/* 32-bit ARM: an LPAE kernel (3-level page tables), the one that has swiotlb
@@ -46,13 +44,10 @@ struct swiotlb_state {
 	enum tristate arm_lpae;
 	const char *arm_lpae_why; /* static: the evidence */
 	enum arm_lpae_source arm_lpae_source;
-	bool size_known;
+	struct opt_u64 size_bytes;
 	enum provenance size_prov;
-	uint64_t size_bytes;
-	bool used_known;
-	uint64_t used_bytes;
-	bool hiwater_known;
-	uint64_t hiwater_bytes;
+	struct opt_u64 used_bytes;
+	struct opt_u64 hiwater_bytes;
 	enum coco_kind coco;      /* what the memory-encryption signs make of the machine */
 	bool forced;              /* every dma-direct mapping bounces */
 	const char *forced_why;   /* static */

@@ -203,10 +203,10 @@ static enum tristate below_required_mask(const struct devices_input *in, const s
 {
 	const struct layout *l = in->l;
 
-	if (!r->mask_known || l->source == LAYOUT_SOURCE_NONE || l->end_pfn == 0)
+	if (!r->dma_mask.known || l->source == LAYOUT_SOURCE_NONE || l->end_pfn == 0)
 		return TRI_UNKNOWN;
-	uint64_t mask = r->coherent_known && r->coherent_mask < r->dma_mask ? r->coherent_mask
-									 : r->dma_mask;
+	uint64_t mask = r->coherent_mask.known && r->coherent_mask.v < r->dma_mask.v ? r->coherent_mask.v
+									 : r->dma_mask.v;
 	return mask < mask_covering((l->end_pfn - 1) << l->page_shift) ? TRI_YES : TRI_NO;
 }
 
@@ -331,7 +331,7 @@ bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
 	} else if (sw->forced) {
 		r->forced = true;
 		r->forced_why = sw->forced_why;
-	} else if (sw->coco == COCO_SME_HOST && r->mask_known) {
+	} else if (sw->coco == COCO_SME_HOST && r->dma_mask.known) {
 		switch (below_sme_cbit(in->m->coco.cpuinfo_phys_bits, r->limit)) {
 		case TRI_YES:
 			r->forced = true;

@@ -55,22 +55,22 @@ static char *get_reason(const struct device_report *r, bool bytes) { return dup_
 static char *get_model(const struct device_report *r, bool bytes) { return dup_or_null(kernel_model_to_string(r->kernel_model)); }
 static char *get_syspath(const struct device_report *r, bool bytes) { return dup_or_null(r->dev->syspath); }
 static char *get_id_path(const struct device_report *r, bool bytes) { return dup_or_null(udev_or_none(r->dev->udev)->id_path); }
-static char *get_mask_hex(const struct device_report *r, bool bytes) { return hex_or_null(r->mask_known, r->dma_mask); }
-static char *get_coherent(const struct device_report *r, bool bytes) { return hex_or_null(r->coherent_known, r->coherent_mask); }
+static char *get_mask_hex(const struct device_report *r, bool bytes) { return hex_or_null(r->dma_mask.known, r->dma_mask.v); }
+static char *get_coherent(const struct device_report *r, bool bytes) { return hex_or_null(r->coherent_mask.known, r->coherent_mask.v); }
 static char *get_src(const struct device_report *r, bool bytes) { return dup_or_null(mask_source_to_string(r->mask_source)); }
 static char *get_of_node(const struct device_report *r, bool bytes) { return dup_or_null(device_dt(r->dev)->node); }
 
 /* "32-bit" for 2^n-1 masks (what people say), the hex value otherwise; '*' marks an assumed mask. */
 static char *get_mask(const struct device_report *r, bool bytes)
 {
-	if (!r->mask_known)
+	if (!r->dma_mask.known)
 		return NULL;
 	struct strbuf b = { 0 };
-	if (mask_is_contiguous(r->dma_mask)) {
-		strbuf_append_u64(&b, (uint64_t)fls64(r->dma_mask)); /* the mask in use: an assumed one too */
+	if (mask_is_contiguous(r->dma_mask.v)) {
+		strbuf_append_u64(&b, (uint64_t)fls64(r->dma_mask.v)); /* the mask in use: an assumed one too */
 		strbuf_append(&b, "-bit");
 	} else {
-		strbuf_append_hex(&b, r->dma_mask);
+		strbuf_append_hex(&b, r->dma_mask.v);
 	}
 	if (r->mask_source == MASK_SOURCE_ASSUMED)
 		strbuf_append(&b, "*");
@@ -78,8 +78,8 @@ static char *get_mask(const struct device_report *r, bool bytes)
 }
 
 static char *get_limit(const struct device_report *r, bool bytes) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
-static char *get_unreach(const struct device_report *r, bool bytes) { return size_or_null(r->affected_known, r->affected_bytes, bytes); }
-static char *get_reach(const struct device_report *r, bool bytes) { return size_or_null(r->reach_known, r->direct.reachable_bytes, bytes); }
+static char *get_unreach(const struct device_report *r, bool bytes) { return size_or_null(r->affected_bytes.known, r->affected_bytes.v, bytes); }
+static char *get_reach(const struct device_report *r, bool bytes) { return size_or_null(r->direct.known, r->direct.reachable_bytes, bytes); }
 
 static char *get_group(const struct device_report *r, bool bytes)
 {
@@ -136,11 +136,11 @@ static char *get_check(const struct device_report *r, bool bytes)
 }
 
 /* Sort keys: the number behind a cell, so 8-bit sorts before 32-bit and 2 GiB before 16 GiB. */
-static bool key_mask(const struct device_report *r, uint64_t *v) { *v = r->dma_mask; return r->mask_known; }
-static bool key_coherent(const struct device_report *r, uint64_t *v) { *v = r->coherent_mask; return r->coherent_known; }
+static bool key_mask(const struct device_report *r, uint64_t *v) { *v = r->dma_mask.v; return r->dma_mask.known; }
+static bool key_coherent(const struct device_report *r, uint64_t *v) { *v = r->coherent_mask.v; return r->coherent_mask.known; }
 static bool key_limit(const struct device_report *r, uint64_t *v) { *v = r->bus_limit; return r->bus_limit != 0; }
-static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->affected_bytes; return r->affected_known; }
-static bool key_reach(const struct device_report *r, uint64_t *v) { *v = r->direct.reachable_bytes; return r->reach_known; }
+static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->affected_bytes.v; return r->affected_bytes.known; }
+static bool key_reach(const struct device_report *r, uint64_t *v) { *v = r->direct.reachable_bytes; return r->direct.known; }
 static bool key_group(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->iommu_group.v; return r->dev->iommu_group.known; }
 static bool key_numa(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->numa_node.v; return r->dev->numa_node.known; }
 

@@ -231,8 +231,8 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	json_opt_bool(w, "virtio_access_platform", d->virtio_access_platform);
 	json_opt_int(w, "dma_mask_bits", r->mask_bits.known, r->mask_bits.v);
 	json_opt_int(w, "coherent_dma_mask_bits", r->coherent_bits.known, r->coherent_bits.v);
-	json_opt_hex(w, "dma_mask", r->mask_known, r->dma_mask);
-	json_opt_hex(w, "coherent_dma_mask", r->coherent_known, r->coherent_mask);
+	json_opt_hex(w, "dma_mask", r->dma_mask.known, r->dma_mask.v);
+	json_opt_hex(w, "coherent_dma_mask", r->coherent_mask.known, r->coherent_mask.v);
 	jw_string(w, "mask_source", mask_source_to_string(r->mask_source));
 	json_opt_hex(w, "bus_limit", r->bus_limit != 0, r->bus_limit);
 	dma_ranges_json(w, &r->map, device_dt(d)->error);
@@ -247,11 +247,11 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	jw_string(w, "kernel_model", kernel_model_to_string(r->kernel_model));
 	jw_string(w, "forced_why", r->forced_why);
 	json_tristate(w, "swiotlb_pool_reachable", r->pool_reachable);
-	json_opt_u64(w, "reachable_ram_bytes", r->reach_known, r->direct.reachable_bytes);
-	json_opt_u64(w, "mask_unreachable_ram_bytes", r->reach_known, r->direct.unreachable_bytes);
-	json_opt_u64(w, "unreachable_ram_bytes", r->affected_known, r->affected_bytes);
+	json_opt_u64(w, "reachable_ram_bytes", r->direct.known, r->direct.reachable_bytes);
+	json_opt_u64(w, "mask_unreachable_ram_bytes", r->direct.known, r->direct.unreachable_bytes);
+	json_opt_u64(w, "unreachable_ram_bytes", r->affected_bytes.known, r->affected_bytes.v);
 	jw_open_object(w, "models");
-	if (r->mask_known) {
+	if (r->dma_mask.known) {
 		reach_json(w, "dma_direct", &r->direct);
 		reach_json(w, "bitmask", &r->bitmask);
 	} else {

@@ -149,16 +149,16 @@ static void swiotlb_json(struct json_writer *w, const struct machine *m, const s
 	json_tristate(w, "active", s->active);
 	jw_string(w, "active_provenance", provenance_to_string(s->active_prov));
 	jw_string(w, "active_why", s->active_why);
-	json_opt_hex(w, "pool_start", s->pool_known, s->pool_start);
-	json_opt_hex(w, "pool_end", s->pool_known && s->pool_end, s->pool_end - 1);
-	json_opt_hex(w, "pool_limit", s->pool_limit_known, s->pool_limit);
+	json_opt_hex(w, "pool_start", s->pool_start.known, s->pool_start.v);
+	json_opt_hex(w, "pool_end", s->pool_start.known && s->pool_end.v, s->pool_end.v - 1);
+	json_opt_hex(w, "pool_limit", s->pool_limit.known, s->pool_limit.v);
 	jw_string(w, "pool_limit_provenance",
-		  s->pool_limit_known ? provenance_to_string(s->pool_limit_prov) : NULL);
-	jw_string(w, "pool_limit_why", s->pool_limit_known ? s->pool_limit_why : NULL);
-	json_opt_u64(w, "size_bytes", s->size_known, s->size_bytes);
-	jw_string(w, "size_provenance", s->size_known ? provenance_to_string(s->size_prov) : NULL);
-	json_opt_u64(w, "used_bytes", s->used_known, s->used_bytes);
-	json_opt_u64(w, "hiwater_bytes", s->hiwater_known, s->hiwater_bytes);
+		  s->pool_limit.known ? provenance_to_string(s->pool_limit_prov) : NULL);
+	jw_string(w, "pool_limit_why", s->pool_limit.known ? s->pool_limit_why : NULL);
+	json_opt_u64(w, "size_bytes", s->size_bytes.known, s->size_bytes.v);
+	jw_string(w, "size_provenance", s->size_bytes.known ? provenance_to_string(s->size_prov) : NULL);
+	json_opt_u64(w, "used_bytes", s->used_bytes.known, s->used_bytes.v);
+	json_opt_u64(w, "hiwater_bytes", s->hiwater_bytes.known, s->hiwater_bytes.v);
 	jw_bool(w, "forced", s->forced);
 	jw_string(w, "forced_why", s->forced_why);
 	jw_bool(w, "xen_pv", s->xen_pv);
@@ -293,9 +293,8 @@ static void summary_json(struct json_writer *w, const struct report *r)
 		jw_open_object(w, NULL);
 		jw_string(w, "device", dr->dev->id);
 		jw_string(w, "verdict", verdict_to_string(dr->verdict));
-		jw_string(w, "worst_severity", dr->worst_severity >= 0
-							? severity_to_string((enum severity)dr->worst_severity)
-							: NULL);
+		jw_string(w, "worst_severity",
+			  dr->worst_severity.known ? severity_to_string(dr->worst_severity.v) : NULL);
 		jw_close_object(w);
 	}
 	jw_close_array(w);

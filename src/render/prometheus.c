@@ -166,11 +166,11 @@ static void swiotlb_metrics(struct prom *p, const struct swiotlb_state *s)
 	family(p, "dmamask_swiotlb_active", "1 when a swiotlb bounce buffer pool exists, 0 when not.");
 	sample_if(p, s->active != TRI_UNKNOWN, s->active == TRI_YES);
 	family(p, "dmamask_swiotlb_size_bytes", "Size of the swiotlb pool in bytes.");
-	sample_if(p, s->size_known, s->size_bytes);
+	sample_if(p, s->size_bytes.known, s->size_bytes.v);
 	family(p, "dmamask_swiotlb_used_bytes", "Bytes of the swiotlb pool in use (debugfs).");
-	sample_if(p, s->used_known, s->used_bytes);
+	sample_if(p, s->used_bytes.known, s->used_bytes.v);
 	family(p, "dmamask_swiotlb_hiwater_bytes", "Most bytes of the swiotlb pool ever in use (debugfs).");
-	sample_if(p, s->hiwater_known, s->hiwater_bytes);
+	sample_if(p, s->hiwater_bytes.known, s->hiwater_bytes.v);
 	family(p, "dmamask_swiotlb_forced", "1 when every dma-direct mapping bounces whatever the mask.");
 	sample(p, s->forced);
 }
@@ -223,11 +223,11 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	       "RAM in bytes whose buffers bounce or fail for the device (0 when translated or in reach; "
 	       "absent when idle or unknown).");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (has_gauges(&d->devices[i]) && d->devices[i].affected_known)
-			device_sample(p, &d->devices[i], d->devices[i].affected_bytes);
+		if (has_gauges(&d->devices[i]) && d->devices[i].affected_bytes.known)
+			device_sample(p, &d->devices[i], d->devices[i].affected_bytes.v);
 	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA mask and bus limit.");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (has_gauges(&d->devices[i]) && d->devices[i].reach_known)
+		if (has_gauges(&d->devices[i]) && d->devices[i].direct.known)
 			device_sample(p, &d->devices[i], d->devices[i].direct.reachable_bytes);
 	/* --observe: gauges over the window, not counters: each run traces a window of its own */
 	static const struct {

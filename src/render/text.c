@@ -27,26 +27,26 @@ static void print_swiotlb(FILE *out, const struct swiotlb_state *s, bool exact, 
 	strbuf_append(&b, " (");
 	strbuf_append(&b, s->active_why ? s->active_why : "?");
 	strbuf_append(&b, ")");
-	if (s->size_known) {
+	if (s->size_bytes.known) {
 		strbuf_append(&b, ", size ");
-		text_append_amount(&b, s->size_bytes, exact);
+		text_append_amount(&b, s->size_bytes.v, exact);
 		if (s->size_prov == PROV_ASSUMED)
 			strbuf_append(&b, " (assumed)");
 	}
-	if (s->pool_known) {
+	if (s->pool_start.known) {
 		strbuf_append(&b, ", pool ");
-		strbuf_append_hex(&b, s->pool_start);
+		strbuf_append_hex(&b, s->pool_start.v);
 		strbuf_append(&b, "-");
-		strbuf_append_hex(&b, s->pool_end - 1);
-	} else if (s->pool_limit_known) {
+		strbuf_append_hex(&b, s->pool_end.v - 1);
+	} else if (s->pool_limit.known) {
 		strbuf_append(&b, ", pool at or below ");
-		strbuf_append_hex(&b, s->pool_limit);
+		strbuf_append_hex(&b, s->pool_limit.v);
 		strbuf_append(&b, ", ");
 		strbuf_append(&b, s->pool_limit_why);
 	}
-	if (s->used_known) {
+	if (s->used_bytes.known) {
 		strbuf_append(&b, ", used ");
-		text_append_amount(&b, s->used_bytes, exact);
+		text_append_amount(&b, s->used_bytes.v, exact);
 	}
 	if (s->forced) {
 		strbuf_append(&b, "; forced: ");

@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct swiotlb_state st;
 	swiotlb_state_compute(&m, &l, 0, &st);
 	/* slots to bytes saturates: 2^53 slots is not a 0-byte pool */
-	fuzz_assert(!m.swiotlb.nslabs.known || (st.size_known && st.size_bytes >= m.swiotlb.nslabs.v));
-	fuzz_assert(!m.swiotlb.used.known || (st.used_known && st.used_bytes >= m.swiotlb.used.v));
+	fuzz_assert(!m.swiotlb.nslabs.known || (st.size_bytes.known && st.size_bytes.v >= m.swiotlb.nslabs.v));
+	fuzz_assert(!m.swiotlb.used.known || (st.used_bytes.known && st.used_bytes.v >= m.swiotlb.used.v));
 	machine_done(&m);
 	free(buf);
 	return 0;

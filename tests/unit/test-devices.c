@@ -143,8 +143,8 @@ static void test_platform_needs_a_sign(void **state)
 		assert_string_equal(d->reason, "no sign that it does DMA");
 		assert_int_equal(count_findings(&r, NULL, idle[i]), 0);
 		/* idle: nothing bounces or fails, but the mask still has a reach */
-		assert_false(d->affected_known);
-		assert_true(d->reach_known);
+		assert_false(d->affected_bytes.known);
+		assert_true(d->direct.known);
 	}
 	/* unbound: the driver rule comes first, its reason stays */
 	assert_int_equal(report_of(&r, "psci")->verdict, VERDICT_IDLE);
@@ -154,8 +154,8 @@ static void test_platform_needs_a_sign(void **state)
 	for (size_t i = 0; i < sizeof(judged) / sizeof(*judged); i++) {
 		const struct device_report *d = report_of(&r, judged[i]);
 		assert_int_equal(d->verdict, VERDICT_PARTIAL); /* assumed 32-bit mask, 5 GiB above */
-		assert_true(d->affected_known);
-		assert_int_equal(d->affected_bytes, 0x240000000ull - 0x100000000ull);
+		assert_true(d->affected_bytes.known);
+		assert_int_equal(d->affected_bytes.v, 0x240000000ull - 0x100000000ull);
 		assert_int_equal(d->direct.unreachable_bytes, 0x240000000ull - 0x100000000ull);
 		assert_int_equal(count_findings(&r, "bounce-needed", judged[i]), 1);
 	}
@@ -197,10 +197,10 @@ static void test_iommu_unit(void **state)
 	const struct device_report *unit = report_of(&r, "9050000.smmuv3");
 	assert_int_equal(unit->verdict, VERDICT_DIRECT);
 	assert_non_null(strstr(unit->reason, "an IOMMU"));
-	assert_false(unit->mask_known);
+	assert_false(unit->dma_mask.known);
 	assert_int_equal(unit->mask_source, MASK_SOURCE_NONE);
-	assert_true(unit->affected_known);
-	assert_int_equal(unit->affected_bytes, 0);
+	assert_true(unit->affected_bytes.known);
+	assert_int_equal(unit->affected_bytes.v, 0);
 	assert_int_equal(count_findings(&r, NULL, "9050000.smmuv3"), 0);
 
 	const struct device_report *plain = report_of(&r, "9080000.smmuv3");
@@ -381,8 +381,8 @@ static void test_window_unchecked_disk(void **state)
 			assert_true(x->missed_corrupts);
 			assert_int_equal(x->pool_reachable, TRI_UNKNOWN); /* never consulted */
 			assert_non_null(strstr(x->reason, "4.20"));
-			assert_true(x->affected_known);
-			assert_int_equal(x->affected_bytes, 0x240000000ull - 0x80000000ull);
+			assert_true(x->affected_bytes.known);
+			assert_int_equal(x->affected_bytes.v, 0x240000000ull - 0x80000000ull);
 		}
 		report_done(&r);
 		machine_done(&m);
@@ -462,9 +462,9 @@ static void test_pool_placement_derived(void **state)
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 		assert_int_equal(r.swiotlb.active, TRI_YES);
-		assert_false(r.swiotlb.pool_known);
-		assert_true(r.swiotlb.pool_limit_known);
-		assert_int_equal(r.swiotlb.pool_limit, 0x3fffffff);
+		assert_false(r.swiotlb.pool_start.known);
+		assert_true(r.swiotlb.pool_limit.known);
+		assert_int_equal(r.swiotlb.pool_limit.v, 0x3fffffff);
 		assert_int_equal(r.swiotlb.pool_limit_prov, PROV_DERIVED);
 		assert_non_null(strstr(r.swiotlb.pool_limit_why, "ZONE_DMA"));
 
@@ -492,7 +492,7 @@ static void test_pool_placement_derived(void **state)
 	add_pci_window(&m, "0000:01:00.0", 64, 0x0, 0xc0000000);
 	machine_sort_devices(&m);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
-	assert_int_equal(r.swiotlb.pool_limit, 0xffffffff);
+	assert_int_equal(r.swiotlb.pool_limit.v, 0xffffffff);
 	assert_non_null(strstr(r.swiotlb.pool_limit_why, "ZONE_DMA32"));
 	assert_int_equal(report_of(&r, "0000:01:00.0")->pool_reachable, TRI_UNKNOWN);
 	report_done(&r);
@@ -505,7 +505,7 @@ static void test_pool_placement_derived(void **state)
 	add_pci_window(&m, "0000:01:00.0", 64, 0x0, 0xc0000000);
 	machine_sort_devices(&m);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
-	assert_int_equal(r.swiotlb.pool_limit, 0xfbffffff);
+	assert_int_equal(r.swiotlb.pool_limit.v, 0xfbffffff);
 	assert_int_equal(r.swiotlb.pool_limit_prov, PROV_READ);
 	assert_int_equal(report_of(&r, "0000:01:00.0")->pool_reachable, TRI_NO);
 	report_done(&r);
@@ -555,7 +555,7 @@ static void test_highmem_net_lowmem_only(void **state)
 	const struct device_report *pcnet = report_of(&r, "0000:00:02.0");
 	assert_int_equal(pcnet->verdict, VERDICT_DIRECT);
 	assert_non_null(strstr(pcnet->reason, "NETIF_F_HIGHDMA"));
-	assert_int_equal(pcnet->affected_bytes, 0);
+	assert_int_equal(pcnet->affected_bytes.v, 0);
 	assert_int_equal(pcnet->direct.unreachable_bytes, 0xc0000000); /* the mask's own reach stays */
 	assert_int_equal(count_findings(&r, "bounce-needed", "0000:00:02.0"), 0);
 	const struct device_report *e1000 = report_of(&r, "0000:00:03.0");
@@ -637,7 +637,7 @@ static void test_arm_lpae_from_log(void **state)
 		if (cases[i].corrupts && cases[i].cr >= 0 && strcmp(cases[i].release, "5.2.21") != 0)
 			assert_non_null(strstr(d->reason, "boot log")); /* 5.3-5.19: LPAE decided it */
 		if (cases[i].want == VERDICT_PARTIAL) {
-			assert_int_equal(r.swiotlb.pool_limit, 0x6f7fffff); /* lowmem: memblock.current_limit */
+			assert_int_equal(r.swiotlb.pool_limit.v, 0x6f7fffff); /* lowmem: memblock.current_limit */
 			assert_int_equal(d->pool_reachable, TRI_YES);
 		}
 		report_done(&r);
@@ -780,8 +780,8 @@ static void test_pool_bound_at_reach(void **state)
 		const struct assumed_mask mask = { "0000:00:03.0", cases[i].mask };
 		const struct report_options o = { .fail_on = SEVERITY_WARNING, .masks = &mask, .n_masks = 1 };
 		assert_int_equal(report_build_with(&m, &o, &r), 0);
-		assert_true(r.swiotlb.pool_limit_known);
-		assert_int_equal(r.swiotlb.pool_limit, 0xffffffff);
+		assert_true(r.swiotlb.pool_limit.known);
+		assert_int_equal(r.swiotlb.pool_limit.v, 0xffffffff);
 		const struct device_report *x = report_of(&r, "0000:00:03.0");
 		assert_int_equal(x->pool_reachable, cases[i].reachable);
 		assert_int_equal(x->verdict, cases[i].want);
@@ -979,7 +979,7 @@ static void test_platform_own_window(void **state)
 		const struct device_report *x = report_of(&r, "a003000.ethernet");
 		assert_int_equal(x->mask_source, MASK_SOURCE_ASSUMED);
 		assert_int_equal(x->window_ignored, cases[i].ignored);
-		assert_int_equal(x->dma_mask, cases[i].mask);
+		assert_int_equal(x->dma_mask.v, cases[i].mask);
 		assert_int_equal(x->verdict, cases[i].want);
 		report_done(&r);
 		machine_done(&m);

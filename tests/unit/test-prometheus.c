@@ -248,8 +248,8 @@ static void test_layout_known(void **state)
 	r.layout.max_low_pfn_as_count = 0x30000;
 	r.layout.max_low_pfn_as_pfn = 0xf0000;
 	r.swiotlb.active = TRI_YES;
-	r.swiotlb.size_known = true;
-	r.swiotlb.size_bytes = 64ull << 20;
+	r.swiotlb.size_bytes.known = true;
+	r.swiotlb.size_bytes.v = 64ull << 20;
 	out = render(&m, &r);
 	assert_true(has_line(out, "dmamask_highmem_bytes 0"));
 	assert_true(has_line(out, "dmamask_max_low_pfn{reading=\"count\"} 196608\n"
@@ -282,7 +282,7 @@ static void test_label_escaping(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct device d = { .id = (char *)cases[i].in, .driver = (char *)"drv\"", .dma_mask_bits = OPT(40) };
-		struct device_report dr = { .dev = &d, .verdict = VERDICT_DIRECT, .mask_known = true,
+		struct device_report dr = { .dev = &d, .verdict = VERDICT_DIRECT, .dma_mask = OPT(0xffffffffff),
 					    .mask_source = MASK_SOURCE_SYSFS, .mask_bits = OPT(40) };
 		char want[256];
 
@@ -308,12 +308,12 @@ static void test_devices(void **state)
 		{ .id = (char *)"fe000000.dma", .bus = DEV_BUS_AMBA },
 	};
 	struct device_report dr[3] = {
-		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .mask_known = true, .dma_mask = UINT64_MAX,
-		  .reach_known = true, .direct = { .reachable_bytes = 100 }, .affected_known = true,
+		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .dma_mask = OPT(UINT64_MAX),
+		  .direct = { .reachable_bytes = 100, .known = true }, .affected_bytes = OPT(0),
 		  .mask_source = MASK_SOURCE_SYSFS, .mask_bits = OPT(64) },
-		{ .dev = &d[1], .verdict = VERDICT_PARTIAL, .mask_known = true, .dma_mask = 0x3fffffff,
-		  .reach_known = true, .direct = { .reachable_bytes = 60, .unreachable_bytes = 40 },
-		  .affected_known = true, .affected_bytes = 40, .mask_source = MASK_SOURCE_USER,
+		{ .dev = &d[1], .verdict = VERDICT_PARTIAL, .dma_mask = OPT(0x3fffffff),
+		  .direct = { .reachable_bytes = 60, .unreachable_bytes = 40, .known = true },
+		  .affected_bytes = OPT(40), .mask_source = MASK_SOURCE_USER,
 		  .mask_bits = OPT(30) }, /* as devices.c derives them: fls64(0x3fffffff) */
 		{ .dev = &d[2], .verdict = VERDICT_UNKNOWN, .mask_source = MASK_SOURCE_NONE },
 	};

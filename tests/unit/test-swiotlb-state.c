@@ -127,24 +127,24 @@ static void test_arm64_kmalloc_pool(void **state)
 	assert_int_equal(s.active, TRI_NO);
 	swiotlb_state_compute(&m, &l, KV(6, 6, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
-	assert_int_equal(s.size_bytes, 64ull << 20);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
-	assert_int_equal(s.size_bytes, 2ull << 20); /* RAM / 1024 */
+	assert_int_equal(s.size_bytes.v, 2ull << 20); /* RAM / 1024 */
 	assert_int_equal(s.size_prov, PROV_ASSUMED);
 	/* swiotlb=<slabs> sizes it instead */
 	opt_set(&m.cmd.swiotlb_slabs, 1024);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
-	assert_int_equal(s.size_bytes, 2ull << 20);
+	assert_int_equal(s.size_bytes.v, 2ull << 20);
 	opt_set(&m.cmd.swiotlb_slabs, 4096);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
-	assert_int_equal(s.size_bytes, 8ull << 20);
+	assert_int_equal(s.size_bytes.v, 8ull << 20);
 	/* swiotlb_adjust_size(): ALIGN(size >> IO_TLB_SHIFT, IO_TLB_SEGSIZE), whole 256 KiB
 	 * segments: 1984 MiB of RAM wants 1984 KiB, which takes 2 MiB */
 	opt_clear(&m.cmd.swiotlb_slabs);
 	l.ram_bytes = 1984ull << 20;
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
-	assert_int_equal(s.size_bytes, 2ull << 20);
+	assert_int_equal(s.size_bytes.v, 2ull << 20);
 	l.ram_bytes = 2ull << 30;
 	/* x86 has no such pool */
 	opt_clear(&m.cmd.swiotlb_slabs);
@@ -224,16 +224,16 @@ static void test_huge_counters(void **state)
 	opt_set(&m.swiotlb.used, UINT64_MAX);
 	opt_set(&m.swiotlb.hiwater, (1ull << 53) + 1);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
-	assert_int_equal(s.size_bytes, UINT64_MAX);
-	assert_int_equal(s.used_bytes, UINT64_MAX);
-	assert_int_equal(s.hiwater_bytes, UINT64_MAX);
+	assert_int_equal(s.size_bytes.v, UINT64_MAX);
+	assert_int_equal(s.used_bytes.v, UINT64_MAX);
+	assert_int_equal(s.hiwater_bytes.v, UINT64_MAX);
 	opt_clear(&m.swiotlb.nslabs);
 	opt_set(&m.cmd.swiotlb_slabs, 1ull << 60);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
-	assert_int_equal(s.size_bytes, UINT64_MAX);
+	assert_int_equal(s.size_bytes.v, UINT64_MAX);
 	opt_set(&m.cmd.swiotlb_slabs, 32768);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
-	assert_int_equal(s.size_bytes, 64ull << 20);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
 }
 
 /* 32-bit ARM, RAM 0x40000000-0xbfffffff, lowmem to 0x6f800000; zones as given (NULL: Normal, HighMem). */
@@ -379,9 +379,9 @@ static void test_arm_pool_default(void **state)
 		assert_int_equal(s.active, cases[i].want);
 		assert_non_null(s.active_why);
 		/* where a pool may exist it lies in lowmem: memblock.current_limit */
-		assert_int_equal(s.pool_limit_known, s.active != TRI_NO);
-		if (s.pool_limit_known)
-			assert_int_equal(s.pool_limit, (l.lowmem_end_pfn << 12) - 1);
+		assert_int_equal(s.pool_limit.known, s.active != TRI_NO);
+		if (s.pool_limit.known)
+			assert_int_equal(s.pool_limit.v, (l.lowmem_end_pfn << 12) - 1);
 	}
 }
 
@@ -406,21 +406,21 @@ static void test_pool_placement(void **state)
 	/* x86: memblock's default ARCH_LOW_ADDRESS_LIMIT, 4 GiB, on both sides of 5.19 */
 	x86_6g(&m, &l);
 	swiotlb_state_compute(&m, &l, KV(5, 18, 19), &s);
-	assert_true(s.pool_limit_known);
-	assert_int_equal(s.pool_limit, 0xffffffff);
+	assert_true(s.pool_limit.known);
+	assert_int_equal(s.pool_limit.v, 0xffffffff);
 	assert_int_equal(s.pool_limit_prov, PROV_DERIVED);
 	swiotlb_state_compute(&m, &l, KV(5, 19, 0), &s);
-	assert_int_equal(s.pool_limit, 0xffffffff);
+	assert_int_equal(s.pool_limit.v, 0xffffffff);
 	/* no pool, no place */
 	m.cmd.iommu_off = true;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
-	assert_false(s.pool_limit_known);
+	assert_false(s.pool_limit.known);
 	m.cmd.iommu_off = false;
 	/* the log's pool is the place, read */
 	opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
 	opt_set(&m.swiotlb.pool_end, 0xbffe8000);
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
-	assert_int_equal(s.pool_limit, 0xbffe7fff);
+	assert_int_equal(s.pool_limit.v, 0xbffe7fff);
 	assert_int_equal(s.pool_limit_prov, PROV_READ);
 	opt_clear(&m.swiotlb.pool_start);
 	opt_clear(&m.swiotlb.pool_end);
@@ -428,13 +428,13 @@ static void test_pool_placement(void **state)
 	m.hyp.type = HYPERVISOR_XEN;
 	m.hyp.xen_guest_type = XEN_GUEST_PV;
 	swiotlb_state_compute(&m, &l, KV(5, 19, 0), &s);
-	assert_false(s.pool_limit_known);
+	assert_false(s.pool_limit.known);
 	m.hyp.type = HYPERVISOR_NONE;
 	/* an SEV guest passes SWIOTLB_FORCE, not SWIOTLB_ANY: still below 4 GiB */
 	m.coco.log_sev = true;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_true(s.forced);
-	assert_int_equal(s.pool_limit, 0xffffffff);
+	assert_int_equal(s.pool_limit.v, 0xffffffff);
 	m.coco.log_sev = false;
 
 	/* arm64: arm64_dma_phys_limit - 1, the end of ZONE_DMA, else of ZONE_DMA32 */
@@ -446,24 +446,24 @@ static void test_pool_placement(void **state)
 	l.n_zones = 3;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
-	assert_int_equal(s.pool_limit, 0x3fffffff);
+	assert_int_equal(s.pool_limit.v, 0x3fffffff);
 	assert_non_null(strstr(s.pool_limit_why, "ZONE_DMA "));
 	l.zones = dma32_only;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
-	assert_int_equal(s.pool_limit, 0xffffffff);
+	assert_int_equal(s.pool_limit.v, 0xffffffff);
 	assert_non_null(strstr(s.pool_limit_why, "ZONE_DMA32"));
 	/* no zoneinfo: the zone's end unknown, and so the bound */
 	l.n_zones = 0;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
-	assert_false(s.pool_limit_known);
+	assert_false(s.pool_limit.known);
 	/* an architecture with limits of its own */
 	m.arch.value = (char *)"s390x";
 	m.arch_info = arch_lookup(m.arch.value);
 	m.cmd.swiotlb_force = true;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
-	assert_false(s.pool_limit_known);
+	assert_false(s.pool_limit.known);
 }
 
 /* A machine of arch with RAM to end_pfn (4 KiB pages) and a rotated log: the default alone. */
