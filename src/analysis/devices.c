@@ -171,7 +171,7 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 
 	if (!in->bits) {
 		lr.why_not = "architecture unknown: BITS_PER_LONG unknown";
-	} else if (l->source == LAYOUT_SOURCE_NONE || !l->lowmem_known) {
+	} else if (l->source == LAYOUT_SOURCE_NONE || !l->lowmem.known) {
 		lr.why_not = "memory layout or lowmem end unknown";
 	}
 	if (lr.why_not) {
@@ -213,12 +213,12 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 		/* BLK_BOUNCE_HIGH means "bounce highmem": that is what must bounce */
 		/* RAM at or above max(t, lowmem end) is the smaller of the two suffixes;
 		 * lowmem_end_pfn << page_shift would wrap for RAM ending at 2^64-1 */
-		uint64_t above_low = layout_ram_bytes_from_pfn(l, l->lowmem_end_pfn);
+		uint64_t above_low = layout_ram_bytes_from_pfn(l, l->lowmem.end_pfn);
 		uint64_t above_t = bounces ? layout_ram_bytes_above(l, t) : 0;
 		uint64_t must_and_bounced = above_t < above_low ? above_t : above_low;
 		lr.unreachable_bounced = must_and_bounced;
 		lr.needless_bytes = k->bounce_bytes - must_and_bounced;
-		lr.missed_bytes = l->highmem_bytes - must_and_bounced;
+		lr.missed_bytes = l->lowmem.highmem_bytes - must_and_bounced;
 	} else {
 		uint64_t above = 0;
 		if (bounces) {

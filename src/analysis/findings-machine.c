@@ -19,8 +19,8 @@ void confusion_evidence(struct findings *f, struct finding *x, const struct layo
 			const struct legacy_block *c, const struct legacy_block *p)
 {
 	finding_add_u64(f, x, "base_pfn", l->base_pfn);
-	finding_add_u64(f, x, "max_low_pfn_as_count", l->max_low_pfn_as_count);
-	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->max_low_pfn_as_pfn);
+	finding_add_u64(f, x, "max_low_pfn_as_count", l->lowmem.max_low_pfn_as_count);
+	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->lowmem.max_low_pfn_as_pfn);
 	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
 	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
 	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
@@ -56,7 +56,7 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 		finding_add_str(f, x, "iomem", m->iomem_hidden ? "hidden"
 					       : m->iomem_ok ? "ok" : "unusable");
 		finding_add_str(f, x, "zoneinfo", m->zoneinfo_ok ? "ok" : "unusable");
-	} else if (!l->lowmem_known) {
+	} else if (!l->lowmem.known) {
 		x = findings_raise(f, FC_LOWMEM_UNKNOWN, NULL,
 				   &(struct finding_args){ .why = l->unknown_reason ? l->unknown_reason
 										: "lowmem end unknown" });
@@ -75,7 +75,7 @@ static void confusion_finding(const struct report *r, struct findings *f)
 	const struct layout *l = &r->layout;
 	struct legacy_block b[2];
 
-	if (!r->bits || l->source == LAYOUT_SOURCE_NONE || !l->lowmem_known)
+	if (!r->bits || l->source == LAYOUT_SOURCE_NONE || !l->lowmem.known)
 		return;
 	/* from 5.13 (9bb33f24abbd) blk_queue_may_bounce() wants max_low_pfn >= max_pfn,
 	 * false with highmem under either reading: no queue bounces, nothing to confuse */

@@ -146,25 +146,25 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 			high_present += z->present;
 			found = true;
 		}
-		l->lowmem_known = true;
-		l->lowmem_prov = PROV_DERIVED;
+		l->lowmem.known = true;
+		l->lowmem.prov = PROV_DERIVED;
 		if (found) {
-			l->lowmem_end_pfn = high_start;
-			l->lowmem_source = "start_pfn of the first populated HighMem zone";
+			l->lowmem.end_pfn = high_start;
+			l->lowmem.source = "start_pfn of the first populated HighMem zone";
 		} else {
-			l->lowmem_end_pfn = l->end_pfn;
-			l->lowmem_source = "no populated HighMem zone: end_pfn";
+			l->lowmem.end_pfn = l->end_pfn;
+			l->lowmem.source = "no populated HighMem zone: end_pfn";
 		}
 	} else if (ai && !ai->highmem_capable) {
-		l->lowmem_known = true;
-		l->lowmem_prov = PROV_DERIVED;
-		l->lowmem_end_pfn = l->end_pfn;
-		l->lowmem_source = "architecture has no highmem: end_pfn";
+		l->lowmem.known = true;
+		l->lowmem.prov = PROV_DERIVED;
+		l->lowmem.end_pfn = l->end_pfn;
+		l->lowmem.source = "architecture has no highmem: end_pfn";
 	} else if (opt_is(&m->meminfo.high_total, 0)) {
-		l->lowmem_known = true;
-		l->lowmem_prov = PROV_DERIVED;
-		l->lowmem_end_pfn = l->end_pfn;
-		l->lowmem_source = "meminfo HighTotal is 0: end_pfn";
+		l->lowmem.known = true;
+		l->lowmem.prov = PROV_DERIVED;
+		l->lowmem.end_pfn = l->end_pfn;
+		l->lowmem.source = "meminfo HighTotal is 0: end_pfn";
 	} else {
 		l->unknown_reason = ai ? "32-bit kernel and no usable proc/zoneinfo: where lowmem "
 					 "ends is unknown"
@@ -173,21 +173,21 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 		return;
 	}
 
-	if (l->lowmem_end_pfn < l->base_pfn || l->lowmem_end_pfn > l->end_pfn) {
-		l->lowmem_known = false;
+	if (l->lowmem.end_pfn < l->base_pfn || l->lowmem.end_pfn > l->end_pfn) {
+		l->lowmem = (struct lowmem){ 0 };
 		l->unknown_reason = "HighMem zone starts outside the RAM ranges";
 		return;
 	}
-	l->low_page_count = l->lowmem_end_pfn - l->base_pfn;
-	l->max_low_pfn_as_count = l->low_page_count;
-	l->max_low_pfn_as_pfn = l->lowmem_end_pfn;
+	l->lowmem.page_count = l->lowmem.end_pfn - l->base_pfn;
+	l->lowmem.max_low_pfn_as_count = l->lowmem.page_count;
+	l->lowmem.max_low_pfn_as_pfn = l->lowmem.end_pfn;
 	if (l->source == LAYOUT_SOURCE_ZONEINFO)
-		l->highmem_bytes = high_present << l->page_shift;
+		l->lowmem.highmem_bytes = high_present << l->page_shift;
 	else
 		/* highmem is the pages [max_low_pfn, max_pfn): the part page above max_pfn
 		 * (RAM ending off a page boundary, PFN_DOWN) is not the kernel's (found by fuzzing) */
-		l->highmem_bytes = layout_ram_bytes_from_pfn(l, l->lowmem_end_pfn) -
-				   (l->lowmem_end_pfn <= l->end_pfn ? layout_ram_bytes_from_pfn(l, l->end_pfn)
+		l->lowmem.highmem_bytes = layout_ram_bytes_from_pfn(l, l->lowmem.end_pfn) -
+				   (l->lowmem.end_pfn <= l->end_pfn ? layout_ram_bytes_from_pfn(l, l->end_pfn)
 								    : 0);
 }
 

@@ -25,6 +25,18 @@ enum layout_source {
 
 const char *layout_source_to_string(enum layout_source s);
 
+/* Where lowmem ends, and what follows from it: all known or none. */
+struct lowmem {
+	uint64_t end_pfn;              /* first populated HighMem zone's start_pfn, else the layout's end_pfn */
+	uint64_t page_count;           /* end_pfn - base_pfn */
+	uint64_t max_low_pfn_as_count; /* arch/arm/mm/init.c before v3.13: a count */
+	uint64_t max_low_pfn_as_pfn;   /* v3.13+ (26ba47b18318) and x86: a PFN */
+	uint64_t highmem_bytes;
+	enum provenance prov;
+	const char *source;            /* static: how end_pfn was found */
+	bool known;                    /* a zeroed one is unknown: 32-bit kernel without zoneinfo */
+};
+
 struct layout {
 	enum layout_source source;
 	unsigned page_size;
@@ -37,14 +49,7 @@ struct layout {
 	uint64_t base_pfn;         /* PFN_UP(lowest RAM address): min_low_pfn */
 	uint64_t end_pfn;          /* PFN_DOWN(highest RAM end + 1): max_pfn */
 
-	bool lowmem_known;         /* false: 32-bit kernel without zoneinfo */
-	enum provenance lowmem_prov;
-	const char *lowmem_source; /* static: how lowmem_end_pfn was found */
-	uint64_t lowmem_end_pfn;   /* first populated HighMem zone's start_pfn, else end_pfn */
-	uint64_t low_page_count;   /* lowmem_end_pfn - base_pfn */
-	uint64_t max_low_pfn_as_count; /* arch/arm/mm/init.c before v3.13: a count */
-	uint64_t max_low_pfn_as_pfn;   /* v3.13+ (26ba47b18318) and x86: a PFN */
-	uint64_t highmem_bytes;
+	struct lowmem lowmem;
 
 	const struct zone *zones;  /* borrowed from the machine */
 	size_t n_zones;

@@ -18,14 +18,14 @@ int legacy_block_compute(const struct layout *l, const struct legacy_block_input
 	struct legacy_block b = { .reading = in->reading };
 	unsigned shift = l->page_shift;
 
-	if (l->source == LAYOUT_SOURCE_NONE || !l->lowmem_known || l->end_pfn == 0)
+	if (l->source == LAYOUT_SOURCE_NONE || !l->lowmem.known || l->end_pfn == 0)
 		return -ENODATA;
 
 	if (in->reading == MAX_LOW_PFN_COUNT) {
-		b.max_low_pfn = l->max_low_pfn_as_count;
+		b.max_low_pfn = l->lowmem.max_low_pfn_as_count;
 		b.max_pfn = l->end_pfn - l->base_pfn; /* max_high - PHYS_PFN_OFFSET */
 	} else {
-		b.max_low_pfn = l->max_low_pfn_as_pfn;
+		b.max_low_pfn = l->lowmem.max_low_pfn_as_pfn;
 		b.max_pfn = l->end_pfn;
 	}
 	/* blk_settings_init(); a zero would wrap, as it would have in the kernel */

@@ -227,14 +227,14 @@ static enum tristate arm_ram_above_dma_limit(const struct layout *l)
 
 	for (size_t i = 0; i < l->n_zones; i++)
 		have_dma = have_dma || strcmp(l->zones[i].name, "DMA") == 0;
-	if (l->n_zones == 0 || !l->lowmem_known)
+	if (l->n_zones == 0 || !l->lowmem.known)
 		return TRI_UNKNOWN;
 	if (!have_dma) /* no CONFIG_ZONE_DMA */
 		return l->end_pfn > pfn_4g - 1 ? TRI_YES : TRI_NO;
 	uint64_t dma_end = zone_end_pfn(l, "DMA");
 	if (dma_end == 0)
 		return TRI_UNKNOWN;
-	if (dma_end < l->lowmem_end_pfn) /* the limit itself: ZONE_NORMAL lies above it */
+	if (dma_end < l->lowmem.end_pfn) /* the limit itself: ZONE_NORMAL lies above it */
 		return l->end_pfn > dma_end ? TRI_YES : TRI_NO;
 	if (l->end_pfn <= dma_end) /* all RAM in ZONE_DMA: the limit is at or past max_pfn */
 		return TRI_NO;
@@ -461,9 +461,9 @@ static void pool_placement(const struct machine *m, const struct layout *l, uint
 		limit = 0xffffffffull;
 		s->pool_limit_why = "derived: memblock_alloc_low() keeps the pool below 4 GiB, the "
 				    "generic ARCH_LOW_ADDRESS_LIMIT";
-		if (l->lowmem_known && l->lowmem_end_pfn &&
-		    (l->lowmem_end_pfn << l->page_shift) - 1 < limit) {
-			limit = (l->lowmem_end_pfn << l->page_shift) - 1;
+		if (l->lowmem.known && l->lowmem.end_pfn &&
+		    (l->lowmem.end_pfn << l->page_shift) - 1 < limit) {
+			limit = (l->lowmem.end_pfn << l->page_shift) - 1;
 			s->pool_limit_why = "derived from the end of lowmem: memblock_alloc_low() keeps "
 					    "the pool below memblock.current_limit";
 		}

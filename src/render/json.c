@@ -66,7 +66,7 @@ static void inputs_json(struct json_writer *w, const struct machine *m)
 static void memory_json(struct json_writer *w, const struct layout *l)
 {
 	bool have = l->source != LAYOUT_SOURCE_NONE;
-	bool low = have && l->lowmem_known;
+	bool low = have && l->lowmem.known;
 
 	jw_open_object(w, "memory");
 	jw_string(w, "source", layout_source_to_string(l->source));
@@ -81,14 +81,14 @@ static void memory_json(struct json_writer *w, const struct layout *l)
 	}
 	jw_close_array(w);
 	json_opt_u64(w, "ram_bytes", have, l->ram_bytes);
-	json_opt_u64(w, "highmem_bytes", low, l->highmem_bytes);
+	json_opt_u64(w, "highmem_bytes", low, l->lowmem.highmem_bytes);
 	json_opt_u64(w, "base_pfn", have, l->base_pfn);
 	json_opt_u64(w, "end_pfn", have, l->end_pfn);
-	json_opt_u64(w, "lowmem_end_pfn", low, l->lowmem_end_pfn);
-	jw_string(w, "lowmem_end_source", low ? l->lowmem_source : NULL);
-	json_opt_u64(w, "low_page_count", low, l->low_page_count);
-	json_opt_u64(w, "max_low_pfn_as_count", low, l->max_low_pfn_as_count);
-	json_opt_u64(w, "max_low_pfn_as_pfn", low, l->max_low_pfn_as_pfn);
+	json_opt_u64(w, "lowmem_end_pfn", low, l->lowmem.end_pfn);
+	jw_string(w, "lowmem_end_source", low ? l->lowmem.source : NULL);
+	json_opt_u64(w, "low_page_count", low, l->lowmem.page_count);
+	json_opt_u64(w, "max_low_pfn_as_count", low, l->lowmem.max_low_pfn_as_count);
+	json_opt_u64(w, "max_low_pfn_as_pfn", low, l->lowmem.max_low_pfn_as_pfn);
 	jw_open_array(w, "zones");
 	for (size_t i = 0; i < l->n_zones; i++) {
 		const struct zone *z = &l->zones[i];

@@ -141,23 +141,23 @@ static void sample_if(struct prom *p, bool known, uint64_t v)
 static void memory_metrics(struct prom *p, const struct layout *l)
 {
 	bool have = l->source != LAYOUT_SOURCE_NONE;
-	bool low = have && l->lowmem_known;
+	bool low = have && l->lowmem.known;
 
 	family(p, "dmamask_ram_bytes", "System RAM in bytes (proc/iomem, else proc/zoneinfo spans).");
 	sample_if(p, have, l->ram_bytes);
 	family(p, "dmamask_highmem_bytes", "RAM above the end of lowmem (ZONE_HIGHMEM) in bytes.");
-	sample_if(p, low, l->highmem_bytes);
+	sample_if(p, low, l->lowmem.highmem_bytes);
 	family(p, "dmamask_memory_base_pfn", "First page frame number of RAM (min_low_pfn).");
 	sample_if(p, have, l->base_pfn);
 	family(p, "dmamask_memory_end_pfn", "Page frame number after the end of RAM (max_pfn).");
 	sample_if(p, have, l->end_pfn);
 	family(p, "dmamask_lowmem_end_pfn", "Page frame number where lowmem ends.");
-	sample_if(p, low, l->lowmem_end_pfn);
+	sample_if(p, low, l->lowmem.end_pfn);
 	family(p, "dmamask_max_low_pfn",
 	       "max_low_pfn read as a page count (32-bit ARM before v3.13) and as a page frame number.");
 	if (low) {
-		sample_labels(p, (const struct label[]){ { "reading", "count" } }, 1, l->max_low_pfn_as_count);
-		sample_labels(p, (const struct label[]){ { "reading", "pfn" } }, 1, l->max_low_pfn_as_pfn);
+		sample_labels(p, (const struct label[]){ { "reading", "count" } }, 1, l->lowmem.max_low_pfn_as_count);
+		sample_labels(p, (const struct label[]){ { "reading", "pfn" } }, 1, l->lowmem.max_low_pfn_as_pfn);
 	}
 }
 

@@ -81,30 +81,30 @@ static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, u
 	const struct layout *l = &r->layout;
 	char tmp[256];
 
-	if (l->max_low_pfn_as_count == l->max_low_pfn_as_pfn) {
+	if (l->lowmem.max_low_pfn_as_count == l->lowmem.max_low_pfn_as_pfn) {
 		strbuf_append(b, "a page count and a page frame number agree here (RAM starts at "
 				 "address 0): the max_low_pfn confusion cannot arise");
 	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_COUNT) {
 		snprintf(tmp, sizeof(tmp),
 			 "this kernel keeps max_low_pfn as a page count (0x%llx) where the block layer "
 			 "compares page frame numbers (0x%llx): the confusion applies",
-			 (unsigned long long)l->max_low_pfn_as_count,
-			 (unsigned long long)l->max_low_pfn_as_pfn);
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
+			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
 		strbuf_append(b, tmp);
 	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_PFN) {
 		snprintf(tmp, sizeof(tmp),
 			 "max_low_pfn is a page frame number on this kernel (0x%llx); read as a page "
 			 "count it would be 0x%llx, %llu page%s short: the confusion does not apply",
-			 (unsigned long long)l->max_low_pfn_as_pfn,
-			 (unsigned long long)l->max_low_pfn_as_count,
+			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn,
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
 			 (unsigned long long)l->base_pfn, l->base_pfn == 1 ? "" : "s");
 		strbuf_append(b, tmp);
 	} else {
 		snprintf(tmp, sizeof(tmp),
 			 "whether this kernel keeps max_low_pfn as a page count (0x%llx) or a page "
 			 "frame number (0x%llx) is unknown (kernel release unknown)",
-			 (unsigned long long)l->max_low_pfn_as_count,
-			 (unsigned long long)l->max_low_pfn_as_pfn);
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
+			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
 		strbuf_append(b, tmp);
 	}
 	say(out, b, width);
@@ -160,19 +160,19 @@ void text_print_memory(FILE *out, const struct report *r, const struct render_op
 	}
 	say(out, &b, width);
 
-	if (!l->lowmem_known) {
+	if (!l->lowmem.known) {
 		strbuf_append(&b, "where low memory ends is unknown: ");
 		strbuf_append(&b, l->unknown_reason ? l->unknown_reason : "?");
 		say(out, &b, width);
 	} else {
-		if (l->highmem_bytes) {
-			text_append_amount(&b, l->highmem_bytes, exact);
+		if (l->lowmem.highmem_bytes) {
+			text_append_amount(&b, l->lowmem.highmem_bytes, exact);
 			strbuf_append(&b, " is high memory, which the kernel maps only on demand");
 		} else {
 			strbuf_append(&b, "all of it is low memory, mapped by the kernel");
 		}
 		snprintf(tmp, sizeof(tmp), ", up to page frame 0x%llx (%s)",
-			 (unsigned long long)l->lowmem_end_pfn, l->lowmem_source);
+			 (unsigned long long)l->lowmem.end_pfn, l->lowmem.source);
 		strbuf_append(&b, tmp);
 		say(out, &b, width);
 		say_confusion(out, r, &b, width);

@@ -233,9 +233,9 @@ static void audit(const char *dir, unsigned flags)
 	if (read_machine(sr, &m, 0) == 0 && report_build(&m, SEVERITY_WARNING, &rep) == 0) {
 		/* no wrapped page arithmetic (issue 8: RAM up to 2^64-1 was all highmem) */
 		const struct layout *l = &rep.layout;
-		fuzz_assert(l->highmem_bytes <= l->ram_bytes);
-		fuzz_assert(l->source != LAYOUT_SOURCE_IOMEM || l->lowmem_end_pfn < l->end_pfn ||
-			    l->highmem_bytes == 0);
+		fuzz_assert(l->lowmem.highmem_bytes <= l->ram_bytes);
+		fuzz_assert(l->source != LAYOUT_SOURCE_IOMEM || l->lowmem.end_pfn < l->end_pfn ||
+			    l->lowmem.highmem_bytes == 0);
 		FILE *f = open_memstream(&json, &json_len);
 		fuzz_assert(f && render_json(f, &m, &rep, NULL) == 0);
 		fclose(f);

@@ -30,12 +30,12 @@ static struct layout mk_layout(const struct ram_range *r, size_t n, uint64_t low
 		l.ram_bytes += r[i].end - r[i].start + 1;
 	l.base_pfn = (r[0].start + 4095) >> 12;
 	l.end_pfn = (r[n - 1].end + 1) >> 12;
-	l.lowmem_known = true;
-	l.lowmem_end_pfn = low_end_pfn ? low_end_pfn : l.end_pfn;
-	l.low_page_count = l.lowmem_end_pfn - l.base_pfn;
-	l.max_low_pfn_as_count = l.low_page_count;
-	l.max_low_pfn_as_pfn = l.lowmem_end_pfn;
-	l.highmem_bytes = layout_ram_bytes_above(&l, l.lowmem_end_pfn << 12);
+	l.lowmem.known = true;
+	l.lowmem.end_pfn = low_end_pfn ? low_end_pfn : l.end_pfn;
+	l.lowmem.page_count = l.lowmem.end_pfn - l.base_pfn;
+	l.lowmem.max_low_pfn_as_count = l.lowmem.page_count;
+	l.lowmem.max_low_pfn_as_pfn = l.lowmem.end_pfn;
+	l.lowmem.highmem_bytes = layout_ram_bytes_above(&l, l.lowmem.end_pfn << 12);
 	return l;
 }
 

@@ -549,8 +549,8 @@ static void test_highmem_net_lowmem_only(void **state)
 	add_nic(&m, "0000:00:03.0", "e1000", "eth1");    /* may set NETIF_F_HIGHDMA */
 	machine_sort_devices(&m);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
-	assert_true(r.layout.lowmem_known);
-	assert_int_equal(r.layout.lowmem_end_pfn, 0x37ffe);
+	assert_true(r.layout.lowmem.known);
+	assert_int_equal(r.layout.lowmem.end_pfn, 0x37ffe);
 
 	const struct device_report *pcnet = report_of(&r, "0000:00:02.0");
 	assert_int_equal(pcnet->verdict, VERDICT_DIRECT);

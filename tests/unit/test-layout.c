@@ -124,14 +124,14 @@ static void test_worked_example_2013(void **state)
 	assert_int_equal(l->ram_bytes, 0x80000000ull);
 	assert_int_equal(l->base_pfn, 0x40000);
 	assert_int_equal(l->end_pfn, 0xc0000);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_prov, PROV_DERIVED);
-	assert_non_null(l->lowmem_source);
-	assert_int_equal(l->lowmem_end_pfn, 0x6f800);
-	assert_int_equal(l->low_page_count, 0x2f800);
-	assert_int_equal(l->max_low_pfn_as_count, 0x2f800); /* what 3.3 stored */
-	assert_int_equal(l->max_low_pfn_as_pfn, 0x6f800);   /* what 3.13+ stores */
-	assert_int_equal(l->highmem_bytes, 0x50800ull * 4096);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.prov, PROV_DERIVED);
+	assert_non_null(l->lowmem.source);
+	assert_int_equal(l->lowmem.end_pfn, 0x6f800);
+	assert_int_equal(l->lowmem.page_count, 0x2f800);
+	assert_int_equal(l->lowmem.max_low_pfn_as_count, 0x2f800); /* what 3.3 stored */
+	assert_int_equal(l->lowmem.max_low_pfn_as_pfn, 0x6f800);   /* what 3.13+ stores */
+	assert_int_equal(l->lowmem.highmem_bytes, 0x50800ull * 4096);
 	assert_ptr_equal(l->zones, m->zones);
 	assert_int_equal(l->n_zones, 2);
 	/* The count-era max_pfn of the report: end_pfn - base_pfn. */
@@ -155,12 +155,12 @@ static void test_256m_at_c0000000_no_highmem(void **state)
 	assert_int_equal(l->source, LAYOUT_SOURCE_IOMEM);
 	assert_int_equal(l->base_pfn, 0xc0000);
 	assert_int_equal(l->end_pfn, 0xd0000);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0xd0000);
-	assert_int_equal(l->low_page_count, 0x10000);
-	assert_int_equal(l->max_low_pfn_as_count, 0x10000); /* blk_max_low_pfn 0xffff */
-	assert_int_equal(l->max_low_pfn_as_pfn, 0xd0000);
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0xd0000);
+	assert_int_equal(l->lowmem.page_count, 0x10000);
+	assert_int_equal(l->lowmem.max_low_pfn_as_count, 0x10000); /* blk_max_low_pfn 0xffff */
+	assert_int_equal(l->lowmem.max_low_pfn_as_pfn, 0xd0000);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	assert_int_equal(l->ram_bytes, 256ull << 20);
 	layout_done(l);
 	machine_done(m);
@@ -179,9 +179,9 @@ static void test_unpopulated_highmem_ignored(void **state)
 
 	machine_setup(m, "armv7l", 4096, ram, 1, zones, 2);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0xd0000);
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0xd0000);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	layout_done(l);
 	machine_done(m);
 }
@@ -202,10 +202,10 @@ static void test_first_highmem_zone_of_several(void **state)
 	struct zone swapped[3] = { zones[2], zones[0], zones[1] };
 	machine_setup(m, "armv7l", 4096, ram, 2, swapped, 3);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_int_equal(l->lowmem_end_pfn, 0x6f800);
+	assert_int_equal(l->lowmem.end_pfn, 0x6f800);
 	assert_int_equal(l->base_pfn, 0x40000);
 	assert_int_equal(l->end_pfn, 0x100000);
-	assert_int_equal(l->highmem_bytes, 0x100000000ull - 0x6f800000ull);
+	assert_int_equal(l->lowmem.highmem_bytes, 0x100000000ull - 0x6f800000ull);
 	layout_done(l);
 	machine_done(m);
 }
@@ -235,11 +235,11 @@ static void test_x86_64_above_4g(void **state)
 	assert_int_equal(l->ram_bytes, x86_ram_bytes);
 	assert_int_equal(l->ram_bytes, 0x9ec00ull + 0xbff00000ull + 0x540000000ull);
 	/* 64-bit: no highmem, lowmem is all of RAM even without zoneinfo. */
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0x640000);
-	assert_int_equal(l->low_page_count, 0x640000 - 1);
-	assert_int_equal(l->max_low_pfn_as_pfn, 0x640000);
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0x640000);
+	assert_int_equal(l->lowmem.page_count, 0x640000 - 1);
+	assert_int_equal(l->lowmem.max_low_pfn_as_pfn, 0x640000);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	assert_null(l->unknown_reason);
 	layout_done(l);
 	machine_done(m);
@@ -267,9 +267,9 @@ static void test_x86_64_iomem_and_zoneinfo(void **state)
 	assert_int_equal(l->ram_bytes, x86_ram_bytes);
 	assert_int_equal(l->base_pfn, 1);
 	assert_int_equal(l->end_pfn, 0x640000);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0x640000);
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0x640000);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	layout_done(l);
 	machine_done(m);
 }
@@ -293,9 +293,9 @@ static void test_zoneinfo_only(void **state)
 	assert_int_equal(l->ram_bytes, (3998ull + 782336 + 5505024) * 4096);
 	assert_int_equal(l->base_pfn, 1);
 	assert_int_equal(l->end_pfn, 0x640000);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0x640000);
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0x640000);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	layout_done(l);
 	machine_done(m);
 }
@@ -368,11 +368,11 @@ static void test_zoneinfo_only_arm_highmem(void **state)
 	assert_int_equal(l->base_pfn, 0x40000);
 	assert_int_equal(l->end_pfn, 0xc0000);
 	assert_int_equal(l->ram_bytes, (0x2f800ull + 0x50000) * 4096);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0x6f800);
-	assert_int_equal(l->max_low_pfn_as_count, 0x2f800);
-	assert_int_equal(l->max_low_pfn_as_pfn, 0x6f800);
-	assert_int_equal(l->highmem_bytes, 0x50000ull * 4096);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0x6f800);
+	assert_int_equal(l->lowmem.max_low_pfn_as_count, 0x2f800);
+	assert_int_equal(l->lowmem.max_low_pfn_as_pfn, 0x6f800);
+	assert_int_equal(l->lowmem.highmem_bytes, 0x50000ull * 4096);
 	layout_done(l);
 	machine_done(m);
 }
@@ -389,7 +389,7 @@ static void test_zoneinfo_without_populated_zone(void **state)
 	assert_non_null(l->unknown_reason);
 	assert_null(l->ranges);
 	assert_int_equal(l->n_ranges, 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	layout_done(l);
 	machine_done(m);
 }
@@ -410,7 +410,7 @@ static void test_no_source(void **state)
 	assert_null(l->ranges);
 	assert_int_equal(l->n_ranges, 0);
 	assert_int_equal(l->ram_bytes, 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	layout_done(l);
 	machine_done(m);
 }
@@ -442,14 +442,14 @@ static void test_32bit_without_zoneinfo(void **state)
 	assert_int_equal(l->source, LAYOUT_SOURCE_IOMEM);
 	assert_int_equal(l->base_pfn, 0x40000);
 	assert_int_equal(l->end_pfn, 0xc0000);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	assert_non_null(l->unknown_reason);
 	layout_done(l);
 	machine_done(m);
 
 	machine_setup(m, "i686", 4096, x86_ram, 2, NULL, 0);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	assert_non_null(l->unknown_reason);
 	layout_done(l);
 	machine_done(m);
@@ -462,14 +462,14 @@ static void test_unknown_arch_without_zoneinfo(void **state)
 
 	machine_setup(m, "vax", 4096, arm_2013_ram, 1, NULL, 0);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	assert_non_null(l->unknown_reason);
 	layout_done(l);
 	machine_done(m);
 
 	machine_setup(m, NULL, 4096, arm_2013_ram, 1, NULL, 0);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	assert_non_null(l->unknown_reason);
 	layout_done(l);
 	machine_done(m);
@@ -484,16 +484,16 @@ static void test_32bit_meminfo_high_total_zero(void **state)
 	opt_set(&m->meminfo.mem_total, 0x80000000ull);
 	opt_set(&m->meminfo.high_total, 0);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_true(l->lowmem_known);
-	assert_int_equal(l->lowmem_end_pfn, 0xc0000);
-	assert_int_equal(l->low_page_count, 0x80000);
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_true(l->lowmem.known);
+	assert_int_equal(l->lowmem.end_pfn, 0xc0000);
+	assert_int_equal(l->lowmem.page_count, 0x80000);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	layout_done(l);
 
 	/* HighTotal non-zero says highmem exists but not where: still unknown. */
 	opt_set(&m->meminfo.high_total, 0x50800000ull);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	layout_done(l);
 	machine_done(m);
 }
@@ -509,15 +509,15 @@ static void test_64bit_without_zoneinfo(void **state)
 
 		machine_setup(m, arches[i], 4096, ram, 1, NULL, 0);
 		assert_int_equal(layout_compute(m, l), 0);
-		assert_true(l->lowmem_known);
-		assert_int_equal(l->lowmem_prov, PROV_DERIVED);
+		assert_true(l->lowmem.known);
+		assert_int_equal(l->lowmem.prov, PROV_DERIVED);
 		assert_int_equal(l->base_pfn, 0x80000);
 		assert_int_equal(l->end_pfn, 0x480000);
-		assert_int_equal(l->lowmem_end_pfn, 0x480000);
-		assert_int_equal(l->low_page_count, 0x400000);
-		assert_int_equal(l->max_low_pfn_as_count, 0x400000);
-		assert_int_equal(l->max_low_pfn_as_pfn, 0x480000);
-		assert_int_equal(l->highmem_bytes, 0);
+		assert_int_equal(l->lowmem.end_pfn, 0x480000);
+		assert_int_equal(l->lowmem.page_count, 0x400000);
+		assert_int_equal(l->lowmem.max_low_pfn_as_count, 0x400000);
+		assert_int_equal(l->lowmem.max_low_pfn_as_pfn, 0x480000);
+		assert_int_equal(l->lowmem.highmem_bytes, 0);
 		layout_done(l);
 		machine_done(m);
 	}
@@ -535,7 +535,7 @@ static void test_highmem_outside_ram(void **state)
 
 	machine_setup(m, "armv7l", 4096, arm_2013_ram, 1, zones, 2);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	assert_non_null(l->unknown_reason);
 	layout_done(l);
 	machine_done(m);
@@ -544,7 +544,7 @@ static void test_highmem_outside_ram(void **state)
 	const struct zone below[] = { mkzone(0, "HighMem", 0x30000, 0x1000, 0x1000) };
 	machine_setup(m, "armv7l", 4096, arm_2013_ram, 1, below, 1);
 	assert_int_equal(layout_compute(m, l), 0);
-	assert_false(l->lowmem_known);
+	assert_false(l->lowmem.known);
 	layout_done(l);
 	machine_done(m);
 }
@@ -602,8 +602,8 @@ static void test_ram_ending_off_a_page(void **state)
 	machine_setup(m, "x86_64", 4096, ram, 1, NULL, 0);
 	assert_int_equal(layout_compute(m, l), 0);
 	assert_int_equal(l->end_pfn, 0x9f);
-	assert_int_equal(l->lowmem_end_pfn, 0x9f);
-	assert_int_equal(l->highmem_bytes, 0); /* was 0xc00, found by fuzzing */
+	assert_int_equal(l->lowmem.end_pfn, 0x9f);
+	assert_int_equal(l->lowmem.highmem_bytes, 0); /* was 0xc00, found by fuzzing */
 	layout_done(l);
 	machine_done(m);
 }
@@ -619,10 +619,10 @@ static void test_ram_up_to_2_64(void **state)
 	assert_int_equal(l->base_pfn, 0xfffffffffffffull);
 	assert_int_equal(l->end_pfn, 1ull << 52); /* no wrap to 0 */
 	assert_int_equal(l->ram_bytes, 4096);
-	assert_int_equal(l->lowmem_end_pfn, 1ull << 52);
-	assert_int_equal(l->low_page_count, 1);
+	assert_int_equal(l->lowmem.end_pfn, 1ull << 52);
+	assert_int_equal(l->lowmem.page_count, 1);
 	/* lowmem_end_pfn << 12 wrapped to 0 and made all of RAM highmem */
-	assert_int_equal(l->highmem_bytes, 0);
+	assert_int_equal(l->lowmem.highmem_bytes, 0);
 	assert_int_equal(layout_ram_bytes_from_pfn(l, 1ull << 52), 0);
 	assert_int_equal(layout_ram_bytes_from_pfn(l, UINT64_MAX), 0);
 	assert_int_equal(layout_ram_bytes_from_pfn(l, (1ull << 52) - 1), 4096);

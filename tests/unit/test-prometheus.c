@@ -243,10 +243,10 @@ static void test_layout_known(void **state)
 	assert_null(strstr(out, "dmamask_max_low_pfn"));
 	free(out);
 
-	r.layout.lowmem_known = true;
-	r.layout.lowmem_end_pfn = 0xf0000;
-	r.layout.max_low_pfn_as_count = 0x30000;
-	r.layout.max_low_pfn_as_pfn = 0xf0000;
+	r.layout.lowmem.known = true;
+	r.layout.lowmem.end_pfn = 0xf0000;
+	r.layout.lowmem.max_low_pfn_as_count = 0x30000;
+	r.layout.lowmem.max_low_pfn_as_pfn = 0xf0000;
 	r.swiotlb.active = TRI_YES;
 	r.swiotlb.size_bytes.known = true;
 	r.swiotlb.size_bytes.v = 64ull << 20;

@@ -251,8 +251,8 @@ static void arm_2g(struct machine *m, struct layout *l, const char *release, str
 	l->base_pfn = 0x40000;
 	l->end_pfn = 0xc0000;
 	l->ram_bytes = 2ull << 30;
-	l->lowmem_known = true;
-	l->lowmem_end_pfn = 0x6f800;
+	l->lowmem.known = true;
+	l->lowmem.end_pfn = 0x6f800;
 	l->zones = zones ? zones : normal_high;
 	l->n_zones = zones ? n : 2;
 }
@@ -374,14 +374,14 @@ static void test_arm_pool_default(void **state)
 			opt_clear(&m.arm_cr);
 		l.end_pfn = cases[i].end_pfn;
 		if (cases[i].zones == dma_all)
-			l.lowmem_end_pfn = l.end_pfn;
+			l.lowmem.end_pfn = l.end_pfn;
 		swiotlb_state_compute(&m, &l, cases[i].release, &s);
 		assert_int_equal(s.active, cases[i].want);
 		assert_non_null(s.active_why);
 		/* where a pool may exist it lies in lowmem: memblock.current_limit */
 		assert_int_equal(s.pool_limit.known, s.active != TRI_NO);
 		if (s.pool_limit.known)
-			assert_int_equal(s.pool_limit.v, (l.lowmem_end_pfn << 12) - 1);
+			assert_int_equal(s.pool_limit.v, (l.lowmem.end_pfn << 12) - 1);
 	}
 }
 
