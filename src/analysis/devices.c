@@ -123,7 +123,7 @@ static uint64_t min_not_zero(uint64_t a, uint64_t b)
 
 /* Unreachable bytes at or above addr under dma-direct. */
 static int unreachable_above(const struct devices_input *in, const struct device_report *r,
-			     int range_map, uint64_t addr, uint64_t *ret)
+			     enum range_map range_map, uint64_t addr, uint64_t *ret)
 {
 	struct layout c;
 	struct reach x;
@@ -163,7 +163,7 @@ static bool scsi_bus_not_phys(const struct devices_input *in)
 	return false;
 }
 
-static int legacy_for(const struct devices_input *in, const struct device_report *r, int range_map,
+static int legacy_for(const struct devices_input *in, const struct device_report *r, enum range_map range_map,
 		      struct legacy_result *out)
 {
 	const struct layout *l = in->l;
@@ -250,7 +250,7 @@ static enum tristate pool_reachable(const struct devices_input *in, const struct
 		if (!r->direct.any_unreachable || r->direct.lowest_unreachable > sw->pool_limit.v)
 			return TRI_YES;
 		uint64_t above = 0, from = sw->pool_limit.v + 1;
-		int range_map = r->map.state == DMA_MAP_RANGES
+		enum range_map range_map = r->map.state == DMA_MAP_RANGES
 					? era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL)
 					: RANGE_MAP_NONE;
 		if (from != 0 && unreachable_above(in, r, range_map, from, &above) < 0)
@@ -513,7 +513,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		       const struct tallies *tallies, struct device_report *r)
 {
 	int walk = era_value(ERA_DT_WALK_START, in->release, in->arch_family, NULL);
-	int range_map = era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL);
+	enum range_map range_map = (enum range_map)era_value(ERA_RANGE_MAP, in->release, in->arch_family, NULL);
 	int e;
 
 	memset(r, 0, sizeof(*r));

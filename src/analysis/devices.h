@@ -69,7 +69,7 @@ enum observed_result {
 
 struct legacy_result {
 	bool known;
-	int kernel_reading;                  /* which one the kernel used */
+	enum max_low_pfn_reading kernel_reading; /* which one the kernel used */
 	const char *why_not;                 /* static, when !known */
 	struct legacy_block by_reading[N_READINGS];
 	uint64_t unreachable_bounced;        /* bytes the kernel reading bounces that must bounce */

@@ -53,18 +53,18 @@ enum era_rule {
 	_ERA_RULE_MAX,
 };
 
-enum {
+enum max_low_pfn_reading {
 	MAX_LOW_PFN_PFN,         /* an absolute page frame number */
 	MAX_LOW_PFN_COUNT,       /* a count of pages from the start of RAM */
 };
 
-enum {
+enum block_bounce {
 	BLOCK_BOUNCE_PFN,        /* bounce_pfn arithmetic (block/blk-settings.c, mm/bounce.c) */
 	BLOCK_BOUNCE_NEVER_HIGHMEM, /* 5.13-6.15: blk_queue_may_bounce() is false with highmem */
 	BLOCK_BOUNCE_NONE,       /* 6.16: removed */
 };
 
-enum {
+enum block_limit {
 	BLOCK_LIMIT_MASK,            /* *dma_mask itself */
 	BLOCK_LIMIT_PHYS_OFFSET_PFN, /* ARM dma_max_pfn(): PHYS_PFN_OFFSET + dma_to_pfn(mask) */
 	BLOCK_LIMIT_DMA_MAX_PFN,     /* dma_max_pfn(): (mask >> PAGE_SHIFT) + dma_pfn_offset */
@@ -72,7 +72,7 @@ enum {
 	BLOCK_LIMIT_NONE,            /* the driver sets none at all: BLK_BOUNCE_ANY, mask or not */
 };
 
-enum {
+enum range_map {
 	RANGE_MAP_NONE,          /* no translation: bus address = CPU address */
 	RANGE_MAP_PFN_OFFSET,    /* one dma_pfn_offset for the whole device */
 	RANGE_MAP_REGIONS,       /* dma_range_map: an address no region covers is not capable */
@@ -197,7 +197,10 @@ struct era_row {
 /*
  * The value of rule for a release and architecture family. release 0 means
  * unknown: the newest row answers (and the caller marks it assumed).
- * ret_source, when not NULL, receives the citing row's source.
+ * ret_source, when not NULL, receives the citing row's source. -1 when no
+ * row holds: every rule but ERA_ARM_LPAE_POOL, ERA_X86_32_POOL and
+ * ERA_POOLLESS_MAP holds for every release and architecture (test-analysis
+ * test_era_total), so their callers keep the answer in its enum.
  */
 _must_check_ int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
 	      const char **ret_source);

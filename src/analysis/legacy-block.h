@@ -11,10 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/eras.h"
 #include "analysis/layout.h"
 
 struct legacy_block {
-	int reading;              /* MAX_LOW_PFN_COUNT or MAX_LOW_PFN_PFN */
+	enum max_low_pfn_reading reading;
 	bool bounce_high;         /* the queue got BLK_BOUNCE_HIGH (no mask) */
 	bool isa;                 /* the GFP_DMA / ISA-pool path */
 	bool early_return;        /* bounce_pfn >= blk_max_pfn (non-ISA): nothing bounces */
@@ -30,8 +31,8 @@ struct legacy_block {
 
 struct legacy_block_input {
 	unsigned bits;            /* BITS_PER_LONG */
-	int reading;              /* MAX_LOW_PFN_* */
-	int limit_rule;           /* BLOCK_LIMIT_* (analysis/eras.h) */
+	enum max_low_pfn_reading reading;
+	enum block_limit limit_rule;
 	bool has_mask;            /* false: the driver used BLK_BOUNCE_HIGH */
 	uint64_t mask;
 	int64_t dma_pfn_offset;   /* (cpu - bus) >> PAGE_SHIFT of the device's translation */

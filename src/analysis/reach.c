@@ -199,7 +199,7 @@ static int regions_range(struct reach *r, const struct dma_map *map, uint64_t a,
 	return 0;
 }
 
-int reach_compute(const struct layout *l, const struct dma_map *map, int range_map,
+int reach_compute(const struct layout *l, const struct dma_map *map, enum range_map range_map,
 		  uint64_t mask, uint64_t bus_limit, enum reach_test test, struct reach *ret)
 {
 	struct reach r = { 0 };

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/dma-map.h"
+#include "analysis/eras.h"
 #include "analysis/layout.h"
 
 enum reach_test {
@@ -28,11 +29,11 @@ struct reach {
 };
 
 /*
- * Reach of RAM for a device. range_map is RANGE_MAP_* (analysis/eras.h):
+ * Reach of RAM for a device. range_map (analysis/eras.h) is
  * how the kernel of that era translates (regions, one offset, or none).
  * bus_limit 0 means none. Returns 0 (no failure mode: pure arithmetic).
  */
-_must_check_ int reach_compute(const struct layout *l, const struct dma_map *map, int range_map,
+_must_check_ int reach_compute(const struct layout *l, const struct dma_map *map, enum range_map range_map,
 		  uint64_t mask, uint64_t bus_limit, enum reach_test test, struct reach *ret);
 
 /* Addresses a in [lo, hi] with (a & ~mask) == 0. */

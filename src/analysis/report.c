@@ -49,8 +49,8 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	if (r.release && kernel_version_parse(m->stable_release.value, &stable) &&
 	    (stable >> 8) == (r.release >> 8) && stable > r.release)
 		r.release = stable;
-	r.max_low_pfn_reading = era_value(ERA_MAX_LOW_PFN, r.release, r.arch_family, &r.max_low_pfn_source);
-	r.block_bounce = era_value(ERA_BLOCK_BOUNCE, r.release, r.arch_family, &r.block_bounce_source);
+	r.max_low_pfn_reading = (enum max_low_pfn_reading)era_value(ERA_MAX_LOW_PFN, r.release, r.arch_family, &r.max_low_pfn_source);
+	r.block_bounce = (enum block_bounce)era_value(ERA_BLOCK_BOUNCE, r.release, r.arch_family, &r.block_bounce_source);
 	swiotlb_state_compute(m, &r.layout, r.release, &r.swiotlb);
 
 	machine_findings(m, &r, &r.findings);

@@ -23,9 +23,9 @@ struct report {
 	enum provenance release_prov;
 	enum arch_family arch_family; /* _ARCH_FAMILY_INVALID: unknown */
 	unsigned bits;               /* BITS_PER_LONG, 0 unknown */
-	int max_low_pfn_reading;     /* MAX_LOW_PFN_* the kernel used */
+	enum max_low_pfn_reading max_low_pfn_reading; /* the kernel's */
 	const char *max_low_pfn_source;
-	int block_bounce;            /* BLOCK_BOUNCE_* of the kernel */
+	enum block_bounce block_bounce; /* the kernel's */
 	const char *block_bounce_source;
 	struct swiotlb_state swiotlb;
 	struct devices_result devices;

@@ -30,7 +30,7 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 void json_finding(struct json_writer *w, const struct finding *x);
 
 /* How max_low_pfn is read: "pfn" or "count". */
-static inline const char *json_reading_name(int reading)
+static inline const char *json_reading_name(enum max_low_pfn_reading reading)
 {
 	return reading == MAX_LOW_PFN_PFN ? "pfn" : reading == MAX_LOW_PFN_COUNT ? "count" : NULL;
 }

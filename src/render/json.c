@@ -129,10 +129,9 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	jw_string(w, "stable_release_source", m->stable_release.source);
 	jw_string(w, "arch_family", arch_family_to_string(r->arch_family));
 	json_opt_int(w, "bits", r->bits != 0, r->bits);
-	jw_string(w, "max_low_pfn_reading",
-		    r->max_low_pfn_reading >= 0 ? json_reading_name(r->max_low_pfn_reading) : NULL);
+	jw_string(w, "max_low_pfn_reading", json_reading_name(r->max_low_pfn_reading));
 	jw_string(w, "max_low_pfn_source", r->max_low_pfn_source);
-	jw_string(w, "block_bounce", r->block_bounce >= 0 ? block_bounce_names[r->block_bounce] : NULL);
+	jw_string(w, "block_bounce", block_bounce_names[r->block_bounce]);
 	jw_string(w, "block_bounce_source", r->block_bounce_source);
 	if (r->arch_family == ARCH_ARM)
 		json_tristate(w, "arm_lpae", r->swiotlb.arm_lpae);

@@ -389,6 +389,38 @@ static void test_era_boundaries_covered(void **state)
 	}
 }
 
+/* Every rule but three answers for every release (unknown too) and every
+ * architecture (unknown too): era_value()'s -1 is not a value their callers
+ * test for. The three are asked only on their own architectures. */
+static void test_era_total(void **state)
+{
+	unsigned n;
+	const struct era_row *t = era_table(&n);
+	(void)state;
+
+	assert_int_equal(era_value(_ERA_RULE_MAX, 0, ANY_ARCH, NULL), -1);
+	for (int rule = 0; rule < _ERA_RULE_MAX; rule++) {
+		if (rule == ERA_ARM_LPAE_POOL || rule == ERA_X86_32_POOL || rule == ERA_POOLLESS_MAP)
+			continue;
+		for (int a = -1; a < _ARCH_FAMILY_MAX; a++) {
+			enum arch_family arch = a < 0 ? _ARCH_FAMILY_INVALID : (enum arch_family)a;
+			uint32_t releases[2 * 16 + 2] = { 0, KV(255, 255, 255) };
+			unsigned m = 2;
+			/* every boundary of the rule's rows, and the release just before it */
+			for (unsigned k = 0; k < n; k++)
+				if (t[k].rule == (enum era_rule)rule && t[k].since) {
+					assert_true(m + 2 <= sizeof(releases) / sizeof(*releases));
+					releases[m++] = t[k].since;
+					releases[m++] = t[k].since - 1;
+				}
+			for (unsigned k = 0; k < m; k++)
+				if (era_value((enum era_rule)rule, releases[k], arch, NULL) < 0)
+					fail_msg("%s: no row for release %#x, arch %d", era_rule_name(rule),
+						 releases[k], a);
+		}
+	}
+}
+
 /* Every rule and every value a row holds has a name: the kernel suite's era
  * table (tests/kernels/README) is generated from them. */
 static void test_era_names(void **state)
@@ -1000,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_version_parse),
 		cmocka_unit_test(test_eras),
 		cmocka_unit_test(test_era_names),
+		cmocka_unit_test(test_era_total),
 		cmocka_unit_test(test_era_boundaries),
 		cmocka_unit_test(test_era_boundaries_covered),
 		cmocka_unit_test(test_bitmask_count),
