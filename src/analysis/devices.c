@@ -169,7 +169,7 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 	const struct layout *l = in->l;
 	struct legacy_result lr = { 0 };
 
-	if (!in->bits) {
+	if (!in->bits.known) {
 		lr.why_not = "architecture unknown: BITS_PER_LONG unknown";
 	} else if (l->source == LAYOUT_SOURCE_NONE || !l->lowmem.known) {
 		lr.why_not = "memory layout or lowmem end unknown";
@@ -182,7 +182,7 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 			 (era_value(ERA_SCSI_BLOCK_LIMIT, in->release, in->arch_family, NULL) == SCSI_LIMIT_NONE ||
 			  scsi_bus_not_phys(in));
 	struct legacy_block_input li = {
-		.bits = in->bits,
+		.bits = in->bits.v,
 		.limit_rule = scsi_none ? BLOCK_LIMIT_NONE
 					: era_value(ERA_BLOCK_LIMIT, in->release, in->arch_family, NULL),
 		.has_mask = r && r->dma_mask.known,

@@ -156,9 +156,9 @@ struct devices_input {
 	const struct machine *m;
 	const struct layout *l;
 	const struct swiotlb_state *sw;
-	uint32_t release;                    /* KV(); 0 unknown */
+	uint32_t release;                    /* KV(); 0 unknown, era_value()'s key for it */
 	enum arch_family arch_family;        /* _ARCH_FAMILY_INVALID unknown */
-	unsigned bits;                       /* BITS_PER_LONG; 0 unknown */
+	struct opt_u32 bits;                 /* BITS_PER_LONG */
 	const struct assumed_mask *masks;    /* --assume-mask */
 	size_t n_masks;
 };

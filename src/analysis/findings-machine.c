@@ -75,14 +75,14 @@ static void confusion_finding(const struct report *r, struct findings *f)
 	const struct layout *l = &r->layout;
 	struct legacy_block b[2];
 
-	if (!r->bits || l->source == LAYOUT_SOURCE_NONE || !l->lowmem.known)
+	if (!r->bits.known || l->source == LAYOUT_SOURCE_NONE || !l->lowmem.known)
 		return;
 	/* from 5.13 (9bb33f24abbd) blk_queue_may_bounce() wants max_low_pfn >= max_pfn,
 	 * false with highmem under either reading: no queue bounces, nothing to confuse */
 	if (era_value(ERA_BLOCK_BOUNCE, r->release, r->arch_family, NULL) != BLOCK_BOUNCE_PFN)
 		return;
 	for (int reading = 0; reading < 2; reading++) {
-		struct legacy_block_input in = { .bits = r->bits, .reading = reading, .has_mask = false };
+		struct legacy_block_input in = { .bits = r->bits.v, .reading = reading, .has_mask = false };
 		if (legacy_block_compute(l, &in, &b[reading]) < 0)
 			return;
 	}

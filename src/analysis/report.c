@@ -42,7 +42,8 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 		return e;
 	const struct arch_info *ai = m->arch_info;
 	r.arch_family = ai ? ai->family : _ARCH_FAMILY_INVALID;
-	r.bits = ai ? ai->bits : 0;
+	if (ai)
+		opt_set(&r.bits, ai->bits);
 	r.release_prov = kernel_version_parse(m->release.value, &r.release) ? PROV_READ : PROV_UNKNOWN;
 	/* the stable release behind a distribution's ABI name decides backported rows */
 	uint32_t stable;

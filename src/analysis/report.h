@@ -19,10 +19,10 @@ enum {
 
 struct report {
 	struct layout layout;
-	uint32_t release;            /* KV() of the kernel release; 0 unknown */
+	uint32_t release;            /* KV() of the kernel release; 0 unknown, era_value()'s key for it */
 	enum provenance release_prov;
 	enum arch_family arch_family; /* _ARCH_FAMILY_INVALID: unknown */
-	unsigned bits;               /* BITS_PER_LONG, 0 unknown */
+	struct opt_u32 bits;         /* BITS_PER_LONG */
 	enum max_low_pfn_reading max_low_pfn_reading; /* the kernel's */
 	const char *max_low_pfn_source;
 	enum block_bounce block_bounce; /* the kernel's */

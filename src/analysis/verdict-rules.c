@@ -183,7 +183,7 @@ bool decided_by_lowmem_only_net(const struct devices_input *in, struct device_re
 
 	for (size_t i = 0; d->driver && i < ARRAY_SIZE(lowmem_only_net); i++)
 		listed |= strcmp(d->driver, lowmem_only_net[i].driver) == 0;
-	if (!listed || !d->interfaces || r->has_block || in->bits != 32 || !l->lowmem.known ||
+	if (!listed || !d->interfaces || r->has_block || !opt_is(&in->bits, 32) || !l->lowmem.known ||
 	    l->lowmem.highmem_bytes == 0 || l->lowmem.end_pfn >= (UINT64_MAX >> l->page_shift) ||
 	    r->direct.lowest_unreachable < l->lowmem.end_pfn << l->page_shift)
 		return false;

@@ -128,7 +128,7 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	jw_string(w, "stable_release", m->stable_release.value);
 	jw_string(w, "stable_release_source", m->stable_release.source);
 	jw_string(w, "arch_family", arch_family_to_string(r->arch_family));
-	json_opt_int(w, "bits", r->bits != 0, r->bits);
+	json_opt_int(w, "bits", r->bits.known, r->bits.v);
 	jw_string(w, "max_low_pfn_reading", json_reading_name(r->max_low_pfn_reading));
 	jw_string(w, "max_low_pfn_source", r->max_low_pfn_source);
 	jw_string(w, "block_bounce", block_bounce_names[r->block_bounce]);
