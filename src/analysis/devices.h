@@ -90,7 +90,8 @@ struct device_report {
 	struct opt_u64 dma_mask;             /* unknown: no mask_source gave one */
 	struct opt_u64 coherent_mask;
 	struct dma_map map;                  /* from dt; identity without */
-	uint64_t bus_limit;                  /* as the era keeps it; 0: none */
+	uint64_t bus_limit;                  /* as the era keeps it; 0: none, the kernel's own encoding
+					      * (dma_capable(): min_not_zero(*dma_mask, bus_dma_limit)) */
 	uint64_t limit;                      /* min_not_zero(dma_mask, bus_limit) */
 	struct reach direct;                 /* dma-direct model; known when mask and layout are */
 	struct reach bitmask;                /* bitmask model */
