@@ -419,12 +419,12 @@ static void decide(const struct devices_input *in, struct device_report *r)
 }
 
 /*
- * unreachable_ram_bytes: the RAM whose buffers bounce or fail for this
- * device, by verdict: none when translated or all in reach, all RAM when
+ * The report's unreachable_ram_bytes: the RAM whose buffers bounce or fail
+ * for this device, by verdict: none when translated or all in reach, all RAM when
  * forced, unknown when idle or undecided. The mask's own reach stays in
  * direct whatever the verdict.
  */
-static void affected_ram(const struct devices_input *in, struct device_report *r)
+static void verdict_unreachable_ram(const struct devices_input *in, struct device_report *r)
 {
 	const struct legacy_block *k = device_legacy(r)->known ? &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading] : NULL;
 	bool layout = in->l->source != LAYOUT_SOURCE_NONE;
@@ -432,11 +432,11 @@ static void affected_ram(const struct devices_input *in, struct device_report *r
 	switch (r->verdict) {
 	case VERDICT_DIRECT:
 	case VERDICT_IOMMU:
-		opt_set(&r->affected_bytes, 0);
+		opt_set(&r->unreachable_ram_bytes, 0);
 		return;
 	case VERDICT_FORCED:
 		if (layout)
-			opt_set(&r->affected_bytes, in->l->ram_bytes);
+			opt_set(&r->unreachable_ram_bytes, in->l->ram_bytes);
 		return;
 	case VERDICT_PARTIAL:
 	case VERDICT_FAILS:
@@ -444,9 +444,9 @@ static void affected_ram(const struct devices_input *in, struct device_report *r
 		if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k &&
 		    (r->verdict != VERDICT_UNKNOWN || r->out_of_reach_decides)) {
 			/* what the block layer bounces, and what it misses (bounced or failing below) */
-			opt_set(&r->affected_bytes, k->bounce_bytes + device_legacy(r)->missed_bytes);
+			opt_set(&r->unreachable_ram_bytes, k->bounce_bytes + device_legacy(r)->missed_bytes);
 		} else if (r->out_of_reach_decides && r->direct.known) {
-			opt_set(&r->affected_bytes, r->direct.unreachable_bytes);
+			opt_set(&r->unreachable_ram_bytes, r->direct.unreachable_bytes);
 		}
 		return;
 	default:
@@ -581,7 +581,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 			return e;
 	}
 	decide(in, r);
-	affected_ram(in, r);
+	verdict_unreachable_ram(in, r);
 	prediction_check(in, r);
 	return 0;
 }

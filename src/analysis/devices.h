@@ -97,8 +97,10 @@ struct device_report {
 	struct reach bitmask;                /* bitmask model */
 	struct legacy_result *legacy;        /* legacy-block model when has_block (malloc'd): see device_legacy() */
 	const char *reason;                  /* static: why this verdict */
-	struct opt_u64 affected_bytes;       /* RAM whose buffers bounce or fail for this device; unknown: idle,
-					      * or a verdict that leaves it unknown */
+	/* the verdict's unreachable_ram_bytes: RAM whose buffers bounce or fail for
+	 * it (all RAM when forced); unknown when idle or undecided. Not direct's
+	 * unreachable_bytes, the mask's own reach (mask_unreachable_ram_bytes). */
+	struct opt_u64 unreachable_ram_bytes;
 	const char *forced_why;              /* static */
 	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
 	struct overflow_tally dma_overflows;  /* "DMA addr ... overflow" records of it */

@@ -78,7 +78,7 @@ static char *get_mask(const struct device_report *r, bool bytes)
 }
 
 static char *get_limit(const struct device_report *r, bool bytes) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
-static char *get_unreach(const struct device_report *r, bool bytes) { return size_or_null(r->affected_bytes.known, r->affected_bytes.v, bytes); }
+static char *get_unreach(const struct device_report *r, bool bytes) { return size_or_null(r->unreachable_ram_bytes.known, r->unreachable_ram_bytes.v, bytes); }
 static char *get_reach(const struct device_report *r, bool bytes) { return size_or_null(r->direct.known, r->direct.reachable_bytes, bytes); }
 
 static char *get_group(const struct device_report *r, bool bytes)
@@ -139,7 +139,7 @@ static char *get_check(const struct device_report *r, bool bytes)
 static bool key_mask(const struct device_report *r, uint64_t *v) { *v = r->dma_mask.v; return r->dma_mask.known; }
 static bool key_coherent(const struct device_report *r, uint64_t *v) { *v = r->coherent_mask.v; return r->coherent_mask.known; }
 static bool key_limit(const struct device_report *r, uint64_t *v) { *v = r->bus_limit; return r->bus_limit != 0; }
-static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->affected_bytes.v; return r->affected_bytes.known; }
+static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->unreachable_ram_bytes.v; return r->unreachable_ram_bytes.known; }
 static bool key_reach(const struct device_report *r, uint64_t *v) { *v = r->direct.reachable_bytes; return r->direct.known; }
 static bool key_group(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->iommu_group.v; return r->dev->iommu_group.known; }
 static bool key_numa(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->numa_node.v; return r->dev->numa_node.known; }

@@ -223,8 +223,8 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	       "RAM in bytes whose buffers bounce or fail for the device (0 when translated or in reach; "
 	       "absent when idle or unknown).");
 	for (size_t i = 0; i < d->n_devices; i++)
-		if (has_gauges(&d->devices[i]) && d->devices[i].affected_bytes.known)
-			device_sample(p, &d->devices[i], d->devices[i].affected_bytes.v);
+		if (has_gauges(&d->devices[i]) && d->devices[i].unreachable_ram_bytes.known)
+			device_sample(p, &d->devices[i], d->devices[i].unreachable_ram_bytes.v);
 	family(p, "dmamask_device_reachable_ram_bytes", "RAM in bytes within the device's DMA mask and bus limit.");
 	for (size_t i = 0; i < d->n_devices; i++)
 		if (has_gauges(&d->devices[i]) && d->devices[i].direct.known)

@@ -88,9 +88,9 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 			strbuf_append(&b, ")");
 		strbuf_append(&b, ": ");
 		strbuf_append(&b, verdict_to_string(dr->verdict));
-		if (dr->affected_bytes.known && dr->affected_bytes.v) {
+		if (dr->unreachable_ram_bytes.known && dr->unreachable_ram_bytes.v) {
 			strbuf_append(&b, ", ");
-			text_append_amount(&b, dr->affected_bytes.v, o->bytes);
+			text_append_amount(&b, dr->unreachable_ram_bytes.v, o->bytes);
 		}
 		strbuf_append(&b, ": ");
 		strbuf_append(&b, dr->reason ? dr->reason : "?");

@@ -143,7 +143,7 @@ static void test_platform_needs_a_sign(void **state)
 		assert_string_equal(d->reason, "no sign that it does DMA");
 		assert_int_equal(count_findings(&r, NULL, idle[i]), 0);
 		/* idle: nothing bounces or fails, but the mask still has a reach */
-		assert_false(d->affected_bytes.known);
+		assert_false(d->unreachable_ram_bytes.known);
 		assert_true(d->direct.known);
 	}
 	/* unbound: the driver rule comes first, its reason stays */
@@ -154,8 +154,8 @@ static void test_platform_needs_a_sign(void **state)
 	for (size_t i = 0; i < sizeof(judged) / sizeof(*judged); i++) {
 		const struct device_report *d = report_of(&r, judged[i]);
 		assert_int_equal(d->verdict, VERDICT_PARTIAL); /* assumed 32-bit mask, 5 GiB above */
-		assert_true(d->affected_bytes.known);
-		assert_int_equal(d->affected_bytes.v, 0x240000000ull - 0x100000000ull);
+		assert_true(d->unreachable_ram_bytes.known);
+		assert_int_equal(d->unreachable_ram_bytes.v, 0x240000000ull - 0x100000000ull);
 		assert_int_equal(d->direct.unreachable_bytes, 0x240000000ull - 0x100000000ull);
 		assert_int_equal(count_findings(&r, "bounce-needed", judged[i]), 1);
 	}
@@ -199,8 +199,8 @@ static void test_iommu_unit(void **state)
 	assert_non_null(strstr(unit->reason, "an IOMMU"));
 	assert_false(unit->dma_mask.known);
 	assert_int_equal(unit->mask_source, MASK_SOURCE_NONE);
-	assert_true(unit->affected_bytes.known);
-	assert_int_equal(unit->affected_bytes.v, 0);
+	assert_true(unit->unreachable_ram_bytes.known);
+	assert_int_equal(unit->unreachable_ram_bytes.v, 0);
 	assert_int_equal(count_findings(&r, NULL, "9050000.smmuv3"), 0);
 
 	const struct device_report *plain = report_of(&r, "9080000.smmuv3");
@@ -381,8 +381,8 @@ static void test_window_unchecked_disk(void **state)
 			assert_true(x->missed_corrupts);
 			assert_int_equal(x->pool_reachable, TRI_UNKNOWN); /* never consulted */
 			assert_non_null(strstr(x->reason, "4.20"));
-			assert_true(x->affected_bytes.known);
-			assert_int_equal(x->affected_bytes.v, 0x240000000ull - 0x80000000ull);
+			assert_true(x->unreachable_ram_bytes.known);
+			assert_int_equal(x->unreachable_ram_bytes.v, 0x240000000ull - 0x80000000ull);
 		}
 		report_done(&r);
 		machine_done(&m);
@@ -555,7 +555,7 @@ static void test_highmem_net_lowmem_only(void **state)
 	const struct device_report *pcnet = report_of(&r, "0000:00:02.0");
 	assert_int_equal(pcnet->verdict, VERDICT_DIRECT);
 	assert_non_null(strstr(pcnet->reason, "NETIF_F_HIGHDMA"));
-	assert_int_equal(pcnet->affected_bytes.v, 0);
+	assert_int_equal(pcnet->unreachable_ram_bytes.v, 0);
 	assert_int_equal(pcnet->direct.unreachable_bytes, 0xc0000000); /* the mask's own reach stays */
 	assert_int_equal(count_findings(&r, "bounce-needed", "0000:00:02.0"), 0);
 	const struct device_report *e1000 = report_of(&r, "0000:00:03.0");

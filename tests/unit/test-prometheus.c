@@ -309,11 +309,11 @@ static void test_devices(void **state)
 	};
 	struct device_report dr[3] = {
 		{ .dev = &d[0], .verdict = VERDICT_IOMMU, .dma_mask = OPT(UINT64_MAX),
-		  .direct = { .reachable_bytes = 100, .known = true }, .affected_bytes = OPT(0),
+		  .direct = { .reachable_bytes = 100, .known = true }, .unreachable_ram_bytes = OPT(0),
 		  .mask_source = MASK_SOURCE_SYSFS, .mask_bits = OPT(64) },
 		{ .dev = &d[1], .verdict = VERDICT_PARTIAL, .dma_mask = OPT(0x3fffffff),
 		  .direct = { .reachable_bytes = 60, .unreachable_bytes = 40, .known = true },
-		  .affected_bytes = OPT(40), .mask_source = MASK_SOURCE_USER,
+		  .unreachable_ram_bytes = OPT(40), .mask_source = MASK_SOURCE_USER,
 		  .mask_bits = OPT(30) }, /* as devices.c derives them: fls64(0x3fffffff) */
 		{ .dev = &d[2], .verdict = VERDICT_UNKNOWN, .mask_source = MASK_SOURCE_NONE },
 	};

@@ -533,8 +533,8 @@ static void test_forced_once(void **state)
 	assert_int_equal(report_of(&r, "0000:00:1f.2")->verdict, VERDICT_FORCED);
 	/* dma_direct_map_page(): swiotlb_map() for every mapping, RAM in reach too */
 	for (size_t i = 0; i < r.devices.n_devices; i++) {
-		assert_true(r.devices.devices[i].affected_bytes.known);
-		assert_int_equal(r.devices.devices[i].affected_bytes.v, r.layout.ram_bytes);
+		assert_true(r.devices.devices[i].unreachable_ram_bytes.known);
+		assert_int_equal(r.devices.devices[i].unreachable_ram_bytes.v, r.layout.ram_bytes);
 	}
 	assert_int_equal(report_of(&r, "0000:00:04.0")->direct.unreachable_bytes, 0);
 	find(&r, "forced-bounce", NULL, &n);
