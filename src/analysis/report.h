@@ -11,7 +11,7 @@
 #include "machine.h"
 
 /* The exit status (dmamask-audit(8), EXIT STATUS): 0 clean, 1 findings at --fail-on, 2 usage/fatal. */
-enum {
+enum exit_status {
 	EXIT_CLEAN = 0,
 	EXIT_FINDINGS = 1,
 	EXIT_FATAL = 2,
@@ -31,8 +31,8 @@ struct report {
 	struct devices_result devices;
 	struct findings findings;
 	enum severity fail_on;
-	int exit_status;
-	int64_t generated_at;        /* set by the caller: when the report was made (epoch seconds) */
+	enum exit_status exit_status;
+	struct opt_i64 generated_at; /* set by the caller: when the report was made (epoch seconds) */
 };
 
 struct report_options {

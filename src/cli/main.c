@@ -526,6 +526,17 @@ static int colour_wanted(int when, bool terminal)
 /* 10^6 devices' metrics are about 600 MiB; a textfile past this is not one of ours */
 #define PREVIOUS_TEXTFILE_MAX (1024u << 20)
 
+/* The time now, unknown when time() fails: the report's generated_at. */
+static struct opt_i64 clock_now(void)
+{
+	time_t t = time(NULL);
+	struct opt_i64 ret = { 0 };
+
+	if (t != (time_t)-1)
+		opt_set(&ret, (int64_t)t);
+	return ret;
+}
+
 static int write_report(struct output *out, struct options *o, const struct machine *m,
 			const struct report *rep)
 {
@@ -544,7 +555,7 @@ static int write_report(struct output *out, struct options *o, const struct mach
 		if (!rep && output_previous(out, PREVIOUS_TEXTFILE_MAX, &previous, &len) < 0)
 			previous = NULL;
 		r = output_finish(out, rep ? render(f, o, m, rep)
-					   : render_prometheus_failure(f, (int64_t)time(NULL),
+					   : render_prometheus_failure(f, clock_now(),
 								       o->fail_reason, previous, len));
 	}
 	if (r < 0)
@@ -726,7 +737,7 @@ static int audit(struct options *o, struct audit_run *a, struct output **out)
 		fprintf(stderr, "%s: analysis failed: %s\n", program_invocation_short_name, strerror(-r));
 		return run_failed(o, "analysis");
 	}
-	rep.generated_at = (int64_t)time(NULL);
+	rep.generated_at = clock_now();
 	int status = rep.exit_status;
 	r = write_report(TAKE_PTR(*out), o, &a->m, &rep);
 	report_done(&rep);

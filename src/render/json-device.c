@@ -22,10 +22,10 @@ void json_pci_id(struct json_writer *w, const char *key, unsigned v, int digits)
 }
 
 /* RFC 3339 in UTC, "2026-12-04T19:18:32Z"; null for a time it cannot show. */
-void json_time_utc(struct json_writer *w, const char *key, int64_t t)
+void json_time_utc(struct json_writer *w, const char *key, struct opt_i64 t)
 {
 	char s[RFC3339_MAX];
-	jw_string(w, key, rfc3339_utc(t, s, sizeof(s)) == 0 ? s : NULL);
+	jw_string(w, key, t.known && rfc3339_utc(t.v, s, sizeof(s)) == 0 ? s : NULL);
 }
 
 void json_opt_u64(struct json_writer *w, const char *key, bool known, uint64_t v)

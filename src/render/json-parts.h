@@ -13,7 +13,7 @@
 /* "0d57", "0106": PCI ids as lspci -n prints them, digits wide. */
 void json_pci_id(struct json_writer *w, const char *key, unsigned v, int digits);
 /* RFC 3339 in UTC; null for a time it cannot show. */
-void json_time_utc(struct json_writer *w, const char *key, int64_t t);
+void json_time_utc(struct json_writer *w, const char *key, struct opt_i64 t);
 /* The value, or null when it is not known (an int below 0 is not). */
 void json_opt_u64(struct json_writer *w, const char *key, bool known, uint64_t v);
 void json_opt_hex(struct json_writer *w, const char *key, bool known, uint64_t v);

@@ -376,7 +376,7 @@ static const char *failure_reason(const char *reason)
  * Whether this run produced a report, why not (failed NULL when it did), and
  * when: a stale or failed textfile is never read as current.
  */
-static void last_run(struct prom *p, const char *failed, int64_t when)
+static void last_run(struct prom *p, const char *failed, struct opt_i64 when)
 {
 	family(p, "dmamask_last_run_success", "1 when the last run produced a report, 0 when it failed.");
 	sample(p, !failed);
@@ -385,7 +385,7 @@ static void last_run(struct prom *p, const char *failed, int64_t when)
 	if (failed)
 		sample_labels(p, (const struct label[]){ { "reason", failed } }, 1, 1);
 	family(p, "dmamask_last_run_timestamp_seconds", "When the last run ended, in seconds since the epoch.");
-	sample_if(p, when >= 0, (uint64_t)when);
+	sample_if(p, when.known && when.v >= 0, (uint64_t)when.v);
 }
 
 int render_prometheus(FILE *out, const struct machine *m, const struct report *r)
@@ -409,8 +409,8 @@ int render_prometheus(FILE *out, const struct machine *m, const struct report *r
 		return e;
 	inputs_metrics(&p, m);
 	family(&p, "dmamask_exit_status", "Exit status of the run: 0 clean, 1 findings at --fail-on, 2 fatal.");
-	sample_if(&p, r->exit_status >= 0, (uint64_t)r->exit_status);
-	report_time(&p, r->generated_at >= 0, (uint64_t)r->generated_at);
+	sample(&p, (uint64_t)r->exit_status);
+	report_time(&p, r->generated_at.known && r->generated_at.v >= 0, (uint64_t)r->generated_at.v);
 	last_run(&p, NULL, r->generated_at);
 	return p.err;
 }
@@ -475,7 +475,7 @@ static bool previous_report(const char *buf, size_t len, uint64_t *ret_when, boo
 	return true;
 }
 
-int render_prometheus_failure(FILE *out, int64_t now, const char *reason, const char *previous, size_t len)
+int render_prometheus_failure(FILE *out, struct opt_i64 now, const char *reason, const char *previous, size_t len)
 {
 	static const char *const own[] = {
 		"dmamask_exit_status", "dmamask_report_timestamp_seconds", "dmamask_last_run_success",

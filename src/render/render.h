@@ -52,5 +52,5 @@ _must_check_ int render_prometheus(FILE *out, const struct machine *m, const str
  * "selection", "analysis" or "out-of-memory"; anything else, NULL included,
  * is exported as "unknown".
  */
-_must_check_ int render_prometheus_failure(FILE *out, int64_t now, const char *reason, const char *previous,
+_must_check_ int render_prometheus_failure(FILE *out, struct opt_i64 now, const char *reason, const char *previous,
 					   size_t len) _nonnull_(1);

@@ -38,7 +38,7 @@ static void empty_report(struct report *r)
 	r->layout.source = LAYOUT_SOURCE_NONE;
 	r->swiotlb.active = TRI_UNKNOWN;
 	r->exit_status = EXIT_CLEAN;
-	r->generated_at = 1796411912; /* 2026-12-04T19:18:32Z */
+	r->generated_at = (struct opt_i64)OPT(1796411912); /* 2026-12-04T19:18:32Z */
 }
 
 static bool has_line(const char *text, const char *line)
@@ -103,7 +103,9 @@ static char *failure_why(int64_t now, const char *reason, const char *previous)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	assert_int_equal(render_prometheus_failure(f, now, reason, previous, previous ? strlen(previous) : 0), 0);
+	struct opt_i64 when = { .v = now, .known = now >= 0 };
+
+	assert_int_equal(render_prometheus_failure(f, when, reason, previous, previous ? strlen(previous) : 0), 0);
 	fclose(f);
 	return buf;
 }
