@@ -362,7 +362,7 @@ struct observed_device {
 	char *device;            /* dev_name of the event */
 	uint64_t bounces, bytes;
 	uint64_t forced_bounces; /* force FORCE (swiotlb=force, CoCo guests; restricted pools 5.18+) */
-	uint64_t small_unaligned; /* < 256 B, not a multiple of 64: arm64 6.5+ kmalloc bouncing */
+	uint64_t small_unaligned; /* < 256 B, not a multiple of 64: arm64 6.5+, riscv 6.6+ kmalloc bouncing */
 	uint64_t lowest_addr;    /* smallest dev_addr bounced */
 	uint64_t highest_addr;   /* largest dev_addr + size - 1 */
 	struct opt_u64 lowest_end;       /* smallest dev_addr + size - 1 of any bounce */

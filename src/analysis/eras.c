@@ -78,6 +78,24 @@ static const struct era_row table[] = {
 	{ ERA_KMALLOC_POOL, 0, 0, ANY_ARCH, KMALLOC_POOL_NONE,
 	  "no kmalloc bouncing pool outside arm64" },
 
+	/* dma_direct_map_page(): dma_kmalloc_needs_bounce() sends a non-coherent
+	 * device's FROM_DEVICE or BIDIRECTIONAL kmalloc buffer below 2 *
+	 * ARCH_DMA_MINALIGN and not cache-aligned to swiotlb, reach or not. The
+	 * small kmalloc caches exist only with a pool (__kmalloc_minalign), so
+	 * with none nothing bounces. riscv selects it for RISCV_DMA_NONCOHERENT
+	 * (Zicbom, T-Head CMOs) if SWIOTLB. */
+	{ ERA_KMALLOC_BOUNCE, 0, KV(6, 5, 0), ARCH_ARM64, 0,
+	  "include/linux/dma-map-ops.h dma_kmalloc_needs_bounce: none before 6.5" },
+	{ ERA_KMALLOC_BOUNCE, KV(6, 5, 0), 0, ARCH_ARM64, 1,
+	  "arch/arm64/Kconfig: select DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
+	{ ERA_KMALLOC_BOUNCE, 0, KV(6, 6, 0), ARCH_RISCV, 0,
+	  "include/linux/dma-map-ops.h dma_kmalloc_needs_bounce: not selected by riscv before 6.6" },
+	{ ERA_KMALLOC_BOUNCE, KV(6, 6, 0), 0, ARCH_RISCV, 1,
+	  "arch/riscv/Kconfig RISCV_DMA_NONCOHERENT: select DMA_BOUNCE_UNALIGNED_KMALLOC if SWIOTLB "
+	  "(f51f7a0fc2f4, 6.6)" },
+	{ ERA_KMALLOC_BOUNCE, 0, 0, ANY_ARCH, 0,
+	  "no architecture but arm64 and riscv selects DMA_BOUNCE_UNALIGNED_KMALLOC" },
+
 	/* Hyper-V isolated VMs: swiotlb_force for any isolation type in the 5.16
 	 * Isolation-VM series (ms_hyperv_init_platform), later through
 	 * cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT) in pci_swiotlb_detect(). */
@@ -420,7 +438,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_HYPERV_FORCE), N(ERA_S390_PCI_DMA), N(ERA_MAPPING_ALIGN), N(ERA_RESTRICTED_POOL),
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
-	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT),
+	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -496,6 +514,7 @@ static const struct {
 	V(ERA_X86_32_POOL, x86_32_pool_names),
 	V(ERA_AMD_PASSTHROUGH, yes_no_names),
 	V(ERA_IORT_LIMIT, iort_limit_names),
+	V(ERA_KMALLOC_BOUNCE, yes_no_names),
 };
 #undef V
 

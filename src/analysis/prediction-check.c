@@ -31,10 +31,10 @@ static const struct observed_device *observed_for(const struct observation *o, c
 	return NULL;
 }
 
-/* arm64 6.5+ bounces small unaligned kmalloc buffers of non-coherent devices, reach or not. */
+/* arm64 6.5+ and riscv 6.6+ bounce small unaligned kmalloc buffers of non-coherent devices, reach or not. */
 static bool kmalloc_bouncing(const struct devices_input *in)
 {
-	return era_value(ERA_KMALLOC_POOL, in->release, in->arch_family, NULL) != KMALLOC_POOL_NONE;
+	return era_value(ERA_KMALLOC_BOUNCE, in->release, in->arch_family, NULL) == 1;
 }
 
 static void set(struct device_report *r, enum observed_result res, const char *why)
@@ -52,7 +52,7 @@ static void judge_no_bounce(struct device_report *r, uint64_t unexplained, const
 	else if (r->observed->overflow_messages)
 		set(r, OBSERVED_CONTRADICTED, failed);
 	else
-		set(r, OBSERVED_CONSISTENT, "only small unaligned kmalloc buffers bounced (arm64 6.5+)");
+		set(r, OBSERVED_CONSISTENT, "only small unaligned kmalloc buffers bounced (arm64 6.5+, riscv 6.6+)");
 }
 
 static void judge_partial(struct device_report *r, bool kmalloc)

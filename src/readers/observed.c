@@ -163,9 +163,12 @@ static struct observed_device *device_entry(struct observation *o, struct strmap
 }
 
 /*
- * include/linux/dma-mapping.h dma_kmalloc_size_aligned(): a kmalloc buffer
- * under 2 * ARCH_DMA_MINALIGN (128 on arm64) not aligned to the cache line
- * bounces on arm64 6.5+ (dma_kmalloc_needs_bounce), whatever its address.
+ * include/linux/dma-map-ops.h dma_kmalloc_size_aligned(): a kmalloc buffer
+ * under 2 * ARCH_DMA_MINALIGN not aligned to the cache line bounces on arm64
+ * 6.5+ and riscv 6.6+ (dma_kmalloc_needs_bounce), whatever its address. An
+ * upper bound: arm64's 2 * 128 serves riscv too (2 * L1_CACHE_BYTES, 128),
+ * and kmalloc_size_roundup() is not applied, so the judge errs toward
+ * excusing a bounce, never toward a false contradiction.
  */
 static bool small_unaligned(uint64_t size)
 {

@@ -164,6 +164,21 @@ ROWS = {
     "ERA_KMALLOC_POOL 0.. any": dict(
         guests=["x86-pc-3g"],
         how="all RAM below 4 GiB on x86, no pool; " + NOBODY),
+    "ERA_KMALLOC_BOUNCE 0..6.5 arm64":
+        "no arm64 guest's --observe window holds a small unaligned kmalloc bounce of"
+        " a device in reach: the judge's test-observe.c holds the rule",
+    "ERA_KMALLOC_BOUNCE 6.5.. arm64":
+        "QEMU's virt PCIe host is dma-coherent, so dma_kmalloc_needs_bounce() never"
+        " fires on the arm64 guests of 6.12 and 7.x; test-observe.c holds the rule",
+    "ERA_KMALLOC_BOUNCE 0..6.6 riscv":
+        "the suite has no riscv64 guest; test-observe.c holds the rule",
+    "ERA_KMALLOC_BOUNCE 6.6.. riscv":
+        "the suite has no riscv64 guest; test-observe.c holds the rule",
+    "ERA_KMALLOC_BOUNCE 0.. any": dict(
+        guests=["x86-pc-6g", "x86-pc-6g-trixie", "x86-pc-6g-sid"],
+        how="x86 selects no DMA_BOUNCE_UNALIGNED_KMALLOC: a small unaligned bounce in"
+            " the --observe window counts against the verdict like any other, and the"
+            " judge holds every observed result to the kernel's trace"),
     "ERA_ARM_LPAE_POOL 0..5.3 arm": OLDER,
     "ERA_ARM_LPAE_POOL 5.4.149..5.5 arm": NO_DEBIAN,
     "ERA_ARM_LPAE_POOL 5.10.69..5.11 arm":

@@ -215,6 +215,9 @@ static const struct era_case {
 	  "DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
 	{ ERA_KMALLOC_POOL, ARCH_ARM64, LAST(6, 6), KV(6, 7, 0), KMALLOC_POOL_DEFAULT, KMALLOC_POOL_SMALL,
 	  "65033574ade9" },
+	/* dma_kmalloc_needs_bounce(): arm64 (6.5), riscv "enable DMA_BOUNCE_UNALIGNED_KMALLOC for !dma_coherent" (6.6) */
+	{ ERA_KMALLOC_BOUNCE, ARCH_ARM64, LAST(6, 4), KV(6, 5, 0), 0, 1, "DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
+	{ ERA_KMALLOC_BOUNCE, ARCH_RISCV, LAST(6, 5), KV(6, 6, 0), 0, 1, "f51f7a0fc2f4" },
 	/* the Hyper-V Isolation VM series (5.16) */
 	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), 0, 1, "SWIOTLB_FORCE (5.16)" },
 	/* "s390/pci: Use dma-iommu layer" */

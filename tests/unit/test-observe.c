@@ -218,6 +218,14 @@ static void test_prediction_check(void **state)
 	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
 	j.in.release = KV(6, 4, 0); /* before DMA_BOUNCE_UNALIGNED_KMALLOC */
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.in.arch_family = ARCH_RISCV; /* selected for RISCV_DMA_NONCOHERENT from 6.6 */
+	j.in.release = KV(6, 6, 0);
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.in.release = KV(6, 5, 0);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.od.small_unaligned = 1; /* one bounce the kmalloc rule does not explain */
+	j.in.release = KV(6, 12, 0);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
 
 	judged_init(&j, VERDICT_IOMMU, 3);
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
