@@ -130,6 +130,13 @@ check "empty iomem: falls back to zoneinfo" jqe "$tmp/j" '.memory.source == "zon
 
 r=$(mkroot empty-zoneinfo); : > "$r/proc/zoneinfo"
 expect_input "empty zoneinfo" "$r" proc/zoneinfo invalid EBADMSG
+: > "$r/proc/iomem"
+audit "$r" openat2
+check "no memory layout: no device judged direct, no reach guessed" jqe "$tmp/j" \
+	'.memory.source == "none" and ([.devices[] | select(.verdict == "direct" or .verdict == "partial"
+	   or .verdict == "fails")] | length == 0) and ([.devices[] | select(.models.dma_direct != null
+	   or .reachable_ram_bytes != null)] | length == 0) and
+	 ([.devices[] | select(.verdict == "unknown")] | length > 0)'
 
 r=$(mkroot truncated); head -c 300 "$good/proc/iomem" > "$r/proc/iomem"
 expect_input "truncated iomem" "$r" proc/iomem invalid EBADMSG

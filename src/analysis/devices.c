@@ -390,6 +390,11 @@ static void decide(const struct devices_input *in, struct device_report *r)
 				    : "no default DMA mask for this bus and era: give --assume-mask";
 		return;
 	}
+	if (!r->direct.known) { /* no RAM ranges: what the mask reaches is not known */
+		r->verdict = VERDICT_UNKNOWN;
+		r->reason = "memory layout unknown: which RAM the mask reaches cannot be known";
+		return;
+	}
 	if (r->direct.unreachable_bytes == 0) {
 		r->verdict = VERDICT_DIRECT;
 		r->reason = "all RAM within reach";

@@ -251,7 +251,7 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	json_opt_u64(w, "mask_unreachable_ram_bytes", r->direct.known, r->direct.unreachable_bytes);
 	json_opt_u64(w, "unreachable_ram_bytes", r->unreachable_ram_bytes.known, r->unreachable_ram_bytes.v);
 	jw_open_object(w, "models");
-	if (r->dma_mask.known) {
+	if (r->direct.known) {
 		reach_json(w, "dma_direct", &r->direct);
 		reach_json(w, "bitmask", &r->bitmask);
 	} else {
