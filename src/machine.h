@@ -13,10 +13,11 @@
  *  - whether an input was read and usable is a bool field the reader sets
  *    (iomem_ok, zoneinfo_ok, iort_read): the analysis never looks a path up
  *    in inputs[], which is the report's list of what was tried.
- * A zeroed struct holds every value unknown. Two kinds of flag remain on
- * purpose: have_pci_ids (five IDs read all or none) and zone.populated
- * (the kernel prints start_pfn only for a populated zone: a state, not a
- * gap in what was read).
+ * A zeroed struct holds every value unknown. Three flags remain on
+ * purpose: have_pci_ids (five IDs read all or none), zone.populated (the
+ * kernel prints start_pfn only for a populated zone: a state, not a gap in
+ * what was read) and observation.format_known (whether the trace event's
+ * format parsed: what the trace lines can be read with, not a value).
  */
 #pragma once
 

@@ -131,7 +131,7 @@ check "a snapshot's JSON maps no libudev or libarchive ($(loaded --sysroot "$sna
 tar czf "$tmp/snap.tar.gz" -C "$snap" .
 check "an archive maps libarchive ($(loaded --sysroot "$tmp/snap.tar.gz" --json))" \
 	bash -c 'grep -q "libarchive" <<< "$1"' _ "$(loaded --sysroot "$tmp/snap.tar.gz" --json)"
-# live sysfs has no device nodes whatever its mount flags (this VM mounts it without nodev):
+# live sysfs has no device nodes whatever its mount flags (a machine may mount it without nodev):
 # every attribute is read with one openat2, never checked first with fstatat (sysroot-dir.c mount_traits)
 if command -v strace > /dev/null && [ "$(stat -f -c %T /sys)" = sysfs ]; then
 	strace -f -e trace=newfstatat,openat2,openat -o "$tmp/live.st" "$TOOL" --json > /dev/null 2>&1

@@ -51,7 +51,7 @@ absent() {
 	! grep -q "$1" "$2"
 }
 
-# lint FILE: the contract DESIGN.md states, checked without promtool
+# lint FILE: the exposition format's rules, checked without promtool
 lint() {
 	LC_ALL=C awk '
 	function bad(msg) { printf "line %d: %s\n", NR, msg; failed = 1 }

@@ -34,6 +34,16 @@ check "-v prints the RAM ranges" grep -q '^START  *END  *SIZE$' "$tmp/verbose"
 check "-v prints the zones" grep -q '^ZONE ' "$tmp/verbose"
 check "-v lists each absent input" grep -q '^  missing  proc/cpuinfo: ' "$tmp/verbose"
 
+# RAM from 0x40000000 and no release: which max_low_pfn the kernel keeps is not
+# this kernel's word, though era_value() answers with the newest row
+arm=$(fixture_root arm-2013-highmem) || exit 99
+cp -r "$arm" "$tmp/norelease" && sed -i '/^kernel_release=/d' "$tmp/norelease/MANIFEST"
+"$TOOL" --sysroot "$tmp/norelease" > "$tmp/norelease.txt" 2>&1
+check "release unknown: the max_low_pfn reading is said to be unknown" \
+	grep -q 'or a page frame number (0x6f800) is unknown (kernel release unknown)' "$tmp/norelease.txt"
+check "release unknown: no reading claimed for this kernel" \
+	bash -c '! grep -q "is a page frame number on this kernel\|^  this kernel keeps" "$1"' _ "$tmp/norelease.txt"
+
 # ---- -b: exact sizes everywhere ----
 run -b > "$tmp/bytes"
 check "-b: the summary's bytes are exact, with their unit" grep -q '^  0000:00:1f.2 ahci (sda): partial, 22548578304 bytes: ' "$tmp/bytes"

@@ -244,7 +244,7 @@ static enum tristate pool_reachable(const struct devices_input *in, const struct
 	const struct swiotlb_state *sw = in->sw;
 	uint64_t a, b;
 
-	if (!sw->pool_start.known) {
+	if (!sw->pool.known) {
 		if (!sw->pool_limit.known || !r->direct.known)
 			return TRI_UNKNOWN;
 		if (!r->direct.any_unreachable || r->direct.lowest_unreachable > sw->pool_limit.v)
@@ -259,10 +259,8 @@ static enum tristate pool_reachable(const struct devices_input *in, const struct
 		uint64_t unreachable_below = r->direct.unreachable_bytes - above;
 		return ram_below && unreachable_below >= ram_below ? TRI_NO : TRI_UNKNOWN;
 	}
-	if (sw->pool_end.v <= sw->pool_start.v)
-		return TRI_UNKNOWN;
-	if (!dma_map_translate(&r->map, sw->pool_start.v, &a) ||
-	    !dma_map_translate(&r->map, sw->pool_end.v - 1, &b))
+	if (!dma_map_translate(&r->map, sw->pool.start, &a) ||
+	    !dma_map_translate(&r->map, sw->pool.end - 1, &b))
 		return TRI_NO;
 	return b <= r->limit || r->limit == 0 ? TRI_YES : TRI_NO;
 }
@@ -289,7 +287,7 @@ static void needs_pool(const struct devices_input *in, struct device_report *r)
 		r->reason = "RAM out of reach; whether a swiotlb pool exists is unknown";
 	} else if (r->pool_reachable == TRI_NO) {
 		r->verdict = VERDICT_FAILS;
-		r->reason = sw->pool_start.known ? "RAM out of reach and the swiotlb pool is out of reach too"
+		r->reason = sw->pool.known ? "RAM out of reach and the swiotlb pool is out of reach too"
 					   : "RAM out of reach, and the swiotlb pool, placed below its derived "
 					     "bound, is out of reach too";
 	} else if (r->pool_reachable == TRI_UNKNOWN) {
@@ -300,7 +298,7 @@ static void needs_pool(const struct devices_input *in, struct device_report *r)
 				    : "RAM out of reach; whether the swiotlb pool is within reach is unknown";
 	} else {
 		r->verdict = VERDICT_PARTIAL;
-		r->reason = sw->pool_start.known ? "RAM out of reach bounces through the swiotlb pool"
+		r->reason = sw->pool.known ? "RAM out of reach bounces through the swiotlb pool"
 					   : "RAM out of reach bounces through the swiotlb pool (placed below "
 					     "its derived bound, all within reach)";
 	}

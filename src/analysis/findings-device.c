@@ -114,10 +114,10 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		if (r->window_unchecked)
 			finding_add_hex(f, x, "window_end", r->map.bus_limit);
 	}
-	if (r->pool_reachable == TRI_NO && sw->pool_start.known) {
+	if (r->pool_reachable == TRI_NO && sw->pool.known) {
 		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH, d->id, NULL);
-		finding_add_hex(f, x, "pool_start", sw->pool_start.v);
-		finding_add_hex(f, x, "pool_end", sw->pool_end.v - 1);
+		finding_add_hex(f, x, "pool_start", sw->pool.start);
+		finding_add_hex(f, x, "pool_end", sw->pool.end - 1);
 		finding_add_hex(f, x, "limit", r->limit);
 	} else if (r->pool_reachable == TRI_NO && sw->pool_limit.known) {
 		x = findings_raise(f, FC_SWIOTLB_OUT_OF_REACH_BELOW_BOUND, d->id, NULL);

@@ -147,7 +147,6 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 			found = true;
 		}
 		l->lowmem.known = true;
-		l->lowmem.prov = PROV_DERIVED;
 		if (found) {
 			l->lowmem.end_pfn = high_start;
 			l->lowmem.source = "start_pfn of the first populated HighMem zone";
@@ -157,12 +156,10 @@ static void compute_lowmem(const struct machine *m, struct layout *l)
 		}
 	} else if (ai && !ai->highmem_capable) {
 		l->lowmem.known = true;
-		l->lowmem.prov = PROV_DERIVED;
 		l->lowmem.end_pfn = l->end_pfn;
 		l->lowmem.source = "architecture has no highmem: end_pfn";
 	} else if (opt_is(&m->meminfo.high_total, 0)) {
 		l->lowmem.known = true;
-		l->lowmem.prov = PROV_DERIVED;
 		l->lowmem.end_pfn = l->end_pfn;
 		l->lowmem.source = "meminfo HighTotal is 0: end_pfn";
 	} else {

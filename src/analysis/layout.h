@@ -32,8 +32,7 @@ struct lowmem {
 	uint64_t max_low_pfn_as_count; /* arch/arm/mm/init.c before v3.13: a count */
 	uint64_t max_low_pfn_as_pfn;   /* v3.13+ (26ba47b18318) and x86: a PFN */
 	uint64_t highmem_bytes;
-	enum provenance prov;
-	const char *source;            /* static: how end_pfn was found */
+	const char *source;            /* static: how end_pfn was found (derived, always) */
 	bool known;                    /* a zeroed one is unknown: 32-bit kernel without zoneinfo */
 };
 

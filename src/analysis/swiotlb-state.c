@@ -443,9 +443,8 @@ static void pool_placement(const struct machine *m, const struct layout *l, uint
 	int rule = era_value(ERA_POOL_PLACEMENT, release, ANY_ARCH, NULL);
 	uint64_t limit;
 
-	if (s->pool_start.known) {
-		if (s->pool_end.v > s->pool_start.v)
-			opt_set(&s->pool_limit, s->pool_end.v - 1);
+	if (s->pool.known) {
+		opt_set(&s->pool_limit, s->pool.end - 1);
 		s->pool_limit_prov = PROV_READ;
 		s->pool_limit_why = "kernel log: software IO TLB: mapped [mem ...]";
 		return;
@@ -531,16 +530,17 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		arch_default(m, l, release, coco.kind, &s);
 	}
 
-	if (t->pool_start.known && t->pool_end.known) {
-		s.pool_start = t->pool_start;
-		s.pool_end = t->pool_end;
+	if (t->pool_start.known && t->pool_end.known && t->pool_end.v > t->pool_start.v) {
+		s.pool.start = t->pool_start.v;
+		s.pool.end = t->pool_end.v;
+		s.pool.known = true;
 	}
 	if (t->nslabs.known) {
 		s.size_prov = PROV_READ;
 		opt_set(&s.size_bytes, sat_shl(t->nslabs.v, IO_TLB_SHIFT));
-	} else if (s.pool_start.known) {
+	} else if (s.pool.known) {
 		s.size_prov = PROV_READ;
-		opt_set(&s.size_bytes, s.pool_end.v - s.pool_start.v);
+		opt_set(&s.size_bytes, s.pool.end - s.pool.start);
 	} else if (s.active == TRI_YES) {
 		s.size_prov = PROV_ASSUMED;
 		opt_set(&s.size_bytes, m->cmd.swiotlb_slabs.known ? sat_shl(m->cmd.swiotlb_slabs.v, IO_TLB_SHIFT)

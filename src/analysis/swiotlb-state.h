@@ -32,9 +32,12 @@ struct swiotlb_state {
 	enum provenance active_prov;
 	const char *active_why;   /* static */
 	uint64_t assumed_bytes;   /* the size the rule that assumed a pool gives it; 0: the default */
-	struct opt_u64 pool_start; /* where it is: the boot log line (both or neither) */
-	struct opt_u64 pool_end;   /* exclusive */
-	/* the highest address the pool can occupy: pool_end - 1 when read, else the
+	struct {
+		uint64_t start;
+		uint64_t end;     /* exclusive, above start */
+		bool known;       /* where it is: the boot log line */
+	} pool;
+	/* the highest address the pool can occupy: pool.end - 1 when read, else the
 	 * ARCH_LOW_ADDRESS_LIMIT that memblock_alloc_low() keeps it below (ERA_POOL_PLACEMENT) */
 	struct opt_u64 pool_limit; /* inclusive */
 	enum provenance pool_limit_prov;

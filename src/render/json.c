@@ -148,8 +148,8 @@ static void swiotlb_json(struct json_writer *w, const struct machine *m, const s
 	json_tristate(w, "active", s->active);
 	jw_string(w, "active_provenance", provenance_to_string(s->active_prov));
 	jw_string(w, "active_why", s->active_why);
-	json_opt_hex(w, "pool_start", s->pool_start.known, s->pool_start.v);
-	json_opt_hex(w, "pool_end", s->pool_start.known && s->pool_end.v, s->pool_end.v - 1);
+	json_opt_hex(w, "pool_start", s->pool.known, s->pool.start);
+	json_opt_hex(w, "pool_end", s->pool.known, s->pool.end - 1);
 	json_opt_hex(w, "pool_limit", s->pool_limit.known, s->pool_limit.v);
 	jw_string(w, "pool_limit_provenance",
 		  s->pool_limit.known ? provenance_to_string(s->pool_limit_prov) : NULL);

@@ -84,6 +84,13 @@ static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, u
 	if (l->lowmem.max_low_pfn_as_count == l->lowmem.max_low_pfn_as_pfn) {
 		strbuf_append(b, "a page count and a page frame number agree here (RAM starts at "
 				 "address 0): the max_low_pfn confusion cannot arise");
+	} else if (r->release == 0) { /* era_value() gave the newest row: not this kernel's word */
+		snprintf(tmp, sizeof(tmp),
+			 "whether this kernel keeps max_low_pfn as a page count (0x%llx) or a page "
+			 "frame number (0x%llx) is unknown (kernel release unknown)",
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
+			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
+		strbuf_append(b, tmp);
 	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_COUNT) {
 		snprintf(tmp, sizeof(tmp),
 			 "this kernel keeps max_low_pfn as a page count (0x%llx) where the block layer "
@@ -91,20 +98,13 @@ static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, u
 			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
 			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
 		strbuf_append(b, tmp);
-	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_PFN) {
+	} else {
 		snprintf(tmp, sizeof(tmp),
 			 "max_low_pfn is a page frame number on this kernel (0x%llx); read as a page "
 			 "count it would be 0x%llx, %llu page%s short: the confusion does not apply",
 			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn,
 			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
 			 (unsigned long long)l->base_pfn, l->base_pfn == 1 ? "" : "s");
-		strbuf_append(b, tmp);
-	} else {
-		snprintf(tmp, sizeof(tmp),
-			 "whether this kernel keeps max_low_pfn as a page count (0x%llx) or a page "
-			 "frame number (0x%llx) is unknown (kernel release unknown)",
-			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
-			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
 		strbuf_append(b, tmp);
 	}
 	say(out, b, width);

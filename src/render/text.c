@@ -33,11 +33,11 @@ static void print_swiotlb(FILE *out, const struct swiotlb_state *s, bool exact, 
 		if (s->size_prov == PROV_ASSUMED)
 			strbuf_append(&b, " (assumed)");
 	}
-	if (s->pool_start.known) {
+	if (s->pool.known) {
 		strbuf_append(&b, ", pool ");
-		strbuf_append_hex(&b, s->pool_start.v);
+		strbuf_append_hex(&b, s->pool.start);
 		strbuf_append(&b, "-");
-		strbuf_append_hex(&b, s->pool_end.v - 1);
+		strbuf_append_hex(&b, s->pool.end - 1);
 	} else if (s->pool_limit.known) {
 		strbuf_append(&b, ", pool at or below ");
 		strbuf_append_hex(&b, s->pool_limit.v);

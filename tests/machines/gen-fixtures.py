@@ -280,7 +280,7 @@ MemFree:        24374996 kB
 Bounce:                0 kB
 """
 
-# the 2013 report's board (DOMAIN.md section 2), kept byte for byte
+# the 2013 max_low_pfn report's board, kept byte for byte
 ARM2013_IOMEM = """\
 10000000-10000fff : /soc/chipid
 12c00000-12c000ff : serial
@@ -2005,10 +2005,10 @@ def arm64_pool_high(t):
 def arm_2012_boardfile(t):
     """The 2013 board as a 3.x board file booted it: no devicetree, no of_node.
     The MMC host is found as its disk's platform-bus ancestor.
-    Follows: arm-2013-highmem's report data (DOMAIN.md section 2, not in this
-    tree); the dw_mmc.0 platform device is synthetic."""
+    Follows: arm-2013-highmem's report data (the 2013 max_low_pfn report, a
+    3.3 ARM board); the dw_mmc.0 platform device is synthetic."""
     manifest(t, "armv7l", "3.3.0", "2013-05-01T00:00:00Z",
-             by="hand-written from the 2013 report, board-file boot (DOMAIN.md section 2)")
+             by="hand-written from the 2013 max_low_pfn report, board-file boot")
     proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO, ARM2013_MEMINFO,
          "console=ttySAC2,115200 root=/dev/mmcblk0p2 rootwait")
     mmc = "sys/devices/platform/dw_mmc.0"
@@ -2039,13 +2039,13 @@ def arm_2012_boardfile(t):
 
 
 def arm_2013_highmem(t):
-    """The 2013 report's 32-bit ARM board (DOMAIN.md section 2, not in this tree):
+    """The 2013 max_low_pfn report's 32-bit ARM board (a 3.3 kernel):
     2 GiB at 0x40000000, a dw_mmc host with no DMA mask under a count-era 3.3 kernel,
     soc.0 sysfs. Follows: that report for iomem/zoneinfo/meminfo; arch/arm/mm/init.c
     mem_init ("Memory: 2048MB = 2048MB total"); drivers/mmc/host/dw_mmc.c dw_mci_parse_dt
     ("num-slots property not found"). The devicetree nodes and the MMC address are synthetic."""
     manifest(t, "armv7l", "3.3.0", "2013-05-01T00:00:00Z",
-             by="hand-written from the 2013 report (DOMAIN.md section 2)")
+             by="hand-written from the 2013 max_low_pfn report")
     proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO, ARM2013_MEMINFO,
          "console=ttySAC2,115200 root=/dev/mmcblk0p2 rootwait")
     dt_node(t, "", n_address_cells=[1], n_size_cells=[1],
@@ -2068,7 +2068,7 @@ def arm_2013_highmem(t):
     lb = '(%s | .models.legacy_block)' % dev("12200000.mmc")
     conf = finding("pfn-count-confusion")
     return [
-        "# DOMAIN.md section 2: 32-bit ARM, RAM 0x40000000-0xbfffffff, lowmem ends at PFN 0x6f800",
+        "# the 2013 max_low_pfn report: 32-bit ARM, RAM 0x40000000-0xbfffffff, lowmem ends at PFN 0x6f800",
         ".memory.source == \"iomem\"",
         ".memory.base_pfn == 262144",
         ".memory.end_pfn == 786432",
@@ -2103,13 +2103,13 @@ def arm_2013_highmem(t):
 
 
 def arm256_board(t, dma_ranges):
-    """DOMAIN.md section 2's 26-bit device board (that file is not in this tree):
+    """The 2013 max_low_pfn report's 26-bit device board:
     256 MiB at 0xc0000000, a PL180 MMC, a 3.10 kernel, soc.0 sysfs; dma_ranges adds a
     64 MiB soc window. Follows: drivers/mmc/host/mmci.c mmci_probe ("PL180 manf 41 ...
     (pio)", an AMBA device there, a platform one here) and arch/arm/mm/init.c mem_init
     ("Memory: 256MB = 256MB total"). The vexpress names, addresses and sizes: synthetic."""
     manifest(t, "armv7l", "3.10.0", "2013-05-01T00:00:00Z",
-             by="hand-written (DOMAIN.md section 2, 26-bit device board)")
+             by="hand-written (the 2013 max_low_pfn report, 26-bit device board)")
     proc(t, ARM256_IOMEM, ARM256_ZONEINFO, ARM256_MEMINFO, "console=ttyAMA0 root=/dev/mmcblk0p1")
     dt_node(t, "", n_address_cells=[1], n_size_cells=[1], compatible=strings("arm,vexpress"))
     soc = dict(n_address_cells=[1], n_size_cells=[1], compatible="simple-bus", ranges=b"")
@@ -2133,12 +2133,12 @@ def arm256_board(t, dma_ranges):
 
 def arm_256m_26bit(t):
     """arm256_board with its 64 MiB soc dma-ranges and a 26-bit mask given by
-    --assume-mask. Follows: as arm256_board; the mask is DOMAIN.md section 2's."""
+    --assume-mask. Follows: as arm256_board; the mask is the 2013 report's."""
     arm256_board(t, dma_ranges=True)
     t_args = "--assume-mask c8000000.mmc=0x03ffffff"
     lb = '(%s | .models.legacy_block)' % dev("c8000000.mmc")
     return t_args, [
-        "# DOMAIN.md section 2: 26-bit device, 256 MiB at 0xc0000000, count-era kernel (3.10)",
+        "# the 2013 max_low_pfn report: 26-bit device, 256 MiB at 0xc0000000, count-era kernel (3.10)",
         "%s | .mask_source == \"user\" and .dma_mask == \"0x3ffffff\"" % dev("c8000000.mmc"),
         "%s | .kernel_model == \"legacy-block\"" % dev("c8000000.mmc"),
         "# b_pfn 0x3fff < blk_max_low_pfn 0xffff: the ISA path, every page bounces",
@@ -2156,13 +2156,13 @@ def arm_256m_26bit(t):
 
 def arm_256m_c3ffffff(t):
     """arm256_board without dma-ranges and a 0xc3ffffff mask given by
-    --assume-mask. Follows: as arm256_board; the mask is DOMAIN.md section 2's."""
+    --assume-mask. Follows: as arm256_board; the mask is the 2013 report's."""
     arm256_board(t, dma_ranges=False)
     t_args = "--assume-mask c8000000.mmc=0xc3ffffff"
     d = dev("c8000000.mmc")
     lb = '(%s | .models.legacy_block)' % d
     return t_args, [
-        "# DOMAIN.md section 2: mask 0xc3ffffff on the 256 MiB board at 0xc0000000, count-era kernel",
+        "# the 2013 max_low_pfn report: mask 0xc3ffffff on the 256 MiB board at 0xc0000000, count-era kernel",
         "%s | .mask_source == \"user\" and .dma_mask == \"0xc3ffffff\"" % d,
         "# b_pfn 0xc3fff >= blk_max_pfn 0xffff (a count): the early return, nothing bounces",
         "%s | .as_count.early_return == true" % lb,

@@ -462,7 +462,7 @@ static void test_pool_placement_derived(void **state)
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 		assert_int_equal(r.swiotlb.active, TRI_YES);
-		assert_false(r.swiotlb.pool_start.known);
+		assert_false(r.swiotlb.pool.known);
 		assert_true(r.swiotlb.pool_limit.known);
 		assert_int_equal(r.swiotlb.pool_limit.v, 0x3fffffff);
 		assert_int_equal(r.swiotlb.pool_limit_prov, PROV_DERIVED);

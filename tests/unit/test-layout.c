@@ -125,7 +125,6 @@ static void test_worked_example_2013(void **state)
 	assert_int_equal(l->base_pfn, 0x40000);
 	assert_int_equal(l->end_pfn, 0xc0000);
 	assert_true(l->lowmem.known);
-	assert_int_equal(l->lowmem.prov, PROV_DERIVED);
 	assert_non_null(l->lowmem.source);
 	assert_int_equal(l->lowmem.end_pfn, 0x6f800);
 	assert_int_equal(l->lowmem.page_count, 0x2f800);
@@ -510,7 +509,6 @@ static void test_64bit_without_zoneinfo(void **state)
 		machine_setup(m, arches[i], 4096, ram, 1, NULL, 0);
 		assert_int_equal(layout_compute(m, l), 0);
 		assert_true(l->lowmem.known);
-		assert_int_equal(l->lowmem.prov, PROV_DERIVED);
 		assert_int_equal(l->base_pfn, 0x80000);
 		assert_int_equal(l->end_pfn, 0x480000);
 		assert_int_equal(l->lowmem.end_pfn, 0x480000);
