@@ -67,16 +67,9 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 {
 	const struct assumed_mask *user = assumed_mask(in, d->id);
 
-	if (user) {
-		r->mask_source = MASK_SOURCE_USER;
-		opt_set(&r->dma_mask, user->mask);
-		if (d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0)
-			opt_set(&r->coherent_mask, bit_mask(d->coherent_mask_bits.v));
-		return;
-	}
-	if (d->dma_mask_bits.known && d->dma_mask_bits.v > 0) {
-		r->mask_source = MASK_SOURCE_SYSFS;
-		opt_set(&r->dma_mask, bit_mask(d->dma_mask_bits.v));
+	if (user || (d->dma_mask_bits.known && d->dma_mask_bits.v > 0)) {
+		r->mask_source = user ? MASK_SOURCE_USER : MASK_SOURCE_SYSFS;
+		opt_set(&r->dma_mask, user ? user->mask : bit_mask(d->dma_mask_bits.v));
 		if (d->coherent_mask_bits.known && d->coherent_mask_bits.v > 0)
 			opt_set(&r->coherent_mask, bit_mask(d->coherent_mask_bits.v));
 		return;
@@ -236,7 +229,7 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 
 /*
  * Does the swiotlb pool lie within the device's reach? Where the log or debugfs
- * does not place it, it lies in RAM at or below sw->pool_limit.v (memblock's low
+ * does not place it, it lies in RAM at or below sw->pool_limit (memblock's low
  * allocation): within reach when all that RAM is, out of reach when none is.
  */
 static enum tristate pool_reachable(const struct devices_input *in, const struct device_report *r)

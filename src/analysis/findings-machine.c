@@ -79,7 +79,7 @@ static void confusion_finding(const struct report *r, struct findings *f)
 		return;
 	/* from 5.13 (9bb33f24abbd) blk_queue_may_bounce() wants max_low_pfn >= max_pfn,
 	 * false with highmem under either reading: no queue bounces, nothing to confuse */
-	if (era_value(ERA_BLOCK_BOUNCE, r->release, r->arch_family, NULL) != BLOCK_BOUNCE_PFN)
+	if (r->block_bounce != BLOCK_BOUNCE_PFN)
 		return;
 	for (int reading = 0; reading < 2; reading++) {
 		struct legacy_block_input in = { .bits = r->bits.v, .reading = reading, .has_mask = false };

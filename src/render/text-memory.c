@@ -84,17 +84,13 @@ static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, u
 	if (l->lowmem.max_low_pfn_as_count == l->lowmem.max_low_pfn_as_pfn) {
 		strbuf_append(b, "a page count and a page frame number agree here (RAM starts at "
 				 "address 0): the max_low_pfn confusion cannot arise");
-	} else if (r->release == 0) { /* era_value() gave the newest row: not this kernel's word */
+	} else if (r->release == 0 || r->max_low_pfn_reading == MAX_LOW_PFN_COUNT) {
+		/* release unknown: era_value() gave the newest row, not this kernel's word */
 		snprintf(tmp, sizeof(tmp),
-			 "whether this kernel keeps max_low_pfn as a page count (0x%llx) or a page "
-			 "frame number (0x%llx) is unknown (kernel release unknown)",
-			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
-			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
-		strbuf_append(b, tmp);
-	} else if (r->max_low_pfn_reading == MAX_LOW_PFN_COUNT) {
-		snprintf(tmp, sizeof(tmp),
-			 "this kernel keeps max_low_pfn as a page count (0x%llx) where the block layer "
-			 "compares page frame numbers (0x%llx): the confusion applies",
+			 r->release == 0 ? "whether this kernel keeps max_low_pfn as a page count (0x%llx) "
+					   "or a page frame number (0x%llx) is unknown (kernel release unknown)"
+					 : "this kernel keeps max_low_pfn as a page count (0x%llx) where the "
+					   "block layer compares page frame numbers (0x%llx): the confusion applies",
 			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
 			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
 		strbuf_append(b, tmp);
