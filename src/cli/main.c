@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "readers/readers.h"
 #include "render/columns.h"
 #include "render/render.h"
+#include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/text.h"
 #include "sysroot/sysroot.h"
@@ -671,8 +673,8 @@ static int start_capture(struct options *o, struct audit_run *a)
 	return 0;
 }
 
-/* The capture's MANIFEST, then its archive: an incomplete capture is packed too. 0 or -1 (said). */
-static int finish_capture(struct options *o, struct audit_run *a)
+/* The capture's MANIFEST, then its archive: an incomplete capture is packed too. 0 or -1 (said unless quiet). */
+static int finish_capture(struct options *o, struct audit_run *a, bool quiet)
 {
 	_cleanup_free_ char *why = NULL;
 
@@ -684,12 +686,53 @@ static int finish_capture(struct options *o, struct audit_run *a)
 	capture_guard(NULL, NULL, false, 0);
 	if (snapshot_run_pack(&a->snap) < 0)
 		return run_failed(o, "capture");
-	if (r < 0) {
+	if (r < 0 && !quiet) {
 		fprintf(stderr, "%s: --capture %s: incomplete (%s); its MANIFEST says complete=0\n",
 			program_invocation_short_name, o->capture, capture_incomplete_reason(a->cap));
 		return run_failed(o, "capture");
 	}
 	return 0;
+}
+
+/*
+ * A read that ran out of descriptors or memory hid what it read: a report
+ * would judge fewer devices, or none, and call that healthy. One line, the
+ * capture marked incomplete, and exit 2. 0 or -1 (said).
+ */
+static int exhausted(struct options *o, struct audit_run *a)
+{
+	const char *path;
+	int err = sysroot_exhausted(a->sr, &path);
+	struct rlimit rl;
+
+	if (!err)
+		return 0;
+	char limit[48] = "";
+	if (err == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(limit, sizeof(limit), " (ulimit -n is %llu)", (unsigned long long)rl.rlim_cur);
+	fprintf(stderr, "%s: reading %s: %s: %s%s; no report%s\n", program_invocation_short_name, path,
+		errno_name(err), errno_describe(err), limit, a->cap ? ", and the capture is incomplete" : "");
+	if (a->cap) {
+		_cleanup_free_ char *why = NULL;
+		if (asprintf(&why, "reading %s failed: %s", path, errno_name(err)) >= 0)
+			capture_fail(a->cap, why);
+		(void)finish_capture(o, a, true); /* complete=0, with the reason above */
+	}
+	return run_failed(o, err == -EMFILE || err == -ENFILE ? "out-of-file-descriptors" : "out-of-memory");
+}
+
+/*
+ * The soft descriptor limit raised to the hard one (at most 1024), as
+ * systemd does for its services: a parent's low soft limit is not ours.
+ */
+static void raise_nofile_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= 1024 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max < 1024 ? rl.rlim_max : 1024;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 /* The machine: observed, read (and captured), and the devices the command line names checked. */
@@ -709,7 +752,9 @@ static int read_root(struct options *o, struct audit_run *a)
 		fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
 		return run_failed(o, "out-of-memory");
 	}
-	if (a->cap && finish_capture(o, a) < 0)
+	if (exhausted(o, a) < 0)
+		return -1;
+	if (a->cap && finish_capture(o, a, false) < 0)
 		return -1;
 	if (check_assumed_masks(&a->m, o) < 0)
 		return run_failed(o, "assume-mask");
@@ -755,6 +800,7 @@ int main(int argc, char **argv)
 	const char *what = NULL;
 
 	machine_init(&a.m);
+	raise_nofile_limit();
 	setlocale(LC_ALL, ""); /* display widths and characters of names follow the terminal */
 	setlocale(LC_NUMERIC, "C"); /* but JSON, Prometheus and the window file write 0.5, never 0,5 */
 	int r = parse_command_line(&o, argc, argv);

@@ -516,12 +516,19 @@ int capture_error(struct capture *c, const char *path, int err)
 {
 	const char *name = errno_name(err);
 
-	if (!name || err == -ENOENT || err == ENOENT)
+	if (err == -ENOENT || err == ENOENT)
 		return 0; /* absence is reproduced by absence */
 	while (*path == '/')
 		path++;
 	if (reserved(c, path) || strmap_get(&c->errors, path))
 		return 0;
+	/* an error of this run (EMFILE, EIO...) tells nothing of the machine a replay could repeat */
+	if (!errno_is_answer(err)) {
+		_cleanup_free_ char *why = NULL;
+		if (asprintf(&why, "reading %s failed: %s (%s)", path, name, errno_describe(err)) < 0)
+			return keep(c, -ENOMEM, "MANIFEST");
+		fail_with(c, err < 0 ? err : -err, why);
+	}
 	/* error.<path>=<NAME>\n; a path with '=' or a newline would not read back */
 	size_t line = strlen("error.") + strlen(path) + 1 + strlen(name) + 1;
 	bool fits = !strpbrk(path, "=\n") && c->error_bytes + line <= MANIFEST_ERRORS_MAX;

@@ -37,6 +37,8 @@ struct sysroot {
 	void *tap_data;
 	struct sysroot_anchor anchors[SYSROOT_ANCHORS];
 	size_t n_anchors;
+	int exhausted;        /* the first EMFILE/ENFILE/ENOMEM any access met (-errno); 0 none */
+	char *exhausted_path; /* where */
 };
 
 struct sysroot_dir {

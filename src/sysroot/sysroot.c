@@ -103,6 +103,11 @@ int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const ch
 			return -ENOMEM;
 		path = joined;
 	}
+	/* out of descriptors or memory (this run's, not one a MANIFEST recorded): what it hid is unread */
+	if (failed && errno_is_exhaustion(r) && !sr->exhausted) {
+		sr->exhausted = r;
+		sr->exhausted_path = dir ? path_join(dir, name) : strdup(name);
+	}
 	if (failed && (!dir || joined)) {
 		r = recorded_error(sr, path, r);
 		noted(sr, path, r);
@@ -119,7 +124,7 @@ void sysroot_trace(const struct sysroot *sr, const char *op, const char *dir, co
 	if (!sr->trace)
 		return;
 	fprintf(stderr, "%s: sysroot: %s %s%s%s: %s%s%s%s\n", PACKAGE, op, dir ? dir : "",
-		dir && *dir ? "/" : "", name, e ? e : "error", detail ? " (" : "", detail ? detail : "",
+		dir && *dir ? "/" : "", name, e, detail ? " (" : "", detail ? detail : "",
 		detail ? ")" : "");
 }
 
@@ -159,11 +164,19 @@ int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
 	return 0;
 }
 
+int sysroot_exhausted(const struct sysroot *sr, const char **ret_path)
+{
+	if (ret_path)
+		*ret_path = sr->exhausted_path ? sr->exhausted_path : "?";
+	return sr->exhausted;
+}
+
 void sysroot_free(struct sysroot *sr)
 {
 	if (!sr)
 		return;
 	strmap_done(&sr->errors);
+	free(sr->exhausted_path);
 	for (size_t i = 0; i < sr->n_anchors; i++)
 		if (sr->anchors[i].fd >= 0)
 			close(sr->anchors[i].fd);

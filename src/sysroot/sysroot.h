@@ -38,6 +38,12 @@ void sysroot_free(struct sysroot *sr);
 
 /* True when the root is the running system's "/". */
 bool sysroot_is_live(const struct sysroot *sr);
+/*
+ * The first access that ran out of descriptors or memory (EMFILE, ENFILE,
+ * ENOMEM, ENOBUFS), as -errno, and its path; 0 when none did. Readers record
+ * such a failure as they record any other; the caller must not report on it.
+ */
+int sysroot_exhausted(const struct sysroot *sr, const char **ret_path);
 const char *sysroot_path(const struct sysroot *sr);
 /* Which resolver is in use: "openat2" or "walk". */
 const char *sysroot_resolver(const struct sysroot *sr);

@@ -2,7 +2,7 @@
 /*
  * The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse,
  * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag,
- * stable_release_parse, iort_parse.
+ * stable_release_parse, iort_parse; and the errno names a MANIFEST's error lines carry.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 
 #include "readers/readers.h"
 #include "readers/udev.h"
+#include "shared/errno-util.h"
 
 /* ---- meminfo ---- */
 
@@ -744,6 +745,37 @@ static void test_iort(void **state)
 	assert_int_equal(iort_parse("IORT", 4, &v, &n, &e), -EBADMSG);
 }
 
+/* ---- errno names: every errno keeps one, and reads back (MANIFEST error.<path>=NAME) ---- */
+
+static void test_errno_names(void **state)
+{
+	(void)state;
+	/* the run's own exhaustion, which the table once dropped (the capture lost them) */
+	assert_string_equal(errno_name(EMFILE), "EMFILE");
+	assert_string_equal(errno_name(-ENFILE), "ENFILE");
+	assert_string_equal(errno_name(EOVERFLOW), "EOVERFLOW");
+	assert_string_equal(errno_name(EBUSY), "EBUSY");
+	for (int e = 1; e < 200; e++) {
+		const char *n = errno_name(e);
+		assert_non_null(n);
+		assert_true(n[0] == 'E');
+		assert_int_equal(errno_from_name(n), e);
+	}
+	/* one no libc names: the numeric form, read back */
+	assert_string_equal(errno_name(4000), "E4000");
+	assert_int_equal(errno_from_name("E4000"), 4000);
+	assert_int_equal(errno_from_name("E0"), 0);
+	assert_int_equal(errno_from_name("E4096"), 0);
+	assert_int_equal(errno_from_name("E12x"), 0);
+	assert_int_equal(errno_from_name("ENOTANERRNO"), 0);
+	assert_int_equal(errno_from_name(""), 0);
+	/* what a replay reproduces, and what tells of this run only */
+	assert_true(errno_is_answer(ENOENT) && errno_is_answer(-EACCES) && errno_is_answer(EFBIG));
+	assert_false(errno_is_answer(EMFILE) || errno_is_answer(EIO) || errno_is_answer(EBUSY));
+	assert_true(errno_is_exhaustion(-EMFILE) && errno_is_exhaustion(ENFILE) && errno_is_exhaustion(ENOMEM));
+	assert_false(errno_is_exhaustion(EACCES) || errno_is_exhaustion(EIO));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -776,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_cpuinfo_flag),
 		cmocka_unit_test(test_stable_release),
 		cmocka_unit_test(test_iort),
+		cmocka_unit_test(test_errno_names),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);
