@@ -201,6 +201,17 @@ const char *dev_bus_to_string(enum dev_bus b)
 	return b >= 0 && b < _DEV_BUS_MAX ? bus_names[b] : NULL;
 }
 
+static const char *const bus_dirs[_DEV_BUS_MAX] = {
+	[DEV_BUS_PCI] = "sys/bus/pci/devices",
+	[DEV_BUS_PLATFORM] = "sys/bus/platform/devices",
+	[DEV_BUS_AMBA] = "sys/bus/amba/devices",
+};
+
+const char *dev_bus_dir(enum dev_bus b)
+{
+	return b >= 0 && b < _DEV_BUS_MAX ? bus_dirs[b] : NULL;
+}
+
 const struct udev_props udev_props_none;
 
 void udev_props_done(struct udev_props *u)

@@ -126,6 +126,19 @@ enum dev_bus {
 };
 
 const char *dev_bus_to_string(enum dev_bus b);
+/* "sys/bus/pci/devices": the directory that lists a bus's devices. */
+const char *dev_bus_dir(enum dev_bus b);
+
+/*
+ * How a bus's device list was read (readers/pci.c, readers/platform.c). A
+ * list not read hides every device on it: the report must not call that
+ * healthy. Zeroed: not tried.
+ */
+struct bus_listing {
+	bool tried;
+	int err;        /* positive errno of the listing; 0 when it was listed */
+	size_t entries; /* names it listed */
+};
 
 /* A devicetree property's state (drivers/of/address.c treats each differently). */
 enum dt_prop {
@@ -428,6 +441,7 @@ struct machine {
 
 	struct device *devices;      /* sorted by id (machine_sort_devices) */
 	size_t n_devices;
+	struct bus_listing buses[_DEV_BUS_MAX]; /* how each bus's device list was read */
 	struct block_queue *blocks;  /* sorted by disk name */
 	size_t n_blocks;
 

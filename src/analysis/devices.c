@@ -276,19 +276,19 @@ static void needs_pool(const struct devices_input *in, struct device_report *r)
 		r->verdict = VERDICT_FAILS;
 		r->reason = "RAM out of reach and no swiotlb pool: mappings there fail";
 	} else if (sw->active == TRI_UNKNOWN) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "RAM out of reach; whether a swiotlb pool exists is unknown";
+		verdict_unknown(r, UNKNOWN_CAUSE_POOL,
+				"RAM out of reach; whether a swiotlb pool exists is unknown");
 	} else if (r->pool_reachable == TRI_NO) {
 		r->verdict = VERDICT_FAILS;
 		r->reason = sw->pool.known ? "RAM out of reach and the swiotlb pool is out of reach too"
 					   : "RAM out of reach, and the swiotlb pool, placed below its derived "
 					     "bound, is out of reach too";
 	} else if (r->pool_reachable == TRI_UNKNOWN) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = sw->pool_limit.known
+		verdict_unknown(r, UNKNOWN_CAUSE_POOL,
+				sw->pool_limit.known
 				    ? "RAM out of reach; the swiotlb pool lies below its derived bound, where "
 				      "only part of the RAM is within reach: whether it is is unknown"
-				    : "RAM out of reach; whether the swiotlb pool is within reach is unknown";
+				    : "RAM out of reach; whether the swiotlb pool is within reach is unknown");
 	} else {
 		r->verdict = VERDICT_PARTIAL;
 		r->reason = sw->pool.known ? "RAM out of reach bounces through the swiotlb pool"
@@ -313,11 +313,11 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	}
 	if (r->map.state == DMA_MAP_ERROR) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = device_dt(d)->err ? "devicetree unreadable: the kernel's translation and bus limit "
+		verdict_unknown(r, UNKNOWN_CAUSE_DEVICETREE,
+				device_dt(d)->err ? "devicetree unreadable: the kernel's translation and bus limit "
 					"cannot be known"
 				      : "devicetree dma-ranges unusable: the kernel's translation and bus limit "
-					"cannot be known";
+					"cannot be known");
 		return;
 	}
 	if (legacy_decides) {
@@ -329,8 +329,8 @@ static void decide(const struct devices_input *in, struct device_report *r)
 			return;
 		}
 		if (!r->dma_mask.known) {
-			r->verdict = VERDICT_UNKNOWN;
-			r->reason = "highmem not bounced by the block layer; no DMA mask to judge it";
+			verdict_unknown(r, UNKNOWN_CAUSE_MASK,
+					"highmem not bounced by the block layer; no DMA mask to judge it");
 			return;
 		}
 		/* 32-bit ARM's arm_dma_ops map without checking the mask (no swiotlb
@@ -345,10 +345,10 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		}
 		if (unchecked == TRI_UNKNOWN) {
 			r->out_of_reach_decides = true;
-			r->verdict = VERDICT_UNKNOWN;
-			r->reason = "RAM out of reach that the block layer does not bounce, on a 32-bit ARM "
-				    "kernel of 5.3-5.19 not known to be LPAE: arm_dma_ops would corrupt it, "
-				    "LPAE's dma-direct would bounce or fail it";
+			verdict_unknown(r, UNKNOWN_CAUSE_KERNEL,
+					"RAM out of reach that the block layer does not bounce, on a 32-bit ARM "
+					"kernel of 5.3-5.19 not known to be LPAE: arm_dma_ops would corrupt it, "
+					"LPAE's dma-direct would bounce or fail it");
 			return;
 		}
 		/* before 4.20 dma_capable() below the block layer compares with the mask
@@ -374,16 +374,16 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	}
 	if (!r->dma_mask.known) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = d->bus == DEV_BUS_PCI
+		verdict_unknown(r, UNKNOWN_CAUSE_MASK,
+				d->bus == DEV_BUS_PCI
 				    ? (opt_is(&d->dma_mask_bits, 0) ? "dma_mask_bits is 0: no DMA mask set"
 							     : "no dma_mask_bits in sysfs")
-				    : "no default DMA mask for this bus and era: give --assume-mask";
+				    : "no default DMA mask for this bus and era: give --assume-mask");
 		return;
 	}
 	if (!r->direct.known) { /* no RAM ranges: what the mask reaches is not known */
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "memory layout unknown: which RAM the mask reaches cannot be known";
+		verdict_unknown(r, UNKNOWN_CAUSE_LAYOUT,
+				"memory layout unknown: which RAM the mask reaches cannot be known");
 		return;
 	}
 	if (r->direct.unreachable_bytes == 0) {

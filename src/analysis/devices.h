@@ -33,6 +33,21 @@ enum verdict {
 
 const char *verdict_to_string(enum verdict v);
 
+/* What an unknown verdict lacks: verdict-unknown's case, and how the user can supply it. */
+enum unknown_cause {
+	UNKNOWN_CAUSE_OTHER,      /* the reason says */
+	UNKNOWN_CAUSE_MASK,       /* no DMA mask: sysfs shows none, no bus default */
+	UNKNOWN_CAUSE_LAYOUT,     /* where RAM lies: proc/iomem, proc/zoneinfo */
+	UNKNOWN_CAUSE_POOL,       /* whether a swiotlb pool exists, or where */
+	UNKNOWN_CAUSE_DEVICETREE, /* the devicetree nodes that set the window */
+	UNKNOWN_CAUSE_KERNEL,     /* how the kernel was built or which IOMMU driver runs */
+	UNKNOWN_CAUSE_HARDWARE,   /* a CPU fact Linux does not show (the SME C-bit) */
+	UNKNOWN_CAUSE_XEN,        /* Xen PV: machine addresses the guest cannot see */
+	UNKNOWN_CAUSE_OWNER,      /* another owner (VFIO) maps its DMA: this kernel maps none */
+	_UNKNOWN_CAUSE_MAX,
+	_UNKNOWN_CAUSE_INVALID = -EINVAL,
+};
+
 enum mask_source {
 	MASK_SOURCE_SYSFS,   /* dma_mask_bits: fls64 of the mask, so a contiguous reading */
 	MASK_SOURCE_ASSUMED, /* the bus default of the era (platform: 32 bits) */
@@ -110,6 +125,7 @@ struct device_report {
 	enum mask_source mask_source;
 	enum kernel_model kernel_model;
 	enum verdict verdict;
+	enum unknown_cause unknown_cause;    /* VERDICT_UNKNOWN only */
 	enum tristate pool_reachable;
 	enum observed_result observed_result;
 	struct opt_severity worst_severity;  /* of its worst finding (report.c); absent: no finding */
@@ -126,6 +142,14 @@ struct device_report {
 	bool window_ignored;                 /* before 5.5: the window the DT describes, which the kernel never read */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 };
+
+/* The verdict unknown, for cause, as reason (static) says. */
+static inline void verdict_unknown(struct device_report *r, enum unknown_cause cause, const char *reason)
+{
+	r->verdict = VERDICT_UNKNOWN;
+	r->unknown_cause = cause;
+	r->reason = reason;
+}
 
 /* A verdict that costs or loses I/O, or a warning or an error about the device: the report's "needs action". */
 static inline bool device_needs_action(const struct device_report *r)

@@ -62,6 +62,14 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 	[FINDING_BOUNCE_OBSERVED] = { "bounce-observed", SEVERITY_INFO,
 		"none needed if the rate is low; otherwise remove the need to bounce (a wider mask, "
 		"an IOMMU)" },
+	[FINDING_DEVICES_NOT_VISIBLE] = { "devices-not-visible", SEVERITY_ERROR,
+		"run on the host, or in a container with the host's /sys mounted (read-only is "
+		"enough) and enough descriptors; for a snapshot, capture it again" },
+	[FINDING_VERDICT_UNKNOWN] = { "verdict-unknown", SEVERITY_WARNING,
+		"see the reason; --verbose lists the inputs that could not be read" },
+	[FINDING_NO_BOUNCE_POOL] = { "no-bounce-pool", SEVERITY_INFO,
+		"none while no such device is bound; to be ready for one, boot without "
+		"swiotlb=noforce or iommu=off, or keep an IOMMU translating" },
 };
 
 /* b4ebe6063204 (4.20): dma_capable() honours bus_dma_mask, which of_dma_configure() sets from dma-ranges */
@@ -80,6 +88,7 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 			  "memory base PFN)"
 #define NO_USABLE_POOL_MESSAGE "{bytes} of RAM is out of this device's reach and there is no " \
 			       "usable bounce buffer: DMA to it fails (\"DMA addr ... overflow\")"
+#define VERDICT_UNKNOWN_MESSAGE "the verdict is unknown: {why}"
 #define SWIOTLB_FULL_REMEDY "enlarge the pool with swiotlb=<slabs> or remove the need to bounce"
 
 /* a case at its id's severity and with its usual remedy unless it says otherwise */
@@ -267,6 +276,53 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 	/* a consistent fails: swiotlb_bounced fired for attempts with no pool */
 	[FC_BOUNCE_OBSERVED_FAILED] = CASE(FINDING_BOUNCE_OBSERVED,
 		"{bytes} tried swiotlb in the window and failed: no pool"),
+
+	[FC_DEVICES_NOT_VISIBLE_BUS] = CASE(FINDING_DEVICES_NOT_VISIBLE,
+		"{text} could not be listed ({why}): the devices on that bus were not judged"),
+	/* drivers/base/init.c driver_init() registers the platform bus on every kernel */
+	[FC_DEVICES_NOT_VISIBLE_NONE] = CASE(FINDING_DEVICES_NOT_VISIBLE,
+		"none of sys/bus/pci/devices, sys/bus/platform/devices and sys/bus/amba/devices "
+		"exists, though every kernel registers the platform bus: sysfs is not mounted or is "
+		"hidden here, and no device was judged"),
+
+	[FC_VERDICT_UNKNOWN] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE),
+	[FC_VERDICT_UNKNOWN_MASK] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "give the mask its driver sets (its dma_set_mask() call) with "
+			  "--assume-mask DEVICE=0xMASK, or audit while a driver that sets one is bound"),
+	[FC_VERDICT_UNKNOWN_LAYOUT] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "run as root (proc/iomem shows addresses only with CAP_SYS_ADMIN), or make "
+			  "proc/zoneinfo readable"),
+	[FC_VERDICT_UNKNOWN_POOL] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "run as root with debugfs mounted (mount -t debugfs none /sys/kernel/debug) "
+			  "for swiotlb's io_tlb_nslabs, and with the kernel log readable from boot: "
+			  "its \"software IO TLB: mapped\" line says where the pool lies"),
+	[FC_VERDICT_UNKNOWN_DEVICETREE] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "make sys/firmware/devicetree/base readable (run as root), or capture the "
+			  "snapshot again with it"),
+	[FC_VERDICT_UNKNOWN_KERNEL] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "keep the boot log readable (run as root, or kernel.dmesg_restrict=0; a "
+			  "larger log_buf_len keeps its first lines), or give the kernel's config "
+			  "(proc/config.gz or boot/config-RELEASE)"),
+	[FC_VERDICT_UNKNOWN_HARDWARE] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "read the C-bit's position (CPUID 0x8000001F, EBX bits 5:0, e.g. with "
+			  "cpuid -l 0x8000001f) and the physical address bits: a device limit below "
+			  "the C-bit bounces every mapping"),
+	[FC_VERDICT_UNKNOWN_XEN] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "audit from the hypervisor side, which sees machine addresses, or use a "
+			  "PVH or HVM guest"),
+	/* VFIO maps the device's DMA for its user: nothing this kernel maps can bounce */
+	[FC_VERDICT_UNKNOWN_OWNER] = CASE(FINDING_VERDICT_UNKNOWN,
+		VERDICT_UNKNOWN_MESSAGE ": this kernel maps none of its DMA", .harmless = true,
+		.remedy = "audit inside the guest or program that owns the device"),
+
+	[FC_NO_BOUNCE_POOL] = CASE(FINDING_NO_BOUNCE_POOL,
+		"there is no swiotlb pool ({why}) and {bytes} of RAM lies above {text}: a device "
+		"whose reach ends there, bound later and not translated by an IOMMU, fails every "
+		"mapping to it"),
+	[FC_NO_BOUNCE_POOL_UNCHECKED] = CASE(FINDING_NO_BOUNCE_POOL,
+		"there is no swiotlb pool ({why}) and {bytes} of RAM lies above {text}: a device "
+		"whose reach ends there, bound later, is handed buffers there unchecked by "
+		"arm_dma_ops, and its DMA lands at the wrong address"),
 };
 
 const struct finding_info *finding_info(enum finding_id id)

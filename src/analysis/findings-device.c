@@ -391,9 +391,33 @@ static void observed_findings(const struct devices_input *in, const struct devic
 				(uint64_t)((double)od->bounces / o->window_seconds + 0.5));
 }
 
+/* verdict-unknown: the case names what is missing and how to supply it. */
+_Static_assert(FC_VERDICT_UNKNOWN_OWNER - FC_VERDICT_UNKNOWN == UNKNOWN_CAUSE_OWNER &&
+		       _UNKNOWN_CAUSE_MAX == UNKNOWN_CAUSE_OWNER + 1,
+	       "one verdict-unknown case per enum unknown_cause, in its order");
+static void unknown_finding(const struct device_report *r, struct findings *f)
+{
+	static const char *const missing[_UNKNOWN_CAUSE_MAX] = {
+		[UNKNOWN_CAUSE_OTHER] = "other", [UNKNOWN_CAUSE_MASK] = "dma-mask",
+		[UNKNOWN_CAUSE_LAYOUT] = "memory-layout", [UNKNOWN_CAUSE_POOL] = "swiotlb-pool",
+		[UNKNOWN_CAUSE_DEVICETREE] = "devicetree", [UNKNOWN_CAUSE_KERNEL] = "kernel-build",
+		[UNKNOWN_CAUSE_HARDWARE] = "cpu", [UNKNOWN_CAUSE_XEN] = "machine-addresses",
+		[UNKNOWN_CAUSE_OWNER] = "owner",
+	};
+	enum unknown_cause c = r->unknown_cause >= 0 && r->unknown_cause < _UNKNOWN_CAUSE_MAX
+				       ? r->unknown_cause : UNKNOWN_CAUSE_OTHER;
+
+	if (r->verdict != VERDICT_UNKNOWN)
+		return;
+	struct finding *x = findings_raise(f, (enum finding_case)(FC_VERDICT_UNKNOWN + c), r->dev->id,
+					   &(struct finding_args){ .why = r->reason ? r->reason : "?" });
+	finding_add_str(f, x, "missing", missing[c]);
+}
+
 void device_findings(const struct devices_input *in, const struct device_report *r,
 			    struct findings *f)
 {
+	unknown_finding(r, f);
 	/* a device that does no DMA (unbound, a bridge, no sign of it) gets no
 	 * prediction: a mask limited by the bus, or not 2^n-1, costs it nothing */
 	if (r->verdict != VERDICT_IDLE) {

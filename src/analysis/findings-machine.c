@@ -11,6 +11,7 @@
 #include "analysis/findings-machine.h"
 #include "analysis/legacy-block.h"
 #include "shared/array.h"
+#include "shared/errno-util.h"
 #include "shared/macro.h"
 #include "shared/strmap.h"
 #include "shared/sat.h"
@@ -36,6 +37,39 @@ static void snapshot_findings(const struct machine *m, struct findings *f)
 		return;
 	struct finding *x = findings_raise(f, FC_SNAPSHOT_INCOMPLETE, NULL, NULL);
 	finding_add_str(f, x, "why", machine_incomplete_why(m));
+}
+
+/*
+ * Whether the device lists were read: a bus directory that could not be
+ * listed hides its devices, and with none at all sysfs is absent or masked
+ * (every kernel registers the platform bus: drivers/base/init.c driver_init
+ * -> platform_bus_init). A bus that is absent (ENOENT) holds no device.
+ */
+static void visibility_findings(const struct machine *m, struct findings *f)
+{
+	bool any_listed = false, any_hidden = false;
+	struct finding *x;
+
+	for (int b = 0; b < _DEV_BUS_MAX; b++) {
+		const struct bus_listing *bl = &m->buses[b];
+		if (!bl->tried)
+			continue;
+		if (bl->err == 0) {
+			any_listed = true;
+			continue;
+		}
+		if (bl->err == ENOENT || bl->err == ENOTDIR)
+			continue;
+		any_hidden = true;
+		x = findings_raise(f, FC_DEVICES_NOT_VISIBLE_BUS, NULL,
+				   &(struct finding_args){ .text = dev_bus_dir(b),
+							   .why = errno_describe(bl->err) });
+		finding_add_str(f, x, "path", dev_bus_dir(b));
+		finding_add_str(f, x, "errno", errno_name(bl->err));
+	}
+	/* every bus tried was absent (a reader that ran out of memory tried none) */
+	if (!any_listed && !any_hidden && m->buses[DEV_BUS_PLATFORM].tried)
+		(void)findings_raise(f, FC_DEVICES_NOT_VISIBLE_NONE, NULL, NULL);
 }
 
 static void layout_findings(const struct machine *m, const struct layout *l, struct findings *f)
@@ -235,9 +269,77 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 	}
 }
 
+/* The lowest CPU address a device bound later may fail to reach, and what it is. */
+static uint64_t latent_boundary(const struct report *r, const char **ret_what, const char **ret_node)
+{
+	uint64_t boundary = UINT64_C(1) << 32;
+
+	*ret_what = "4 GiB, the reach of a 32-bit DMA mask";
+	*ret_node = NULL;
+	/* a window narrower than 4 GiB stops every device below it, whatever its mask */
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		const struct dma_map *map = &r->devices.devices[i].map;
+		uint64_t end = 0;
+		if (map->state != DMA_MAP_RANGES || map->from_iort)
+			continue;
+		for (size_t k = 0; k < map->n_regions; k++) {
+			uint64_t e = sat_add(map->regions[k].cpu_start, map->regions[k].size);
+			end = e > end ? e : end;
+		}
+		if (end && end < boundary) {
+			boundary = end;
+			*ret_what = "the end of the narrowest dma-ranges window";
+			*ret_node = map->node;
+		}
+	}
+	return boundary;
+}
+
+/* Every device an IOMMU translates (or a bridge): the next one will be translated too. */
+static bool all_translated(const struct report *r)
+{
+	for (size_t i = 0; i < r->devices.n_devices; i++) {
+		const struct device_report *dr = &r->devices.devices[i];
+		enum iommu_domain d = dr->dev->iommu_domain;
+		if (!dr->bridge && dr->verdict != VERDICT_IOMMU &&
+		    d != IOMMU_DOMAIN_DMA && d != IOMMU_DOMAIN_DMA_FQ)
+			return false;
+	}
+	return r->devices.n_devices > 0;
+}
+
+void latent_findings(const struct report *r, struct findings *f)
+{
+	const struct swiotlb_state *s = &r->swiotlb;
+	const char *what, *node;
+
+	if (s->active != TRI_NO || s->xen_pv || r->layout.source == LAYOUT_SOURCE_NONE ||
+	    all_translated(r))
+		return;
+	uint64_t boundary = latent_boundary(r, &what, &node);
+	uint64_t above = layout_ram_bytes_above(&r->layout, boundary);
+	if (!above)
+		return;
+	/* 32-bit ARM before 6.0 without LPAE: arm_dma_ops maps without a reach check */
+	int rule = era_value(ERA_STREAMING_MAP, r->release, r->arch_family, NULL);
+	bool unchecked = r->arch_family == ARCH_ARM &&
+			 (rule == STREAMING_ARM_NO_CHECK ||
+			  (rule == STREAMING_ARM_LPAE_DIRECT && s->arm_lpae != TRI_YES));
+	struct finding *x = findings_raise(
+		f, unchecked ? FC_NO_BOUNCE_POOL_UNCHECKED : FC_NO_BOUNCE_POOL, NULL,
+		&(struct finding_args){ .bytes = above, .text = what,
+					.why = s->active_why ? s->active_why : "none was made" });
+	finding_add_u64(f, x, "ram_above_bytes", above);
+	finding_add_hex(f, x, "boundary", boundary);
+	if (node)
+		finding_add_str(f, x, "dma_ranges_node", node);
+	finding_add_str(f, x, "why", s->active_why ? s->active_why : "none was made");
+}
+
 void machine_findings(const struct machine *m, const struct report *r, struct findings *f)
 {
 	snapshot_findings(m, f);
+	visibility_findings(m, f);
 	layout_findings(m, &r->layout, f);
 	confusion_finding(r, f);
 	swiotlb_findings(m, r, f);

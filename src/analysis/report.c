@@ -68,6 +68,7 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	/* each device's findings once all are analysed: devices.c knows nothing of findings */
 	for (size_t i = 0; i < r.devices.n_devices; i++)
 		device_findings(&in, &r.devices.devices[i], &r.findings);
+	latent_findings(&r, &r.findings);
 	if (r.findings.err) {
 		report_done(&r);
 		return r.findings.err;
@@ -103,4 +104,15 @@ void report_done(struct report *r)
 	devices_result_done(&r->devices);
 	layout_done(&r->layout);
 	findings_done(&r->findings);
+}
+
+bool report_all_clear(const struct report *r)
+{
+	for (size_t i = 0; i < r->devices.n_devices; i++)
+		if (device_needs_action(&r->devices.devices[i]))
+			return false;
+	for (size_t i = 0; i < r->findings.n; i++)
+		if (!r->findings.v[i].device && r->findings.v[i].severity >= SEVERITY_WARNING)
+			return false;
+	return true;
 }

@@ -50,3 +50,10 @@ _must_check_ int report_build_with(const struct machine *m, const struct report_
 /* The same with only --fail-on. */
 _must_check_ int report_build(const struct machine *m, enum severity fail_on, struct report *ret) _nonnull_all_;
 void report_done(struct report *r);
+
+/*
+ * "No device needs action" may be said: no device needs action, and no
+ * machine-wide finding at warning or above (devices not visible, a snapshot
+ * incomplete, the memory layout unknown) says the audit saw too little.
+ */
+bool report_all_clear(const struct report *r) _nonnull_all_;

@@ -61,9 +61,9 @@ bool decided_by_arm_dma_ops(const struct devices_input *in, struct device_report
 		return false; /* dma-direct: needs_pool() decides */
 	case TRI_UNKNOWN:
 		r->out_of_reach_decides = true;
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
-			    "arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping";
+		verdict_unknown(r, UNKNOWN_CAUSE_KERNEL,
+				"RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
+				"arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping");
 		return true;
 	default:
 		break;
@@ -122,8 +122,8 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 	 * PCI functions with a driver are judged: bus mastering is their norm */
 	/* the signs are devicetree properties too: an unreadable node hides them */
 	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0 && device_dt(d)->err) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "devicetree unreadable: whether it does DMA cannot be known";
+		verdict_unknown(r, UNKNOWN_CAUSE_DEVICETREE,
+				"devicetree unreadable: whether it does DMA cannot be known");
 		return true;
 	}
 	if (d->bus != DEV_BUS_PCI && d->dma_signs == 0) {
@@ -227,9 +227,9 @@ static bool decided_by_intel_fallback(const struct devices_input *in, struct dev
 			    "device out of the identity map into a translated domain";
 		return true;
 	}
-	r->verdict = VERDICT_UNKNOWN;
-	r->reason = "IOMMU passthrough before 5.8 with a mask below the end of RAM: Intel's driver "
-		    "translates such a device, AMD's does not, and which IOMMU this is is unknown";
+	verdict_unknown(r, UNKNOWN_CAUSE_KERNEL,
+			"IOMMU passthrough before 5.8 with a mask below the end of RAM: Intel's driver "
+			"translates such a device, AMD's does not, and which IOMMU this is is unknown");
 	return true;
 }
 
@@ -257,8 +257,8 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 	const struct swiotlb_state *sw = in->sw;
 
 	if (sw->xen_pv) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see";
+		verdict_unknown(r, UNKNOWN_CAUSE_XEN,
+				"Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see");
 		return true;
 	}
 	if (in->arch_family == ARCH_S390 && d->bus == DEV_BUS_PCI &&
@@ -278,8 +278,8 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 		return true;
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_UNMANAGED || d->iommu_domain == IOMMU_DOMAIN_BLOCKED) {
-		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA";
+		verdict_unknown(r, UNKNOWN_CAUSE_OWNER,
+				"IOMMU domain unmanaged or blocked: its owner (VFIO) maps the DMA");
 		return true;
 	}
 	if (d->iommu_group.known &&
@@ -339,13 +339,13 @@ bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
 					"device's limit, so every streaming mapping bounces";
 			break;
 		case TRI_UNKNOWN:
-			r->verdict = VERDICT_UNKNOWN;
-			r->reason = in->m->coco.cpuinfo_phys_bits.known
+			verdict_unknown(r, UNKNOWN_CAUSE_HARDWARE,
+					in->m->coco.cpuinfo_phys_bits.known
 					    ? "AMD SME host: the device's limit lies between the physical "
 					      "address bits and bit 52; the C-bit's position, not visible "
 					      "from Linux, decides whether every mapping bounces"
 					    : "AMD SME host: the physical address bits (proc/cpuinfo) are "
-					      "unknown, so whether the C-bit lies beyond the limit is unknown";
+					      "unknown, so whether the C-bit lies beyond the limit is unknown");
 			return true;
 		default:
 			break;

@@ -21,7 +21,7 @@
 #include "shared/path.h"
 #include "shared/text.h"
 
-#define PCI_DEVICES "sys/bus/pci/devices"
+#define PCI_DEVICES dev_bus_dir(DEV_BUS_PCI)
 #define PCI_DRIVERS "sys/bus/pci/drivers"
 
 /* The last host bridge's parent seen, and its of_node: functions share bridges. */
@@ -384,15 +384,16 @@ int read_pci(struct sysroot *sr, struct machine *m)
 	struct strv names = { 0 };
 	int r;
 
-	r = sysroot_dir_new(sr, &w.bus, PCI_DEVICES);
+	r = sysroot_dir_new(sr, &w.bus, "%s", PCI_DEVICES);
 	if (r < 0)
 		return r;
 	r = sysroot_dir_list(w.bus, &names);
+	m->buses[DEV_BUS_PCI] = (struct bus_listing){ .tried = true, .err = r < 0 ? -r : 0, .entries = names.n };
 	if (r < 0) {
 		sysroot_dir_free(w.bus);
 		if (r == -ENOMEM)
 			return r;
-		/* no PCI bus (many boards): recorded, not an error */
+		/* no PCI bus (many boards): recorded; the analysis judges what an unlistable one hides */
 		return machine_add_input_errno(m, PCI_DEVICES, r);
 	}
 	r = machine_add_input(m, PCI_DEVICES, INPUT_OK, 0, NULL);

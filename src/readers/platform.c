@@ -18,13 +18,7 @@
 #include "shared/macro.h"
 #include "shared/path.h"
 
-static const struct {
-	const char *dir;
-	enum dev_bus bus;
-} buses[] = {
-	{ "sys/bus/platform/devices", DEV_BUS_PLATFORM },
-	{ "sys/bus/amba/devices", DEV_BUS_AMBA },
-};
+static const enum dev_bus buses[] = { DEV_BUS_PLATFORM, DEV_BUS_AMBA };
 
 /* Ids already added: a device on both buses is kept once. */
 struct seen {
@@ -217,17 +211,19 @@ int read_platform(struct sysroot *sr, struct machine *m)
 		struct strv names = { 0 };
 		size_t before = w.added.n;
 
-		r = sysroot_dir_new(sr, &busdir, "%s", buses[b].dir);
+		const char *dir = dev_bus_dir(buses[b]);
+		r = sysroot_dir_new(sr, &busdir, "%s", dir);
 		if (r < 0)
 			break;
 		r = sysroot_dir_list(busdir, &names);
 		if (r == -ENOMEM)
 			break;
-		/* either bus may be absent (x86 has no AMBA): recorded, not an error */
-		r = machine_add_input_errno(m, buses[b].dir, r);
+		m->buses[buses[b]] = (struct bus_listing){ .tried = true, .err = r < 0 ? -r : 0, .entries = names.n };
+		/* either bus may be absent (x86 has no AMBA): recorded; the analysis judges what that hides */
+		r = machine_add_input_errno(m, dir, r);
 		for (size_t i = 0; r >= 0 && i < names.n; i++)
 			if (!seen_has(&w.added, before, names.v[i]))
-				r = read_device(&w, m, busdir, buses[b].bus, names.v[i]);
+				r = read_device(&w, m, busdir, buses[b], names.v[i]);
 		strv_done(&names);
 		if (r >= 0 && w.added.n > before)
 			qsort(w.added.ids, w.added.n, sizeof(*w.added.ids), cmp_str);

@@ -276,6 +276,7 @@ static void summary_json(struct json_writer *w, const struct report *r)
 		by_severity[r->findings.v[i].severity]++;
 	jw_open_object(w, "summary");
 	jw_u64(w, "devices", r->devices.n_devices);
+	jw_bool(w, "all_clear", report_all_clear(r));
 	jw_open_object(w, "by_verdict");
 	for (int v = 0; v < _VERDICT_MAX; v++)
 		jw_u64(w, verdict_to_string((enum verdict)v), by_verdict[v]);

@@ -67,8 +67,27 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 	}
 	_cleanup_free_ char *line = strbuf_steal(&b);
 	text_print_wrapped(out, line, 0, 2, width);
-	if (!action) {
+	if (report_all_clear(r)) {
 		fputs("No device needs action.\n\n", out);
+		return 0;
+	}
+	if (!action) {
+		/* the all-clear is a claim: a finding that says the audit saw too little withholds it */
+		strbuf_append(&b, "No listed device needs action, but the audit is not all-clear:");
+		for (size_t k = 0; k < r->findings.n; k++) {
+			const struct finding *x = &r->findings.v[k];
+			if (x->device || x->severity < SEVERITY_WARNING)
+				continue;
+			strbuf_append(&b, " ");
+			strbuf_append(&b, finding_id_to_string(x->id));
+			strbuf_append(&b, " (");
+			strbuf_append(&b, severity_to_string(x->severity));
+			strbuf_append(&b, ")");
+		}
+		strbuf_append(&b, "; see Findings.");
+		_cleanup_free_ char *s = strbuf_steal(&b);
+		text_print_wrapped(out, s, 0, 2, width);
+		fputc('\n', out);
 		return 0;
 	}
 	fputs("Needs action:\n", out);
@@ -100,6 +119,12 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 				const struct finding *x = &r->findings.v[k];
 				if (x->severity < SEVERITY_WARNING || !x->device || strcmp(x->device, dr->dev->id) != 0)
 					continue;
+				if (x->id == FINDING_VERDICT_UNKNOWN) { /* its message is the reason: say how to supply it */
+					strbuf_append(&b, " (to know: ");
+					text_append_safe(&b, x->remedy ? x->remedy : "?");
+					strbuf_append(&b, ")");
+					continue;
+				}
 				strbuf_append(&b, "; but ");
 				strbuf_append(&b, finding_id_to_string(x->id));
 				strbuf_append(&b, ": ");

@@ -554,7 +554,10 @@ def judge(work, m):
         row.append(word if n is None else "%s; observed %s %s" % (word, n, pred))
     table[:] = [tuple(r) for r in table]
     layout_checks(check, jq, m, audit, dmesg)
-    return dict(checks=checks, jq=jq, table=table, unexercised=unexercised, evidence=evidence)
+    # no pool in the boot log, RAM the kernel mapped above 4 GiB: what no-bounce-pool warns of
+    above = sum(e + 1 - max(s, 1 << 32) for s, e in b["ram"] if e >= 1 << 32)
+    return dict(checks=checks, jq=jq, table=table, unexercised=unexercised, evidence=evidence,
+                no_pool_above_4g=above if b["pool"] is None else 0)
 
 
 def finding_checks(m, res, captured_log=""):
@@ -606,6 +609,14 @@ def finding_checks(m, res, captured_log=""):
             if start + size - 1 < ev["mask"]:
                 f("mask-limited-by-bus", dev, "the dma-ranges window the suite wrote ends at %#x, "
                   "below %s's mask %#x (%s)" % (start + size - 1, dev, ev["mask"], ev["mask_from"]))
+    # the kernel made no pool and failed mappings of a device out of reach: the next such
+    # device fails too, what no-bounce-pool says (the window guests' boundary is their window)
+    failed = any(row[5] for row in res.get("table") or [])
+    if res.get("no_pool_above_4g") and failed and not m.get("dma_ranges"):
+        out.append("# no 'software IO TLB: mapped' in the boot log, %d bytes of RAM above 4 GiB, and "
+                   "the kernel failed mappings out of reach: no-bounce-pool" % res["no_pool_above_4g"])
+        out.append('[.findings[] | select(.id == "no-bounce-pool" and .device == null)] | '
+                   'length == 1 and .[0].evidence.ram_above_bytes == %d' % res["no_pool_above_4g"])
     logged = {}
     for mo in LOGGED_OVERFLOW.finditer(captured_log):
         logged[mo.group(1)] = logged.get(mo.group(1), 0) + 1

@@ -496,6 +496,16 @@ fcase("mapping failures: bounce-impossible; the snapshot's overflow: dma-overflo
       run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT + "[    5.0] " + OVERFLOW + "\n"),
       [fsel("bounce-impossible"), fsel("dma-overflow-logged")], ["bounce-missed"],
       log="4,375,7105505,-;" + OVERFLOW + "\n")
+NO_POOL = ('[.findings[] | select(.id == "no-bounce-pool" and .device == null)] | length == 1 and '
+           '.[0].evidence.ram_above_bytes == %d' % 0xc0000000)
+fcase("no pool in the boot log, 3 GiB above 4 GiB, mapping failures: no-bounce-pool",
+      run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT + "[    5.0] " + OVERFLOW + "\n"),
+      [NO_POOL])
+fcase("a pool in the boot log: no no-bounce-pool",
+      run(P, TR + event(A, 0x1bffff000), io=IO), [], ["no-bounce-pool"])
+fcase("no pool, but no mapping failed: no-bounce-pool not pinned",
+      run(audit([dev(A, "direct", unreachable=0, lowest=None)], active=False), io=IO, dmesg=BOOT),
+      [], ["no-bounce-pool"])
 fcase("an overflow logged after the snapshot: no dma-overflow-logged",
       run(audit([dev(A, "fails")], active=False), io=IO, dmesg=BOOT + "[    5.0] " + OVERFLOW + "\n"),
       [fsel("bounce-impossible")], ["dma-overflow-logged"])

@@ -588,6 +588,8 @@ def x86_noforce(t):
         "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
         "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
         ".exit_status == 1",
+        "# swiotlb=noforce: no pool, 21 GiB above 4 GiB: the next 32-bit device fails there too: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 22548578304 and .[0].evidence.boundary == \"0x100000000\"" % finding("no-bounce-pool"),
     ]
 
 
@@ -768,6 +770,8 @@ def x86_sme_host(t):
         "%s | .verdict == \"unknown\" and (.reason | test(\"C-bit\"))" % dev("0000:00:03.0"),
         "[.block[] | select(.disk == \"sda\")][0].verdict == \"forced\"",
         "[.findings[] | select(.id == \"bounce-impossible\" or .id == \"bounce-needed\")] | length == 0",
+        "# the C-bit position (CPUID, not shown by Linux) decides: verdict-unknown, cpu",
+        "%s | length == 1 and .[0].severity == \"warning\" and .[0].evidence.missing == \"cpu\"" % finding("verdict-unknown", "0000:00:03.0"),
     ]
 
 
@@ -955,6 +959,8 @@ def xen_dom0(t):
         "# undecidable means no claim either way: no bounce or corruption finding for the device",
         "[.findings[] | select(.id == \"bounce-needed\" or .id == \"bounce-impossible\")] | length == 0",
         "[.findings[] | select(.id == \"bounce-missed\")] | length == 0",
+        "# Xen PV: machine addresses decide, the guest cannot see them: verdict-unknown, machine-addresses",
+        "%s | length == 1 and .[0].severity == \"warning\" and .[0].evidence.missing == \"machine-addresses\"" % finding("verdict-unknown", "0000:00:1f.2"),
     ]
 
 
@@ -1431,6 +1437,8 @@ def x86_amd_identity(t, release):
             "%s | .verdict == \"fails\"" % dev("0000:00:1f.2"),
             "# no pool for the AHCI's 21 GiB above 4 GiB: its mappings there fail",
             "%s | length == 1" % finding("bounce-impossible", "0000:00:1f.2"),
+            "# no pool, identity domains, 21 GiB above 4 GiB: the next 32-bit device fails too",
+            "%s | length == 1 and .[0].evidence.ram_above_bytes == %d" % (finding("no-bounce-pool"), X86_ABOVE_4G),
         ] + nvme
     return [
         ".swiotlb.active == true",
@@ -1510,7 +1518,9 @@ def x86_32_pool(t, release, ram_6g):
                 "%s | .verdict == \"direct\"" % dev("0000:00:1f.2"),
                 "%s | .verdict == \"direct\"" % dev("0000:01:00.0")]
     if release.startswith("4.17.") or release.startswith("4.18."):
-        checks = [".swiotlb.active == false and (.swiotlb.active_why | test(\"before 4.19\"))"]
+        checks = [".swiotlb.active == false and (.swiotlb.active_why | test(\"before 4.19\"))",
+                  "# no pool, 2 GiB above 4 GiB: a 32-bit device bound later fails there",
+                  "%s | length == 1 and .[0].evidence.ram_above_bytes == %d" % (finding("no-bounce-pool"), 2 * GIB)]
         if release.startswith("4.18."):
             checks += [
                 "# 4.18: SCSI sets no bounce limit and nommu_dma_ops has no pool: RAM above 4 GiB fails",
@@ -2151,6 +2161,8 @@ def arm_256m_26bit(t):
         "[.findings[] | select(.id == \"bounce-missed\")] | length == 0",
         "# all RAM (PFN 0xc0000 up) lies above that b_pfn: the block layer bounces every page, a copy on each I/O",
         "%s | length == 1" % finding("bounce-needed", "c8000000.mmc"),
+        "# no swiotlb on a 3.x non-LPAE ARM kernel, and 192 MiB of RAM above the 64 MiB soc window: the next device bound there is handed it unchecked: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 201326592 and .[0].evidence.boundary == \"0xc4000000\"" % finding("no-bounce-pool"),
     ]
 
 
@@ -2248,6 +2260,8 @@ def arm_510_log_nolpae(t):
         "%s | length == 1" % finding("bounce-missed", "12000000.ethernet"),
         "%s | length == 0" % finding("bounce-impossible", "12000000.ethernet"),
         "%s | length == 0" % finding("swiotlb-out-of-reach", "12000000.ethernet"),
+        "# not LPAE (the boot log's SCTLR), so no swiotlb; 1 GiB past the soc window: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 1073741824 and .[0].evidence.boundary == \"0x80000000\"" % finding("no-bounce-pool"),
     ] + ARM_510_CONFUSION
 
 
@@ -2292,6 +2306,8 @@ def arm_510_armmp_window(t):
         "%s | length == 1" % finding("bounce-missed", "12000000.ethernet"),
         "%s | .[0].severity == \"error\"" % finding("bounce-missed", "12000000.ethernet"),
         "%s | length == 0" % finding("bounce-impossible", "12000000.ethernet"),
+        "# armmp (no LPAE) 5.10: no swiotlb, 1 GiB of RAM past the 1 GiB soc window: arm_dma_ops hands it to the next device unchecked: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 1073741824 and .[0].evidence.boundary == \"0x80000000\"" % finding("no-bounce-pool"),
     ] + ARM_510_CONFUSION
 
 
@@ -2306,6 +2322,8 @@ def arm_510_lpae_window(t):
         "%s | .verdict == \"fails\" and (.reason | test(\"no swiotlb pool\"))" % d,
         "%s | length == 1" % finding("bounce-impossible", "12000000.ethernet"),
         "%s | length == 0" % finding("bounce-missed", "12000000.ethernet"),
+        "# LPAE 5.10 with no pool in a boot log read from the start; 1 GiB past the soc window fails for the next device there: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 1073741824 and .[0].evidence.boundary == \"0x80000000\"" % finding("no-bounce-pool"),
     ] + ARM_510_CONFUSION
 
 
@@ -2694,6 +2712,8 @@ def x86_intel_419_pt(t):
         "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
         "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
         ".exit_status == 0",
+        "# Intel VT-d before 5.15 frees the pool, and the identity-mapped NVMe shows the next device may be untranslated: 21 GiB above 4 GiB, no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 22548578304 and .[0].evidence.boundary == \"0x100000000\"" % finding("no-bounce-pool"),
     ]
 
 
@@ -2733,6 +2753,8 @@ def x86_pt_vendor_unknown(t):
     return [
         "%s | .verdict == \"unknown\" and (.reason | test(\"which IOMMU\"))" % dev("0000:00:1f.2"),
         "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        "# unknown: which IOMMU driver runs is unknown; the boot log or config would say: verdict-unknown, kernel-build",
+        "%s | length == 1 and .[0].severity == \"warning\" and .[0].evidence.missing == \"kernel-build\"" % finding("verdict-unknown", "0000:00:1f.2"),
     ]
 
 FIXTURES = {

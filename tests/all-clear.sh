@@ -1,0 +1,111 @@
+#!/bin/bash
+# The all-clear is earned: "No device needs action" (summary.all_clear, exit 0)
+# only when the tool saw enough to say it. Runs out of file descriptors (live
+# and through a capture, at several ulimit -n values), a masked /sys, a bus
+# directory that could not be listed, MANIFEST error lines of every form, an
+# unknown verdict, and the machine with no DMA device at all, which is fine.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+FIXTURE_TMP=$tmp/fixtures
+
+# --- descriptors run short: exit 2 and one line, or the whole answer ---------
+timeout 30 "$TOOL" --json > "$tmp/full.json" 2> /dev/null
+full_rc=$?
+full_n=$(jq '.devices | length' "$tmp/full.json" 2> /dev/null || echo -1)
+check "live, no limit: a report ($full_rc, $full_n devices)" test "$full_rc" -le 1 -a "$full_n" -ge 0
+for n in 4 6 7 8 9 12 16 24; do
+	# ulimit -n sets the hard limit too: the tool cannot raise it back
+	(ulimit -n "$n" && exec timeout 30 "$TOOL" --json) > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ]; then
+		check "live, ulimit -n $n: exit 2, nothing on stdout" test ! -s "$tmp/out"
+		check "live, ulimit -n $n: one line naming the errno" \
+			bash -c '[ "$(wc -l < "$1")" -eq 1 ] && grep -q "^dmamask-audit: reading .*: E[MN]FILE: .*no report" "$1"' _ "$tmp/err"
+	else
+		check "live, ulimit -n $n: the unlimited run's exit ($rc) and devices" \
+			jqe "$tmp/out" '(.devices | length) == $n and .exit_status == $rc' \
+			--argjson n "$full_n" --argjson rc "$full_rc"
+	fi
+done
+for n in 8 12 16 24 64; do
+	rm -rf "$tmp/cap"
+	(ulimit -n "$n" && exec timeout 60 "$TOOL" --capture "$tmp/cap") > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ]; then
+		check "capture, ulimit -n $n: exit 2 says the capture is incomplete" \
+			grep -q "the capture is incomplete\|--capture .*incomplete" "$tmp/err"
+		check "capture, ulimit -n $n: MANIFEST complete=0 with the errno" \
+			bash -c 'grep -qx "complete=0" "$1" && grep -q "^incomplete_reason=.*E[MN]FILE" "$1"' _ "$tmp/cap/MANIFEST"
+		timeout 30 "$TOOL" --sysroot "$tmp/cap" --json > "$tmp/replay.json" 2> /dev/null
+		check "capture, ulimit -n $n: its replay exits 2 ($?)" test "$?" -eq 2
+	else
+		timeout 30 "$TOOL" --sysroot "$tmp/cap" --json > "$tmp/replay.json" 2> /dev/null
+		check "capture, ulimit -n $n: complete, and its replay judges every device" \
+			jqe "$tmp/replay.json" '(.devices | length) == $n' --argjson n "$full_n"
+	fi
+done
+# a soft limit alone is the caller's, not ours: raised to the hard one, the whole answer
+(ulimit -Sn 6 && exec timeout 30 "$TOOL" --json) > "$tmp/out" 2> /dev/null
+check "live, soft ulimit -n 6: raised, the whole answer" \
+	jqe "$tmp/out" '(.devices | length) == $n' --argjson n "$full_n"
+
+# --- a /sys that shows no bus: no all-clear ---------------------------------
+good=$(fixture_root x86-pc-4g) || exit 99
+mkdir -p "$tmp/masked"
+cp -r "$good/proc" "$good/MANIFEST" "$tmp/masked/"
+mkdir -p "$tmp/masked/sys" # a container's empty tmpfs over /sys
+timeout 30 "$TOOL" --sysroot "$tmp/masked" --json > "$tmp/out" 2> /dev/null
+rc=$?
+check "masked /sys: exit 1 ($rc)" test "$rc" -eq 1
+check "masked /sys: devices-not-visible, an error, no all-clear" \
+	jqe "$tmp/out" '.summary.all_clear == false and ([.findings[] | select(.id == "devices-not-visible" and .severity == "error")] | length) == 1'
+timeout 30 "$TOOL" --sysroot "$tmp/masked" > "$tmp/out" 2> /dev/null
+check "masked /sys: the text withholds \"No device needs action\"" \
+	bash -c '! grep -q "^No device needs action" "$1" && grep -q "not all-clear: devices-not-visible" "$1"' _ "$tmp/out"
+timeout 30 "$TOOL" --sysroot "$tmp/masked" --format prometheus > "$tmp/out" 2> /dev/null
+check "masked /sys: Prometheus carries the machine-wide error" \
+	grep -q '^dmamask_machine_finding{id="devices-not-visible",severity="error"} 1' "$tmp/out"
+
+# --- a bus directory that could not be listed (a MANIFEST's recorded error) ---
+for e in EACCES EMFILE EIO E200; do
+	rm -rf "$tmp/denied"
+	cp -r "$good" "$tmp/denied"
+	chmod -R u+w "$tmp/denied"
+	rm -rf "$tmp/denied/sys/bus/pci/devices"
+	printf 'error.sys/bus/pci/devices=%s\n' "$e" >> "$tmp/denied/MANIFEST"
+	timeout 30 "$TOOL" --sysroot "$tmp/denied" --json > "$tmp/out" 2> /dev/null
+	rc=$?
+	check "sys/bus/pci/devices $e: exit 1 ($rc)" test "$rc" -eq 1
+	check "sys/bus/pci/devices $e: valid JSON" valid_json "$tmp/out"
+	check "sys/bus/pci/devices $e: devices-not-visible names the path and the errno" \
+		jqe "$tmp/out" '[.findings[] | select(.id == "devices-not-visible")] | length == 1 and .[0].evidence.path == "sys/bus/pci/devices" and .[0].evidence.errno == $e' --arg e "$e"
+	check "sys/bus/pci/devices $e: the input keeps its errno" \
+		jqe "$tmp/out" '[.inputs[] | select(.path == "sys/bus/pci/devices")][0].errno == $e' --arg e "$e"
+done
+
+# --- no DMA device at all, and the tool could tell: the all-clear stands -----
+mkdir -p "$tmp/nodma/sys/bus/platform/devices" "$tmp/nodma/sys/bus/pci/devices"
+cp -r "$good/proc" "$good/MANIFEST" "$tmp/nodma/"
+sed -i 's/ swiotlb=noforce//' "$tmp/nodma/proc/cmdline"
+timeout 30 "$TOOL" --sysroot "$tmp/nodma" --json > "$tmp/out" 2> /dev/null
+rc=$?
+check "no DMA device, buses listed: exit 0 ($rc)" test "$rc" -eq 0
+check "no DMA device, buses listed: the all-clear, no devices-not-visible" \
+	jqe "$tmp/out" '.summary.all_clear and ([.findings[] | select(.id == "devices-not-visible")] | length) == 0 and (.devices | length) == 0'
+
+# --- an unknown verdict needs action ----------------------------------------
+unk=$(fixture_root x86-pt-vendor-unknown) || exit 99
+timeout 30 "$TOOL" --sysroot "$unk" > "$tmp/out" 2> /dev/null
+check "unknown verdict: listed under Needs action, with how to know" \
+	bash -c 'grep -q "^Needs action:" "$1" && grep -q "0000:00:1f.2 ahci .*unknown: .*(to know: " "$1"' _ "$tmp/out"
+timeout 30 "$TOOL" --sysroot "$unk" --fail-on warning > /dev/null 2>&1
+check "unknown verdict: --fail-on warning exits 1 ($?)" test "$?" -eq 1
+timeout 30 "$TOOL" --sysroot "$unk" --fail-on info > /dev/null 2>&1
+check "unknown verdict: --fail-on info exits 1 ($?)" test "$?" -eq 1
+timeout 30 "$TOOL" --sysroot "$unk" --json > "$tmp/out" 2> /dev/null
+check "unknown verdict: summary lists it, all_clear false" \
+	jqe "$tmp/out" '.summary.all_clear == false and ([.summary.needs_action[] | select(.device == "0000:00:1f.2" and .verdict == "unknown")] | length) == 1'
+tap_done
