@@ -488,12 +488,12 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_IOMMU_DROPS_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
 	[ERA_ARM_LPAE_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
 	[ERA_POOL_PLACEMENT] = "current: both rows place the default pool low",
-	[ERA_POOLLESS_MAP] = "unknown: test-devices test_unknown_release_observed",
+	[ERA_POOLLESS_MAP] = "unknown: test-observe test_prediction_unknown_release",
 	[ERA_ARCH_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool (riscv's non-coherent pool)",
 	[ERA_X86_32_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
 	[ERA_AMD_PASSTHROUGH] = "current: read only where ERA_IOMMU_DROPS_POOL's older rows apply",
 	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
-	[ERA_KMALLOC_BOUNCE] = "unknown: test-devices test_unknown_release_observed",
+	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
 };
 
 static void test_era_unknown_release_judged(void **state)
