@@ -76,8 +76,9 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 	}
 	/* an IOMMU's driver sets its mask from the hardware (arm-smmu-v3: IDR5.OAS):
 	 * the bus default says nothing of it */
+	/* at an unknown release none is assumed: before 3.13 the kernel set none */
 	if ((d->bus == DEV_BUS_PLATFORM || d->bus == DEV_BUS_AMBA) &&
-	    !(d->dma_signs & (1u << DMA_SIGN_IOMMU_UNIT)) &&
+	    !(d->dma_signs & (1u << DMA_SIGN_IOMMU_UNIT)) && in->release != 0 &&
 	    era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32) {
 		uint64_t mask = bit_mask(32);
 		/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
@@ -374,10 +375,14 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	}
 	if (!r->dma_mask.known) {
-		verdict_unknown(r, UNKNOWN_CAUSE_MASK,
+		verdict_unknown(r, d->bus != DEV_BUS_PCI && in->release == 0 ? UNKNOWN_CAUSE_RELEASE
+									     : UNKNOWN_CAUSE_MASK,
 				d->bus == DEV_BUS_PCI
 				    ? (opt_is(&d->dma_mask_bits, 0) ? "dma_mask_bits is 0: no DMA mask set"
 							     : "no dma_mask_bits in sysfs")
+				    : in->release == 0
+				    ? "kernel release unknown: a platform device's default DMA mask is 32 "
+				      "bits from 3.13, none before; give --assume-mask"
 				    : "no default DMA mask for this bus and era: give --assume-mask");
 		return;
 	}
@@ -395,6 +400,17 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	if (in->arch_family == ARCH_ARM && decided_by_arm_dma_ops(in, r))
 		return;
+	/* the current rows check the window exactly; before 4.20 the mask alone, before
+	 * 5.5 a host bridge's window not at all: what lies past it would go astray */
+	if (in->release == 0 && r->map.state == DMA_MAP_RANGES && !r->map.from_iort &&
+	    r->dma_mask.v > r->map.bus_limit) {
+		r->out_of_reach_decides = true;
+		verdict_unknown(r, UNKNOWN_CAUSE_RELEASE,
+				"RAM past the devicetree dma-ranges window, kernel release unknown: from "
+				"5.5 it bounces or fails, before 4.20 (or 5.5 for a host bridge's window) the "
+				"mask alone is checked and DMA there goes astray");
+		return;
+	}
 	if (r->window_unchecked) {
 		r->verdict = VERDICT_FAILS;
 		r->missed_corrupts = true;
@@ -527,7 +543,10 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 			return e;
 	}
 	if (r->map.state == DMA_MAP_IDENTITY && !device_dt(d)->node && in->m->iort_read) {
-		e = dma_map_from_iort(in->m, d, era_value(ERA_IORT_LIMIT, in->release, in->arch_family, NULL),
+		/* only arm64 reads an IORT: an unknown architecture with one is arm64 */
+		enum arch_family iort_arch = in->arch_family == _ARCH_FAMILY_INVALID ? ARCH_ARM64
+										 : in->arch_family;
+		e = dma_map_from_iort(in->m, d, era_value(ERA_IORT_LIMIT, in->release, iort_arch, NULL),
 				      &r->map);
 		if (e < 0)
 			return e;

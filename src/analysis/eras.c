@@ -408,12 +408,10 @@ int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
 			continue;
 		if (r->arch != ANY_ARCH && r->arch != arch)
 			continue;
-		if (release == 0) {
-			if (r->until == 0) /* unknown release: the current rule */
-				hit = r;
-			continue;
-		}
-		if (release >= r->since && (r->until == 0 || release < r->until)) {
+		/* unknown release: the current rule, the first row still true (the
+		 * architecture's own before the generic row, as for a known release) */
+		if (release == 0 ? r->until == 0
+				 : release >= r->since && (r->until == 0 || release < r->until)) {
 			hit = r;
 			break;
 		}

@@ -197,7 +197,9 @@ struct era_row {
 
 /*
  * The value of rule for a release and architecture family. release 0 means
- * unknown: the newest row answers (and the caller marks it assumed).
+ * unknown: the current row answers, the architecture's own before the
+ * generic one; where that row is the optimistic reading the caller treats
+ * the release as unknown instead ("kernel release unknown").
  * ret_source, when not NULL, receives the citing row's source. -1 when no
  * row holds: every rule but ERA_ARM_LPAE_POOL, ERA_X86_32_POOL and
  * ERA_POOLLESS_MAP holds for every release and architecture (test-analysis

@@ -307,6 +307,9 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		.remedy = "read the C-bit's position (CPUID 0x8000001F, EBX bits 5:0, e.g. with "
 			  "cpuid -l 0x8000001f) and the physical address bits: a device limit below "
 			  "the C-bit bounces every mapping"),
+	[FC_VERDICT_UNKNOWN_RELEASE] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "give the kernel release: a snapshot's proc/sys/kernel/osrelease or its "
+			  "MANIFEST kernel_release"),
 	[FC_VERDICT_UNKNOWN_XEN] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
 		.remedy = "audit from the hypervisor side, which sees machine addresses, or use a "
 			  "PVH or HVM guest"),

@@ -25,6 +25,10 @@ static void forced(const struct machine *m, enum coco_kind coco, uint32_t releas
 		s->forced_why = "Intel TDX guest: all DMA bounces through swiotlb";
 	else if (coco == COCO_CCA_REALM)
 		s->forced_why = "Arm CCA realm: all DMA bounces through swiotlb";
+	else if (coco == COCO_HYPERV_ISOLATED && release == 0)
+		/* the isolation line is older than the forcing (5.12's CPUID leaf, 5.16's SWIOTLB_FORCE) */
+		s->forced_unknown_why = "kernel release unknown: a Hyper-V isolated VM bounces all DMA "
+					"through swiotlb from 5.16, not before";
 	else if (coco == COCO_HYPERV_ISOLATED && era_value(ERA_HYPERV_FORCE, release, ANY_ARCH, NULL))
 		s->forced_why = "Hyper-V isolated VM: all DMA bounces through swiotlb";
 	else if (coco == COCO_S390_PV)
@@ -92,7 +96,16 @@ static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct
 	int rule = era_value(ERA_IOMMU_DROPS_POOL, release, ANY_ARCH, NULL);
 	enum iommu_vendor vendor = iommu_vendor(m);
 
-	if (!m->iommu_groups_present || rule == IOMMU_POOL_KEPT)
+	if (!m->iommu_groups_present)
+		return false;
+	/* the current row keeps the pool: the optimistic reading of an unknown release */
+	if (release == 0 && !(vendor == IOMMU_VENDOR_AMD && m->cmd.iommu_pt)) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "kernel release unknown: an x86 IOMMU driver before 5.19 frees the pool "
+				"(Intel's before 5.8, AMD's unless passthrough)";
+		return true;
+	}
+	if (rule == IOMMU_POOL_KEPT)
 		return false;
 	if (vendor == IOMMU_VENDOR_AMD)
 		return amd_dropped_pool(m, release, s);
@@ -262,6 +275,12 @@ static void arm_default(const struct layout *l, uint32_t release, struct swiotlb
 		s->active = TRI_YES;
 		s->active_why = "assumed: an LPAE kernel of 5.3-5.12 always allocates the pool "
 				"(mem_init: swiotlb_init(1))";
+	} else if (release == 0 && (l->source == LAYOUT_SOURCE_NONE || !l->page_shift ||
+				    arm_ram_above_dma_limit(l) != TRI_NO)) {
+		/* 5.13+ allocates one for RAM beyond the limit, a kernel before 5.3 none */
+		s->active = TRI_UNKNOWN;
+		s->active_why = "kernel release unknown: an LPAE kernel of 5.3+ allocates a pool (5.13+ "
+				"only for RAM beyond arm_dma_pfn_limit), a kernel before 5.3 none";
 	} else {
 		s->active = l->source == LAYOUT_SOURCE_NONE || !l->page_shift ? TRI_UNKNOWN
 										 : arm_ram_above_dma_limit(l);
@@ -294,8 +313,8 @@ static uint64_t kmalloc_pool_bytes(const struct layout *l)
  * riscv mem_init(): above dma32_phys_limit (min(4 GiB, max_low_pfn), an
  * absolute address), or from 6.10 a RAM/1024 pool when DMA is non-coherent.
  */
-static void riscv_default(const struct machine *m, const struct layout *l, int rule, uint64_t pfn_4g,
-			  struct swiotlb_state *s)
+static void riscv_default(const struct machine *m, const struct layout *l, uint32_t release, int rule,
+			  uint64_t pfn_4g, struct swiotlb_state *s)
 {
 	if (l->end_pfn > pfn_4g) {
 		s->active = TRI_YES;
@@ -314,6 +333,13 @@ static void riscv_default(const struct machine *m, const struct layout *l, int r
 		s->active = TRI_UNKNOWN;
 		s->active_why = "riscv 6.10+ allocates a pool for non-coherent DMA, and proc/cpuinfo "
 				"does not say whether this machine's is";
+		return;
+	}
+	if (release == 0) {
+		/* the current row's pool is the optimistic reading: 5.14-6.9 have none here */
+		s->active = TRI_UNKNOWN;
+		s->active_why = "kernel release unknown: riscv 6.10+ allocates a pool for non-coherent "
+				"DMA, 5.14-6.9 none without RAM above 4 GiB";
 		return;
 	}
 	s->active = TRI_YES;
@@ -345,6 +371,14 @@ static bool x86_32_default(const struct layout *l, uint32_t release, uint64_t pf
 					: "32-bit x86 of 4.19-5.7 allocates the pool whatever the RAM "
 					  "(MAX_DMA32_PFN overflows to 0) unless its stable release took "
 					  "88743470668e, which the release does not say";
+		return true;
+	case X86_32_POOL_ABOVE_4G:
+		if (release != 0 || l->end_pfn <= pfn_4g)
+			return false;
+		/* the current row's pool above 4 GiB is the optimistic reading */
+		s->active = TRI_UNKNOWN;
+		s->active_why = "kernel release unknown: 32-bit x86 allocates a pool for RAM above 4 GiB "
+				"from 4.19, none before (pci_swiotlb_detect_4gb was 64-bit only)";
 		return true;
 	default:
 		return false;
@@ -379,7 +413,7 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		return;
 	}
 	if (ai->family == ARCH_RISCV) {
-		riscv_default(m, l, arch_pool, pfn_4g, s);
+		riscv_default(m, l, release, arch_pool, pfn_4g, s);
 		return;
 	}
 	/* pci_swiotlb_detect() (pci-swiotlb.c pci_swiotlb_detect_4gb before 5.19):
@@ -409,6 +443,13 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		return;
 	uint64_t limit_pfn = ai->family == ARCH_ARM64 ? arm64_dma_limit_pfn(l, pfn_4g) : pfn_4g;
 	int kmalloc = era_value(ERA_KMALLOC_POOL, release, ai->family, NULL);
+	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE && release == 0) {
+		/* the current row's pool is the optimistic reading: before 6.5 there is none */
+		s->active = TRI_UNKNOWN;
+		s->active_why = "kernel release unknown: arm64 6.5+ keeps a pool for bouncing unaligned "
+				"kmalloc buffers, earlier kernels none with all RAM in the DMA zone";
+		return;
+	}
 	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE) {
 		s->active = TRI_YES;
 		s->active_why = "assumed: arm64 6.5+ keeps a pool for bouncing unaligned kmalloc buffers";
@@ -561,6 +602,13 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		} else if (h->xen_guest_type == XEN_GUEST_UNKNOWN && h->xen_dom0) {
 			s.xen_pv = true;
 			s.xen_why = "Xen dom0 (proc/xen/capabilities control_d) without guest_type";
+		} else if (h->xen_guest_type == XEN_GUEST_UNKNOWN || h->xen_guest_type == XEN_GUEST_OTHER) {
+			/* a PV domU before 4.12 shows no guest_type: not known to be HVM */
+			s.xen_pv = true;
+			s.xen_pv_unknown = true;
+			s.xen_why = h->xen_guest_type == XEN_GUEST_OTHER
+					    ? "Xen guest of a type this tool does not know (sys/hypervisor/guest_type)"
+					    : "Xen guest without sys/hypervisor/guest_type (before 4.12): PV or HVM unknown";
 		}
 	}
 	pool_placement(m, l, release, &s);

@@ -54,7 +54,11 @@ struct swiotlb_state {
 	enum coco_kind coco;      /* what the memory-encryption signs make of the machine */
 	bool forced;              /* every dma-direct mapping bounces */
 	const char *forced_why;   /* static */
+	/* static: why forcing depends on what the tool does not know (an unknown
+	 * release); NULL when forced says it all */
+	const char *forced_unknown_why;
 	bool xen_pv;              /* xen-swiotlb on machine addresses: undecidable here */
+	bool xen_pv_unknown;      /* xen_pv because the guest's type is unknown, not known PV */
 	const char *xen_why;
 };
 

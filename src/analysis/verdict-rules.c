@@ -38,7 +38,12 @@ enum tristate arm_streaming_unchecked(const struct devices_input *in)
 {
 	int rule = era_value(ERA_STREAMING_MAP, in->release, in->arch_family, NULL);
 
-	if (in->arch_family != ARCH_ARM || rule == STREAMING_DMA_DIRECT || in->sw->active == TRI_YES)
+	if (in->arch_family != ARCH_ARM || in->sw->active == TRI_YES)
+		return TRI_NO;
+	/* the current row, dma-direct, is the optimistic reading of an unknown release */
+	if (in->release == 0)
+		return TRI_UNKNOWN;
+	if (rule == STREAMING_DMA_DIRECT)
 		return TRI_NO;
 	if (rule == STREAMING_ARM_LPAE_DIRECT)
 		return in->sw->arm_lpae == TRI_YES ? TRI_NO
@@ -61,9 +66,21 @@ bool decided_by_arm_dma_ops(const struct devices_input *in, struct device_report
 		return false; /* dma-direct: needs_pool() decides */
 	case TRI_UNKNOWN:
 		r->out_of_reach_decides = true;
-		verdict_unknown(r, UNKNOWN_CAUSE_KERNEL,
-				"RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
-				"arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping");
+		if (in->release == 0 && in->sw->active == TRI_NO) {
+			/* no pool: arm_dma_ops corrupt, dma-direct fails; fails either way */
+			r->verdict = VERDICT_FAILS;
+			r->reason = "RAM out of reach on 32-bit ARM with no swiotlb pool, kernel release "
+				    "unknown: arm_dma_ops (before 6.0) map it unchecked, dma-direct fails "
+				    "the mapping";
+			return true;
+		}
+		verdict_unknown(r, in->release == 0 ? UNKNOWN_CAUSE_RELEASE : UNKNOWN_CAUSE_KERNEL,
+				in->release == 0
+				    ? "RAM out of reach on 32-bit ARM, kernel release unknown: arm_dma_ops "
+				      "(before 6.0, LPAE aside from 5.3) would corrupt it, dma-direct would "
+				      "bounce or fail it"
+				    : "RAM out of reach on a 32-bit ARM kernel of 5.3-5.19 not known to be LPAE: "
+				      "arm_dma_ops would corrupt it, LPAE's dma-direct would fail the mapping");
 		return true;
 	default:
 		break;
@@ -258,7 +275,10 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 
 	if (sw->xen_pv) {
 		verdict_unknown(r, UNKNOWN_CAUSE_XEN,
-				"Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see");
+				sw->xen_pv_unknown
+				    ? "Xen guest whose type is unknown (no guest_type before 4.12): if PV, "
+				      "xen-swiotlb bounces by machine addresses the guest cannot see"
+				    : "Xen PV: xen-swiotlb bounces by machine addresses the guest cannot see");
 		return true;
 	}
 	if (in->arch_family == ARCH_S390 && d->bus == DEV_BUS_PCI &&
@@ -268,10 +288,18 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 		return true;
 	}
 	if (d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ) {
+		bool bounces = era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) >
+			       UNTRUSTED_NOT_MODELLED;
+		/* an untrusted device's unaligned buffers need a pool: unknown without one seen */
+		if (bounces && !d->removable.known && sw->active != TRI_YES) {
+			verdict_unknown(r, UNKNOWN_CAUSE_OTHER,
+					"translated IOMMU domain, but whether the device is untrusted "
+					"(sysfs removable) is unknown: an untrusted device's unaligned "
+					"buffers bounce, and no swiotlb pool is known to take them");
+			return true;
+		}
 		r->verdict = VERDICT_IOMMU;
-		r->untrusted = opt_is(&d->removable, true) &&
-			       era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) >
-				       UNTRUSTED_NOT_MODELLED;
+		r->untrusted = opt_is(&d->removable, true) && bounces;
 		r->reason = r->untrusted ? "translated IOMMU domain, untrusted (external-facing): "
 					   "buffers not aligned to the IOMMU page bounce through swiotlb"
 					 : "translated IOMMU domain: I/O virtual addresses inside the mask";
@@ -325,9 +353,19 @@ bool decided_by_forcing(const struct devices_input *in, struct device_report *r)
 	const struct device *d = r->dev;
 	const struct swiotlb_state *sw = in->sw;
 
+	if (device_dt(d)->restricted_pool && !r->restricted_ignored && in->release == 0) {
+		/* the current row honours it: every mapping bounces, where before 5.15 reach decided */
+		verdict_unknown(r, UNKNOWN_CAUSE_RELEASE,
+				"devicetree restricted-dma-pool, kernel release unknown: honoured from 5.15 "
+				"(every mapping bounces through it), ignored before");
+		return true;
+	}
 	if (device_dt(d)->restricted_pool && !r->restricted_ignored) {
 		r->forced = true;
 		r->forced_why = "devicetree restricted-dma-pool (memory-region)";
+	} else if (sw->forced_unknown_why) {
+		verdict_unknown(r, UNKNOWN_CAUSE_RELEASE, sw->forced_unknown_why);
+		return true;
 	} else if (sw->forced) {
 		r->forced = true;
 		r->forced_why = sw->forced_why;

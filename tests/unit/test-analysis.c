@@ -424,6 +424,88 @@ static void test_era_total(void **state)
 	}
 }
 
+/*
+ * An unknown release (0) reads the current rule: the first row still true for
+ * the architecture, its own before the generic one, as the newest release
+ * does; for every rule, on every architecture the table has rows for. The
+ * bug this pins: the generic row answered on arm64 (no IORT limit, no
+ * kmalloc pool) because it stands last.
+ */
+static void test_era_unknown_release(void **state)
+{
+	unsigned n;
+	const struct era_row *t = era_table(&n);
+	(void)state;
+
+	for (unsigned k = 0; k < n; k++) {
+		const char *src_unknown = NULL, *src_newest = NULL;
+		int unknown = era_value(t[k].rule, 0, t[k].arch, &src_unknown);
+		int newest = era_value(t[k].rule, KV(255, 255, 255), t[k].arch, &src_newest);
+		if (unknown != newest || src_unknown != src_newest)
+			fail_msg("%s, arch %d, release unknown: %d (%s), the newest release: %d (%s)",
+				 era_rule_name(t[k].rule), t[k].arch, unknown, src_unknown ? src_unknown : "-",
+				 newest, src_newest ? src_newest : "-");
+		/* a row of the architecture's own still true is what answers */
+		if (t[k].until == 0 && t[k].arch != ANY_ARCH) {
+			assert_int_equal(unknown, t[k].value);
+			assert_ptr_equal(src_unknown, t[k].source);
+		}
+	}
+	assert_int_equal(era_value(ERA_IORT_LIMIT, 0, ARCH_ARM64, NULL), IORT_LIMIT_BOTH);
+	assert_int_equal(era_value(ERA_KMALLOC_POOL, 0, ARCH_ARM64, NULL), KMALLOC_POOL_SMALL);
+	assert_int_equal(era_value(ERA_KMALLOC_BOUNCE, 0, ARCH_RISCV, NULL), 1);
+	assert_int_equal(era_value(ERA_ARCH_POOL, 0, ARCH_ARM64, NULL), ARCH_POOL_ABOVE_DMA_LIMIT);
+	assert_int_equal(era_value(ERA_ARCH_POOL, 0, ARCH_X86, NULL), ARCH_POOL_ABOVE_DMA_LIMIT);
+	assert_int_equal(era_value(ERA_STREAMING_MAP, 0, ARCH_ARM, NULL), STREAMING_DMA_DIRECT);
+	assert_int_equal(era_value(ERA_IORT_LIMIT, 0, ARCH_X86, NULL), IORT_LIMIT_NONE);
+}
+
+/*
+ * What an unknown release reads for each rule, judged against the rule's
+ * older rows: "current" where the current row is the cautious reading (the
+ * worse verdict, or no difference to a verdict), else the test that shows the
+ * callers answering unknown instead. A new rule fails here until judged.
+ */
+static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
+	[ERA_MAX_LOW_PFN] = "current: read only by the legacy block model, which ERA_BLOCK_BOUNCE's current row keeps from deciding",
+	[ERA_BLOCK_BOUNCE] = "current: dma-direct decides; the block layer's bouncing would only turn a fails into partial",
+	[ERA_BLOCK_LIMIT] = "current: legacy block model only, not deciding at an unknown release",
+	[ERA_RANGE_MAP] = "current: an address no region covers is never capable, the stricter reading",
+	[ERA_BUS_LIMIT] = "unknown: test-devices test_unknown_release_window",
+	[ERA_DT_WALK_START] = "unknown: test-devices test_unknown_release_window",
+	[ERA_SWIOTLB_NOFORCE] = "current: no pool, every mapping out of reach fails",
+	[ERA_PLATFORM_MASK] = "unknown: test-devices test_unknown_release_platform_mask",
+	[ERA_POOL_LOGGED] = "current: a log from boot without the line means no pool, the worse",
+	[ERA_SCSI_BLOCK_LIMIT] = "current: legacy block model only, not deciding at an unknown release",
+	[ERA_STREAMING_MAP] = "unknown: test-devices test_unknown_release_arm",
+	[ERA_KMALLOC_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
+	[ERA_HYPERV_FORCE] = "current: the isolation line comes from kernels that bounce (eras.c)",
+	[ERA_S390_PCI_DMA] = "current: the domain decides, older kernels always translate",
+	[ERA_MAPPING_ALIGN] = "current: findings only (max mapping size), left as found",
+	[ERA_RESTRICTED_POOL] = "unknown: test-devices test_unknown_release_restricted_pool",
+	[ERA_UNTRUSTED_BOUNCE] = "current: an untrusted device bounces, the finding is raised",
+	[ERA_INTEL_IDENTITY_FALLBACK] = "current: identity stays dma-direct, older kernels translate",
+	[ERA_IOMMU_DROPS_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
+	[ERA_ARM_LPAE_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
+	[ERA_POOL_PLACEMENT] = "current: both rows place the default pool low",
+	[ERA_POOLLESS_MAP] = "unknown: test-observe test_prediction_unknown_release",
+	[ERA_ARCH_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool (riscv's non-coherent pool)",
+	[ERA_X86_32_POOL] = "unknown: test-swiotlb-state test_unknown_release_pool",
+	[ERA_AMD_PASSTHROUGH] = "current: read only where ERA_IOMMU_DROPS_POOL's older rows apply",
+	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
+	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
+};
+
+static void test_era_unknown_release_judged(void **state)
+{
+	(void)state;
+	for (int rule = 0; rule < _ERA_RULE_MAX; rule++)
+		if (!unknown_release_judged[rule] ||
+		    (strncmp(unknown_release_judged[rule], "current: ", 9) != 0 &&
+		     strncmp(unknown_release_judged[rule], "unknown: ", 9) != 0))
+			fail_msg("%s: not judged for an unknown release", era_rule_name(rule));
+}
+
 /* Every rule and every value a row holds has a name: the kernel suite's era
  * table (tests/kernels/README) is generated from them. */
 static void test_era_names(void **state)
@@ -1036,6 +1118,8 @@ int main(void)
 		cmocka_unit_test(test_eras),
 		cmocka_unit_test(test_era_names),
 		cmocka_unit_test(test_era_total),
+		cmocka_unit_test(test_era_unknown_release),
+		cmocka_unit_test(test_era_unknown_release_judged),
 		cmocka_unit_test(test_era_boundaries),
 		cmocka_unit_test(test_era_boundaries_covered),
 		cmocka_unit_test(test_bitmask_count),

@@ -1244,6 +1244,296 @@ static void test_s390_pci_ops_only_s390(void **state)
 	}
 }
 
+/* ---- an unknown release: never the current row where it is the optimistic one ---- */
+
+static void unset_release(struct machine *m)
+{
+	free(m->release.value);
+	m->release.value = NULL;
+}
+
+/*
+ * 32-bit ARM before 6.0 maps streaming DMA unchecked (arm_dma_ops), LPAE
+ * aside from 5.3: at an unknown release RAM out of reach is unknown where a
+ * pool may exist, fails where none does, and a pool seen proves dma-direct.
+ */
+static void test_unknown_release_arm(void **state)
+{
+	static const struct {
+		int cr;
+		bool from_boot;
+		enum verdict want;      /* was: the current row's dma-direct */
+		const char *reason;
+	} cases[] = {
+		{ 0x30c5387d, false, VERDICT_FAILS, "kernel release unknown" },   /* LPAE, no RAM past the limit */
+		{ 0x10c5387d, false, VERDICT_FAILS, "kernel release unknown" },   /* was: fails, "no swiotlb pool" */
+		{ -1, false, VERDICT_UNKNOWN, "kernel release unknown" },          /* was: unknown, 5.3-5.19 LPAE */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		arm_board(&m, "6.1.0", cases[i].from_boot, cases[i].cr);
+		unset_release(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *d = report_of(&r, "0000:00:01.0");
+		assert_int_equal(d->verdict, cases[i].want);
+		assert_non_null(strstr(d->reason, cases[i].reason));
+		assert_false(d->missed_corrupts);
+		report_done(&r);
+		machine_done(&m);
+	}
+
+	/* LPAE with RAM past arm_dma_pfn_limit: 5.13+ has a pool, 5.3-5.12 too, before 5.3 none */
+	struct machine m;
+	struct report r;
+	arm_board(&m, "6.1.0", false, 0x30c5387d);
+	unset_release(&m);
+	m.ram[0].end = 0x13fffffff; /* RAM to 5 GiB */
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(r.swiotlb.active, TRI_UNKNOWN);
+	const struct device_report *d = report_of(&r, "0000:00:01.0");
+	assert_int_equal(d->verdict, VERDICT_UNKNOWN); /* was: partial (a pool, dma-direct) */
+	assert_non_null(strstr(d->reason, "kernel release unknown"));
+	report_done(&r);
+	machine_done(&m);
+
+	/* a pool the log shows proves dma-direct whatever the release (a mask
+	 * within the window: test_unknown_release_window has the other) */
+	arm_board(&m, "6.1.0", false, -1);
+	unset_release(&m);
+	opt_set(&m.devices[0].dma_mask_bits, 31);
+	opt_set(&m.swiotlb.pool_start, 0x6b800000);
+	opt_set(&m.swiotlb.pool_end, 0x6f800000);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "0000:00:01.0")->verdict, VERDICT_PARTIAL);
+	report_done(&r);
+	machine_done(&m);
+}
+
+/*
+ * A mask past a devicetree dma-ranges window: checked against the window from
+ * 5.5, against the mask alone before 4.20 (a host bridge's window unread
+ * before 5.5). At an unknown release: unknown, not the current bounce.
+ */
+static void test_unknown_release_window(void **state)
+{
+	static const struct {
+		int mask_bits;
+		enum verdict want;
+	} cases[] = {
+		{ 32, VERDICT_UNKNOWN }, /* was: partial, the pool within the 2 GiB window */
+		{ 31, VERDICT_PARTIAL }, /* the mask ends at the window: every era bounces */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		unset_release(&m);
+		add_pci(&m, "0000:00:02.0", "xhci_hcd", cases[i].mask_bits);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *d = report_of(&r, "0000:00:02.0");
+		assert_int_equal(d->verdict, cases[i].want);
+		if (cases[i].want == VERDICT_UNKNOWN) {
+			assert_non_null(strstr(d->reason, "kernel release unknown"));
+			assert_true(d->unreachable_ram_bytes.known); /* the RAM past the window */
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* A platform device's default mask: 32 bits from 3.13, none before; at an unknown release none assumed. */
+static void test_unknown_release_platform_mask(void **state)
+{
+	struct machine m;
+	struct report r;
+	(void)state;
+
+	setup_virt(&m);
+	add(&m, "fe340000.mmc", DEV_BUS_PLATFORM, "sdhci-iproc", 1u << DMA_SIGN_DISK);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "fe340000.mmc")->mask_source, MASK_SOURCE_ASSUMED);
+	report_done(&r);
+	unset_release(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	const struct device_report *d = report_of(&r, "fe340000.mmc");
+	assert_int_equal(d->mask_source, MASK_SOURCE_NONE); /* was: assumed, 32 bits */
+	assert_int_equal(d->verdict, VERDICT_UNKNOWN);      /* was: partial */
+	assert_non_null(strstr(d->reason, "kernel release unknown"));
+	report_done(&r);
+	machine_done(&m);
+}
+
+/* A restricted-dma-pool is honoured from 5.15: at an unknown release the verdict is unknown. */
+static void test_unknown_release_restricted_pool(void **state)
+{
+	struct machine m;
+	struct report r;
+	(void)state;
+
+	setup_virt(&m);
+	struct device *x = add(&m, "18000000.wifi", DEV_BUS_PLATFORM, "brcmfmac",
+			       1u << DMA_SIGN_DT_MEMORY_REGION);
+	struct dt_info *dt = device_dt_new(x);
+	assert_non_null(dt);
+	dt->restricted_pool = true;
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "18000000.wifi")->verdict, VERDICT_FORCED);
+	report_done(&r);
+	unset_release(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	const struct device_report *d = report_of(&r, "18000000.wifi");
+	assert_int_equal(d->verdict, VERDICT_UNKNOWN); /* was: forced */
+	assert_non_null(strstr(d->reason, "kernel release unknown"));
+	report_done(&r);
+	machine_done(&m);
+}
+
+/* A Hyper-V isolated VM forces bouncing from 5.16: at an unknown release, unknown. */
+static void test_unknown_release_hyperv(void **state)
+{
+	struct machine m;
+	struct report r;
+	(void)state;
+
+	x86_pc(&m, "6.1.0");
+	m.coco.log_hyperv_isolation = 3;
+	add_plain_pci(&m, "0000:00:1f.2", "ahci", 64);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	assert_int_equal(report_of(&r, "0000:00:1f.2")->verdict, VERDICT_FORCED);
+	report_done(&r);
+	unset_release(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	const struct device_report *d = report_of(&r, "0000:00:1f.2");
+	assert_int_equal(d->verdict, VERDICT_UNKNOWN); /* was: forced */
+	assert_non_null(strstr(d->reason, "kernel release unknown"));
+	report_done(&r);
+	machine_done(&m);
+}
+
+/*
+ * removable unknown (unreadable, or "unknown") in a translated domain that
+ * bounces an untrusted device's unaligned buffers (5.11+): unknown unless a
+ * pool is known to take them.
+ */
+static void test_removable_unknown(void **state)
+{
+	static const struct {
+		int removable;          /* -1: unknown */
+		bool pool;              /* a pool logged; else a log from boot without one */
+		const char *release;
+		enum verdict want;
+	} cases[] = {
+		{ -1, false, "6.1.0", VERDICT_UNKNOWN },  /* was: iommu, trusted */
+		{ -1, true, "6.1.0", VERDICT_IOMMU },
+		{ 0, false, "6.1.0", VERDICT_IOMMU },
+		{ 1, false, "6.1.0", VERDICT_IOMMU },     /* untrusted: its finding says it fails */
+		{ -1, false, "5.10.223", VERDICT_IOMMU }, /* Intel's own bounce page: not modelled */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		m.iommu_groups_present = true;
+		m.log_intel_iommu = true;
+		m.kmsg_from_boot = true;
+		if (cases[i].pool) {
+			opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
+			opt_set(&m.swiotlb.pool_end, 0xbffe8000);
+		}
+		struct device *d = add_plain_pci(&m, "0000:2c:00.0", "nvme", 64);
+		opt_set(&d->iommu_group, 4);
+		d->iommu_domain = IOMMU_DOMAIN_DMA;
+		if (cases[i].removable >= 0)
+			opt_set(&d->removable, cases[i].removable == 1);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:2c:00.0");
+		if (x->verdict != cases[i].want)
+			fail_msg("case %zu: %s (%s)", i, verdict_to_string(x->verdict), x->reason);
+		if (cases[i].want == VERDICT_UNKNOWN)
+			assert_non_null(strstr(x->reason, "removable"));
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * An ACPI IORT is arm64's alone (drivers/acpi/arm64/iort.c): with the
+ * architecture unknown its root complex's limit still applies, not none.
+ */
+static void test_iort_arch_unknown(void **state)
+{
+	static struct iort_node rc = { .type = IORT_NODE_ROOT_COMPLEX, .revision = 1, .limit_bits = 32 };
+	static const char *const arches[] = { "aarch64", "" };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(arches) / sizeof(*arches); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, "6.1.0");
+		free(m.arch.value);
+		m.arch.value = strdup(arches[i]);
+		assert_non_null(m.arch.value);
+		m.arch_info = arch_lookup(m.arch.value);
+		m.iort_read = true;
+		m.iort = &rc;
+		m.n_iort = 1;
+		add_plain_pci(&m, "0000:00:01.0", "ahci", 64);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *d = report_of(&r, "0000:00:01.0");
+		assert_true(d->map.from_iort); /* was, arch unknown: no map, direct */
+		assert_int_equal(d->limit, 0xffffffff);
+		assert_int_not_equal(d->verdict, VERDICT_DIRECT);
+		report_done(&r);
+		m.iort = NULL;
+		m.n_iort = 0;
+		machine_done(&m);
+	}
+}
+
+/* Xen without guest_type (before 4.12): a PV domU is not ruled out. */
+static void test_xen_guest_type_unknown(void **state)
+{
+	static const struct {
+		enum xen_guest_type type;
+		enum verdict want;
+	} cases[] = {
+		{ XEN_GUEST_HVM, VERDICT_PARTIAL },
+		{ XEN_GUEST_UNKNOWN, VERDICT_UNKNOWN }, /* was: partial, as HVM */
+		{ XEN_GUEST_OTHER, VERDICT_UNKNOWN },   /* was: partial */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, "6.1.0");
+		m.hyp.type = HYPERVISOR_XEN;
+		m.hyp.xen_guest_type = cases[i].type;
+		add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *d = report_of(&r, "0000:00:1f.2");
+		assert_int_equal(d->verdict, cases[i].want);
+		if (cases[i].want == VERDICT_UNKNOWN)
+			assert_non_null(strstr(d->reason, "type is unknown"));
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1269,6 +1559,14 @@ int main(void)
 		cmocka_unit_test(test_lowmem_net_edge),
 		cmocka_unit_test(test_arm_pool_proves_dma_direct),
 		cmocka_unit_test(test_s390_pci_ops_only_s390),
+		cmocka_unit_test(test_unknown_release_arm),
+		cmocka_unit_test(test_unknown_release_window),
+		cmocka_unit_test(test_unknown_release_platform_mask),
+		cmocka_unit_test(test_unknown_release_restricted_pool),
+		cmocka_unit_test(test_unknown_release_hyperv),
+		cmocka_unit_test(test_removable_unknown),
+		cmocka_unit_test(test_xen_guest_type_unknown),
+		cmocka_unit_test(test_iort_arch_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

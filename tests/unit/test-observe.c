@@ -289,6 +289,50 @@ static void test_prediction_check(void **state)
 }
 
 /* An instance whose PID is gone is removed; a live one and anything else are not. */
+/*
+ * An unknown release: where the judgement of the trace turns on an era (small
+ * unaligned kmalloc bounces excused on arm64 6.5+ and riscv 6.6+; a pool-less
+ * mapping's event before 5.19), the trace is not judged.
+ */
+static void test_prediction_unknown_release(void **state)
+{
+	static const enum verdict verdicts[] = { VERDICT_DIRECT, VERDICT_PARTIAL, VERDICT_FAILS, VERDICT_IOMMU };
+	struct judged j;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(*verdicts); i++) {
+		judged_init(&j, verdicts[i], 2);
+		j.sw.active = TRI_YES;
+		j.od.small_unaligned = 2;
+		j.in.arch_family = ARCH_ARM64;
+		j.in.release = 0; /* was: consistent, as 6.5+ */
+		assert_int_equal(check(&j), OBSERVED_UNJUDGED);
+		assert_non_null(strstr(j.r.observed_why, "kernel release unknown"));
+		j.in.arch_family = ARCH_X86; /* no era excuses them: judged */
+		assert_int_equal(check(&j), verdicts[i] == VERDICT_PARTIAL ? OBSERVED_CONSISTENT
+									    : OBSERVED_CONTRADICTED);
+	}
+	judged_init(&j, VERDICT_IOMMU, 2); /* untrusted: its bounces are explained in any era */
+	j.r.untrusted = true;
+	j.od.small_unaligned = 2;
+	j.in.arch_family = ARCH_ARM64;
+	j.in.release = 0;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+
+	/* no pool: events are failed attempts before 5.19, bounces that worked after */
+	judged_init(&j, VERDICT_FAILS, 1);
+	j.sw.active = TRI_NO;
+	j.in.release = KV(5, 10, 0);
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.in.release = KV(5, 19, 0);
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	j.in.release = 0; /* was: contradicted, as 5.19+ */
+	assert_int_equal(check(&j), OBSERVED_UNJUDGED);
+	assert_non_null(strstr(j.r.observed_why, "kernel release unknown"));
+	j.sw.active = TRI_YES; /* a pool it reaches: a successful bounce in any era */
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+}
+
 static void test_cleanup_stale(void **state)
 {
 	char *root = tmp_root_new();
@@ -321,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_parse_kmsg_counters),
 		cmocka_unit_test(test_parse_bad_window),
 		cmocka_unit_test(test_prediction_check),
+		cmocka_unit_test(test_prediction_unknown_release),
 		cmocka_unit_test(test_cleanup_stale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

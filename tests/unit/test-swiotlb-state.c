@@ -572,6 +572,138 @@ static void test_amd_passthrough(void **state)
 	}
 }
 
+/*
+ * An unknown release (0) where the current row would assume a pool that older
+ * kernels do not allocate: unknown, not the pool. Where every era agrees, or
+ * the current row is the one without a pool, the answer stands.
+ */
+static void test_unknown_release_pool(void **state)
+{
+	static struct zone dma_all[] = { /* all RAM in ZONE_DMA */
+		{ .name = "DMA", .populated = true, .start_pfn = 0x40000, .spanned = 0x80000 },
+	};
+	static const struct {
+		const char *arch;
+		uint64_t end_pfn;
+		bool groups;            /* x86: an Intel IOMMU came up */
+		int noncoherent;        /* riscv; -ENOENT: not read */
+		enum tristate want;
+		const char *why;
+	} cases[] = {
+		/* the IOMMU drivers freed it before 5.19 (was: TRI_YES, the current row) */
+		{ "x86_64", 0x1c0000, true, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
+		{ "x86_64", 0x1c0000, false, -ENOENT, TRI_YES, "RAM above 4 GiB" },
+		{ "x86_64", 0xc0000, true, -ENOENT, TRI_NO, "no RAM above 4 GiB" },
+		/* 32-bit x86 before 4.19: none (was: TRI_YES) */
+		{ "i686", 0x180000, false, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
+		{ "i686", 0xc0000, false, -ENOENT, TRI_NO, "no RAM above 4 GiB" },
+		/* arm64 before 6.5: no kmalloc pool (was: TRI_NO, the generic row's) */
+		{ "aarch64", 0xc0000, false, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
+		{ "aarch64", 0x140000, false, -ENOENT, TRI_YES, "RAM beyond the DMA zone" },
+		/* riscv 5.14-6.9: none for non-coherent DMA (was: TRI_UNKNOWN, no default known) */
+		{ "riscv64", 0xc0000, false, 1, TRI_UNKNOWN, "kernel release unknown" },
+		{ "riscv64", 0xc0000, false, 0, TRI_NO, "coherent DMA" },
+		{ "riscv64", 0xc0000, false, -ENOENT, TRI_UNKNOWN, "does not say" },
+		{ "riscv64", 0x140000, false, 1, TRI_YES, "RAM above 4 GiB" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		const char *why;
+		plain(&m, &l, cases[i].arch, cases[i].end_pfn);
+		if (strcmp(cases[i].arch, "aarch64") == 0 || strcmp(cases[i].arch, "riscv64") == 0)
+			l.base_pfn = 0x40000;
+		m.iommu_groups_present = cases[i].groups;
+		m.log_intel_iommu = cases[i].groups;
+		if (cases[i].noncoherent >= 0)
+			opt_set(&m.riscv_noncoherent, cases[i].noncoherent == 1);
+		enum tristate got = active(&m, &l, 0, &why);
+		if (got != cases[i].want || !strstr(why, cases[i].why))
+			fail_msg("case %zu (%s): %d (%s), want %d (%s)", i, cases[i].arch, got, why,
+				 cases[i].want, cases[i].why);
+	}
+
+	/* AMD with iommu=pt keeps the pool in every era */
+	struct machine m;
+	struct layout l;
+	const char *why;
+	plain(&m, &l, "x86_64", 0x1c0000);
+	m.iommu_groups_present = true;
+	m.log_amd_iommu = true;
+	m.cmd.iommu_pt = true;
+	assert_int_equal(active(&m, &l, 0, &why), TRI_YES);
+
+	/* 32-bit ARM LPAE: before 5.3 no pool (was: TRI_YES with RAM past the limit) */
+	arm_2g(&m, &l, NULL, NULL, 0);
+	opt_set(&m.arm_cr, 0x30c5387d);
+	l.end_pfn = 0x140000;
+	assert_int_equal(active(&m, &l, 0, &why), TRI_UNKNOWN);
+	assert_non_null(strstr(why, "kernel release unknown"));
+	arm_2g(&m, &l, NULL, dma_all, 1); /* no RAM past the limit: none in any era */
+	opt_set(&m.arm_cr, 0x30c5387d);
+	l.lowmem.end_pfn = l.end_pfn;
+	assert_int_equal(active(&m, &l, 0, &why), TRI_NO);
+	arm_2g(&m, &l, NULL, NULL, 0); /* not LPAE: none in any era */
+	opt_set(&m.arm_cr, 0x10c5387d);
+	l.end_pfn = 0x140000;
+	assert_int_equal(active(&m, &l, 0, &why), TRI_NO);
+}
+
+/* A Hyper-V isolated VM forces bouncing from 5.16: at an unknown release, not said forced. */
+static void test_unknown_release_hyperv(void **state)
+{
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	x86_6g(&m, &l);
+	m.coco.log_hyperv_isolation = 3;
+	swiotlb_state_compute(&m, &l, KV(5, 16, 0), &s);
+	assert_true(s.forced);
+	assert_null(s.forced_unknown_why);
+	swiotlb_state_compute(&m, &l, KV(5, 15, 0), &s);
+	assert_false(s.forced);
+	assert_null(s.forced_unknown_why);
+	swiotlb_state_compute(&m, &l, 0, &s); /* was: forced */
+	assert_false(s.forced);
+	assert_non_null(strstr(s.forced_unknown_why, "kernel release unknown"));
+}
+
+/* Xen without guest_type (before 4.12) or with one unknown: PV not ruled out. */
+static void test_xen_guest_type_unknown(void **state)
+{
+	static const struct {
+		enum xen_guest_type type;
+		bool dom0;
+		bool pv, pv_unknown;
+	} cases[] = {
+		{ XEN_GUEST_PV, false, true, false },
+		{ XEN_GUEST_HVM, false, false, false },
+		{ XEN_GUEST_PVH, false, false, false },
+		{ XEN_GUEST_UNKNOWN, true, true, false },
+		{ XEN_GUEST_UNKNOWN, false, true, true }, /* was: not PV */
+		{ XEN_GUEST_OTHER, false, true, true },   /* was: not PV */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		struct swiotlb_state s;
+		x86_6g(&m, &l);
+		m.hyp.type = HYPERVISOR_XEN;
+		m.hyp.xen_guest_type = cases[i].type;
+		m.hyp.xen_dom0 = cases[i].dom0;
+		swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+		assert_int_equal(s.xen_pv, cases[i].pv);
+		assert_int_equal(s.xen_pv_unknown, cases[i].pv_unknown);
+		assert_int_equal(s.xen_why != NULL, cases[i].pv);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,6 +718,9 @@ int main(void)
 		cmocka_unit_test(test_pool_placement),
 		cmocka_unit_test(test_arch_pool_eras),
 		cmocka_unit_test(test_amd_passthrough),
+		cmocka_unit_test(test_unknown_release_pool),
+		cmocka_unit_test(test_unknown_release_hyperv),
+		cmocka_unit_test(test_xen_guest_type_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
