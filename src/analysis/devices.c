@@ -383,7 +383,11 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	}
 	if (!r->direct.known) { /* no RAM ranges: what the mask reaches is not known */
 		r->verdict = VERDICT_UNKNOWN;
-		r->reason = "memory layout unknown: which RAM the mask reaches cannot be known";
+		/* the memory inputs contradicting one another is said so: the remedy differs */
+		r->reason = in->l->check.disagree
+				    ? "proc/iomem, proc/zoneinfo and proc/meminfo disagree on the RAM "
+				      "(memory-inputs-disagree): which RAM the mask reaches cannot be known"
+				    : "memory layout unknown: which RAM the mask reaches cannot be known";
 		return;
 	}
 	if (r->direct.unreachable_bytes == 0) {

@@ -34,6 +34,8 @@ enum finding_id {
 	FINDING_IOMEM_HIDDEN,
 	FINDING_MEMORY_LAYOUT_UNKNOWN,
 	FINDING_LOWMEM_UNKNOWN,
+	FINDING_MEMORY_INPUTS_DISAGREE,
+	FINDING_SNAPSHOT_INCONSISTENT,
 	FINDING_BOUNCE_NEEDED,
 	FINDING_BOUNCE_IMPOSSIBLE,
 	FINDING_BOUNCE_MISSED,
@@ -76,6 +78,10 @@ enum finding_case {
 	FC_IOMEM_HIDDEN,
 	FC_MEMORY_LAYOUT_UNKNOWN,
 	FC_LOWMEM_UNKNOWN,
+	FC_MEMORY_INPUTS_DISAGREE_ZONES,       /* zoneinfo's zones past iomem's RAM */
+	FC_MEMORY_INPUTS_DISAGREE_IOMEM,       /* MemTotal above iomem's RAM */
+	FC_MEMORY_INPUTS_DISAGREE_PRESENT,     /* MemTotal above zoneinfo's present pages */
+	FC_SNAPSHOT_INCONSISTENT,              /* MANIFEST against the tree's proc/sys file */
 	FC_PFN_COUNT_CONFUSION_STORED,         /* the kernel stores the count */
 	FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO,    /* it stores the PFN: harmless here */
 	FC_PFN_COUNT_CONFUSION_QUEUE,          /* a queue's decision, count stored */
