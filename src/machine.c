@@ -96,6 +96,10 @@ void machine_done(struct machine *m)
 	}
 	free(m->manifest);
 	free(m->snapshot_incomplete_why);
+	for (size_t i = 0; i < m->n_identity_conflicts; i++) {
+		free(m->identity_conflicts[i].manifest);
+		free(m->identity_conflicts[i].file);
+	}
 	free(m->ram);
 	free(m->zones);
 	observation_done(&m->observed);

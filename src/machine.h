@@ -112,6 +112,20 @@ struct manifest_entry {
  */
 #define MANIFEST_MAX (16u << 20)
 #define MANIFEST_ERRORS_MAX (12u << 20)
+/*
+ * A MANIFEST fact (arch, kernel_release) that the same tree's kernel file
+ * (proc/sys/kernel/arch, osrelease) contradicts. The file is the kernel's own
+ * word and is what the audit uses; the MANIFEST's is kept for the finding.
+ */
+struct identity_conflict {
+	const char *key;  /* static: the MANIFEST key */
+	const char *path; /* static: the file */
+	char *manifest;   /* what MANIFEST says */
+	char *file;       /* what the file says: the value used */
+};
+
+#define IDENTITY_CONFLICTS_MAX 2
+
 /* MANIFEST manifest_version= of captures that end MANIFEST with complete=0|1 */
 #define MANIFEST_VERSION 2
 
@@ -422,11 +436,17 @@ struct machine {
 
 	struct manifest_entry *manifest; /* MANIFEST key=value lines, in file order */
 	size_t n_manifest;
-	bool snapshot_incomplete;    /* MANIFEST: its capture did not finish (manifest_complete) */
+	bool snapshot_incomplete;    /* MANIFEST: its capture did not finish (manifest_complete), or unreadable */
 	char *snapshot_incomplete_why; /* MANIFEST incomplete_reason=, or what showed it */
+	/* MANIFEST facts the tree's own proc/sys files contradict (the files' values are used) */
+	struct identity_conflict identity_conflicts[IDENTITY_CONFLICTS_MAX];
+	size_t n_identity_conflicts;
 
 	bool iomem_ok;               /* proc/iomem was read and usable: ram[] holds its System RAM (n_ram > 0) */
 	bool iomem_hidden;           /* all addresses zero: read without CAP_SYS_ADMIN (4.6+) */
+	/* end of the last outermost "reserved"/"Reserved" resource: arm64, arm and riscv list
+	 * nomap memblock memory so (request_standard_resources, init_resources) */
+	struct opt_u64 iomem_reserved_end;
 	struct ram_range *ram;       /* proc/iomem "System RAM", sorted, outermost only */
 	size_t n_ram;
 

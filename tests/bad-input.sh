@@ -166,6 +166,36 @@ expect_input "directory as cmdline" "$r" proc/cmdline invalid EISDIR
 r=$(mkroot garbage-manifest); printf 'arch=x86_64\nthis is not key value\n' > "$r/MANIFEST"
 expect_input "garbage MANIFEST" "$r" MANIFEST invalid EBADMSG
 
+# unreadable_manifest DESC ROOT ERRNO: a MANIFEST that exists but cannot be read may have
+# said complete=0, so nothing says the capture finished: incomplete (exit 2), recorded
+unreadable_manifest() {
+	local d="$1" root="$2" err="$3" res
+	for res in openat2 walk; do
+		audit "$root" "$res"
+		check "$d ($res): an incomplete snapshot, exit 2 ($rc)" test "$rc" -eq 2
+		check "$d ($res): valid JSON" valid_json "$tmp/j"
+		check "$d ($res): MANIFEST is invalid, errno $err" jqe "$tmp/j" \
+			'[.inputs[] | select(.path == "MANIFEST")][0] | .status == "invalid" and .errno == $e' \
+			--arg e "$err"
+		check "$d ($res): snapshot-incomplete says the MANIFEST cannot be read" jqe "$tmp/j" \
+			'[.findings[] | select(.id == "snapshot-incomplete")] | length == 1 and
+			 (.[0].evidence.why | test("MANIFEST cannot be read"))'
+	done
+	timeout 10 "$TOOL" --sysroot "$root" --json --allow-incomplete > "$tmp/j" 2> /dev/null
+	rc=$?
+	check "$d: --allow-incomplete audits it all the same (exit $rc)" test "$rc" -le 1
+}
+r=$(mkroot manifest-big); head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' '#' > "$r/MANIFEST"
+unreadable_manifest "MANIFEST over 16 MiB" "$r" EFBIG
+r=$(mkroot manifest-fifo); rm "$r/MANIFEST"; mkfifo "$r/MANIFEST"
+unreadable_manifest "FIFO as MANIFEST" "$r" EINVAL
+r=$(mkroot manifest-dir); rm "$r/MANIFEST"; mkdir "$r/MANIFEST"
+unreadable_manifest "directory as MANIFEST" "$r" EISDIR
+r=$(mkroot manifest-none); rm "$r/MANIFEST"
+expect_input "no MANIFEST (a hand-made tree)" "$r" MANIFEST missing ENOENT
+check "no MANIFEST: not an incomplete snapshot" jqe "$tmp/j" \
+	'[.findings[] | select(.id == "snapshot-incomplete")] | length == 0'
+
 r=$(mkroot huge); sed -i '0,/System RAM/s/^[0-9a-f]*-/ffffffffffffffffff-/' "$r/proc/iomem"
 expect_input "iomem address above 2^64" "$r" proc/iomem invalid EBADMSG
 

@@ -387,8 +387,12 @@ static void decide(const struct devices_input *in, struct device_report *r)
 		return;
 	}
 	if (!r->direct.known) { /* no RAM ranges: what the mask reaches is not known */
-		verdict_unknown(r, UNKNOWN_CAUSE_LAYOUT,
-				"memory layout unknown: which RAM the mask reaches cannot be known");
+		/* the memory inputs contradicting one another is said so: the remedy differs */
+		verdict_unknown(r, in->l->check.disagree ? UNKNOWN_CAUSE_CONTRADICTION : UNKNOWN_CAUSE_LAYOUT,
+				in->l->check.disagree
+				    ? "proc/iomem, proc/zoneinfo and proc/meminfo disagree on the RAM "
+				      "(memory-inputs-disagree): which RAM the mask reaches cannot be known"
+				    : "memory layout unknown: which RAM the mask reaches cannot be known");
 		return;
 	}
 	if (r->direct.unreachable_bytes == 0) {

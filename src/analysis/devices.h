@@ -38,6 +38,7 @@ enum unknown_cause {
 	UNKNOWN_CAUSE_OTHER,      /* the reason says */
 	UNKNOWN_CAUSE_MASK,       /* no DMA mask: sysfs shows none, no bus default */
 	UNKNOWN_CAUSE_LAYOUT,     /* where RAM lies: proc/iomem, proc/zoneinfo */
+	UNKNOWN_CAUSE_CONTRADICTION, /* the memory inputs contradict one another */
 	UNKNOWN_CAUSE_POOL,       /* whether a swiotlb pool exists, or where */
 	UNKNOWN_CAUSE_DEVICETREE, /* the devicetree nodes that set the window */
 	UNKNOWN_CAUSE_KERNEL,     /* how the kernel was built or which IOMMU driver runs */

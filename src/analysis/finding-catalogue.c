@@ -18,6 +18,12 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 		"check the inputs list: proc/iomem (as root) or proc/zoneinfo must be readable" },
 	[FINDING_LOWMEM_UNKNOWN] = { "lowmem-unknown", SEVERITY_WARNING,
 		"make proc/zoneinfo readable, or capture it with the snapshot" },
+	[FINDING_MEMORY_INPUTS_DISAGREE] = { "memory-inputs-disagree", SEVERITY_ERROR,
+		"audit again (memory hot-plugged between the reads?); if it stays, report the three "
+		"files: a snapshot edited or assembled from two machines, or a kernel bug" },
+	[FINDING_SNAPSHOT_INCONSISTENT] = { "snapshot-inconsistent", SEVERITY_ERROR,
+		"capture again with --capture; a MANIFEST written by hand or copied from another "
+		"snapshot must say what the tree's kernel files say" },
 	[FINDING_BOUNCE_NEEDED] = { "bounce-needed", SEVERITY_WARNING,
 		"widen the driver's DMA mask if the hardware allows, enable an IOMMU, or keep its "
 		"buffers in low memory" },
@@ -105,6 +111,21 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"sizes from present pages"),
 	[FC_MEMORY_LAYOUT_UNKNOWN] = CASE(FINDING_MEMORY_LAYOUT_UNKNOWN, "{why}"),
 	[FC_LOWMEM_UNKNOWN] = CASE(FINDING_LOWMEM_UNKNOWN, "{why}"),
+	[FC_MEMORY_INPUTS_DISAGREE_ZONES] = CASE(FINDING_MEMORY_INPUTS_DISAGREE,
+		"proc/zoneinfo's zones span memory up to {bytes}, but proc/iomem's System RAM ends "
+		"at {max_bytes}; the kernel's zones end at its last RAM page, so one of them is "
+		"wrong: where RAM ends is unknown, and so is every verdict that depends on it"),
+	[FC_MEMORY_INPUTS_DISAGREE_IOMEM] = CASE(FINDING_MEMORY_INPUTS_DISAGREE,
+		"proc/meminfo's MemTotal ({bytes}) is more than the System RAM proc/iomem lists "
+		"({max_bytes}); MemTotal counts only pages of that RAM, so one of them is wrong: "
+		"where RAM ends is unknown, and so is every verdict that depends on it"),
+	[FC_MEMORY_INPUTS_DISAGREE_PRESENT] = CASE(FINDING_MEMORY_INPUTS_DISAGREE,
+		"proc/meminfo's MemTotal ({bytes}) is more than proc/zoneinfo's present pages "
+		"({max_bytes}); MemTotal counts only pages of those zones, so one of them is wrong: "
+		"where RAM ends is unknown, and so is every verdict that depends on it"),
+	[FC_SNAPSHOT_INCONSISTENT] = CASE(FINDING_SNAPSHOT_INCONSISTENT,
+		"the snapshot contradicts itself: {why}; the audit uses the kernel's own file, not "
+		"the MANIFEST"),
 
 	[FC_PFN_COUNT_CONFUSION_STORED] = CASE(FINDING_PFN_COUNT_CONFUSION,
 		"this kernel stores max_low_pfn as a page count while the block layer compares "
@@ -292,6 +313,9 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 	[FC_VERDICT_UNKNOWN_LAYOUT] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
 		.remedy = "run as root (proc/iomem shows addresses only with CAP_SYS_ADMIN), or make "
 			  "proc/zoneinfo readable"),
+	[FC_VERDICT_UNKNOWN_CONTRADICTION] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "see memory-inputs-disagree: read the three files again (as root, at one "
+			  "moment), or capture the snapshot again"),
 	[FC_VERDICT_UNKNOWN_POOL] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
 		.remedy = "run as root with debugfs mounted (mount -t debugfs none /sys/kernel/debug) "
 			  "for swiotlb's io_tlb_nslabs, and with the kernel log readable from boot: "

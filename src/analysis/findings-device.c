@@ -399,7 +399,9 @@ static void unknown_finding(const struct device_report *r, struct findings *f)
 {
 	static const char *const missing[_UNKNOWN_CAUSE_MAX] = {
 		[UNKNOWN_CAUSE_OTHER] = "other", [UNKNOWN_CAUSE_MASK] = "dma-mask",
-		[UNKNOWN_CAUSE_LAYOUT] = "memory-layout", [UNKNOWN_CAUSE_POOL] = "swiotlb-pool",
+		[UNKNOWN_CAUSE_LAYOUT] = "memory-layout",
+		[UNKNOWN_CAUSE_CONTRADICTION] = "memory-inputs-agree",
+		[UNKNOWN_CAUSE_POOL] = "swiotlb-pool",
 		[UNKNOWN_CAUSE_DEVICETREE] = "devicetree", [UNKNOWN_CAUSE_KERNEL] = "kernel-build",
 		[UNKNOWN_CAUSE_HARDWARE] = "cpu", [UNKNOWN_CAUSE_RELEASE] = "kernel-release",
 		[UNKNOWN_CAUSE_XEN] = "machine-addresses",

@@ -13,6 +13,7 @@
 #include "shared/array.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 #include "shared/strmap.h"
 #include "shared/sat.h"
 
@@ -72,9 +73,79 @@ static void visibility_findings(const struct machine *m, struct findings *f)
 		(void)findings_raise(f, FC_DEVICES_NOT_VISIBLE_NONE, NULL, NULL);
 }
 
+/* A MANIFEST fact the tree's own proc/sys file contradicts: the file's value was used. */
+static void identity_findings(const struct machine *m, struct findings *f)
+{
+	for (size_t i = 0; i < m->n_identity_conflicts; i++) {
+		const struct identity_conflict *c = &m->identity_conflicts[i];
+		_cleanup_(strbuf_done) struct strbuf why = { 0 };
+		strbuf_append(&why, "MANIFEST says ");
+		strbuf_append(&why, c->key);
+		strbuf_append(&why, "=");
+		strbuf_append(&why, c->manifest);
+		strbuf_append(&why, ", ");
+		strbuf_append(&why, c->path);
+		strbuf_append(&why, " says ");
+		strbuf_append(&why, c->file);
+		if (why.oom) {
+			f->err = -ENOMEM;
+			return;
+		}
+		struct finding *x = findings_raise(f, FC_SNAPSHOT_INCONSISTENT, NULL,
+						   &(struct finding_args){ .why = why.s });
+		finding_add_str(f, x, "key", c->key);
+		finding_add_str(f, x, "manifest_value", c->manifest);
+		finding_add_str(f, x, "file", c->path);
+		finding_add_str(f, x, "file_value", c->file);
+		finding_add_str(f, x, "used", "file");
+	}
+}
+
+/* PFN to the first byte past it, saturated (a PFN near 2^52 with 256 KiB pages). */
+static uint64_t pfn_bytes(uint64_t pfn, unsigned shift)
+{
+	return pfn > (UINT64_MAX >> shift) ? UINT64_MAX : pfn << shift;
+}
+
+/* proc/iomem, proc/zoneinfo and proc/meminfo contradict one another: one finding per contradiction. */
+static void disagree_findings(const struct layout *l, struct findings *f)
+{
+	const struct memory_check *c = &l->check;
+	struct finding *x;
+
+	if (c->disagree & (1u << MEMORY_ZONES_PAST_IOMEM)) {
+		uint64_t zones_end = pfn_bytes(c->zones_end_pfn, l->page_shift);
+		uint64_t iomem_end = sat_add(c->iomem_last, 1);
+		x = findings_raise(f, FC_MEMORY_INPUTS_DISAGREE_ZONES, NULL,
+				   &(struct finding_args){ .bytes = zones_end, .max_bytes = iomem_end });
+		finding_add_hex(f, x, "zones_end_pfn", c->zones_end_pfn);
+		finding_add_hex(f, x, "iomem_last_byte", c->iomem_last);
+		finding_add_hex(f, x, "iomem_end_pfn", (c->iomem_last >> l->page_shift) + 1);
+		finding_add_u64(f, x, "page_size", l->page_size);
+	}
+	if (c->disagree & (1u << MEMORY_MEMTOTAL_OVER_IOMEM)) {
+		x = findings_raise(f, FC_MEMORY_INPUTS_DISAGREE_IOMEM, NULL,
+				   &(struct finding_args){ .bytes = c->mem_total, .max_bytes = c->iomem_ram_bytes });
+		finding_add_u64(f, x, "mem_total_bytes", c->mem_total);
+		finding_add_u64(f, x, "iomem_ram_bytes", c->iomem_ram_bytes);
+	}
+	if (c->disagree & (1u << MEMORY_MEMTOTAL_OVER_PRESENT)) {
+		x = findings_raise(f, FC_MEMORY_INPUTS_DISAGREE_PRESENT, NULL,
+				   &(struct finding_args){ .bytes = c->mem_total, .max_bytes = c->present_bytes });
+		finding_add_u64(f, x, "mem_total_bytes", c->mem_total);
+		finding_add_u64(f, x, "zones_present_bytes", c->present_bytes);
+		finding_add_u64(f, x, "page_size", l->page_size);
+	}
+}
+
 static void layout_findings(const struct machine *m, const struct layout *l, struct findings *f)
 {
 	struct finding *x;
+
+	if (l->check.disagree) { /* the layout is unknown for this, and the finding says why */
+		disagree_findings(l, f);
+		return;
+	}
 
 	if (m->iomem_hidden && l->source == LAYOUT_SOURCE_ZONEINFO) {
 		x = findings_raise(f, FC_IOMEM_HIDDEN, NULL, NULL);
@@ -340,6 +411,7 @@ void machine_findings(const struct machine *m, const struct report *r, struct fi
 {
 	snapshot_findings(m, f);
 	visibility_findings(m, f);
+	identity_findings(m, f);
 	layout_findings(m, &r->layout, f);
 	confusion_finding(r, f);
 	swiotlb_findings(m, r, f);

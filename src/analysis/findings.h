@@ -34,6 +34,8 @@ enum finding_id {
 	FINDING_IOMEM_HIDDEN,
 	FINDING_MEMORY_LAYOUT_UNKNOWN,
 	FINDING_LOWMEM_UNKNOWN,
+	FINDING_MEMORY_INPUTS_DISAGREE,
+	FINDING_SNAPSHOT_INCONSISTENT,
 	FINDING_BOUNCE_NEEDED,
 	FINDING_BOUNCE_IMPOSSIBLE,
 	FINDING_BOUNCE_MISSED,
@@ -79,6 +81,10 @@ enum finding_case {
 	FC_IOMEM_HIDDEN,
 	FC_MEMORY_LAYOUT_UNKNOWN,
 	FC_LOWMEM_UNKNOWN,
+	FC_MEMORY_INPUTS_DISAGREE_ZONES,       /* zoneinfo's zones past iomem's RAM */
+	FC_MEMORY_INPUTS_DISAGREE_IOMEM,       /* MemTotal above iomem's RAM */
+	FC_MEMORY_INPUTS_DISAGREE_PRESENT,     /* MemTotal above zoneinfo's present pages */
+	FC_SNAPSHOT_INCONSISTENT,              /* MANIFEST against the tree's proc/sys file */
 	FC_PFN_COUNT_CONFUSION_STORED,         /* the kernel stores the count */
 	FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO,    /* it stores the PFN: harmless here */
 	FC_PFN_COUNT_CONFUSION_QUEUE,          /* a queue's decision, count stored */
@@ -130,6 +136,7 @@ enum finding_case {
 	FC_VERDICT_UNKNOWN,                    /* one per enum unknown_cause, in its order */
 	FC_VERDICT_UNKNOWN_MASK,
 	FC_VERDICT_UNKNOWN_LAYOUT,
+	FC_VERDICT_UNKNOWN_CONTRADICTION,
 	FC_VERDICT_UNKNOWN_POOL,
 	FC_VERDICT_UNKNOWN_DEVICETREE,
 	FC_VERDICT_UNKNOWN_KERNEL,

@@ -221,6 +221,14 @@ int layout_compute(const struct machine *m, struct layout *ret)
 		layout_done(&l);
 		return r;
 	}
+	memory_check_compute(m, l.page_shift, &l.check);
+	if (l.check.disagree && l.source != LAYOUT_SOURCE_NONE) {
+		/* which input is wrong is not known: no RAM end is taken from any of them */
+		layout_done(&l);
+		l.source = LAYOUT_SOURCE_NONE;
+		l.ram_bytes = l.base_pfn = l.end_pfn = 0;
+		l.unknown_reason = memory_check_reason(&l.check);
+	}
 	if (l.source != LAYOUT_SOURCE_NONE)
 		compute_lowmem(m, &l);
 	*ret = l;

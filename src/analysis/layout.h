@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/memory-check.h"
 #include "machine.h"
 
 enum layout_source {
@@ -54,6 +55,7 @@ struct layout {
 	size_t n_zones;
 
 	const char *unknown_reason; /* static: why source is NONE or lowmem unknown */
+	struct memory_check check;  /* the inputs against one another: a disagreement makes source NONE */
 };
 
 /* 0, -EINVAL for a page size that is not a power of two, or -ENOMEM. */

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Who the machine is: architecture, kernel release, page size. A snapshot's
- * MANIFEST says so directly; otherwise proc/sys/kernel/{arch,osrelease}
- * (arch: the utsname machine, a sysctl only since about 6.1: Debian's 5.10
- * has none, its 6.1 has it; a live audit then asks uname(2) for the same
- * field), and the page size of the running process when live.
+ * MANIFEST says so directly, and proc/sys/kernel/{arch,osrelease} (arch: the
+ * utsname machine, a sysctl only since about 6.1: Debian's 5.10 has none, its
+ * 6.1 has it; a live audit then asks uname(2) for the same field) check it:
+ * where they differ the file is used and the contradiction kept. The page
+ * size: --page-size, the MANIFEST, the running process when live (no proc or
+ * sys file a capture keeps tells it).
  */
+#include <assert.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -137,9 +141,21 @@ static int read_manifest(struct sysroot *sr, struct machine *m)
 	size_t len;
 	int r;
 
-	r = read_input(sr, m, path, MANIFEST_MAX, &buf, &len);
-	if (r <= 0)
+	r = sysroot_read_file(sr, path, MANIFEST_MAX, &buf, &len);
+	if (r == -ENOMEM)
 		return r;
+	if (r < 0) {
+		if (machine_add_input_errno(m, path, r) < 0)
+			return -ENOMEM;
+		/* none: a hand-made tree, taken as complete; one that cannot be read (too big,
+		 * a FIFO, a directory) may say complete=0: nothing says the capture finished */
+		if (r == -ENOENT || r == -ENOTDIR)
+			return 0;
+		char why[128];
+		snprintf(why, sizeof(why), "MANIFEST cannot be read (%s): nothing says the capture finished",
+			 errno_describe(r));
+		return set_incomplete(m, why);
+	}
 	r = manifest_parse(buf, len, &m->manifest, &m->n_manifest, &e);
 	if (r < 0) {
 		/* the first line of a capture that ends MANIFEST with complete=: a damaged one */
@@ -274,10 +290,18 @@ static bool page_size_valid(uint64_t v)
 	return v >= 4096 && v <= (1u << 18) && (v & (v - 1)) == 0;
 }
 
-static int set_from_manifest(struct machine *m, struct sourced_str *s, const char *key)
+/* The MANIFEST's value of key; NULL when absent, empty or "unknown" (what a capture writes when it learnt none). */
+static const char *manifest_word(const struct machine *m, const char *key)
 {
 	const char *v = machine_manifest_get(m, key);
-	if (!v || !*v)
+
+	return v && *v && strcmp(v, "unknown") != 0 ? v : NULL;
+}
+
+static int set_from_manifest(struct machine *m, struct sourced_str *s, const char *key)
+{
+	const char *v = manifest_word(m, key);
+	if (!v)
 		return 0;
 	s->value = strdup(v);
 	if (!s->value)
@@ -285,6 +309,20 @@ static int set_from_manifest(struct machine *m, struct sourced_str *s, const cha
 	s->prov = PROV_READ;
 	s->source = "MANIFEST";
 	return 1;
+}
+
+static int add_conflict(struct machine *m, const char *key, const char *path, const char *manifest,
+			const char *file)
+{
+	struct identity_conflict *c;
+
+	assert(m->n_identity_conflicts < IDENTITY_CONFLICTS_MAX);
+	c = &m->identity_conflicts[m->n_identity_conflicts];
+	*c = (struct identity_conflict){ .key = key, .path = path };
+	c->manifest = strdup(manifest);
+	c->file = strdup(file);
+	m->n_identity_conflicts++; /* freed by machine_done() whichever strdup failed */
+	return c->manifest && c->file ? 0 : -ENOMEM;
 }
 
 /* One word of the machine's identity: the MANIFEST's key, else the file. 0 or -ENOMEM. */
@@ -305,6 +343,35 @@ static int identity_word(struct sysroot *sr, struct machine *m, struct sourced_s
 	return 0;
 }
 
+/*
+ * arch and kernel_release: a snapshot's MANIFEST says them, and the tree's
+ * proc/sys/kernel file is the kernel's own word (utsname()->machine and
+ * ->release, kernel/utsname_sysctl.c). Both are read; when they differ the
+ * file wins (a MANIFEST is a capture's summary, and a 32-bit process under
+ * linux32 is told i686 by uname(2) where kernel.arch says x86_64) and the
+ * contradiction is kept for the snapshot-inconsistent finding. 0 or -ENOMEM.
+ */
+static int checked_identity_word(struct sysroot *sr, struct machine *m, struct sourced_str *s,
+				 const char *key, const char *path)
+{
+	const char *said = m->live ? NULL : manifest_word(m, key);
+	int r;
+
+	if (!said)
+		return identity_word(sr, m, s, key, path);
+	r = read_one_line(sr, m, path, &s->value);
+	if (r < 0)
+		return r;
+	if (s->value && strcmp(s->value, said) != 0) {
+		s->prov = PROV_READ;
+		s->source = path;
+		return add_conflict(m, key, path, said, s->value);
+	}
+	free(s->value); /* the same word, or no file (kernel.arch exists only since about 6.1) */
+	s->value = NULL;
+	return set_from_manifest(m, s, key) < 0 ? -ENOMEM : 0;
+}
+
 int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_option)
 {
 	int r;
@@ -316,7 +383,7 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 			return r;
 	}
 
-	r = identity_word(sr, m, &m->arch, "arch", "proc/sys/kernel/arch");
+	r = checked_identity_word(sr, m, &m->arch, "arch", "proc/sys/kernel/arch");
 	if (r < 0)
 		return r;
 	struct utsname u;
@@ -329,7 +396,7 @@ int read_identity(struct sysroot *sr, struct machine *m, unsigned page_size_opti
 		m->arch.source = "uname(2)";
 	}
 	m->arch_info = arch_lookup(m->arch.value);
-	r = identity_word(sr, m, &m->release, "kernel_release", "proc/sys/kernel/osrelease");
+	r = checked_identity_word(sr, m, &m->release, "kernel_release", "proc/sys/kernel/osrelease");
 	if (r < 0)
 		return r;
 	r = read_stable_release(sr, m);

@@ -29,10 +29,23 @@ static int cmp_range(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/*
+ * "reserved" (arm64 request_standard_resources) and "Reserved" (arm's
+ * request_standard_resources, riscv's init_resources): how those name a nomap
+ * memblock region, which the
+ * zones span. x86 names e820 reserved ranges "Reserved" too: the analysis
+ * decides by architecture what the end means.
+ */
+static bool is_reserved(const char *name, size_t len)
+{
+	return len == 8 && (memcmp(name, "reserved", 8) == 0 || memcmp(name, "Reserved", 8) == 0);
+}
+
 int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t *ret_n,
-		bool *ret_hidden, struct parse_error *ret_err)
+		bool *ret_hidden, struct opt_u64 *ret_reserved_end, struct parse_error *ret_err)
 {
 	_cleanup_free_ struct ram_range *ram = NULL;
+	struct opt_u64 reserved_end = { 0 };
 	size_t n = 0, cap = 0;
 	bool ram_at[IOMEM_MAX_DEPTH] = { false }; /* is the open resource at depth d RAM? */
 	bool all_zero = true, any = false;
@@ -85,6 +98,8 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 		bool parent_ram = false;
 		for (size_t d = 0; d < depth; d++)
 			parent_ram = parent_ram || ram_at[d];
+		if (depth == 0 && is_reserved(name, name_len) && (!reserved_end.known || stop > reserved_end.v))
+			opt_set(&reserved_end, stop);
 		bool ram_here = is_system_ram(name, name_len);
 		ram_at[depth] = ram_here;
 		for (size_t d = depth + 1; d < IOMEM_MAX_DEPTH; d++)
@@ -109,6 +124,8 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 			return parse_fail(ret_err, 0, "overlapping System RAM ranges");
 
 	*ret_hidden = any && all_zero;
+	if (ret_reserved_end)
+		*ret_reserved_end = *ret_hidden ? (struct opt_u64){ 0 } : reserved_end;
 	*ret_n = n;
 	*ret_ram = TAKE_PTR(ram);
 	return 0;
@@ -126,7 +143,7 @@ int read_iomem(struct sysroot *sr, struct machine *m)
 	r = read_input(sr, m, path, SYSROOT_READ_MAX, &buf, &len);
 	if (r <= 0)
 		return r;
-	r = iomem_parse(buf, len, &m->ram, &m->n_ram, &hidden, &e);
+	r = iomem_parse(buf, len, &m->ram, &m->n_ram, &hidden, &m->iomem_reserved_end, &e);
 	if (r < 0)
 		return record_parse_result(m, path, r, &e);
 	if (m->n_ram == 0 && !hidden) {

@@ -24,9 +24,10 @@ struct parse_error {
 /* Fill e and return -EBADMSG: the one way a parser reports malformed input. */
 int parse_fail(struct parse_error *e, unsigned line, const char *what);
 
-/* proc/iomem: outermost "System RAM" resources, sorted by start. */
+/* proc/iomem: outermost "System RAM" resources, sorted by start; ret_reserved_end (may be
+ * NULL): the end of the last outermost "reserved"/"Reserved" resource, unknown when none. */
 int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t *ret_n,
-		bool *ret_hidden, struct parse_error *ret_err);
+		bool *ret_hidden, struct opt_u64 *ret_reserved_end, struct parse_error *ret_err);
 int read_iomem(struct sysroot *sr, struct machine *m);
 
 /* proc/zoneinfo: one struct zone per "Node N, zone NAME" block. */
@@ -75,7 +76,9 @@ bool manifest_complete(const struct manifest_entry *v, size_t n, const char **re
 
 /*
  * Identity: MANIFEST when present (its error.<path> entries are handed to
- * the sysroot layer), else proc/sys/kernel/{arch,osrelease}; page size from
+ * the sysroot layer; one that exists but cannot be read makes the snapshot
+ * incomplete), checked against proc/sys/kernel/{arch,osrelease}, which win
+ * a contradiction (m->identity_conflicts); page size from
  * page_size_option when non-zero, MANIFEST, the running process when live,
  * else 4096 (assumed).
  */

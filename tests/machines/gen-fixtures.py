@@ -776,7 +776,8 @@ def x86_sme_host(t):
 
 
 def x86_32_pae_scsi_419(t):
-    """A 32-bit PAE kernel of 4.19 with 6 GiB: a 32-bit AHCI disk (SCSI, libata).
+    """A 32-bit PAE kernel of 4.19 with RAM to 6 GiB (5 GiB of it: a 1 GiB PCI
+    hole below 4 GiB): a 32-bit AHCI disk (SCSI, libata).
 
     From 4.18 (21e07dba9fb1) __scsi_init_queue() sets no bounce limit, and the
     default is BLK_BOUNCE_ANY, so the block layer bounces nothing for sda: the
@@ -791,10 +792,13 @@ def x86_32_pae_scsi_419(t):
     proc(t, "00000000-00000fff : Reserved\n00001000-0009fbff : System RAM\n"
             "0009fc00-000fffff : Reserved\n00100000-bfffffff : System RAM\n"
             "c0000000-febfffff : PCI Bus 0000:00\n100000000-17fffffff : System RAM\n",
+         # HighMem spans the PCI hole (0xc0000-0xfffff) and, as the kernel counts it
+         # (mm/mm_init.c zone_absent_pages_in_node), does not count it present;
+         # MemTotal and HighTotal are the managed pages zoneinfo() gives
          zoneinfo([("DMA", 1, 4095, 3998), ("Normal", 4096, 225280, 221000),
-                   ("HighMem", 229376, 1343488, 1343488)]),
-         "MemTotal:        6000000 kB\nMemFree:         5000000 kB\nHighTotal:       5373952 kB\n"
-         "HighFree:        5000000 kB\nLowTotal:         880000 kB\nLowFree:          500000 kB\n"
+                   ("HighMem", 229376, 1343488, 1081344)]),
+         "MemTotal:        5143724 kB\nMemFree:         4500000 kB\nHighTotal:       4257792 kB\n"
+         "HighFree:        4000000 kB\nLowTotal:         885932 kB\nLowFree:          500000 kB\n"
          "Bounce:                0 kB\n", cmd)
     x86_pc_devices(t)
     kmsg(t, [
@@ -2757,6 +2761,100 @@ def x86_pt_vendor_unknown(t):
         "%s | length == 1 and .[0].severity == \"warning\" and .[0].evidence.missing == \"kernel-build\"" % finding("verdict-unknown", "0000:00:1f.2"),
     ]
 
+X86_MEMTOTAL_KB = int(X86_MEMINFO.split("MemTotal:", 1)[1].split()[0])
+
+
+def x86_memory_inputs_disagree(t):
+    """x86-pc-4g whose proc/iomem lacks the System RAM above 4 GiB, beside its
+    zoneinfo (zones to PFN 0x640000) and MemTotal (23.5 GiB): the three files
+    cannot all be right, so the tool must not judge from iomem alone (which would
+    call the 32-bit AHCI direct).
+    Follows: x86-pc-4g's tree; the iomem without its last RAM line is synthetic."""
+    x86_pc_4g(t)
+    t.file("proc/iomem", X86_IOMEM.replace("100000000-63fffffff : System RAM\n", ""))
+    ahci, nvme = dev("0000:00:1f.2"), dev("0000:01:00.0")
+    return [
+        "# zones end at their last memory page (mm/mm_init.c get_pfn_range_for_nid); on x86 that is",
+        "# max_pfn, the end of the last e820 RAM entry, which iomem shows as System RAM: PFN 0x640000 is",
+        "# past iomem's last RAM byte (0xbfffffff) by far more than a page",
+        "%s | length == 2 and all(.severity == \"error\")" % finding("memory-inputs-disagree"),
+        "[.findings[] | select(.id == \"memory-inputs-disagree\" and .evidence.zones_end_pfn == \"0x640000\" and .evidence.iomem_last_byte == \"0xbfffffff\")] | length == 1",
+        "# MemTotal is totalram_pages, pages of that RAM only (mm/memblock.c memblock_free_all): 23.5 GiB",
+        "# cannot come from the 3 GiB iomem lists",
+        "[.findings[] | select(.id == \"memory-inputs-disagree\" and .evidence.mem_total_bytes == %d and .evidence.iomem_ram_bytes == %d)] | length == 1"
+        % (X86_MEMTOTAL_KB * 1024, (0x9fbff - 0x1000 + 1) + (0xbfffffff - 0x100000 + 1)),
+        "# which file is wrong is unknown: no layout, and the layout-unknown finding is not said twice",
+        ".memory.source == \"none\" and (.memory.unknown_reason | test(\"memory-inputs-disagree\"))",
+        "%s | length == 0" % finding("memory-layout-unknown"),
+        "# every verdict that needs where RAM ends is unknown and names the contradiction",
+        "%s | .verdict == \"unknown\" and (.reason | test(\"memory-inputs-disagree\"))" % ahci,
+        "%s | .verdict == \"unknown\" and (.reason | test(\"memory-inputs-disagree\"))" % nvme,
+        "# each unknown verdict is a warning that says what to supply: inputs that agree",
+        "%s | length == 1 and .[0].evidence.missing == \"memory-inputs-agree\"" % finding("verdict-unknown", "0000:00:1f.2"),
+        "%s | length == 1 and .[0].evidence.missing == \"memory-inputs-agree\"" % finding("verdict-unknown", "0000:01:00.0"),
+        "[.devices[] | select(.verdict == \"direct\")] | length == 0",
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        "# an error: the audit fails rather than pass a machine it could not see",
+        ".exit_status == 1",
+    ]
+
+
+def x86_manifest_contradicted(t):
+    """x86-pc-4g whose MANIFEST says a 32-bit ARM kernel (arch armv7l, release
+    5.10.0-32-armmp) while the tree's own proc/sys/kernel/arch and osrelease say
+    x86_64 and 6.1.0-27-amd64: a MANIFEST edited by hand or copied from another
+    snapshot. The kernel's files are its own word (kernel/utsname_sysctl.c): they
+    are used, and the contradiction said.
+    Follows: x86-pc-4g's tree; the MANIFEST values are synthetic."""
+    x86_pc_4g(t)
+    manifest(t, "armv7l", "5.10.0-32-armmp", "2026-12-03T08:00:00Z")
+    t.file("proc/sys/kernel/arch", "x86_64\n")
+    t.file("proc/sys/kernel/osrelease", "6.1.0-27-amd64\n")
+    ahci = dev("0000:00:1f.2")
+    return [
+        "# one finding per contradicted key, naming both values; the files win",
+        "%s | length == 2 and all(.severity == \"error\")" % finding("snapshot-inconsistent"),
+        "[.findings[] | select(.id == \"snapshot-inconsistent\" and .evidence.key == \"arch\" and .evidence.manifest_value == \"armv7l\" and .evidence.file_value == \"x86_64\" and .evidence.used == \"file\")] | length == 1",
+        "[.findings[] | select(.id == \"snapshot-inconsistent\" and .evidence.key == \"kernel_release\" and .evidence.manifest_value == \"5.10.0-32-armmp\" and .evidence.file_value == \"6.1.0-27-amd64\")] | length == 1",
+        ".host.arch == \"x86_64\" and .host.arch_source == \"proc/sys/kernel/arch\"",
+        ".host.kernel_release == \"6.1.0-27-amd64\" and .host.kernel_release_source == \"proc/sys/kernel/osrelease\"",
+        "# judged as the x86_64 6.1 kernel it is: the 32-bit AHCI bounces the RAM above 4 GiB through the pool",
+        ".kernel.arch_family == \"x86\" and .kernel.bits == 64",
+        "%s | .verdict == \"partial\" and .unreachable_ram_bytes == %d" % (ahci, X86_ABOVE_4G),
+        "%s | length == 1" % finding("bounce-needed", "0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        "%s | length == 0" % finding("memory-inputs-disagree"),
+        ".exit_status == 1",
+    ]
+
+
+def x86_nonroot_consistent(t):
+    """x86-pc-4g captured by uid 1000: proc/iomem all zeros (51d7b120418e, 4.6),
+    so only zoneinfo's zones and MemTotal can be compared, and they agree
+    (MemTotal 23.5 GiB below the 24 GiB of present pages): nothing to raise.
+    Follows: x86-pc-4g's tree; the zeroed iomem is a synthetic non-root capture."""
+    x86_pc_4g(t)
+    t.file("MANIFEST", "arch=x86_64\npage_size=4096\nkernel_release=6.1.0-27-amd64\n"
+           "endianness=little\nuid=1000\ncaptured_by=tests/machines/gen-fixtures.py (synthetic)\n"
+           "captured_at=2026-12-03T08:00:00Z\n")
+    t.file("proc/iomem", "".join("%s00000000-00000000 : %s\n" % (l[:len(l) - len(l.lstrip(" "))],
+                                                               l.split(" : ", 1)[1])
+                                 for l in X86_IOMEM.splitlines()))
+    ahci = dev("0000:00:1f.2")
+    return [
+        "# zones' present pages (24 GiB) hold MemTotal (23.5 GiB): managed pages are present ones",
+        "%s | length == 0" % finding("memory-inputs-disagree"),
+        "%s | length == 0" % finding("memory-layout-unknown"),
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("iomem-hidden"),
+        ".memory.source == \"zoneinfo\" and .memory.end_pfn == 6553600",
+        "# the zone spans reach 0x63fffffff: the 32-bit AHCI bounces what lies above 4 GiB",
+        "%s | .verdict == \"partial\"" % ahci,
+        "%s | length == 1" % finding("bounce-needed", "0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        ".exit_status == 0",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -2790,6 +2888,9 @@ FIXTURES = {
     "x86-intel-4.19-pt": x86_intel_419_pt,
     "x86-amd-4.14-pt": x86_amd_414_pt,
     "x86-pt-vendor-unknown": x86_pt_vendor_unknown,
+    "x86-memory-inputs-disagree": x86_memory_inputs_disagree,
+    "x86-manifest-contradicted": x86_manifest_contradicted,
+    "x86-nonroot-consistent": x86_nonroot_consistent,
     "arm64-restricted-pool-ignored": arm64_restricted_pool_ignored,
     "arm64-restricted-pool-5.10": arm64_restricted_pool_510,
     "x86-iommu-soft-3g": x86_iommu_soft_3g,

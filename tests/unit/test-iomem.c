@@ -19,6 +19,7 @@ struct result {
 	struct ram_range *ram;
 	size_t n;
 	bool hidden;
+	struct opt_u64 reserved_end;
 	struct parse_error err;
 };
 
@@ -28,7 +29,7 @@ static void parse_n(const char *buf, size_t len, struct result *res)
 	res->n = 999;
 	res->hidden = true;
 	res->err.line = 999;
-	res->r = iomem_parse(buf, len, &res->ram, &res->n, &res->hidden, &res->err);
+	res->r = iomem_parse(buf, len, &res->ram, &res->n, &res->hidden, &res->reserved_end, &res->err);
 }
 
 static void parse(const char *text, struct result *res)
@@ -91,6 +92,33 @@ static void test_x86_real(void **state)
 	assert_range(&res.ram[0], 0x1000, 0x9fbff);
 	assert_range(&res.ram[1], 0x100000, 0xbfffffff); /* Kernel code etc. not counted */
 	assert_range(&res.ram[2], 0x100000000, 0x63fffffff);
+	/* the outermost "Reserved" that ends last; nested ones are not memblock regions */
+	assert_true(res.reserved_end.known);
+	assert_int_equal(res.reserved_end.v, 0xfebfffff);
+	result_done(&res);
+}
+
+/* arm64 request_standard_resources: a nomap memblock region is an outermost "reserved"
+ * (here, synthetic, two at the top of RAM); a "reserved" inside System RAM is not one. */
+static void test_arm64_nomap_reserved_end(void **state)
+{
+	static const char text[] =
+		"40000000-bbd3ffff : System RAM\n"
+		"  40210000-4185ffff : Kernel code\n"
+		"  bb000000-bbd3ffff : reserved\n"
+		"bbd40000-bbe1ffff : reserved\n"
+		"bbe20000-bfffffff : reserved\n";
+	struct result res;
+
+	parse(text, &res);
+	assert_int_equal(res.r, 0);
+	assert_int_equal(res.n, 1);
+	assert_true(res.reserved_end.known);
+	assert_int_equal(res.reserved_end.v, 0xbfffffff);
+	result_done(&res);
+	parse("40000000-bfffffff : System RAM\n  40008000-405a4fff : reserved\n", &res);
+	assert_int_equal(res.r, 0);
+	assert_false(res.reserved_end.known);
 	result_done(&res);
 }
 
@@ -206,6 +234,7 @@ static void test_nonroot_zeros_hidden(void **state)
 	parse(text, &res);
 	assert_int_equal(res.r, 0);
 	assert_true(res.hidden);
+	assert_false(res.reserved_end.known); /* zeros place no reserved range either */
 	result_done(&res);
 }
 
@@ -451,6 +480,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86_real),
 		cmocka_unit_test(test_arm_board),
+		cmocka_unit_test(test_arm64_nomap_reserved_end),
 		cmocka_unit_test(test_dax_kmem_counted_once),
 		cmocka_unit_test(test_ram_in_ram_outermost),
 		cmocka_unit_test(test_ram_under_non_ram_counts),

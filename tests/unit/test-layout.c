@@ -713,6 +713,119 @@ static void test_done_twice(void **state)
 	machine_done(m);
 }
 
+/* ---- the three memory inputs against one another (memory-check.c) ---- */
+
+/* iomem without the RAM above 4 GiB, zones to 0x640000: the zones reach past it by far. */
+static void test_check_zones_past_iomem(void **state)
+{
+	struct machine *m = machine_of(state);
+	struct layout *l = layout_of(state);
+
+	machine_setup(m, "x86_64", 4096, x86_ram, 2, x86_zones, 5);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 1u << MEMORY_ZONES_PAST_IOMEM);
+	assert_int_equal(l->check.zones_end_pfn, 0x640000);
+	assert_int_equal(l->check.iomem_last, 0xbfffffff);
+	/* which input is wrong is unknown: no layout is taken from any */
+	assert_int_equal(l->source, LAYOUT_SOURCE_NONE);
+	assert_int_equal(l->n_ranges, 0);
+	assert_int_equal(l->end_pfn, 0);
+	assert_false(l->lowmem.known);
+	assert_non_null(strstr(l->unknown_reason, "memory-inputs-disagree"));
+	layout_done(l);
+	machine_done(m);
+}
+
+/* Zones ending one page past iomem's last whole page: iomem's last page is partly shown. */
+static void test_check_zones_page_rounding(void **state)
+{
+	static const struct ram_range ram[] = { { 0x1000, 0x63ffff7ff } };
+	struct machine *m = machine_of(state);
+	struct layout *l = layout_of(state);
+
+	machine_setup(m, "x86_64", 4096, ram, 1, x86_zones, 3);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 0);
+	assert_int_equal(l->source, LAYOUT_SOURCE_IOMEM);
+	layout_done(l);
+	/* one page more is no rounding */
+	machine_setup(m, "x86_64", 4096, (const struct ram_range[]){ { 0x1000, 0x63fffefff } }, 1,
+		      x86_zones, 3);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 1u << MEMORY_ZONES_PAST_IOMEM);
+	layout_done(l);
+	machine_done(m);
+}
+
+/* arm64 lists a nomap region past the last System RAM as "reserved": zones span it. */
+static void test_check_arm64_nomap_at_the_end(void **state)
+{
+	static const struct ram_range ram[] = { { 0x40000000, 0xbbd3ffff } };
+	struct zone z[] = { mkzone(0, "DMA", 0x40000, 0x80000, 0x80000) };
+	struct machine *m = machine_of(state);
+	struct layout *l = layout_of(state);
+
+	machine_setup(m, "aarch64", 4096, ram, 1, z, 1);
+	opt_set(&m->iomem_reserved_end, 0xbfffffff);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 0);
+	layout_done(l);
+	/* x86 names e820 reserved ranges so: they are no memory of the zones */
+	machine_setup(m, "x86_64", 4096, ram, 1, z, 1);
+	opt_set(&m->iomem_reserved_end, 0xbfffffff);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 1u << MEMORY_ZONES_PAST_IOMEM);
+	layout_done(l);
+	machine_done(m);
+}
+
+/* MemTotal (managed pages) above iomem's RAM, or above the zones' present pages. */
+static void test_check_mem_total(void **state)
+{
+	struct machine *m = machine_of(state);
+	struct layout *l = layout_of(state);
+
+	uint64_t present = (3998ull + 782336 + 5505024) * 4096; /* below x86_ram_bytes */
+
+	machine_setup(m, "x86_64", 4096, x86_ram, 3, x86_zones, 5);
+	m->page_size_prov = PROV_READ;
+	opt_set(&m->meminfo.mem_total, present);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 0); /* every present page managed: none reserved */
+	layout_done(l);
+	opt_set(&m->meminfo.mem_total, x86_ram_bytes + 4096);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_true(l->check.disagree & (1u << MEMORY_MEMTOTAL_OVER_IOMEM));
+	assert_int_equal(l->check.iomem_ram_bytes, x86_ram_bytes);
+	layout_done(l);
+	/* far less than the RAM is normal: crashkernel, balloons */
+	opt_set(&m->meminfo.mem_total, 1ull << 30);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 0);
+	layout_done(l);
+	/* iomem hidden: MemTotal against the present pages only */
+	machine_setup(m, "x86_64", 4096, NULL, 0, x86_zones, 5);
+	m->iomem_hidden = true;
+	m->page_size_prov = PROV_READ;
+	opt_set(&m->meminfo.mem_total, present);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 0);
+	assert_int_equal(l->source, LAYOUT_SOURCE_ZONEINFO);
+	layout_done(l);
+	opt_set(&m->meminfo.mem_total, present + 4096);
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 1u << MEMORY_MEMTOTAL_OVER_PRESENT);
+	assert_int_equal(l->check.present_bytes, present);
+	assert_int_equal(l->source, LAYOUT_SOURCE_NONE);
+	layout_done(l);
+	/* an assumed page size may be too small (64 KiB pages): present proves nothing */
+	m->page_size_prov = PROV_ASSUMED;
+	assert_int_equal(layout_compute(m, l), 0);
+	assert_int_equal(l->check.disagree, 0);
+	layout_done(l);
+	machine_done(m);
+}
+
 #define LAYOUT_TEST(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -745,6 +858,10 @@ int main(void)
 		LAYOUT_TEST(test_ram_bytes_above),
 		LAYOUT_TEST(test_source_to_string),
 		LAYOUT_TEST(test_done_twice),
+		LAYOUT_TEST(test_check_zones_past_iomem),
+		LAYOUT_TEST(test_check_zones_page_rounding),
+		LAYOUT_TEST(test_check_arm64_nomap_at_the_end),
+		LAYOUT_TEST(test_check_mem_total),
 	};
 
 	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
