@@ -273,8 +273,10 @@ struct device {
 	struct opt_int numa_node;          /* sysfs numa_node; unknown when absent or -1 (NUMA_NO_NODE) */
 	struct opt_bool virtio_access_platform; /* VIRTIO_F_ACCESS_PLATFORM of its virtio device */
 	/* PCI "removable" (5.14+): true "removable" (below an external-facing port, so
-	 * untrusted), false "fixed" or absent with a group; unknown: not read (no IOMMU group) */
+	 * untrusted), false "fixed"; unknown: not read (no IOMMU group), unreadable, or
+	 * absent (removable_absent), which ERA_REMOVABLE_ATTR reads as fixed from 5.14 */
 	struct opt_bool removable;
+	bool removable_absent;
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
 	enum dev_bus bus;
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */

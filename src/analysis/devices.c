@@ -298,6 +298,19 @@ static void needs_pool(const struct devices_input *in, struct device_report *r)
 	}
 }
 
+/*
+ * PCI "removable" as read, or its absence as the era reads it: fixed from
+ * 5.14; unknown before, and at an unknown release (the current row would
+ * call an untrusted port trusted).
+ */
+static struct opt_bool device_removable(const struct devices_input *in, const struct device *d)
+{
+	if (d->removable.known || !d->removable_absent || in->release == 0 ||
+	    era_value(ERA_REMOVABLE_ATTR, in->release, in->arch_family, NULL) != 1)
+		return d->removable;
+	return (struct opt_bool){ .v = false, .known = true };
+}
+
 static void decide(const struct devices_input *in, struct device_report *r)
 {
 	const struct device *d = r->dev;
@@ -538,6 +551,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	r->pool_overflows = tallies->pool[d - in->m->devices];
 	r->has_block = block & HAS_BLOCK;
 	r->scsi_block = block & HAS_SCSI_BLOCK;
+	r->removable = device_removable(in, d);
 	e = dma_map_from_dt(device_dt(d), walk, &r->map);
 	if (e < 0)
 		return e;

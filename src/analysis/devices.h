@@ -132,6 +132,7 @@ struct device_report {
 	enum observed_result observed_result;
 	struct opt_severity worst_severity;  /* of its worst finding (report.c); absent: no finding */
 	struct opt_int mask_bits;            /* as sysfs dma_mask_bits shows it, else the mask's highest bit */
+	struct opt_bool removable;           /* sysfs "removable", its absence read by ERA_REMOVABLE_ATTR */
 	struct opt_int coherent_bits;        /* the same for the coherent mask */
 	bool has_block;                      /* a disk's queue uses this device */
 	bool scsi_block;                     /* one of them is a SCSI disk (sd, sr): libata too */

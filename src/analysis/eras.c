@@ -231,6 +231,16 @@ static const struct era_row table[] = {
 	 * f316ba0a8814 "dma-iommu: Check that swiotlb is active before trying to use
 	 * it" (IOMMU pull for 5.19; the string is in Debian's 6.1.176 and 6.12, not
 	 * its 5.10.223) fails first: "DMA bounce buffers are inactive". */
+	/* PCI "removable": pci_set_removable() marks a function below an
+	 * external-facing port (drivers/pci/probe.c, c037b6c818c3 "PCI: Add sysfs
+	 * \"removable\" attribute", 5.14), and drivers/base/core.c creates the file
+	 * only for such a device (dev_removable_is_valid): absent is "fixed" from
+	 * 5.14, and says nothing before, when no kernel showed it. */
+	{ ERA_REMOVABLE_ATTR, 0, KV(5, 14, 0), ANY_ARCH, 0,
+	  "drivers/pci/probe.c: no pci_set_removable() before 5.14 (c037b6c818c3): no removable file" },
+	{ ERA_REMOVABLE_ATTR, KV(5, 14, 0), 0, ANY_ARCH, 1,
+	  "drivers/pci/probe.c pci_set_removable, drivers/base/core.c dev_removable_is_valid (c037b6c818c3, 5.14)" },
+
 	{ ERA_UNTRUSTED_BOUNCE, 0, KV(5, 11, 0), ANY_ARCH, UNTRUSTED_NOT_MODELLED,
 	  "drivers/iommu/intel-iommu.c bounce page: Intel only, before 5.11" },
 	{ ERA_UNTRUSTED_BOUNCE, KV(5, 11, 0), KV(5, 13, 0), ANY_ARCH, UNTRUSTED_NO_POOL_FULL,
@@ -437,6 +447,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
 	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
+	N(ERA_REMOVABLE_ATTR),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -513,6 +524,7 @@ static const struct {
 	V(ERA_AMD_PASSTHROUGH, yes_no_names),
 	V(ERA_IORT_LIMIT, iort_limit_names),
 	V(ERA_KMALLOC_BOUNCE, yes_no_names),
+	V(ERA_REMOVABLE_ATTR, yes_no_names),
 };
 #undef V
 

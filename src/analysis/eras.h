@@ -51,6 +51,7 @@ enum era_rule {
 	ERA_AMD_PASSTHROUGH,     /* AMD keeps the pool for an identity default domain, not only iommu=pt: 0 or 1 */
 	ERA_IORT_LIMIT,          /* which ACPI IORT memory address limits arm64 applies: IORT_LIMIT_* */
 	ERA_KMALLOC_BOUNCE,      /* small unaligned kmalloc buffers of non-coherent devices bounce: 0 or 1 */
+	ERA_REMOVABLE_ATTR,      /* PCI sysfs shows "removable", so its absence means fixed: 0 or 1 */
 	_ERA_RULE_MAX,
 };
 

@@ -291,7 +291,7 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 		bool bounces = era_value(ERA_UNTRUSTED_BOUNCE, in->release, in->arch_family, NULL) >
 			       UNTRUSTED_NOT_MODELLED;
 		/* an untrusted device's unaligned buffers need a pool: unknown without one seen */
-		if (bounces && !d->removable.known && sw->active != TRI_YES) {
+		if (bounces && !r->removable.known && sw->active != TRI_YES) {
 			verdict_unknown(r, UNKNOWN_CAUSE_OTHER,
 					"translated IOMMU domain, but whether the device is untrusted "
 					"(sysfs removable) is unknown: an untrusted device's unaligned "
@@ -299,7 +299,7 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 			return true;
 		}
 		r->verdict = VERDICT_IOMMU;
-		r->untrusted = opt_is(&d->removable, true) && bounces;
+		r->untrusted = opt_is(&r->removable, true) && bounces;
 		r->reason = r->untrusted ? "translated IOMMU domain, untrusted (external-facing): "
 					   "buffers not aligned to the IOMMU page bounce through swiotlb"
 					 : "translated IOMMU domain: I/O virtual addresses inside the mask";

@@ -239,7 +239,7 @@ static int read_removable(struct sysroot_dir *dir, struct machine *m, struct dev
 		return 0;
 	r = sysroot_dir_read_string(dir, "removable", &v);
 	if (r == -ENOENT || r == -ENOTDIR) {
-		opt_set(&d->removable, false); /* not external-facing, or a kernel before 5.14 */
+		d->removable_absent = true; /* not external-facing, or a kernel before 5.14: the era says */
 		return 0;
 	}
 	if (r < 0) {

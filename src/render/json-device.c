@@ -239,7 +239,7 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	jw_string(w, "of_node", device_dt(d)->node);
 	json_opt_int(w, "iommu_group", d->iommu_group.known, d->iommu_group.v);
 	jw_string(w, "iommu_domain", d->iommu_type);
-	json_opt_bool(w, "removable", d->removable);
+	json_opt_bool(w, "removable", r->removable);
 	restricted_pool_json(w, r);
 	dma_signs_json(w, d->dma_signs);
 	jw_string(w, "verdict", verdict_to_string(r->verdict));

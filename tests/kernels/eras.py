@@ -179,6 +179,14 @@ ROWS = {
         how="x86 selects no DMA_BOUNCE_UNALIGNED_KMALLOC: a small unaligned bounce in"
             " the --observe window counts against the verdict like any other, and the"
             " judge holds every observed result to the kernel's trace"),
+    "ERA_REMOVABLE_ATTR 0..5.14 any":
+        "bullseye's q35 IOMMU guests (5.10) show no removable file, but before 5.11"
+        " (ERA_UNTRUSTED_BOUNCE) nothing asks; 5.11-5.13 is " + NO_DEBIAN.split(" (")[0] +
+        "'s; test-devices test_removable_unknown holds the rule",
+    "ERA_REMOVABLE_ATTR 5.14.. any":
+        "QEMU emulates no external-facing port, and every IOMMU guest of 6.1+ keeps a"
+        " pool, where an unknown removable changes no verdict; tests/machines/"
+        "x86-thunderbolt* and test-devices hold the rule",
     "ERA_ARM_LPAE_POOL 0..5.3 arm": OLDER,
     "ERA_ARM_LPAE_POOL 5.4.149..5.5 arm": NO_DEBIAN,
     "ERA_ARM_LPAE_POOL 5.10.69..5.11 arm":

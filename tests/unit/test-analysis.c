@@ -218,6 +218,7 @@ static const struct era_case {
 	/* dma_kmalloc_needs_bounce(): arm64 (6.5), riscv "enable DMA_BOUNCE_UNALIGNED_KMALLOC for !dma_coherent" (6.6) */
 	{ ERA_KMALLOC_BOUNCE, ARCH_ARM64, LAST(6, 4), KV(6, 5, 0), 0, 1, "DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
 	{ ERA_KMALLOC_BOUNCE, ARCH_RISCV, LAST(6, 5), KV(6, 6, 0), 0, 1, "f51f7a0fc2f4" },
+	{ ERA_REMOVABLE_ATTR, ANY_ARCH, LAST(5, 13), KV(5, 14, 0), 0, 1, "c037b6c818c3" },
 	/* the Hyper-V Isolation VM series (5.16) */
 	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), 0, 1, "SWIOTLB_FORCE (5.16)" },
 	/* "s390/pci: Use dma-iommu layer" */
@@ -494,6 +495,8 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_AMD_PASSTHROUGH] = "current: read only where ERA_IOMMU_DROPS_POOL's older rows apply",
 	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
 	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
+	[ERA_REMOVABLE_ATTR] = "unknown: the current row reads an absent file as fixed; test-devices "
+			       "test_removable_unknown holds release 0 as the old row, unknown",
 };
 
 static void test_era_unknown_release_judged(void **state)

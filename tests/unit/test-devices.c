@@ -1427,7 +1427,7 @@ static void test_unknown_release_hyperv(void **state)
 static void test_removable_unknown(void **state)
 {
 	static const struct {
-		int removable;          /* -1: unknown */
+		int removable;          /* -1: unknown (unreadable); -2: the file absent */
 		bool pool;              /* a pool logged; else a log from boot without one */
 		const char *release;
 		enum verdict want;
@@ -1437,6 +1437,12 @@ static void test_removable_unknown(void **state)
 		{ 0, false, "6.1.0", VERDICT_IOMMU },
 		{ 1, false, "6.1.0", VERDICT_IOMMU },     /* untrusted: its finding says it fails */
 		{ -1, false, "5.10.223", VERDICT_IOMMU }, /* Intel's own bounce page: not modelled */
+		/* no removable file: fixed from 5.14 (c037b6c818c3), nothing said before */
+		{ -2, false, "5.14.0", VERDICT_IOMMU },
+		{ -2, false, "5.13.19", VERDICT_UNKNOWN }, /* was: iommu, absent read as fixed */
+		{ -2, false, "5.11.22", VERDICT_UNKNOWN },
+		{ -2, false, "", VERDICT_UNKNOWN },        /* release unknown: the older row */
+		{ -2, true, "5.13.19", VERDICT_IOMMU },   /* a pool takes its bounces either way */
 	};
 	(void)state;
 
@@ -1456,6 +1462,7 @@ static void test_removable_unknown(void **state)
 		d->iommu_domain = IOMMU_DOMAIN_DMA;
 		if (cases[i].removable >= 0)
 			opt_set(&d->removable, cases[i].removable == 1);
+		d->removable_absent = cases[i].removable == -2;
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 		const struct device_report *x = report_of(&r, "0000:2c:00.0");
@@ -1463,6 +1470,163 @@ static void test_removable_unknown(void **state)
 			fail_msg("case %zu: %s (%s)", i, verdict_to_string(x->verdict), x->reason);
 		if (cases[i].want == VERDICT_UNKNOWN)
 			assert_non_null(strstr(x->reason, "removable"));
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* The finding of id about device (NULL: machine-wide), or NULL. */
+static const struct finding *finding_of(const struct report *r, const char *id, const char *device)
+{
+	for (size_t i = 0; i < r->findings.n; i++) {
+		const struct finding *x = &r->findings.v[i];
+		if (strcmp(finding_id_to_string(x->id), id) == 0 &&
+		    (device ? x->device && strcmp(x->device, device) == 0 : !x->device))
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * An unknown verdict is a warning that needs action, its remedy the cause's;
+ * a device VFIO owns is info (this kernel maps none of its DMA); the
+ * all-clear is withheld for a warning, not for the info.
+ */
+static void test_verdict_unknown_finding(void **state)
+{
+	static const struct {
+		enum iommu_domain domain;
+		bool mask;
+		const char *release;
+		enum severity sev;
+		const char *remedy_has;
+	} cases[] = {
+		{ IOMMU_DOMAIN_NONE, false, "6.1.0", SEVERITY_WARNING, "--assume-mask" },
+		{ IOMMU_DOMAIN_UNMANAGED, true, "6.1.0", SEVERITY_INFO, "owns the device" },
+		{ IOMMU_DOMAIN_BLOCKED, true, "6.1.0", SEVERITY_INFO, "owns the device" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, cases[i].release);
+		struct device *d = add_plain_pci(&m, "0000:41:00.0", "vfio-pci", 32);
+		if (!cases[i].mask)
+			opt_clear(&d->dma_mask_bits);
+		if (cases[i].domain != IOMMU_DOMAIN_NONE) {
+			m.iommu_groups_present = true;
+			opt_set(&d->iommu_group, 7);
+			d->iommu_domain = cases[i].domain;
+		}
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "0000:41:00.0");
+		assert_int_equal(x->verdict, VERDICT_UNKNOWN);
+		const struct finding *f = finding_of(&r, "verdict-unknown", "0000:41:00.0");
+		if (!f)
+			fail_msg("case %zu: no verdict-unknown", i);
+		assert_int_equal(f->severity, cases[i].sev);
+		if (!strstr(f->remedy, cases[i].remedy_has))
+			fail_msg("case %zu: remedy \"%s\"", i, f->remedy);
+		assert_int_equal(device_needs_action(x), cases[i].sev >= SEVERITY_WARNING);
+		assert_int_equal(report_all_clear(&r), cases[i].sev < SEVERITY_WARNING);
+		assert_int_equal(r.exit_status, cases[i].sev >= SEVERITY_WARNING ? EXIT_FINDINGS : EXIT_CLEAN);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * The device lists: a bus directory not listed (EACCES) hides its devices;
+ * none at all is a masked /sys; an absent bus beside a listed one is fine.
+ */
+static void test_devices_not_visible(void **state)
+{
+	static const struct {
+		int pci, platform;  /* errno of the listing, -1: not tried */
+		size_t want;        /* devices-not-visible findings */
+		bool clear;
+	} cases[] = {
+		{ 0, ENOENT, 0, true },        /* x86: PCI listed, no platform dir in the tree */
+		{ ENOENT, 0, 0, true },        /* a board: no PCI bus, the platform bus listed */
+		{ ENOENT, ENOENT, 1, false },  /* a masked /sys */
+		{ EACCES, 0, 1, false },       /* PCI hidden, platform listed */
+		{ EMFILE, ENOENT, 1, false },  /* PCI unlistable, not also "no bus at all" */
+		{ -1, -1, 0, true },           /* no reader ran (a unit-test machine) */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, "6.1.0");
+		if (cases[i].pci >= 0)
+			m.buses[DEV_BUS_PCI] = (struct bus_listing){ .tried = true, .err = cases[i].pci };
+		if (cases[i].platform >= 0) {
+			m.buses[DEV_BUS_PLATFORM] = (struct bus_listing){ .tried = true, .err = cases[i].platform };
+			m.buses[DEV_BUS_AMBA] = (struct bus_listing){ .tried = true, .err = ENOENT };
+		}
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		size_t n = 0;
+		for (size_t k = 0; k < r.findings.n; k++)
+			n += r.findings.v[k].id == FINDING_DEVICES_NOT_VISIBLE;
+		if (n != cases[i].want || report_all_clear(&r) != cases[i].clear)
+			fail_msg("case %zu: %zu findings, all_clear %d", i, n, report_all_clear(&r));
+		if (cases[i].pci > 0 && cases[i].pci != ENOENT) {
+			const struct finding *f = finding_of(&r, "devices-not-visible", NULL);
+			assert_non_null(strstr(f->message, "sys/bus/pci/devices"));
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/*
+ * no-bounce-pool: no pool and RAM above 4 GiB (3 GiB here) warns of the
+ * next 32-bit device, unless an IOMMU translates every device; a pool, or
+ * no RAM above 4 GiB, says nothing.
+ */
+static void test_no_bounce_pool(void **state)
+{
+	static const struct {
+		const char *cmdline;
+		bool translated;
+		size_t want;
+	} cases[] = {
+		{ "root=/dev/sda1 swiotlb=noforce", false, 1 },
+		{ "root=/dev/sda1 swiotlb=noforce", true, 0 },
+		{ "root=/dev/sda1", false, 0 },  /* the pool the log shows */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		x86_pc(&m, "6.1.0");
+		m.cmdline = strdup(cases[i].cmdline);
+		m.cmd.swiotlb_noforce = strstr(cases[i].cmdline, "noforce") != NULL;
+		m.kmsg_from_boot = true;
+		if (!m.cmd.swiotlb_noforce) {
+			opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
+			opt_set(&m.swiotlb.pool_end, 0xbffe8000);
+		}
+		struct device *d = add_plain_pci(&m, "0000:01:00.0", "nvme", 64);
+		if (cases[i].translated) {
+			m.iommu_groups_present = true;
+			opt_set(&d->iommu_group, 1);
+			d->iommu_domain = IOMMU_DOMAIN_DMA;
+		}
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct finding *f = finding_of(&r, "no-bounce-pool", NULL);
+		if ((f != NULL) != (cases[i].want == 1))
+			fail_msg("case %zu: no-bounce-pool %s", i, f ? "raised" : "not raised");
+		if (f) {
+			assert_int_equal(f->severity, SEVERITY_INFO);
+			assert_non_null(strstr(f->message, "3 GiB of RAM lies above 4 GiB"));
+			assert_true(report_all_clear(&r)); /* info: nothing fails today */
+		}
 		report_done(&r);
 		machine_done(&m);
 	}
@@ -1565,6 +1729,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_release_restricted_pool),
 		cmocka_unit_test(test_unknown_release_hyperv),
 		cmocka_unit_test(test_removable_unknown),
+		cmocka_unit_test(test_verdict_unknown_finding),
+		cmocka_unit_test(test_devices_not_visible),
+		cmocka_unit_test(test_no_bounce_pool),
 		cmocka_unit_test(test_xen_guest_type_unknown),
 		cmocka_unit_test(test_iort_arch_unknown),
 	};
