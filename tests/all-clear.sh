@@ -15,6 +15,7 @@ FIXTURE_TMP=$tmp/fixtures
 timeout 30 "$TOOL" --json > "$tmp/full.json" 2> /dev/null
 full_rc=$?
 full_n=$(jq '.devices | length' "$tmp/full.json" 2> /dev/null || echo -1)
+full_v=$(jq -c '[.devices[] | [.id, .verdict]]' "$tmp/full.json" 2> /dev/null || echo null)
 check "live, no limit: a report ($full_rc, $full_n devices)" test "$full_rc" -le 1 -a "$full_n" -ge 0
 for n in 4 6 7 8 9 12 16 24; do
 	# ulimit -n sets the hard limit too: the tool cannot raise it back
@@ -25,9 +26,9 @@ for n in 4 6 7 8 9 12 16 24; do
 		check "live, ulimit -n $n: one line naming the errno" \
 			bash -c '[ "$(wc -l < "$1")" -eq 1 ] && grep -q "^dmamask-audit: reading .*: E[MN]FILE: .*no report" "$1"' _ "$tmp/err"
 	else
-		check "live, ulimit -n $n: the unlimited run's exit ($rc) and devices" \
-			jqe "$tmp/out" '(.devices | length) == $n and .exit_status == $rc' \
-			--argjson n "$full_n" --argjson rc "$full_rc"
+		check "live, ulimit -n $n: the unlimited run's exit ($rc) and verdicts" \
+			jqe "$tmp/out" '[.devices[] | [.id, .verdict]] == $v and .exit_status == $rc' \
+			--argjson v "$full_v" --argjson rc "$full_rc"
 	fi
 done
 for n in 8 12 16 24 64; do
@@ -43,14 +44,14 @@ for n in 8 12 16 24 64; do
 		check "capture, ulimit -n $n: its replay exits 2 ($?)" test "$?" -eq 2
 	else
 		timeout 30 "$TOOL" --sysroot "$tmp/cap" --json > "$tmp/replay.json" 2> /dev/null
-		check "capture, ulimit -n $n: complete, and its replay judges every device" \
-			jqe "$tmp/replay.json" '(.devices | length) == $n' --argjson n "$full_n"
+		check "capture, ulimit -n $n: complete, and its replay judges every device as live" \
+			jqe "$tmp/replay.json" '[.devices[] | [.id, .verdict]] == $v' --argjson v "$full_v"
 	fi
 done
 # a soft limit alone is the caller's, not ours: raised to the hard one, the whole answer
 (ulimit -Sn 6 && exec timeout 30 "$TOOL" --json) > "$tmp/out" 2> /dev/null
 check "live, soft ulimit -n 6: raised, the whole answer" \
-	jqe "$tmp/out" '(.devices | length) == $n' --argjson n "$full_n"
+	jqe "$tmp/out" '[.devices[] | [.id, .verdict]] == $v' --argjson v "$full_v"
 
 # --- a /sys that shows no bus: no all-clear ---------------------------------
 good=$(fixture_root x86-pc-4g) || exit 99
