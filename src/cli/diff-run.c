@@ -15,6 +15,7 @@
 #include "diff/report-diff.h"
 #include "shared/macro.h"
 #include "shared/read-fd.h"
+#include "shared/utf8.h"
 
 /* a report of 10^5 devices is about 200 MiB: past this a side is not one of ours */
 #define DIFF_REPORT_MAX (1ull << 30) /* below INT_MAX: json_tokener_parse_ex() takes an int */
@@ -57,6 +58,55 @@ static int audit_snapshot(const char *side, const struct diff_request *q, char *
 		return failed(side, "the audit of this snapshot failed (see above)");
 	}
 	return r < 0 ? failed(side, strerror(-r)) : 0;
+}
+
+/* The value as JSON, cut to a line's worth; DEL, C1 and invalid UTF-8 as '?' (json-c escapes the rest). */
+static void quote_value(json_object *v, char *buf, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)json_object_to_json_string_ext(
+		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = strlen((const char *)s), o = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq_len(s + i, len - i);
+		bool c1 = n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0;
+		if (o + 4 + sizeof("...") > size) { /* room for a sequence, "..." and the NUL */
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (n == 0 || c1 || s[i] == 0x7f) {
+			buf[o++] = '?';
+			i += n ? n : 1;
+		} else {
+			memcpy(buf + o, s + i, n);
+			o += n;
+			i += n;
+		}
+	}
+	buf[o] = '\0';
+}
+
+/* A value --diff cannot rank: where it is, what it holds, what it should be. */
+static int unranked(const char *side, const struct diff_unranked *u)
+{
+	char value[80], owner[96] = "";
+
+	if (u->owner)
+		snprintf(owner, sizeof(owner), " (%s %s)", strcmp(u->array, "devices") == 0 ? "device" : "finding",
+			 u->owner);
+	if (!u->key)
+		fprintf(stderr, "%s: --diff: %s: %s[%zu] is not %s\n", program_invocation_short_name, side,
+			u->array, u->index, u->want);
+	else if (u->absent)
+		fprintf(stderr, "%s: --diff: %s: %s[%zu] has no %s%s\n", program_invocation_short_name, side,
+			u->array, u->index, u->key, owner);
+	else {
+		quote_value(u->value, value, sizeof(value));
+		fprintf(stderr, "%s: --diff: %s: %s[%zu].%s %s is not %s%s\n", program_invocation_short_name,
+			side, u->array, u->index, u->key, value, u->want, owner);
+	}
+	return -EINVAL;
 }
 
 /* A side: a JSON report file as it is, or a snapshot (directory or archive) audited. */
@@ -112,6 +162,12 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 	if (report_diff_check(doc, &why) < 0) {
 		json_object_put(doc);
 		return failed(side, why);
+	}
+	struct diff_unranked u;
+	if (report_diff_check_values(doc, &u) < 0) {
+		r = unranked(side, &u);
+		json_object_put(doc);
+		return r;
 	}
 	*ret = doc;
 	return 0;
