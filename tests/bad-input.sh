@@ -400,6 +400,23 @@ r=$(mkroot utf8); printf 'console=ttyS0 label=\377\376\300\200 name=\xe2\x82\n' 
 sed -i 's/^kernel_release=.*/kernel_release=6.1\xff\xfe-bad/' "$r/MANIFEST"
 expect_input "invalid UTF-8 in cmdline and MANIFEST" "$r" proc/cmdline ok
 
+# -J -o writes through libsmartcols, which escapes controls but passes any
+# byte: invalid UTF-8 in pci.ids and a driver name must not reach the JSON.
+r=$(mkroot utf8-columns); d="$r/sys/devices/pci0000:00/0000:00:1f.2"
+mkdir -p "$r/usr/share/misc"
+printf '8086  Intel\377\376 Corp\033[31m\n\t2922  AHCI\303( ctl\177\302\205\n' > "$r/usr/share/misc/pci.ids"
+ln -sfn "../../../bus/pci/drivers/ah$(printf '\342\202')ci" "$d/driver"
+sed -i "s/^DRIVER=.*/DRIVER=ah$(printf '\342\202\033')ci/" "$d/uevent"
+timeout 10 "$TOOL" --sysroot "$r" -J -o DEVICE,DRIVER,NAME > "$tmp/jo" 2> "$tmp/e"; rc=$?
+timeout 10 "$TOOL" --sysroot "$r" --json > "$tmp/j" 2> /dev/null
+check "invalid UTF-8 in pci.ids and a driver: -J -o exits 0 ($rc)" test "$rc" -eq 0
+check "... -J -o is strict UTF-8 JSON" "$PYTHON" -c \
+	'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/jo"
+check "... each invalid byte is U+FFFD, the controls escaped, as the full JSON writes them" \
+	bash -c 'test "$(jq -c ".devices[2] | [.driver, .name]" "$1")" = "$(jq -c ".devices[2] | [.driver, .name]" "$2")" &&
+		test "$(jq -r ".devices[2].driver" "$1")" = "$(printf "ah\357\277\275\357\277\275\033ci")"' \
+	_ "$tmp/jo" "$tmp/j"
+
 # A platform device named like a PCI function (a crafted tree: the kernel keeps
 # names unique per bus only): ids stay unique, the PCI function keeps its own.
 r=$(mkroot id-clash)
