@@ -3,11 +3,13 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "snapshot/capture.h"
@@ -405,16 +407,24 @@ static void support_in_process(struct archive *a, int (*f)(struct archive *))
 		(void)f(a);
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 int snapshot_unpack(const char *path, const char *dest, const struct snapshot_limits *lim,
 		    char **ret_err)
 {
 	static const struct snapshot_limits defaults = {
-		SNAPSHOT_ENTRIES_MAX, SNAPSHOT_BYTES_MAX, SNAPSHOT_ENTRY_BYTES_MAX,
+		SNAPSHOT_ENTRIES_MAX, SNAPSHOT_BYTES_MAX, SNAPSHOT_ENTRY_BYTES_MAX, SNAPSHOT_UNPACK_MS_MAX,
 	};
 	_cleanup_(archive_read_freep) struct archive *a = NULL;
 	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_close_ int fd = -1;
-	uint64_t entries = 0, bytes = 0;
+	uint64_t entries = 0, bytes = 0, start = now_ms();
 	struct stat st;
 	int r;
 
@@ -455,6 +465,13 @@ int snapshot_unpack(const char *path, const char *dest, const struct snapshot_li
 			return archive_fail(a, entries ? "corrupt or truncated"
 						       : "not a tar archive (plain, gzip, xz, bzip2 or zstd)",
 					    ret_err);
+		if (now_ms() - start > lim->ms) {
+			if (ret_err && asprintf(ret_err, "unpacking took longer than the limit (%g s) after %" PRIu64
+						" entries: refused, as a tree no capture writes",
+						(double)lim->ms / 1000, entries) < 0)
+				*ret_err = NULL;
+			return -ETIMEDOUT;
+		}
 		if (++entries > lim->entries)
 			return refuse(-EFBIG, sym_archive_entry_pathname(e), "more entries than the limit", ret_err);
 		r = unpack_entry(a, e, cap, lim, &bytes, ret_err);

@@ -46,9 +46,12 @@ _must_check_ int snapshot_pack(int dir_fd, const char *top, enum snapshot_archiv
 #define SNAPSHOT_ENTRIES_MAX (4u << 20)
 #define SNAPSHOT_BYTES_MAX (2ull << 30)
 #define SNAPSHOT_ENTRY_BYTES_MAX (64u << 20)
+/* the whole unpack, wall clock: a real capture unpacks in well under a second */
+#define SNAPSHOT_UNPACK_MS_MAX (60u * 1000)
 
 struct snapshot_limits {
 	uint64_t entries, bytes, entry_bytes;
+	uint64_t ms; /* checked before each entry */
 };
 
 /*
@@ -56,7 +59,8 @@ struct snapshot_limits {
  * files, directories and symbolic links only, each path relative and free
  * of "..", within lim (NULL: the defaults above). 0, or -errno with
  * *ret_err a one-line reason (EINVAL: not a tar archive, or an entry
- * refused; EFBIG: past a limit; EIO: corrupt or truncated).
+ * refused; EFBIG: past a limit; ETIMEDOUT: past the time limit; EIO:
+ * corrupt or truncated).
  */
 _must_check_ int snapshot_unpack(const char *path, const char *dest, const struct snapshot_limits *lim,
 				 char **ret_err);

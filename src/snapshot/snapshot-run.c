@@ -71,7 +71,8 @@ static int check_capture_file(const char *file)
 	return 0;
 }
 
-int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture)
+int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture,
+		       const struct snapshot_limits *lim)
 {
 	struct stat st;
 	bool unpack = stat(sysroot, &st) == 0 && S_ISREG(st.st_mode);
@@ -120,7 +121,7 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 	/* the child from here on */
 	if (unpack) {
 		_cleanup_free_ char *why = NULL;
-		r = snapshot_unpack(sysroot, dir, NULL, &why);
+		r = snapshot_unpack(sysroot, dir, lim, &why);
 		if (r < 0)
 			return failed("--sysroot", sysroot, why, r);
 		r = snapshot_root(dir, &run->sysroot_buf);
