@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,10 +60,11 @@
 	X(archive_write_set_format_pax_restricted)
 DLOPEN_LIBRARY(archive_load, "libarchive.so.13", ARCHIVE_SYMBOLS)
 
-static bool ends_with(const char *s, const char *suffix)
+/* s, its first n bytes, ends with suffix in any case: a name typed in capitals is the same archive */
+static bool ends_with(const char *s, size_t n, const char *suffix)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcmp(s + n - k, suffix) == 0;
+	size_t k = strlen(suffix);
+	return n > k && strncasecmp(s + n - k, suffix, k) == 0;
 }
 
 enum snapshot_archive snapshot_archive_kind(const char *name)
@@ -73,14 +75,19 @@ enum snapshot_archive snapshot_archive_kind(const char *name)
 		".tar.lzma", ".tlz", ".tar.Z", ".zip", ".7z", ".cpio", ".xz", ".zst", ".bz2", ".gz",
 	};
 
-	if (ends_with(name, ".tar.gz") || ends_with(name, ".tgz"))
-		return SNAPSHOT_TAR_GZ;
-	if (ends_with(name, ".tar"))
-		return SNAPSHOT_TAR;
-	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
-		if (ends_with(name, others[i]))
-			return SNAPSHOT_UNWRITTEN;
-	return SNAPSHOT_DIR;
+	size_t n = strlen(name), bare = n;
+	enum snapshot_archive kind = SNAPSHOT_DIR;
+
+	while (bare > 0 && name[bare - 1] == '/')
+		bare--;
+	if (ends_with(name, bare, ".tar.gz") || ends_with(name, bare, ".tgz"))
+		kind = SNAPSHOT_TAR_GZ;
+	else if (ends_with(name, bare, ".tar"))
+		kind = SNAPSHOT_TAR;
+	for (size_t i = 0; kind == SNAPSHOT_DIR && i < ARRAY_SIZE(others); i++)
+		if (ends_with(name, bare, others[i]))
+			kind = SNAPSHOT_UNWRITTEN;
+	return kind != SNAPSHOT_DIR && bare < n ? SNAPSHOT_SLASHED : kind;
 }
 
 char *snapshot_archive_top(const char *file)
@@ -91,7 +98,7 @@ char *snapshot_archive_top(const char *file)
 	static const char *const suffixes[] = { ".tar.gz", ".tgz", ".tar" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
-		if (ends_with(base, suffixes[i])) {
+		if (ends_with(base, n, suffixes[i])) {
 			n -= strlen(suffixes[i]);
 			break;
 		}

@@ -18,14 +18,15 @@ enum snapshot_archive {
 	SNAPSHOT_TAR,    /* NAME.tar */
 	SNAPSHOT_TAR_GZ, /* NAME.tar.gz, NAME.tgz */
 	SNAPSHOT_UNWRITTEN, /* another archive's name (.tar.xz, .tar.zst, .zip...): refused */
+	SNAPSHOT_SLASHED,   /* an archive's name with a trailing '/': a file or a directory? refused */
 };
 
-/* What a --capture argument names, by its suffix. */
+/* What a --capture argument names, by its suffix, in any case (B.TAR.GZ is an archive). */
 enum snapshot_archive snapshot_archive_kind(const char *name);
 
 /*
  * The archive's top directory for FILE: its base name without the suffix
- * ("host1" for /tmp/host1.tar.gz), or "snapshot" when that leaves nothing
+ * ("host1" for /tmp/host1.tar.gz or /tmp/host1.TGZ), or "snapshot" when that leaves nothing
  * usable. Newly allocated, or NULL.
  */
 char *snapshot_archive_top(const char *file);

@@ -85,6 +85,10 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 		return failed("--capture", capture,
 			      "names an archive this tool does not write: use NAME.tar.gz, NAME.tgz, "
 			      "NAME.tar or a directory", -EINVAL);
+	if (run->capture_kind == SNAPSHOT_SLASHED)
+		return failed("--capture", capture,
+			      "an archive's name with a trailing '/': name the file without it, or a "
+			      "directory without an archive's suffix", -EINVAL);
 	if (!unpack && run->capture_kind == SNAPSHOT_DIR)
 		return 0;
 
