@@ -16,6 +16,7 @@
 #include "shared/macro.h"
 #include "shared/read-fd.h"
 #include "shared/utf8.h"
+#include "snapshot/file-kind.h"
 
 /* a report of 10^5 devices is about 200 MiB: past this a side is not one of ours */
 #define DIFF_REPORT_MAX (1ull << 30) /* below INT_MAX: json_tokener_parse_ex() takes an int */
@@ -125,16 +126,25 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 	if (S_ISREG(st.st_mode) && st.st_size == 0)
 		return failed(side, "an empty file");
 	if (S_ISREG(st.st_mode)) {
-		char c = 0;
-		ssize_t n = pread(fd, &c, 1, 0); /* a report's first byte is '{'; an archive's never */
-		if (n < 0)
-			return failed(side, strerror(errno));
+		enum file_kind k;
+		r = file_kind_sniff(fd, &k);
+		if (r < 0)
+			return failed(side, strerror(-r));
 		if ((uint64_t)st.st_size > DIFF_REPORT_MAX)
 			return failed(side, "larger than any report (1 GiB)");
-		r = c == '{' ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
-			     : audit_snapshot(side, q, &buf, &len);
+		bool json = k == FILE_KIND_REPORT || k == FILE_KIND_JSON;
+		if (!json && k != FILE_KIND_ARCHIVE && k != FILE_KIND_UNKNOWN) {
+			char why[192];
+			snprintf(why, sizeof(why), "%s%s: --diff takes two JSON reports (--json) or snapshots",
+				 file_kind_to_string(k),
+				 k == FILE_KIND_DIFF_REPORT ? " (two reports compared), not a report of one machine"
+							    : ", not a JSON report or a snapshot");
+			return failed(side, why);
+		}
+		r = json ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
+			 : audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
-			return c == '{' ? failed(side, strerror(-r)) : r;
+			return json ? failed(side, strerror(-r)) : r;
 	} else if (S_ISDIR(st.st_mode)) {
 		r = audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
