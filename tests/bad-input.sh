@@ -430,6 +430,76 @@ r=$(mkroot utf8); printf 'console=ttyS0 label=\377\376\300\200 name=\xe2\x82\n' 
 sed -i 's/^kernel_release=.*/kernel_release=6.1\xff\xfe-bad/' "$r/MANIFEST"
 expect_input "invalid UTF-8 in cmdline and MANIFEST" "$r" proc/cmdline ok
 
+# -J -o writes through libsmartcols, which escapes controls but passes any
+# byte: invalid UTF-8 in pci.ids and a driver name must not reach the JSON.
+r=$(mkroot utf8-columns); d="$r/sys/devices/pci0000:00/0000:00:1f.2"
+mkdir -p "$r/usr/share/misc"
+printf '8086  Intel\377\376 Corp\033[31m\n\t2922  AHCI\303( ctl\177\302\205\n' > "$r/usr/share/misc/pci.ids"
+ln -sfn "../../../bus/pci/drivers/ah$(printf '\342\202')ci" "$d/driver"
+sed -i "s/^DRIVER=.*/DRIVER=ah$(printf '\342\202\033')ci/" "$d/uevent"
+timeout 10 "$TOOL" --sysroot "$r" -J -o DEVICE,DRIVER,NAME > "$tmp/jo" 2> "$tmp/e"; rc=$?
+timeout 10 "$TOOL" --sysroot "$r" --json > "$tmp/j" 2> /dev/null
+check "invalid UTF-8 in pci.ids and a driver: -J -o exits 0 ($rc)" test "$rc" -eq 0
+check "... -J -o is strict UTF-8 JSON" "$PYTHON" -c \
+	'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/jo"
+check "... each invalid byte is U+FFFD, the controls escaped, as the full JSON writes them" \
+	bash -c 'test "$(jq -c ".devices[2] | [.driver, .name]" "$1")" = "$(jq -c ".devices[2] | [.driver, .name]" "$2")" &&
+		test "$(jq -r ".devices[2].driver" "$1")" = "$(printf "ah\357\277\275\357\277\275\033ci")"' \
+	_ "$tmp/jo" "$tmp/j"
+
+# A report or other text given where a snapshot (--sysroot) or a JSON report
+# (--diff) is expected: one line saying what the file is and which option takes it.
+wrong_file() { # DESC EXPECTED-LINE ARGS...
+	local d=$1 want=$2; shift 2
+	timeout 30 "$TOOL" "$@" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	check "$d: exit 2 ($rc), nothing on stdout, one line: what the file is" \
+		bash -c 'test "$1" -eq 2 && ! test -s "$2" && test "$(cat "$3")" = "$4"' _ "$rc" "$tmp/out" "$tmp/err" "$want"
+}
+mkdir "$tmp/wrong" && cd "$tmp/wrong" || exit 99
+"$TOOL" --sysroot "$good" --json > report.json
+"$TOOL" --sysroot "$good" > report.txt
+"$TOOL" --sysroot "$good" --format prometheus > report.prom
+"$TOOL" --sysroot "$good" --format ndjson > report.ndjson
+"$TOOL" --diff --json report.json report.json > diff.json
+{ echo; echo '   '; cat report.json; } > spaced.json
+printf 'hello\n' > notes.txt
+head -c 3000 /dev/urandom > random.bin
+s_takes="--sysroot takes a snapshot directory or archive"
+d_takes="--diff takes two JSON reports (--json) or snapshots"
+wrong_file "-s a JSON report" \
+	"dmamask-audit: --sysroot report.json: a dmamask-audit JSON report: --diff takes reports, $s_takes" -s report.json
+wrong_file "-s a text report" \
+	"dmamask-audit: --sysroot report.txt: a dmamask-audit text report, not a snapshot: $s_takes" -s report.txt
+wrong_file "-s a Prometheus textfile" \
+	"dmamask-audit: --sysroot report.prom: a dmamask-audit Prometheus textfile, not a snapshot: $s_takes" -s report.prom
+wrong_file "-s an ndjson report" \
+	"dmamask-audit: --sysroot report.ndjson: a dmamask-audit ndjson report, not a snapshot: $s_takes" -s report.ndjson
+wrong_file "-s a --diff report" \
+	"dmamask-audit: --sysroot diff.json: a dmamask-audit --diff report, not a snapshot: $s_takes" -s diff.json
+wrong_file "-s plain text" "dmamask-audit: --sysroot notes.txt: text, not a snapshot: $s_takes" -s notes.txt
+wrong_file "-s random bytes: libarchive's words" \
+	"dmamask-audit: --sysroot random.bin: not a tar archive (plain, gzip, xz, bzip2 or zstd): Unrecognized archive format" \
+	-s random.bin
+wrong_file "--diff a text report" \
+	"dmamask-audit: --diff report.txt: a dmamask-audit text report, not a JSON report or a snapshot: $d_takes" \
+	--diff report.txt report.json
+wrong_file "--diff plain text, the second side" \
+	"dmamask-audit: --diff notes.txt: text, not a JSON report or a snapshot: $d_takes" --diff report.json notes.txt
+wrong_file "--diff a Prometheus textfile" \
+	"dmamask-audit: --diff report.prom: a dmamask-audit Prometheus textfile, not a JSON report or a snapshot: $d_takes" \
+	--diff report.prom report.json
+wrong_file "--diff an ndjson report" \
+	"dmamask-audit: --diff report.ndjson: a dmamask-audit ndjson report, not a JSON report or a snapshot: $d_takes" \
+	--diff report.ndjson report.json
+wrong_file "--diff a --diff report" \
+	"dmamask-audit: --diff diff.json: a dmamask-audit --diff report (two reports compared), not a report of one machine: $d_takes" \
+	--diff diff.json report.json
+"$TOOL" --diff spaced.json report.json > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "--diff a JSON report after blank lines: read as one, no change, exit 0 ($rc)" \
+	bash -c 'test "$1" -eq 0 && grep -q "^No change" "$2" && ! test -s "$3"' _ "$rc" "$tmp/out" "$tmp/err"
+cd - > /dev/null || exit 99
+
 # A platform device named like a PCI function (a crafted tree: the kernel keeps
 # names unique per bus only): ids stay unique, the PCI function keeps its own.
 r=$(mkroot id-clash)

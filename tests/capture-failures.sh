@@ -214,4 +214,31 @@ check "8,000 failing functions: replay gives the same audit" same_audit "$tmp/f.
 check "8,000 failing functions: the 72,000 failed reads replay as failed" jqe "$tmp/fr.json" \
 	'[.inputs[] | select(.errno == "EISDIR")] | length == 72000'
 
+# ---- --capture names: an archive's suffix in any case; a trailing '/' on one refused ----
+names=$tmp/names
+mkdir "$names" || exit 99
+"$TOOL" --sysroot "$x86" --json > "$tmp/x86.json" 2> /dev/null
+for c in "B.TAR.GZ|z|B" "C.Tgz|z|C" "D.Tar||D"; do
+	IFS='|' read -r n z top <<< "$c"
+	timeout 60 "$TOOL" --sysroot "$x86" --capture "$names/$n" --json > "$tmp/n.json" 2> "$tmp/n.err"
+	rc=$?
+	check "--capture $n: exit 0 or 1 ($rc: $(head -c 120 "$tmp/n.err"))" test "$rc" -le 1
+	check "--capture $n: an archive, not a directory (tar -t${z}f lists its MANIFEST)" \
+		bash -c 'test -f "$1" && tar "-t${2}f" "$1" | grep -qx "$3/MANIFEST"' _ "$names/$n" "$z" "$top"
+	timeout 60 "$TOOL" --sysroot "$names/$n" --json > "$tmp/nr.json" 2> /dev/null
+	check "--capture $n: replays to the same audit" same_audit "$tmp/x86.json" "$tmp/nr.json"
+done
+for n in a.tar.gz/ b.TGZ// c.tar/ d.tar.xz/; do
+	timeout 60 "$TOOL" --sysroot "$x86" --capture "$names/$n" --json > "$tmp/n.out" 2> "$tmp/n.err"
+	rc=$?
+	check "--capture $n: exit 2 ($rc), nothing on stdout" bash -c 'test "$1" -eq 2 && ! test -s "$2"' _ "$rc" "$tmp/n.out"
+	check "--capture $n: one line, the trailing '/' named" \
+		bash -c 'test "$(wc -l < "$1")" -eq 1 && grep -qF -- "$2: an archive'"'"'s name with a trailing '"'"'/'"'"'" "$1"' \
+		_ "$tmp/n.err" "$names/$n"
+	check "--capture $n: nothing made, no private directory" test ! -e "$names/${n%%/*}" -a -z "$(ls -A "$names" | grep -v '^[BCD]\.')"
+done
+check "--capture X.TAR.XZ: refused as an archive this tool does not write" \
+	bash -c '! "$1" --sysroot "$2" --capture "$3" > /dev/null 2> "$4" && grep -q "names an archive this tool does not write" "$4" && ! test -e "$3"' \
+	_ "$TOOL" "$x86" "$names/X.TAR.XZ" "$tmp/n.err"
+
 tap_done

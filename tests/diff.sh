@@ -118,4 +118,39 @@ bad "three sides" "takes two reports" "$tmp/a.json" "$tmp/a.json" "$tmp/a.json"
 bad "--diff with --sysroot" "has no place" --sysroot "$good" "$tmp/a.json" "$tmp/a.json"
 bad "--diff with -o" "has no place" -o DEVICE "$tmp/a.json" "$tmp/a.json"
 bad "--diff as Prometheus" "text or JSON" --format prometheus "$tmp/a.json" "$tmp/a.json"
+
+# ---- words the schema does not have: refused, not ranked as "not worse" ----
+unranked() { # NAME JQ-EDIT SIDE(old|new) EXPECTED-LINE-AFTER-"FILE: "
+	local name=$1 edit=$2 side=$3 want=$4 f="$tmp/unranked.json"
+	jq "$edit" "$tmp/a.json" > "$f" || return
+	if [ "$side" = old ]; then bad_args=("$f" "$tmp/worse.json"); else bad_args=("$tmp/a.json" "$f"); fi
+	timeout 30 "$TOOL" --diff "${bad_args[@]}" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	check "$name: exit 2 ($rc), nothing on stdout, one line naming the side, field and value" \
+		bash -c 'test "$1" -eq 2 && ! test -s "$2" && test "$(cat "$3")" = "$4"' _ "$rc" "$tmp/out" "$tmp/err" \
+		"dmamask-audit: --diff: $f: $want"
+}
+unranked "a verdict in capitals" '.devices[3].verdict = "FAILS"' new \
+	'devices[3].verdict "FAILS" is not a verdict this tool knows (device 0000:01:00.0)'
+unranked "a null verdict" '.devices[3].verdict = null' new \
+	'devices[3].verdict null is not a verdict this tool knows (device 0000:01:00.0)'
+unranked "a numeric verdict, old side" '.devices[0].verdict = 3' old \
+	'devices[0].verdict 3 is not a verdict this tool knows (device 0000:00:00.0)'
+unranked "no verdict" '.devices[1] |= del(.verdict)' new \
+	'devices[1] has no verdict (device 0000:00:1c.0)'
+unranked "a device id that is a number" '.devices[2].id = 7' old \
+	'devices[2].id 7 is not a device id (a string)'
+unranked "a device that is not an object" '.devices[2] = "x"' new \
+	'devices[2] is not an object'
+unranked "a severity not in the schema" '.findings[0].severity = "critical"' new \
+	'findings[0].severity "critical" is not a severity this tool knows (finding bounce-needed)'
+unranked "a null severity, old side" '.findings[0].severity = null' old \
+	'findings[0].severity null is not a severity this tool knows (finding bounce-needed)'
+unranked "a finding's device that is a number" '.findings[0].device = 0' new \
+	'findings[0].device 0 is not a device id or null (finding bounce-needed)'
+unranked "terminal controls in the value are not passed on" \
+	'.devices[3].verdict = "\u001b[2J\u0085\u007fFAILS"' new \
+	'devices[3].verdict "\u001b[2J??FAILS" is not a verdict this tool knows (device 0000:01:00.0)'
+unranked "a long value is cut" '.devices[3].verdict = ("x" * 200)' new \
+	"devices[3].verdict \"$(printf 'x%.0s' $(seq 72))... is not a verdict this tool knows (device 0000:01:00.0)"
 tap_done

@@ -213,17 +213,20 @@ pci_fn() {
 pci_fn 0000:00:02.0 64 e1000e
 pci_fn 0000:00:03.0 32 snd_hda_intel
 pci_fn 0000:00:04.0 32
-# a platform device name with " \ newline, a lone 0xff and a truncated sequence
-odd_name=$(printf 'we"ird\\dev\nnl\377\303(.x')
+# a platform device name with " \ newline, a lone 0xff, a truncated sequence,
+# and controls a terminal obeys (ESC, BEL, DEL, the C1 CSI) beside a tab
+odd_name=$(printf 'we"ird\\dev\nnl\377\303(.x\033[31m\007\177\302\233\t.y')
 mkdir "$odd/sys/bus/platform/devices/$odd_name" &&
 	ln -s ../../../../firmware/devicetree/base/soc/odd "$odd/sys/bus/platform/devices/$odd_name/of_node" ||
 	exit 99
-odd_label=$(printf 'device="we\\"ird\\\\dev\\nnl\357\277\275\357\277\275(.x"')
+odd_label=$(printf 'device="we\\"ird\\\\dev\\nnl\357\277\275\357\277\275(.x\357\277\275[31m\357\277\275\357\277\275\357\277\275\t.y"')
 
 "$TOOL" --sysroot "$odd" --format prometheus > "$tmp/odd.prom" 2> "$tmp/odd.err"
 odd_rc=$?
 check_output odd "$tmp/odd.prom" "$odd_rc"
-check "odd: the device name is escaped and made UTF-8" grep -qF "$odd_label" "$tmp/odd.prom"
+check "odd: the device name is escaped and made UTF-8, each control U+FFFD" grep -qF "$odd_label" "$tmp/odd.prom"
+check "odd: no control byte but tab and newline anywhere in the file" \
+	bash -c '! LC_ALL=C grep -qE "$1" "$2"' _ $'[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$tmp/odd.prom"
 check "odd: four devices by verdict" \
 	test "$(awk '/^dmamask_devices\{/ { n += $2 } END { print n + 0 }' "$tmp/odd.prom")" -eq 4
 check "odd: a 32-bit device misses the RAM above 4 GiB" \

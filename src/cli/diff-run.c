@@ -15,6 +15,8 @@
 #include "diff/report-diff.h"
 #include "shared/macro.h"
 #include "shared/read-fd.h"
+#include "shared/utf8.h"
+#include "snapshot/file-kind.h"
 
 /* a report of 10^5 devices is about 200 MiB: past this a side is not one of ours */
 #define DIFF_REPORT_MAX (1ull << 30) /* below INT_MAX: json_tokener_parse_ex() takes an int */
@@ -59,6 +61,55 @@ static int audit_snapshot(const char *side, const struct diff_request *q, char *
 	return r < 0 ? failed(side, strerror(-r)) : 0;
 }
 
+/* The value as JSON, cut to a line's worth; DEL, C1 and invalid UTF-8 as '?' (json-c escapes the rest). */
+static void quote_value(json_object *v, char *buf, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)json_object_to_json_string_ext(
+		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = strlen((const char *)s), o = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq_len(s + i, len - i);
+		bool c1 = n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0;
+		if (o + 4 + sizeof("...") > size) { /* room for a sequence, "..." and the NUL */
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (n == 0 || c1 || s[i] == 0x7f) {
+			buf[o++] = '?';
+			i += n ? n : 1;
+		} else {
+			memcpy(buf + o, s + i, n);
+			o += n;
+			i += n;
+		}
+	}
+	buf[o] = '\0';
+}
+
+/* A value --diff cannot rank: where it is, what it holds, what it should be. */
+static int unranked(const char *side, const struct diff_unranked *u)
+{
+	char value[80], owner[96] = "";
+
+	if (u->owner)
+		snprintf(owner, sizeof(owner), " (%s %s)", strcmp(u->array, "devices") == 0 ? "device" : "finding",
+			 u->owner);
+	if (!u->key)
+		fprintf(stderr, "%s: --diff: %s: %s[%zu] is not %s\n", program_invocation_short_name, side,
+			u->array, u->index, u->want);
+	else if (u->absent)
+		fprintf(stderr, "%s: --diff: %s: %s[%zu] has no %s%s\n", program_invocation_short_name, side,
+			u->array, u->index, u->key, owner);
+	else {
+		quote_value(u->value, value, sizeof(value));
+		fprintf(stderr, "%s: --diff: %s: %s[%zu].%s %s is not %s%s\n", program_invocation_short_name,
+			side, u->array, u->index, u->key, value, u->want, owner);
+	}
+	return -EINVAL;
+}
+
 /* A side: a JSON report file as it is, or a snapshot (directory or archive) audited. */
 static int load_side(const char *side, const struct diff_request *q, json_object **ret)
 {
@@ -75,16 +126,25 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 	if (S_ISREG(st.st_mode) && st.st_size == 0)
 		return failed(side, "an empty file");
 	if (S_ISREG(st.st_mode)) {
-		char c = 0;
-		ssize_t n = pread(fd, &c, 1, 0); /* a report's first byte is '{'; an archive's never */
-		if (n < 0)
-			return failed(side, strerror(errno));
+		enum file_kind k;
+		r = file_kind_sniff(fd, &k);
+		if (r < 0)
+			return failed(side, strerror(-r));
 		if ((uint64_t)st.st_size > DIFF_REPORT_MAX)
 			return failed(side, "larger than any report (1 GiB)");
-		r = c == '{' ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
-			     : audit_snapshot(side, q, &buf, &len);
+		bool json = k == FILE_KIND_REPORT || k == FILE_KIND_JSON;
+		if (!json && k != FILE_KIND_ARCHIVE && k != FILE_KIND_UNKNOWN) {
+			char why[192];
+			snprintf(why, sizeof(why), "%s%s: --diff takes two JSON reports (--json) or snapshots",
+				 file_kind_to_string(k),
+				 k == FILE_KIND_DIFF_REPORT ? " (two reports compared), not a report of one machine"
+							    : ", not a JSON report or a snapshot");
+			return failed(side, why);
+		}
+		r = json ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
+			 : audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
-			return c == '{' ? failed(side, strerror(-r)) : r;
+			return json ? failed(side, strerror(-r)) : r;
 	} else if (S_ISDIR(st.st_mode)) {
 		r = audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
@@ -112,6 +172,12 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 	if (report_diff_check(doc, &why) < 0) {
 		json_object_put(doc);
 		return failed(side, why);
+	}
+	struct diff_unranked u;
+	if (report_diff_check_values(doc, &u) < 0) {
+		r = unranked(side, &u);
+		json_object_put(doc);
+		return r;
 	}
 	*ret = doc;
 	return 0;

@@ -65,6 +65,7 @@ struct options {
 	unsigned capture_flags;
 	unsigned long test_interrupt; /* raise test_signal halfway through the n-th captured file */
 	int test_signal;
+	uint64_t test_unpack_ms;      /* the time an archive may take to unpack; 0: the default */
 	bool allow_incomplete;
 	bool sysroot_given;
 	unsigned observe;             /* --observe seconds; 0: not observing */
@@ -95,6 +96,7 @@ enum {
 	OPT_OBSERVE,
 	OPT_USAGE,
 	OPT_DIFF,
+	OPT_TEST_UNPACK_MS,
 };
 
 const char *argp_program_version = PACKAGE_NAME " " PACKAGE_VERSION;
@@ -151,6 +153,8 @@ static const struct argp_option argp_options[] = {
 	  "SIGSTOP with --output-file's temporary written (tests time a signal)", 0 },
 	{ "test-interrupt", OPT_TEST_INTERRUPT, "N[:KILL]", OPTION_HIDDEN,
 	  "Raise SIGINT (or SIGKILL) halfway through the N-th file --capture writes (tests)", 0 },
+	{ "test-unpack-ms", OPT_TEST_UNPACK_MS, "MS", OPTION_HIDDEN,
+	  "The time a --sysroot archive may take to unpack, in milliseconds (tests)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
 	{ "version", 'V', NULL, 0, "Print the program version", -1 },
@@ -340,6 +344,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->test_interrupt = (unsigned long)v;
 		o->test_signal = arg[n] ? SIGKILL : SIGINT;
 	}
+		break;
+	case OPT_TEST_UNPACK_MS:
+		if (parse_u64(arg, strlen(arg), 10, &v) < 0 || v == 0)
+			argp_error(state, "--test-unpack-ms '%s': want milliseconds from 1", arg);
+		o->test_unpack_ms = v;
 		break;
 	case OPT_LIST_COLUMNS:
 		o->list_columns = true;
@@ -634,7 +643,11 @@ static int parse_command_line(struct options *o, int argc, char **argv)
 /* The root to audit: this system, a snapshot directory, or an archive unpacked. 0 or -1 (said). */
 static int open_root(struct options *o, struct audit_run *a)
 {
-	int r = snapshot_run_begin(&a->snap, o->sysroot, o->capture);
+	const struct snapshot_limits lim = {
+		SNAPSHOT_ENTRIES_MAX, SNAPSHOT_BYTES_MAX, SNAPSHOT_ENTRY_BYTES_MAX,
+		o->test_unpack_ms ? o->test_unpack_ms : SNAPSHOT_UNPACK_MS_MAX,
+	};
+	int r = snapshot_run_begin(&a->snap, o->sysroot, o->capture, &lim);
 
 	if (r < 0) /* a --capture archive's scratch space, else unpacking a --sysroot archive */
 		return run_failed(o, a->snap.capture_kind != SNAPSHOT_DIR ? "capture" : "sysroot");

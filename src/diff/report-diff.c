@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/devices.h"
 #include "diff/report-diff.h"
 #include "shared/macro.h"
 
@@ -73,6 +74,71 @@ int report_diff_check(json_object *doc, const char **why)
 	else
 		return 0;
 	return -EINVAL;
+}
+
+static bool is_verdict(const char *s)
+{
+	for (int v = 0; v < _VERDICT_MAX; v++)
+		if (strcmp(s, verdict_to_string(v)) == 0)
+			return true;
+	return false;
+}
+
+static bool is_severity(const char *s)
+{
+	return severity_from_string(s) != _SEVERITY_INVALID;
+}
+
+/*
+ * Element e (index i of array) has key as a string that ok accepts (any
+ * string when ok is NULL), or null when may_be_null; else *ret says why not.
+ */
+static bool member_ok(json_object *e, const char *array, size_t i, const char *key,
+		      bool (*ok)(const char *), bool may_be_null, const char *want,
+		      struct diff_unranked *ret)
+{
+	json_object *v = NULL;
+	bool present = json_object_object_get_ex(e, key, &v);
+
+	if (present && (v ? json_object_is_type(v, json_type_string) &&
+				    (!ok || ok(json_object_get_string(v)))
+			  : may_be_null))
+		return true;
+	*ret = (struct diff_unranked){
+		.array = array, .index = i, .key = key, .absent = !present, .value = v,
+		.owner = str_at(e, "id"), .want = want,
+	};
+	return false;
+}
+
+int report_diff_check_values(json_object *doc, struct diff_unranked *ret)
+{
+	json_object *devs = at(doc, "devices"), *fs = at(doc, "findings");
+	size_t n_devs = json_object_array_length(devs), n_fs = json_object_array_length(fs);
+
+	/* a word the schema does not have would rank as "not worse" and pass unseen */
+	for (size_t i = 0; i < n_devs; i++) {
+		json_object *e = json_object_array_get_idx(devs, i);
+		if (!json_object_is_type(e, json_type_object)) {
+			*ret = (struct diff_unranked){ .array = "devices", .index = i, .want = "an object" };
+			return -EINVAL;
+		}
+		if (!member_ok(e, "devices", i, "id", NULL, false, "a device id (a string)", ret) ||
+		    !member_ok(e, "devices", i, "verdict", is_verdict, false, "a verdict this tool knows", ret))
+			return -EINVAL;
+	}
+	for (size_t i = 0; i < n_fs; i++) {
+		json_object *e = json_object_array_get_idx(fs, i);
+		if (!json_object_is_type(e, json_type_object)) {
+			*ret = (struct diff_unranked){ .array = "findings", .index = i, .want = "an object" };
+			return -EINVAL;
+		}
+		if (!member_ok(e, "findings", i, "id", NULL, false, "a finding id (a string)", ret) ||
+		    !member_ok(e, "findings", i, "device", NULL, true, "a device id or null", ret) ||
+		    !member_ok(e, "findings", i, "severity", is_severity, false, "a severity this tool knows", ret))
+			return -EINVAL;
+	}
+	return 0;
 }
 
 static bool same(json_object *a, json_object *b)

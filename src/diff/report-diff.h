@@ -61,6 +61,25 @@ struct report_diff {
  */
 _must_check_ int report_diff_check(json_object *doc, const char **why) _nonnull_all_;
 
+/* A value of a report that --diff cannot rank: where it is and what it holds. */
+struct diff_unranked {
+	const char *array;  /* "devices" or "findings" */
+	size_t index;
+	const char *key;    /* the member, or NULL: the element is not an object */
+	bool absent;        /* no such member */
+	json_object *value; /* the member's value; NULL: null (json-c's null) */
+	const char *owner;  /* the device's id, or the finding's, when it is a string */
+	const char *want;   /* what it should be: "a verdict this tool knows" */
+};
+
+/*
+ * 0 when every device has a string id and a verdict of the schema's, and
+ * every finding a string id, a string or null device and a severity of
+ * the schema's; else -EINVAL and *ret says the first that does not (its
+ * pointers into doc).
+ */
+_must_check_ int report_diff_check_values(json_object *doc, struct diff_unranked *ret) _nonnull_all_;
+
 /*
  * Compare old with new. Worse, at or above fail_on: a verdict whose
  * severity rose (fails is an error; partial, forced and unknown warnings),

@@ -9,6 +9,7 @@
 #include "render/device-table.h"
 #include "render/text-util.h"
 #include "shared/macro.h"
+#include "shared/utf8.h"
 
 #define MAX_TABLE_COLUMNS 32
 
@@ -67,7 +68,7 @@ static size_t default_columns(const struct report *r, const struct render_option
 }
 
 static int fill_rows(struct libscols_table *t, const struct report *r, const struct render_options *o,
-		     const size_t *idx, size_t n)
+		     const size_t *idx, size_t n, bool json)
 {
 	const struct column *all = columns_all(&(size_t){ 0 });
 	_cleanup_free_ size_t *order = columns_order(&r->devices, o->sort);
@@ -81,6 +82,13 @@ static int fill_rows(struct libscols_table *t, const struct report *r, const str
 			return -ENOMEM;
 		for (size_t c = 0; c < n; c++) {
 			char *v = all[idx[c]].get(dr, o->bytes);
+			if (v && json) { /* libsmartcols escapes controls but passes any byte: JSON is UTF-8 */
+				char *valid = utf8_make_valid(v);
+				free(v);
+				if (!valid)
+					return -ENOMEM;
+				v = valid;
+			}
 			if (v && scols_line_refer_data(ln, c, v) < 0) {
 				free(v);
 				return -ENOMEM;
@@ -131,7 +139,7 @@ int device_table_print(FILE *out, const struct report *r, const struct render_op
 		if (json && (col->json == COLUMN_NUMBER || (col->json == COLUMN_NUMBER_BYTES && o->bytes)))
 			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 	}
-	ret = fill_rows(t, r, &to, idx, n);
+	ret = fill_rows(t, r, &to, idx, n, json);
 	if (ret < 0)
 		return ret;
 	if (scols_print_table(t) < 0)

@@ -59,7 +59,13 @@ static void put_str(struct prom *p, const char *s)
 	put(p, s, strlen(s));
 }
 
-/* A label value: \ " and newline escaped, each invalid byte replaced by U+FFFD. */
+/*
+ * A label value: \ " and newline escaped (the exposition format's three),
+ * each invalid byte and each control character but tab (C0, DEL, C1)
+ * replaced by U+FFFD. The parser takes controls raw (promtool check
+ * metrics does), but an ESC or a CR in a textfile rewrites the terminal
+ * of whoever reads it.
+ */
 static void put_label_value(struct prom *p, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)(s ? s : "");
@@ -69,16 +75,18 @@ static void put_label_value(struct prom *p, const char *s)
 	while (left > run) {
 		const unsigned char *c = u + run;
 		const char *esc = *c == '\\' ? "\\\\" : *c == '"' ? "\\\"" : *c == '\n' ? "\\n" : NULL;
-		size_t n = esc ? 0 : utf8_seq_len(c, left - run);
+		size_t n = utf8_seq_len(c, left - run);
+		bool control = (*c < 0x20 && *c != '\t') || *c == 0x7f || (n == 2 && c[0] == 0xc2 && c[1] < 0xa0);
 
-		if (n) {
+		if (n && !esc && !control) {
 			run += n;
 			continue;
 		}
 		put(p, (const char *)u, run);
 		put_str(p, esc ? esc : "\xef\xbf\xbd");
-		u = c + 1;
-		left -= run + 1;
+		n = esc || n == 0 ? 1 : n; /* a C1 control is one character of two bytes */
+		u = c + n;
+		left -= run + n;
 		run = 0;
 	}
 	put(p, (const char *)u, run);

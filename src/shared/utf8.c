@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* UTF-8 checks for the renderers: kernel and snapshot text can hold any byte. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "shared/utf8.h"
 
@@ -31,4 +33,29 @@ size_t utf8_seq_len(const unsigned char *s, size_t left)
 	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return n;
+}
+
+char *utf8_make_valid(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t left = strlen(s), o = 0;
+	char *d = malloc(3 * left + 1); /* every byte U+FFFD at worst */
+
+	if (!d)
+		return NULL;
+	while (left) {
+		size_t n = utf8_seq_len(u, left);
+		if (n == 0) {
+			memcpy(d + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			n = 1;
+		} else {
+			memcpy(d + o, u, n);
+			o += n;
+		}
+		u += n;
+		left -= n;
+	}
+	d[o] = '\0';
+	return d;
 }

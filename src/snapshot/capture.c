@@ -46,6 +46,10 @@ struct capture {
 	bool plain;             /* CAPTURE_PLAIN */
 	bool full_log;          /* CAPTURE_FULL_LOG */
 	struct strmap made;     /* links and directories written: the walk meets them again and again */
+	/* CAPTURE_PLAIN: the last directory entered, kept open (an archive lists a directory's
+	 * entries after it, and a chain's each under the one before) */
+	int last_fd;            /* O_PATH; -1: none */
+	char *last_dir;
 	struct strmap errors;   /* failed reads: path -> errno; 0 when not recorded */
 	size_t error_bytes;     /* MANIFEST bytes of the recorded ones */
 	size_t errors_omitted;  /* past MANIFEST_ERRORS_MAX, or no line can hold the path */
@@ -177,8 +181,20 @@ static bool reserved(const struct capture *c, const char *canon)
 	       strcmp(canon, LOCK_NAME) == 0);
 }
 
-/* mkdir -p dir: each directory made in the one before, itself opened following no link. */
-static int make_dirs(struct capture *c, const char *dir)
+/* Directory comp of at, made when missing, opened following no link. */
+static int open_or_make(const struct capture *c, int at, const char *comp)
+{
+	int fd = beneath_openat(c, at, comp, O_PATH | O_DIRECTORY, 0);
+
+	if (fd != -ENOENT)
+		return fd;
+	if (mkdirat(at, comp, CAPTURE_DIR_MODE) < 0 && errno != EEXIST)
+		return -errno;
+	return beneath_openat(c, at, comp, O_PATH | O_DIRECTORY, 0);
+}
+
+/* mkdir -p dir in directory at: each directory made in the one before, itself opened following no link. */
+static int make_dirs(struct capture *c, int at, const char *dir)
 {
 	_cleanup_close_ int cur = -1;
 	char comp[NAME_MAX + 1];
@@ -189,13 +205,7 @@ static int make_dirs(struct capture *c, const char *dir)
 			return -ENAMETOOLONG;
 		memcpy(comp, p, n);
 		comp[n] = '\0';
-		int at = cur >= 0 ? cur : c->fd;
-		int nfd = beneath_openat(c, at, comp, O_PATH | O_DIRECTORY, 0);
-		if (nfd == -ENOENT) {
-			if (mkdirat(at, comp, CAPTURE_DIR_MODE) < 0 && errno != EEXIST)
-				return -errno;
-			nfd = beneath_openat(c, at, comp, O_PATH | O_DIRECTORY, 0);
-		}
+		int nfd = open_or_make(c, cur >= 0 ? cur : at, comp);
 		if (nfd < 0)
 			return nfd;
 		if (cur >= 0)
@@ -207,16 +217,63 @@ static int make_dirs(struct capture *c, const char *dir)
 	}
 }
 
+/* What of dir lies below the last directory entered: "" for itself, NULL when not under it. */
+static const char *below_last(const struct capture *c, const char *dir)
+{
+	size_t n = c->last_dir ? strlen(c->last_dir) : 0;
+
+	if (!c->last_dir || strncmp(dir, c->last_dir, n) != 0)
+		return NULL;
+	return dir[n] == '\0' ? dir + n : dir[n] == '/' ? dir + n + 1 : NULL;
+}
+
+/* fd (an O_PATH directory) becomes the last directory entered, dir its path. */
+static void keep_last(struct capture *c, int fd, const char *dir)
+{
+	char *copy = strdup(dir);
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	if (!copy || dup < 0) { /* only a shortcut: without it the next entry walks from the top */
+		free(copy);
+		if (dup >= 0)
+			close(dup);
+		return;
+	}
+	if (c->last_fd >= 0)
+		close(c->last_fd);
+	free(c->last_dir);
+	c->last_fd = dup;
+	c->last_dir = copy;
+}
+
 /*
  * A new O_PATH fd on directory dir of the capture ("" for its top), made
- * with its parents when missing. Resolved from the capture's fd every time:
- * no fd kept on a directory that could have been moved meanwhile.
+ * with its parents when missing. A live capture resolves it from the
+ * capture's fd every time: no fd kept on a directory that could have been
+ * moved meanwhile. An unpacked archive's directory is private (mkdtemp)
+ * and its writer only adds, so the last directory entered stays where it
+ * is: a path below it starts there, and a 2,000-deep chain costs one
+ * directory an entry, not its depth.
  */
 static int enter_dir(struct capture *c, const char *dir)
 {
-	int fd = beneath_openat(c, c->fd, *dir ? dir : ".", O_PATH | O_DIRECTORY, 0);
+	const char *rest = c->plain && *dir ? below_last(c, dir) : NULL;
+	int fd;
 
-	return fd == -ENOENT ? make_dirs(c, dir) : fd;
+	if (rest && !*rest) { /* the last one again: a directory's files */
+		fd = fcntl(c->last_fd, F_DUPFD_CLOEXEC, 3);
+		return fd < 0 ? -errno : fd;
+	}
+	if (rest)
+		fd = make_dirs(c, c->last_fd, rest);
+	else {
+		fd = beneath_openat(c, c->fd, *dir ? dir : ".", O_PATH | O_DIRECTORY, 0);
+		if (fd == -ENOENT)
+			fd = make_dirs(c, c->fd, dir);
+	}
+	if (fd >= 0 && c->plain && *dir)
+		keep_last(c, fd, dir);
+	return fd;
 }
 
 /* canon -> a new fd on its directory (entered) and its last component. */
@@ -328,6 +385,7 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	if (!c)
 		return -ENOMEM;
 	c->cur_dir_fd = -1;
+	c->last_fd = -1;
 	/* the directory itself, never where a symlink of that name points (as --output-file) */
 	c->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (c->fd < 0 && errno == ENOTDIR) {
@@ -398,6 +456,9 @@ void capture_free(struct capture *c)
 	strmap_done(&c->made);
 	strmap_done(&c->errors);
 	free(c->reason);
+	free(c->last_dir);
+	if (c->last_fd >= 0)
+		close(c->last_fd);
 	close(c->fd);
 	free(c);
 }

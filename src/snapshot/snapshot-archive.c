@@ -3,11 +3,14 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "snapshot/capture.h"
@@ -57,10 +60,11 @@
 	X(archive_write_set_format_pax_restricted)
 DLOPEN_LIBRARY(archive_load, "libarchive.so.13", ARCHIVE_SYMBOLS)
 
-static bool ends_with(const char *s, const char *suffix)
+/* s, its first n bytes, ends with suffix in any case: a name typed in capitals is the same archive */
+static bool ends_with(const char *s, size_t n, const char *suffix)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcmp(s + n - k, suffix) == 0;
+	size_t k = strlen(suffix);
+	return n > k && strncasecmp(s + n - k, suffix, k) == 0;
 }
 
 enum snapshot_archive snapshot_archive_kind(const char *name)
@@ -71,14 +75,19 @@ enum snapshot_archive snapshot_archive_kind(const char *name)
 		".tar.lzma", ".tlz", ".tar.Z", ".zip", ".7z", ".cpio", ".xz", ".zst", ".bz2", ".gz",
 	};
 
-	if (ends_with(name, ".tar.gz") || ends_with(name, ".tgz"))
-		return SNAPSHOT_TAR_GZ;
-	if (ends_with(name, ".tar"))
-		return SNAPSHOT_TAR;
-	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
-		if (ends_with(name, others[i]))
-			return SNAPSHOT_UNWRITTEN;
-	return SNAPSHOT_DIR;
+	size_t n = strlen(name), bare = n;
+	enum snapshot_archive kind = SNAPSHOT_DIR;
+
+	while (bare > 0 && name[bare - 1] == '/')
+		bare--;
+	if (ends_with(name, bare, ".tar.gz") || ends_with(name, bare, ".tgz"))
+		kind = SNAPSHOT_TAR_GZ;
+	else if (ends_with(name, bare, ".tar"))
+		kind = SNAPSHOT_TAR;
+	for (size_t i = 0; kind == SNAPSHOT_DIR && i < ARRAY_SIZE(others); i++)
+		if (ends_with(name, bare, others[i]))
+			kind = SNAPSHOT_UNWRITTEN;
+	return kind != SNAPSHOT_DIR && bare < n ? SNAPSHOT_SLASHED : kind;
 }
 
 char *snapshot_archive_top(const char *file)
@@ -89,7 +98,7 @@ char *snapshot_archive_top(const char *file)
 	static const char *const suffixes[] = { ".tar.gz", ".tgz", ".tar" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
-		if (ends_with(base, suffixes[i])) {
+		if (ends_with(base, n, suffixes[i])) {
 			n -= strlen(suffixes[i]);
 			break;
 		}
@@ -405,16 +414,24 @@ static void support_in_process(struct archive *a, int (*f)(struct archive *))
 		(void)f(a);
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 int snapshot_unpack(const char *path, const char *dest, const struct snapshot_limits *lim,
 		    char **ret_err)
 {
 	static const struct snapshot_limits defaults = {
-		SNAPSHOT_ENTRIES_MAX, SNAPSHOT_BYTES_MAX, SNAPSHOT_ENTRY_BYTES_MAX,
+		SNAPSHOT_ENTRIES_MAX, SNAPSHOT_BYTES_MAX, SNAPSHOT_ENTRY_BYTES_MAX, SNAPSHOT_UNPACK_MS_MAX,
 	};
 	_cleanup_(archive_read_freep) struct archive *a = NULL;
 	_cleanup_(capture_freep) struct capture *cap = NULL;
 	_cleanup_close_ int fd = -1;
-	uint64_t entries = 0, bytes = 0;
+	uint64_t entries = 0, bytes = 0, start = now_ms();
 	struct stat st;
 	int r;
 
@@ -455,6 +472,13 @@ int snapshot_unpack(const char *path, const char *dest, const struct snapshot_li
 			return archive_fail(a, entries ? "corrupt or truncated"
 						       : "not a tar archive (plain, gzip, xz, bzip2 or zstd)",
 					    ret_err);
+		if (now_ms() - start > lim->ms) {
+			if (ret_err && asprintf(ret_err, "unpacking took longer than the limit (%g s) after %" PRIu64
+						" entries: refused, as a tree no capture writes",
+						(double)lim->ms / 1000, entries) < 0)
+				*ret_err = NULL;
+			return -ETIMEDOUT;
+		}
 		if (++entries > lim->entries)
 			return refuse(-EFBIG, sym_archive_entry_pathname(e), "more entries than the limit", ret_err);
 		r = unpack_entry(a, e, cap, lim, &bytes, ret_err);

@@ -13,6 +13,7 @@
 #include "shared/macro.h"
 #include "shared/path.h"
 #include "shared/tmp-dir.h"
+#include "snapshot/file-kind.h"
 #include "snapshot/snapshot-run.h"
 #include "sysroot/sysroot.h"
 
@@ -71,7 +72,27 @@ static int check_capture_file(const char *file)
 	return 0;
 }
 
-int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture)
+/*
+ * --sysroot FILE that is no archive but one of this tool's reports or other
+ * text: say what it is and which option takes it, not libarchive's "not a
+ * tar archive". Binary files are left to libarchive's words.
+ */
+static int check_sysroot_file(const char *sysroot)
+{
+	_cleanup_close_ int fd = open(sysroot, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	enum file_kind k;
+	char why[192];
+
+	if (fd < 0 || file_kind_sniff(fd, &k) < 0 || k == FILE_KIND_ARCHIVE || k == FILE_KIND_UNKNOWN)
+		return 0; /* snapshot_unpack() says what is wrong, if anything */
+	snprintf(why, sizeof(why), "%s%s: %s--sysroot takes a snapshot directory or archive",
+		 file_kind_to_string(k), k == FILE_KIND_REPORT ? "" : ", not a snapshot",
+		 k == FILE_KIND_REPORT ? "--diff takes reports, " : "");
+	return failed("--sysroot", sysroot, why, -EINVAL);
+}
+
+int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture,
+		       const struct snapshot_limits *lim)
 {
 	struct stat st;
 	bool unpack = stat(sysroot, &st) == 0 && S_ISREG(st.st_mode);
@@ -84,6 +105,15 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 		return failed("--capture", capture,
 			      "names an archive this tool does not write: use NAME.tar.gz, NAME.tgz, "
 			      "NAME.tar or a directory", -EINVAL);
+	if (run->capture_kind == SNAPSHOT_SLASHED)
+		return failed("--capture", capture,
+			      "an archive's name with a trailing '/': name the file without it, or a "
+			      "directory without an archive's suffix", -EINVAL);
+	if (unpack) {
+		r = check_sysroot_file(sysroot);
+		if (r < 0)
+			return r;
+	}
 	if (!unpack && run->capture_kind == SNAPSHOT_DIR)
 		return 0;
 
@@ -120,7 +150,7 @@ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char
 	/* the child from here on */
 	if (unpack) {
 		_cleanup_free_ char *why = NULL;
-		r = snapshot_unpack(sysroot, dir, NULL, &why);
+		r = snapshot_unpack(sysroot, dir, lim, &why);
 		if (r < 0)
 			return failed("--sysroot", sysroot, why, r);
 		r = snapshot_root(dir, &run->sysroot_buf);

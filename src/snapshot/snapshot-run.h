@@ -25,11 +25,13 @@ struct snapshot_run {
 };
 
 /*
- * Set run up for --sysroot sysroot and --capture capture (NULL: none).
+ * Set run up for --sysroot sysroot and --capture capture (NULL: none); an
+ * archive is unpacked within lim (NULL: snapshot_unpack()'s defaults).
  * Archives make it fork (scratch_supervise()): the caller goes on in the
  * child. 0, or -errno once the error is printed (one line).
  */
-_must_check_ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture);
+_must_check_ int snapshot_run_begin(struct snapshot_run *run, const char *sysroot, const char *capture,
+				    const struct snapshot_limits *lim);
 
 /*
  * After the capture's MANIFEST is written (complete or not): pack it into

@@ -230,7 +230,7 @@ static void lines_as_json_c(void **state)
 	}
 }
 
-/* Any byte sequence comes out as valid JSON whose string is the input, each bad byte U+FFFD. */
+/* Any byte sequence comes out as valid JSON whose string is the input, each bad byte U+FFFD (and utf8_make_valid() alike). */
 static void invalid_utf8(void **state)
 {
 	for (unsigned seed = 1; seed <= 2000; seed++) {
@@ -260,6 +260,11 @@ static void invalid_utf8(void **state)
 			left -= n;
 		}
 		assert_string_equal(back, want);
+		/* the device table's -J -o repairs its cells with it: the same strings */
+		char *valid = utf8_make_valid(s);
+		assert_non_null(valid);
+		assert_string_equal(valid, want);
+		free(valid);
 		json_object_put(o);
 		free(d.text);
 		free(s);

@@ -269,7 +269,11 @@ static void test_label_escaping(void **state)
 	} cases[] = {
 		{ "plain.dev", "plain.dev" },
 		{ "q\"b\\s\nn", "q\\\"b\\\\s\\nn" },
-		{ "tab\tcr\r", "tab\tcr\r" },                           /* legal as they are */
+		{ "tab\tcr\r", "tab\tcr\xef\xbf\xbd" },                 /* a tab stays; a CR moves the cursor */
+		{ "esc\x1b[31mbel\x07", "esc\xef\xbf\xbd[31mbel\xef\xbf\xbd" }, /* C0 controls */
+		{ "del\x7f", "del\xef\xbf\xbd" },
+		{ "c1\xc2\x85\xc2\x9b\"", "c1\xef\xbf\xbd\xef\xbf\xbd\\\"" }, /* NEL, CSI: one U+FFFD each */
+		{ "nbsp\xc2\xa0", "nbsp\xc2\xa0" },                      /* the first character past C1 */
 		{ "smile\xf0\x9f\x98\x80", "smile\xf0\x9f\x98\x80" },    /* valid 4-byte */
 		{ "lone\xff", "lone\xef\xbf\xbd" },
 		{ "overlong\xc0\xaf", "overlong\xef\xbf\xbd\xef\xbf\xbd" },
