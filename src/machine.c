@@ -127,6 +127,8 @@ void machine_done(struct machine *m)
 		free(m->inputs[i].detail);
 	}
 	free(m->inputs);
+	for (int b = 0; b < _DEV_BUS_MAX; b++)
+		free(m->buses[b].first_unreadable);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -214,6 +216,19 @@ static const char *const bus_dirs[_DEV_BUS_MAX] = {
 const char *dev_bus_dir(enum dev_bus b)
 {
 	return b >= 0 && b < _DEV_BUS_MAX ? bus_dirs[b] : NULL;
+}
+
+int machine_bus_unreadable(struct machine *m, enum dev_bus b, const char *path, int err)
+{
+	struct bus_listing *bl = &m->buses[b];
+
+	if (bl->unreadable++ == 0) {
+		bl->unreadable_err = err < 0 ? -err : err;
+		bl->first_unreadable = strdup(path);
+		if (!bl->first_unreadable)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 const struct udev_props udev_props_none;

@@ -152,7 +152,13 @@ struct bus_listing {
 	bool tried;
 	int err;        /* positive errno of the listing; 0 when it was listed */
 	size_t entries; /* names it listed */
+	/* listed names that could not be read as a device (a link that loops, EACCES, EIO,
+	 * a PCI directory without its vendor file): hidden devices, not absent ones */
+	size_t unreadable;
+	char *first_unreadable; /* the first such entry's path */
+	int unreadable_err;     /* and its positive errno */
 };
+
 
 /* A devicetree property's state (drivers/of/address.c treats each differently). */
 enum dt_prop {
@@ -449,6 +455,10 @@ struct machine {
 	/* end of the last outermost "reserved"/"Reserved" resource: arm64, arm and riscv list
 	 * nomap memblock memory so (request_standard_resources, init_resources) */
 	struct opt_u64 iomem_reserved_end;
+	/* resources proc/iomem names after a PCI function ("0000:00:02.0": pci_claim_resource()
+	 * names BARs pci_name(dev)), even with its addresses hidden: the first, and how many */
+	char iomem_pci_function[16];
+	size_t iomem_pci_functions;
 	struct ram_range *ram;       /* proc/iomem "System RAM", sorted, outermost only */
 	size_t n_ram;
 
@@ -499,6 +509,8 @@ struct machine {
 
 /* Why the snapshot is incomplete (its MANIFEST's reason, else that it says complete=0); NULL when it is not. */
 const char *machine_incomplete_why(const struct machine *m);
+/* Count an entry of bus b that could not be read as a device (err: -errno). 0 or -ENOMEM. */
+int machine_bus_unreadable(struct machine *m, enum dev_bus b, const char *path, int err);
 void machine_init(struct machine *m) _nonnull_all_;
 /* Free what a dt_info holds and zero it (a zeroed one is fine). */
 void dt_info_done(struct dt_info *d);

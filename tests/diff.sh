@@ -132,6 +132,8 @@ unranked() { # NAME JQ-EDIT SIDE(old|new) EXPECTED-LINE-AFTER-"FILE: "
 }
 unranked "a verdict in capitals" '.devices[3].verdict = "FAILS"' new \
 	'devices[3].verdict "FAILS" is not a verdict this tool knows (device 0000:01:00.0)'
+unranked "a verdict with a NUL inside" '.devices[3].verdict = "partial\u0000x"' new \
+	'devices[3].verdict "partial\u0000x" is not a verdict this tool knows (device 0000:01:00.0)'
 unranked "a null verdict" '.devices[3].verdict = null' new \
 	'devices[3].verdict null is not a verdict this tool knows (device 0000:01:00.0)'
 unranked "a numeric verdict, old side" '.devices[0].verdict = 3' old \

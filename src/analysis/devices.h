@@ -44,6 +44,7 @@ enum unknown_cause {
 	UNKNOWN_CAUSE_KERNEL,     /* how the kernel was built or which IOMMU driver runs */
 	UNKNOWN_CAUSE_HARDWARE,   /* a CPU fact Linux does not show (the SME C-bit) */
 	UNKNOWN_CAUSE_RELEASE,    /* the kernel release, which decides the era's rule */
+	UNKNOWN_CAUSE_PORT,       /* whether the device sits below an external-facing port */
 	UNKNOWN_CAUSE_XEN,        /* Xen PV: machine addresses the guest cannot see */
 	UNKNOWN_CAUSE_OWNER,      /* another owner (VFIO) maps its DMA: this kernel maps none */
 	_UNKNOWN_CAUSE_MAX,

@@ -306,6 +306,15 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"exists, though every kernel registers the platform bus: sysfs is not mounted or is "
 		"hidden here, and no device was judged"),
 
+	[FC_DEVICES_NOT_VISIBLE_ENTRIES] = CASE(FINDING_DEVICES_NOT_VISIBLE,
+		"{text} lists devices that could not be read ({why}): none of them can be called "
+		"healthy"),
+
+	/* pci_claim_resource() names a function's BARs pci_name(dev) */
+	[FC_DEVICES_NOT_VISIBLE_IOMEM] = CASE(FINDING_DEVICES_NOT_VISIBLE,
+		"proc/iomem names PCI functions ({text} and others) but sys/bus/pci/devices lists "
+		"none: the PCI bus is masked here, and its devices were not judged"),
+
 	[FC_VERDICT_UNKNOWN] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE),
 	[FC_VERDICT_UNKNOWN_MASK] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
 		.remedy = "give the mask its driver sets (its dma_set_mask() call) with "
@@ -334,6 +343,10 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 	[FC_VERDICT_UNKNOWN_RELEASE] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
 		.remedy = "give the kernel release: a snapshot's proc/sys/kernel/osrelease or its "
 			  "MANIFEST kernel_release"),
+	[FC_VERDICT_UNKNOWN_PORT] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
+		.remedy = "see whether it sits below an external-facing (Thunderbolt, USB4) port: "
+			  "lspci -tv and boltctl list show it; a 5.14+ kernel shows it as sysfs "
+			  "\"removable\""),
 	[FC_VERDICT_UNKNOWN_XEN] = CASE(FINDING_VERDICT_UNKNOWN, VERDICT_UNKNOWN_MESSAGE,
 		.remedy = "audit from the hypervisor side, which sees machine addresses, or use a "
 			  "PVH or HVM guest"),
@@ -350,6 +363,13 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"there is no swiotlb pool ({why}) and {bytes} of RAM lies above {text}: a device "
 		"whose reach ends there, bound later, is handed buffers there unchecked by "
 		"arm_dma_ops, and its DMA lands at the wrong address"),
+	[FC_NO_BOUNCE_POOL_OUT_OF_REACH] = CASE(FINDING_NO_BOUNCE_POOL,
+		"the swiotlb pool lies above {text} and {bytes} of RAM lies there too: a device whose "
+		"reach ends there, bound later and not translated by an IOMMU, can bounce through "
+		"nothing and fails every mapping to that RAM",
+		.remedy = "none while no such device is bound; one bound later needs an IOMMU, or "
+			  "a pool it can reach (the boot log's \"software IO TLB: mapped\" line says "
+			  "where it lies)"),
 };
 
 const struct finding_info *finding_info(enum finding_id id)

@@ -404,6 +404,7 @@ static void unknown_finding(const struct device_report *r, struct findings *f)
 		[UNKNOWN_CAUSE_POOL] = "swiotlb-pool",
 		[UNKNOWN_CAUSE_DEVICETREE] = "devicetree", [UNKNOWN_CAUSE_KERNEL] = "kernel-build",
 		[UNKNOWN_CAUSE_HARDWARE] = "cpu", [UNKNOWN_CAUSE_RELEASE] = "kernel-release",
+		[UNKNOWN_CAUSE_PORT] = "external-facing",
 		[UNKNOWN_CAUSE_XEN] = "machine-addresses",
 		[UNKNOWN_CAUSE_OWNER] = "owner",
 	};

@@ -57,6 +57,14 @@ static void visibility_findings(const struct machine *m, struct findings *f)
 			continue;
 		if (bl->err == 0) {
 			any_listed = true;
+			if (bl->unreadable) {
+				x = findings_raise(f, FC_DEVICES_NOT_VISIBLE_ENTRIES, NULL,
+						   &(struct finding_args){ .text = dev_bus_dir(b),
+									   .why = errno_describe(bl->unreadable_err) });
+				finding_add_str(f, x, "path", bl->first_unreadable ? bl->first_unreadable : "?");
+				finding_add_str(f, x, "errno", errno_name(bl->unreadable_err));
+				finding_add_u64(f, x, "entries", bl->unreadable);
+			}
 			continue;
 		}
 		if (bl->err == ENOENT || bl->err == ENOTDIR)
@@ -67,6 +75,16 @@ static void visibility_findings(const struct machine *m, struct findings *f)
 							   .why = errno_describe(bl->err) });
 		finding_add_str(f, x, "path", dev_bus_dir(b));
 		finding_add_str(f, x, "errno", errno_name(bl->err));
+	}
+	/* resources named after PCI functions, yet no function listed: a masked bus */
+	const struct bus_listing *pci = &m->buses[DEV_BUS_PCI];
+	if (m->iomem_pci_functions && pci->tried &&
+	    (pci->err == ENOENT || pci->err == ENOTDIR || (pci->err == 0 && pci->entries == 0))) {
+		x = findings_raise(f, FC_DEVICES_NOT_VISIBLE_IOMEM, NULL,
+				   &(struct finding_args){ .text = m->iomem_pci_function });
+		finding_add_str(f, x, "path", dev_bus_dir(DEV_BUS_PCI));
+		finding_add_u64(f, x, "entries", m->iomem_pci_functions);
+		any_hidden = true;
 	}
 	/* every bus tried was absent (a reader that ran out of memory tried none) */
 	if (!any_listed && !any_hidden && m->buses[DEV_BUS_PLATFORM].tried)
@@ -366,17 +384,21 @@ static uint64_t latent_boundary(const struct report *r, const char **ret_what, c
 	return boundary;
 }
 
-/* Every device an IOMMU translates (or a bridge): the next one will be translated too. */
+/* Every device an IOMMU translates (bridges aside, and at least one): the next one will be too. */
 static bool all_translated(const struct report *r)
 {
+	size_t translated = 0;
+
 	for (size_t i = 0; i < r->devices.n_devices; i++) {
 		const struct device_report *dr = &r->devices.devices[i];
 		enum iommu_domain d = dr->dev->iommu_domain;
-		if (!dr->bridge && dr->verdict != VERDICT_IOMMU &&
-		    d != IOMMU_DOMAIN_DMA && d != IOMMU_DOMAIN_DMA_FQ)
+		if (dr->bridge)
+			continue;
+		if (dr->verdict != VERDICT_IOMMU && d != IOMMU_DOMAIN_DMA && d != IOMMU_DOMAIN_DMA_FQ)
 			return false;
+		translated++;
 	}
-	return r->devices.n_devices > 0;
+	return translated > 0;
 }
 
 void latent_findings(const struct report *r, struct findings *f)
@@ -384,10 +406,14 @@ void latent_findings(const struct report *r, struct findings *f)
 	const struct swiotlb_state *s = &r->swiotlb;
 	const char *what, *node;
 
-	if (s->active != TRI_NO || s->xen_pv || r->layout.source == LAYOUT_SOURCE_NONE ||
-	    all_translated(r))
+	/* no pool, or one the boot log places where such a device cannot reach it */
+	bool pool_above = s->active == TRI_YES && s->pool.known;
+	if ((s->active != TRI_NO && !pool_above) || s->xen_pv || s->forced ||
+	    r->layout.source == LAYOUT_SOURCE_NONE || all_translated(r))
 		return;
 	uint64_t boundary = latent_boundary(r, &what, &node);
+	if (pool_above && s->pool.end <= boundary)
+		return; /* within reach: the pool takes the next device's bounces */
 	uint64_t above = layout_ram_bytes_above(&r->layout, boundary);
 	if (!above)
 		return;
@@ -397,7 +423,8 @@ void latent_findings(const struct report *r, struct findings *f)
 			 (rule == STREAMING_ARM_NO_CHECK ||
 			  (rule == STREAMING_ARM_LPAE_DIRECT && s->arm_lpae != TRI_YES));
 	struct finding *x = findings_raise(
-		f, unchecked ? FC_NO_BOUNCE_POOL_UNCHECKED : FC_NO_BOUNCE_POOL, NULL,
+		f, pool_above ? FC_NO_BOUNCE_POOL_OUT_OF_REACH : unchecked ? FC_NO_BOUNCE_POOL_UNCHECKED
+									 : FC_NO_BOUNCE_POOL, NULL,
 		&(struct finding_args){ .bytes = above, .text = what,
 					.why = s->active_why ? s->active_why : "none was made" });
 	finding_add_u64(f, x, "ram_above_bytes", above);
@@ -405,6 +432,10 @@ void latent_findings(const struct report *r, struct findings *f)
 	if (node)
 		finding_add_str(f, x, "dma_ranges_node", node);
 	finding_add_str(f, x, "why", s->active_why ? s->active_why : "none was made");
+	if (pool_above) {
+		finding_add_hex(f, x, "pool_start", s->pool.start);
+		finding_add_hex(f, x, "pool_end", s->pool.end - 1);
+	}
 }
 
 void machine_findings(const struct machine *m, const struct report *r, struct findings *f)

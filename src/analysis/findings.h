@@ -133,6 +133,8 @@ enum finding_case {
 	FC_BOUNCE_OBSERVED_FAILED,
 	FC_DEVICES_NOT_VISIBLE_BUS,            /* a bus directory that could not be listed */
 	FC_DEVICES_NOT_VISIBLE_NONE,           /* no bus directory at all */
+	FC_DEVICES_NOT_VISIBLE_ENTRIES,        /* listed entries that could not be read */
+	FC_DEVICES_NOT_VISIBLE_IOMEM,          /* proc/iomem names PCI functions, sysfs lists none */
 	FC_VERDICT_UNKNOWN,                    /* one per enum unknown_cause, in its order */
 	FC_VERDICT_UNKNOWN_MASK,
 	FC_VERDICT_UNKNOWN_LAYOUT,
@@ -142,10 +144,12 @@ enum finding_case {
 	FC_VERDICT_UNKNOWN_KERNEL,
 	FC_VERDICT_UNKNOWN_HARDWARE,
 	FC_VERDICT_UNKNOWN_RELEASE,
+	FC_VERDICT_UNKNOWN_PORT,
 	FC_VERDICT_UNKNOWN_XEN,
 	FC_VERDICT_UNKNOWN_OWNER,              /* VFIO: this kernel maps nothing for it */
 	FC_NO_BOUNCE_POOL,
 	FC_NO_BOUNCE_POOL_UNCHECKED,           /* 32-bit ARM's arm_dma_ops: astray, not failed */
+	FC_NO_BOUNCE_POOL_OUT_OF_REACH,        /* a pool, placed above the boundary */
 	_FINDING_CASE_MAX,
 	_FINDING_CASE_INVALID = -EINVAL,
 };

@@ -22,12 +22,16 @@ static int set_worst_severity(struct report *r)
 		if (strmap_add(&by_id, r->devices.devices[i].dev->id, (int)i) < 0)
 			return -ENOMEM;
 	}
+	r->unlisted_action = 0;
 	for (size_t i = 0; i < r->findings.n; i++) {
 		const struct finding *x = &r->findings.v[i];
 		struct strmap_entry *e = x->device ? strmap_get(&by_id, x->device) : NULL;
 		struct opt_severity *w = e ? &r->devices.devices[e->value].worst_severity : NULL;
 		if (w && (!w->known || x->severity > w->v))
 			opt_set(w, x->severity);
+		/* a device the log names and no bus lists (gone, or hidden): no listed device to carry it */
+		if (x->device && !e && x->severity >= SEVERITY_WARNING)
+			r->unlisted_action++;
 	}
 	return 0;
 }
@@ -114,5 +118,5 @@ bool report_all_clear(const struct report *r)
 	for (size_t i = 0; i < r->findings.n; i++)
 		if (!r->findings.v[i].device && r->findings.v[i].severity >= SEVERITY_WARNING)
 			return false;
-	return true;
+	return r->unlisted_action == 0;
 }

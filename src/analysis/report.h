@@ -31,6 +31,7 @@ struct report {
 	struct devices_result devices;
 	struct findings findings;
 	enum severity fail_on;
+	size_t unlisted_action;      /* findings at warning or above about devices the report does not list */
 	enum exit_status exit_status;
 	struct opt_i64 generated_at; /* set by the caller: when the report was made (epoch seconds) */
 };

@@ -292,7 +292,7 @@ bool decided_by_domain(const struct devices_input *in, struct device_report *r)
 			       UNTRUSTED_NOT_MODELLED;
 		/* an untrusted device's unaligned buffers need a pool: unknown without one seen */
 		if (bounces && !r->removable.known && sw->active != TRI_YES) {
-			verdict_unknown(r, UNKNOWN_CAUSE_OTHER,
+			verdict_unknown(r, UNKNOWN_CAUSE_PORT,
 					"translated IOMMU domain, but whether the device is untrusted "
 					"(sysfs removable) is unknown: an untrusted device's unaligned "
 					"buffers bounce, and no swiotlb pool is known to take them");

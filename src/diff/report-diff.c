@@ -100,7 +100,9 @@ static bool member_ok(json_object *e, const char *array, size_t i, const char *k
 	json_object *v = NULL;
 	bool present = json_object_object_get_ex(e, key, &v);
 
+	/* a NUL inside the string ("partial\u0000x") would read as its prefix */
 	if (present && (v ? json_object_is_type(v, json_type_string) &&
+				    strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v) &&
 				    (!ok || ok(json_object_get_string(v)))
 			  : may_be_null))
 		return true;

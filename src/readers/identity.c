@@ -148,8 +148,10 @@ static int read_manifest(struct sysroot *sr, struct machine *m)
 		if (machine_add_input_errno(m, path, r) < 0)
 			return -ENOMEM;
 		/* none: a hand-made tree, taken as complete; one that cannot be read (too big,
-		 * a FIFO, a directory) may say complete=0: nothing says the capture finished */
-		if (r == -ENOENT || r == -ENOTDIR)
+		 * a FIFO, a directory, a link to nothing) may say complete=0: nothing says the
+		 * capture finished */
+		_cleanup_free_ char *target = NULL;
+		if ((r == -ENOENT || r == -ENOTDIR) && sysroot_readlink(sr, path, &target) < 0)
 			return 0;
 		char why[128];
 		snprintf(why, sizeof(why), "MANIFEST cannot be read (%s): nothing says the capture finished",
@@ -171,8 +173,20 @@ static int read_manifest(struct sysroot *sr, struct machine *m)
 		const char *k = m->manifest[i].key;
 		if (strncmp(k, "error.", 6) != 0)
 			continue;
-		int err = errno_from_name(m->manifest[i].value);
-		if (err > 0 && sysroot_add_recorded_error(sr, k + 6, err) < 0)
+		const char *v = m->manifest[i].value;
+		int err = errno_from_name(v);
+		/* "13": a hand-written number is an errno too */
+		if (!err && *v && strspn(v, "0123456789") == strlen(v) && strlen(v) < 5)
+			err = atoi(v);
+		/* a failed read it cannot replay would read as absent: not complete */
+		if (!(err > 0 && err < ERRNO_MAX)) {
+			_cleanup_free_ char *bad = NULL;
+			if (asprintf(&bad, "MANIFEST line %s holds no errno (\"%.32s\"): that read cannot "
+				     "be replayed", k, v) < 0 || set_incomplete(m, bad) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if (sysroot_add_recorded_error(sr, k + 6, err) < 0)
 			return -ENOMEM;
 	}
 	return machine_add_input(m, path, INPUT_OK, 0, NULL);

@@ -131,6 +131,40 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 	return 0;
 }
 
+/* "DDDD:BB:DD.F" in hex: pci_name(), what a PCI function's resources are named. */
+static bool is_pci_name(const char *s, size_t len)
+{
+	static const char shape[] = "xxxx:xx:xx.x";
+
+	if (len != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (shape[i] == 'x' ? !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))
+				    : s[i] != shape[i])
+			return false;
+	return s[len - 1] <= '7';
+}
+
+size_t iomem_pci_functions(const char *buf, size_t len, char ret_first[static 16])
+{
+	struct line_iter it;
+	struct line l;
+	size_t n = 0;
+
+	ret_first[0] = '\0';
+	line_iter_init(&it, buf, len);
+	while (line_iter_next(&it, &l)) {
+		const char *sep = memmem(l.s, l.len, " : ", 3);
+		if (!sep || !is_pci_name(sep + 3, (size_t)(l.s + l.len - sep - 3)))
+			continue;
+		if (n++ == 0) {
+			memcpy(ret_first, sep + 3, 12);
+			ret_first[12] = '\0';
+		}
+	}
+	return n;
+}
+
 int read_iomem(struct sysroot *sr, struct machine *m)
 {
 	static const char path[] = "proc/iomem";
@@ -146,6 +180,7 @@ int read_iomem(struct sysroot *sr, struct machine *m)
 	r = iomem_parse(buf, len, &m->ram, &m->n_ram, &hidden, &m->iomem_reserved_end, &e);
 	if (r < 0)
 		return record_parse_result(m, path, r, &e);
+	m->iomem_pci_functions = iomem_pci_functions(buf, len, m->iomem_pci_function);
 	if (m->n_ram == 0 && !hidden) {
 		m->ram = NULL;
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG, "no System RAM resource");

@@ -313,6 +313,12 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 	r = sysroot_dir_open_at(w->bus, &dir, "%s", name);
 	if (r == -ENOMEM)
 		return r;
+	if (r < 0 && r != -ENOENT) {
+		/* not gone (unplugged while read): there, but hidden from the audit */
+		_cleanup_free_ char *path = path_join(PCI_DEVICES, name);
+		if (!path || machine_bus_unreadable(m, DEV_BUS_PCI, path, r) < 0)
+			return -ENOMEM;
+	}
 	if (r < 0)
 		return nowhere_add(w, name, r);
 
@@ -337,6 +343,11 @@ static int read_function(struct pci_walk *w, struct machine *m, const char *name
 		if (r < 0)
 			return r;
 	}
+	/* the kernel gives every function a uevent with PCI_ID and a vendor file
+	 * (drivers/pci/pci-driver.c pci_uevent, pci-sysfs.c): a directory with
+	 * neither is masked (a tmpfs over it) or not a function */
+	if (r == 0 && !ok[0] && machine_bus_unreadable(m, DEV_BUS_PCI, d->syspath, -ENOENT) < 0)
+		return -ENOMEM;
 	if (r == 0 && ok[0] && ok[1] && ok[2] && ok[3] && ok[4]) {
 		d->have_pci_ids = true;
 		d->vendor = (uint16_t)ids[0];

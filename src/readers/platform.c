@@ -119,6 +119,13 @@ static int read_device(struct platform_walk *w, struct machine *m, struct sysroo
 	r = sysroot_dir_follow(busdir, name, &syspath);
 	if (r == -ENOMEM)
 		return r;
+	/* not a link (-EINVAL: a copied directory) or gone (-ENOENT) is fine; else the device is hidden */
+	if (r < 0 && r != -EINVAL && r != -ENOENT) {
+		_cleanup_free_ char *path = path_join(sysroot_dir_path(busdir), name);
+		if (!path || machine_bus_unreadable(m, bus, path, r) < 0)
+			return -ENOMEM;
+		return machine_add_input_errno(m, path, r);
+	}
 	/* a copied directory, not a link */
 	if (r < 0 && !(syspath = path_join(sysroot_dir_path(busdir), name)))
 		return -ENOMEM;

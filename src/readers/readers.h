@@ -26,6 +26,8 @@ int parse_fail(struct parse_error *e, unsigned line, const char *what);
 
 /* proc/iomem: outermost "System RAM" resources, sorted by start; ret_reserved_end (may be
  * NULL): the end of the last outermost "reserved"/"Reserved" resource, unknown when none. */
+/* The resources named after a PCI function ("0000:00:02.0"): how many, the first in ret_first. */
+size_t iomem_pci_functions(const char *buf, size_t len, char ret_first[static 16]);
 int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t *ret_n,
 		bool *ret_hidden, struct opt_u64 *ret_reserved_end, struct parse_error *ret_err);
 int read_iomem(struct sysroot *sr, struct machine *m);

@@ -369,7 +369,7 @@ static void report_time(struct prom *p, bool known, uint64_t when)
 /* Why a run failed: a fixed set of words, so the label never carries free text or grows without bound. */
 static const char *const failure_reasons[] = {
 	"sysroot", "not-a-snapshot", "observe", "capture", "assume-mask", "selection", "analysis",
-	"out-of-memory",
+	"out-of-memory", "out-of-file-descriptors",
 };
 
 static const char *failure_reason(const char *reason)

@@ -293,20 +293,26 @@ static int enter_parent(struct capture *c, const char *canon, const char **ret_l
 	return enter_dir(c, dir);
 }
 
-static bool dir_is_empty(int fd, bool lock_file)
+/* 0 empty, -ENOTEMPTY, or why it could not be read (EMFILE is not "not empty"). */
+static int dir_empty(int fd, bool lock_file)
 {
-	DIR *d = fdopendir(fcntl(fd, F_DUPFD_CLOEXEC, 3));
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	DIR *d = dup < 0 ? NULL : fdopendir(dup);
 	struct dirent *de;
-	bool empty = true;
+	int r = 0;
 
-	if (!d)
-		return false;
+	if (!d) {
+		r = -errno;
+		if (dup >= 0)
+			close(dup);
+		return r;
+	}
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
 		    !(lock_file && strcmp(de->d_name, LOCK_NAME) == 0))
-			empty = false;
+			r = -ENOTEMPTY;
 	closedir(d);
-	return empty;
+	return r;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -411,10 +417,8 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 	c->full_log = flags & CAPTURE_FULL_LOG;
 	if (flags & CAPTURE_PLAIN) {
 		c->plain = true;
-		if (!dir_is_empty(c->fd, false)) {
-			r = -ENOTEMPTY;
+		if ((r = dir_empty(c->fd, false)) < 0)
 			goto fail;
-		}
 		*ret = c;
 		return 0;
 	}
@@ -433,10 +437,8 @@ int capture_new(const char *dir, unsigned flags, struct capture **ret)
 		c->lock_file = true;
 	}
 	/* refuse to mix with whatever is there already */
-	if (!dir_is_empty(c->fd, c->lock_file)) {
-		r = -ENOTEMPTY;
+	if ((r = dir_empty(c->fd, c->lock_file)) < 0)
 		goto fail;
-	}
 	r = write_placeholder(c);
 	if (r < 0)
 		goto fail;

@@ -475,6 +475,12 @@ int sysroot_dir_list(struct sysroot_dir *d, struct strv *ret)
 		_cleanup_close_ int pfd = sysroot_resolve(d->sr, d->path, true, &canon);
 		r = pfd < 0 ? pfd : sysroot_list_fd(d->sr, pfd, canon, ret);
 	}
+	/* a capture makes the directory whose listing failed: its MANIFEST's error stands */
+	int recorded = r == 0 ? sysroot_recorded_error(d->sr, d->path) : 0;
+	if (recorded) {
+		strv_done(ret);
+		r = recorded;
+	}
 	if (r == 0 && d->sr->trace)
 		snprintf(detail, sizeof(detail), "%zu entries", ret->n);
 	return sysroot_finish(d->sr, "list", NULL, d->path, r, r == 0 ? detail : NULL);

@@ -50,6 +50,9 @@ struct sysroot_dir {
 	struct mount_traits traits;
 };
 
+/* The -errno a snapshot's MANIFEST recorded for path (error.<path>=), 0 when none. */
+int sysroot_recorded_error(const struct sysroot *sr, const char *path);
+
 /* An O_PATH fd for path inside the root; with a tap, its canonical path too. */
 int sysroot_resolve(struct sysroot *sr, const char *path, bool follow_last, char **ret_canon);
 /*

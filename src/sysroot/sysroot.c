@@ -201,6 +201,16 @@ const char *sysroot_resolver(const struct sysroot *sr)
 	return sr->use_openat2 ? "openat2" : "walk";
 }
 
+int sysroot_recorded_error(const struct sysroot *sr, const char *path)
+{
+	if (sr->errors.n == 0)
+		return 0;
+	while (*path == '/')
+		path++;
+	const struct strmap_entry *e = strmap_get(&sr->errors, path);
+	return e ? -e->value : 0;
+}
+
 int sysroot_add_recorded_error(struct sysroot *sr, const char *path, int err)
 {
 	if (err <= 0)

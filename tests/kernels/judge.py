@@ -556,8 +556,14 @@ def judge(work, m):
     layout_checks(check, jq, m, audit, dmesg)
     # no pool in the boot log, RAM the kernel mapped above 4 GiB: what no-bounce-pool warns of
     above = sum(e + 1 - max(s, 1 << 32) for s, e in b["ram"] if e >= 1 << 32)
+    # the pool the boot log maps entirely past the window the suite wrote, and RAM there too
+    pool_past = None
+    if b["pool"] and m.get("dma_ranges"):
+        end = m["dma_ranges"][0] + m["dma_ranges"][1]
+        if b["pool"][0] >= end and any(e >= end for _, e in b["ram"]):
+            pool_past = b["pool"][0]
     return dict(checks=checks, jq=jq, table=table, unexercised=unexercised, evidence=evidence,
-                no_pool_above_4g=above if b["pool"] is None else 0)
+                no_pool_above_4g=above if b["pool"] is None else 0, pool_past_window=pool_past)
 
 
 def finding_checks(m, res, captured_log=""):
@@ -617,6 +623,12 @@ def finding_checks(m, res, captured_log=""):
                    "the kernel failed mappings out of reach: no-bounce-pool" % res["no_pool_above_4g"])
         out.append('[.findings[] | select(.id == "no-bounce-pool" and .device == null)] | '
                    'length == 1 and .[0].evidence.ram_above_bytes == %d' % res["no_pool_above_4g"])
+    if res.get("pool_past_window") is not None:
+        out.append("# the boot log maps the pool at %#x, past the dma-ranges window the suite wrote,"
+                   " and RAM lies there too: a device behind it bound later has no pool:"
+                   " no-bounce-pool" % res["pool_past_window"])
+        out.append('[.findings[] | select(.id == "no-bounce-pool" and .device == null)] | '
+                   'length == 1 and .[0].evidence.pool_start == "%#x"' % res["pool_past_window"])
     logged = {}
     for mo in LOGGED_OVERFLOW.finditer(captured_log):
         logged[mo.group(1)] = logged.get(mo.group(1), 0) + 1

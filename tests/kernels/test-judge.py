@@ -512,11 +512,13 @@ fcase("an overflow logged after the snapshot: no dma-overflow-logged",
 fcase("traffic, no bounce, RAM past the window: bounce-missed and mask-limited-by-bus",
       run(missed(), io=IO, m=WM, dmesg=BOOT), [fsel("bounce-missed"), fsel("mask-limited-by-bus")],
       ["bounce-impossible"], m=WM)
-fcase("a pool out of reach logged: swiotlb-out-of-reach",
+fcase("a pool out of reach logged: swiotlb-out-of-reach; mapped past the window: no-bounce-pool",
       run(audit([wdev("fails")]), event(A, (1 << 64) - 1),
           io=IO, m=WM, dmesg=BOOT + POOL + "[    5.0] sym53c8xx %s: swiotlb addr "
           "0xffffffffffffffff+36 overflow (mask ffffffff, bus limit 10000fff).\n" % A),
-      [fsel("swiotlb-out-of-reach"), fsel("bounce-impossible")], m=WM)
+      [fsel("swiotlb-out-of-reach"), fsel("bounce-impossible"),
+       '[.findings[] | select(.id == "no-bounce-pool" and .device == null)] | length == 1 and '
+       '.[0].evidence.pool_start == "0xbb936000"'], m=WM)
 fcase("a mask within the window: no mask-limited-by-bus",
       run(audit([wdev("direct", mask="0xfffffff")]), io=IO, m=WM), [],
       ["mask-limited-by-bus", "bounce-needed"], m=WM)

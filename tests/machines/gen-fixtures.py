@@ -1260,6 +1260,8 @@ def arm64_414_pcie_window(t):
         "%s | .swiotlb_pool_reachable == null" % d,
         ".swiotlb.pool_start == \"0xfbc00000\"",
         ".exit_status == 1",
+        "# the logged pool lies past the PCIe window, and RAM above it: the next device behind it has no pool: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.pool_start == \"0xfbc00000\" and .[0].evidence.boundary == \"0xc0000000\"" % finding("no-bounce-pool"),
     ]
 
 
@@ -2013,6 +2015,8 @@ def arm64_pool_high(t):
         "# its bus limit 0x17fffffff is below its 64-bit mask",
         "%s | length == 1" % finding("mask-limited-by-bus", "0000:01:00.0"),
         ".exit_status == 1",
+        "# the pool lies past the soc window, and RAM above it: a device bound behind that window later has no pool: no-bounce-pool",
+        "%s | length == 1 and .[0].evidence.pool_start == \"0xf8000000\" and .[0].evidence.boundary == \"0x40000000\"" % finding("no-bounce-pool"),
     ]
 
 
