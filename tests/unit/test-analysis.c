@@ -495,8 +495,7 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_AMD_PASSTHROUGH] = "current: read only where ERA_IOMMU_DROPS_POOL's older rows apply",
 	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
 	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
-	[ERA_REMOVABLE_ATTR] = "unknown: the current row reads an absent file as fixed; test-devices "
-			       "test_removable_unknown holds release 0 as the old row, unknown",
+	[ERA_REMOVABLE_ATTR] = "unknown: test-devices test_removable_unknown (release 0 is the old row)",
 };
 
 static void test_era_unknown_release_judged(void **state)
