@@ -7,26 +7,10 @@
 #include "cli/cli-parse.h"
 #include "shared/text.h"
 
-/* "bb:dd.f" (lspci's short form, domain 0): the hex digits and separators in place. */
-static bool is_short_pci(const char *s, size_t len)
-{
-	return len == 7 && isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) &&
-	       s[2] == ':' && isxdigit((unsigned char)s[3]) && isxdigit((unsigned char)s[4]) &&
-	       s[5] == '.' && s[6] >= '0' && s[6] <= '7';
-}
-
-/* "dddd:bb:dd.f" */
-static bool is_full_pci(const char *s, size_t len)
-{
-	return len == 12 && isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) &&
-	       isxdigit((unsigned char)s[2]) && isxdigit((unsigned char)s[3]) && s[4] == ':' &&
-	       is_short_pci(s + 5, 7);
-}
-
 /* The device as the report names it: PCI addresses in full and lower case. NULL on OOM. */
 static char *device_name(const char *s, size_t len)
 {
-	bool pci = is_short_pci(s, len) || is_full_pci(s, len);
+	bool pci = text_is_pci_address(s, len, false) || text_is_pci_address(s, len, true);
 	char *out = malloc(len + 6);
 
 	if (!out)

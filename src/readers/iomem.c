@@ -131,20 +131,6 @@ int iomem_parse(const char *buf, size_t len, struct ram_range **ret_ram, size_t 
 	return 0;
 }
 
-/* "DDDD:BB:DD.F" in hex: pci_name(), what a PCI function's resources are named. */
-static bool is_pci_name(const char *s, size_t len)
-{
-	static const char shape[] = "xxxx:xx:xx.x";
-
-	if (len != sizeof(shape) - 1)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (shape[i] == 'x' ? !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))
-				    : s[i] != shape[i])
-			return false;
-	return s[len - 1] <= '7';
-}
-
 size_t iomem_pci_functions(const char *buf, size_t len, char ret_first[static 16])
 {
 	struct line_iter it;
@@ -155,7 +141,8 @@ size_t iomem_pci_functions(const char *buf, size_t len, char ret_first[static 16
 	line_iter_init(&it, buf, len);
 	while (line_iter_next(&it, &l)) {
 		const char *sep = memmem(l.s, l.len, " : ", 3);
-		if (!sep || !is_pci_name(sep + 3, (size_t)(l.s + l.len - sep - 3)))
+		/* pci_name(): what a PCI function's resources are named */
+		if (!sep || !text_is_pci_address(sep + 3, (size_t)(l.s + l.len - sep - 3), true))
 			continue;
 		if (n++ == 0) {
 			memcpy(ret_first, sep + 3, 12);

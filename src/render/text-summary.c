@@ -26,15 +26,6 @@ static void append_users(struct strbuf *b, const struct report *r, const struct 
 	}
 }
 
-/* Whether the report lists the device id. */
-static bool device_listed(const struct report *r, const char *id)
-{
-	for (size_t i = 0; i < r->devices.n_devices; i++)
-		if (strcmp(r->devices.devices[i].dev->id, id) == 0)
-			return true;
-	return false;
-}
-
 /* "1 bounces" / "2 bounce": English agreement for the summary's verbs. */
 static void count_verb(struct strbuf *b, size_t n, const char *verb, const char *verb_s)
 {
@@ -86,13 +77,11 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 		strbuf_append(&b, "No listed device needs action, but the audit is not all-clear:");
 		for (size_t k = 0; k < r->findings.n; k++) {
 			const struct finding *x = &r->findings.v[k];
-			/* machine-wide, or about a device no bus lists (a listed one's would be
-			 * under Needs action): each id once */
+			/* machine-wide, or about a device no bus lists (a listed one's would have
+			 * put it under Needs action): each id once */
 			if (x->severity < SEVERITY_WARNING || said[x->id])
 				continue;
-			bool unlisted = x->device && !device_listed(r, x->device);
-			if (x->device && !unlisted)
-				continue;
+			bool unlisted = x->device != NULL;
 			said[x->id] = true;
 			strbuf_append(&b, first ? " " : ", ");
 			first = false;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -113,4 +114,20 @@ size_t token_len(const char *s, const char *end)
 	while (p < end && *p != ' ' && *p != '\t')
 		p++;
 	return (size_t)(p - s);
+}
+
+bool text_is_pci_address(const char *s, size_t len, bool with_domain)
+{
+	if (with_domain) {
+		if (len != 12 || s[4] != ':')
+			return false;
+		for (size_t i = 0; i < 4; i++)
+			if (!isxdigit((unsigned char)s[i]))
+				return false;
+		s += 5;
+		len -= 5;
+	}
+	return len == 7 && isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) &&
+	       s[2] == ':' && isxdigit((unsigned char)s[3]) && isxdigit((unsigned char)s[4]) &&
+	       s[5] == '.' && s[6] >= '0' && s[6] <= '7';
 }

@@ -29,6 +29,8 @@ bool filename_is_plain(const char *s);
 
 /* True when buf holds a NUL byte: a binary file where text was expected. */
 bool text_has_nul(const char *buf, size_t len);
+/* "dddd:bb:dd.f" (pci_name(): sysfs, proc/iomem), or lspci's "bb:dd.f" without the domain. */
+bool text_is_pci_address(const char *s, size_t len, bool with_domain);
 
 /*
  * Parse an unsigned number of [s, s+len) in base (16 accepts an optional

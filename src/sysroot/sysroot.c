@@ -79,14 +79,12 @@ static int reopen(int path_fd, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/* An absence the MANIFEST recorded as an error reads as that error. */
 static int recorded_error(const struct sysroot *sr, const char *path, int r)
 {
-	if (r != -ENOENT || sr->errors.n == 0)
-		return r;
-	while (*path == '/')
-		path++;
-	const struct strmap_entry *e = strmap_get(&sr->errors, path);
-	return e ? -e->value : r;
+	int e = r == -ENOENT ? sysroot_recorded_error(sr, path) : 0;
+
+	return e ? e : r;
 }
 
 int sysroot_finish(struct sysroot *sr, const char *op, const char *dir, const char *name, int r,

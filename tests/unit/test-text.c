@@ -300,6 +300,22 @@ static void test_filename_is_plain(void **state)
 	assert_false(filename_is_plain("x/"));
 }
 
+/* pci_name()'s "dddd:bb:dd.f", and lspci's "bb:dd.f": cli-parse and proc/iomem share it. */
+static void test_is_pci_address(void **state)
+{
+	(void)state;
+	assert_true(text_is_pci_address("0000:00:1f.2", 12, true));
+	assert_true(text_is_pci_address("10de:c1:00.7", 12, true));
+	assert_true(text_is_pci_address("00:1F.2", 7, false));
+	assert_false(text_is_pci_address("00:1f.2", 7, true));
+	assert_false(text_is_pci_address("0000:00:1f.2", 12, false));
+	assert_false(text_is_pci_address("0000:00:1f.8", 12, true)); /* a function is 0-7 */
+	assert_false(text_is_pci_address("0000-00:1f.2", 12, true));
+	assert_false(text_is_pci_address("000g:00:1f.2", 12, true));
+	assert_false(text_is_pci_address("0000:00:1f:2", 12, true));
+	assert_false(text_is_pci_address("0000:00:1f.2", 11, true));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_skip_blanks_newline),
 		cmocka_unit_test(test_token_len),
 		cmocka_unit_test(test_filename_is_plain),
+		cmocka_unit_test(test_is_pci_address),
 	};
 
 	return cmocka_run_group_tests_name("text", tests, NULL, NULL);
