@@ -263,6 +263,15 @@ int pci_ids_lookup(struct pci_ids_scan *s, const char *buf, size_t len, struct p
 	return pci_ids_scan_end(s, ret_line, ret_why);
 }
 
+/* "id  name": two blanks as pci.ids writes, one where two would make a line longer than pciutils reads. */
+static void append_entry(struct strbuf *out, const char *id, size_t id_len, const char *name, size_t len)
+{
+	strbuf_append_n(out, id, id_len);
+	strbuf_append(out, id_len + 2 + len >= LINE_MAX_BYTES - 1 ? " " : "  ");
+	strbuf_append_n(out, name, len);
+	strbuf_append(out, "\n");
+}
+
 void pci_ids_reduce(const struct pci_ids_query *q, size_t n, const char *source, struct strbuf *out)
 {
 	_cleanup_free_ const struct pci_ids_query **sorted = calloc(n ? n : 1, sizeof(*sorted));
@@ -288,19 +297,13 @@ void pci_ids_reduce(const struct pci_ids_query *q, size_t n, const char *source,
 		if (new_vendor) {
 			for (int k = 0; k < 4; k++)
 				id[k] = hex[x->vendor >> (12 - 4 * k) & 0xf];
-			strbuf_append_n(out, id, 4);
-			strbuf_append(out, "  ");
-			strbuf_append_n(out, x->vendor_name, x->vendor_len);
-			strbuf_append(out, "\n");
+			append_entry(out, id, 4, x->vendor_name, x->vendor_len);
 		}
 		if (new_device && x->device_name) {
 			id[0] = '\t';
 			for (int k = 0; k < 4; k++)
 				id[1 + k] = hex[x->device >> (12 - 4 * k) & 0xf];
-			strbuf_append_n(out, id, 5);
-			strbuf_append(out, "  ");
-			strbuf_append_n(out, x->device_name, x->device_len);
-			strbuf_append(out, "\n");
+			append_entry(out, id, 5, x->device_name, x->device_len);
 		}
 	}
 }

@@ -318,7 +318,7 @@ static void test_reduce(void **state)
 		{ .vendor = 0x8086, .device = 0x1237 }, { .vendor = 0x1af4, .device = 0x1000 },
 		{ .vendor = 0x8086, .device = 0xbeef }, { .vendor = 0x9999, .device = 0x0001 },
 	};
-	struct pci_ids_scan scan;
+	struct pci_ids_scan scan, scan2;
 	struct strbuf b = { 0 };
 	unsigned line;
 	const char *why;
@@ -332,6 +332,27 @@ static void test_reduce(void **state)
 	assert_null(strstr(s, "7000")); /* not this machine's */
 	assert_null(strstr(s, "9999"));
 	free(s);
+	pci_ids_scan_free(&scan);
+
+	/* the longest names pciutils reads (lines of 1022 bytes) are kept whole, with one blank before them */
+	char longest[2048];
+	struct pci_ids_query one = { .vendor = 0x8086, .device = 0x1237 }, again = one;
+	memcpy(longest, "8086 ", 5);
+	memset(longest + 5, 'v', 1017);
+	memcpy(longest + 1022, "\n\t1237 ", 7);
+	memset(longest + 1029, 'd', 1016);
+	strcpy(longest + 2045, "\n");
+	assert_int_equal(pci_ids_lookup(&scan, longest, strlen(longest), &one, 1, &line, &why), 0);
+	assert_int_equal(one.vendor_len, 1017);
+	assert_int_equal(one.device_len, 1016);
+	pci_ids_reduce(&one, 1, "usr/share/misc/pci.ids", &b);
+	s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_int_equal(pci_ids_lookup(&scan2, s, strlen(s), &again, 1, &line, &why), 0);
+	assert_memory_equal(again.vendor_name, one.vendor_name, 1017);
+	assert_int_equal(again.device_len, 1016);
+	free(s);
+	pci_ids_scan_free(&scan2);
 	pci_ids_scan_free(&scan);
 }
 
