@@ -120,6 +120,9 @@ void machine_done(struct machine *m)
 	for (size_t i = 0; i < m->n_pool_overflows; i++)
 		free(m->pool_overflows[i].device);
 	free(m->pool_overflows);
+	for (size_t i = 0; i < m->n_swiotlb_full; i++)
+		free(m->swiotlb_full[i].device);
+	free(m->swiotlb_full);
 	free(m->coco.log_line);
 	free(m->pci_ids_source);
 	for (size_t i = 0; i < m->n_inputs; i++) {

@@ -332,6 +332,14 @@ struct dma_overflow {
 	uint64_t bus_limit;
 };
 
+/* "swiotlb buffer is full (sz: N bytes), total T (slots), used U (slots)" (kernel/dma/swiotlb.c swiotlb_tbl_map_single) */
+struct swiotlb_full {
+	char *device;            /* the dev_printk device name; NULL when the line names none */
+	struct opt_u64 size;     /* sz, bytes */
+	struct opt_u64 total;    /* slots; absent from the older "(sz: N bytes)" form */
+	struct opt_u64 used;
+};
+
 /* The kernel command line's parameters that the analysis uses (readers/cmdline.c). */
 struct cmdline_params {
 	/* swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages) */
@@ -487,6 +495,8 @@ struct machine {
 	/* "swiotlb addr ... overflow (mask ..., bus limit ...)" (kernel/dma/swiotlb.c swiotlb_map): the pool out of reach */
 	struct dma_overflow *pool_overflows;
 	size_t n_pool_overflows;
+	struct swiotlb_full *swiotlb_full; /* every "swiotlb buffer is full" line, in order */
+	size_t n_swiotlb_full;
 	struct coco_signs coco;
 	struct hypervisor hyp;
 	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */

@@ -507,8 +507,23 @@ static void tally_overflows(const struct machine *m, const struct dma_overflow *
 	}
 }
 
+/* The "buffer is full" lines that found room in the pool, per device named. */
+static void tally_no_slot(const struct machine *m, struct full_tally *per_device)
+{
+	for (size_t i = 0; i < m->n_swiotlb_full; i++) {
+		const struct swiotlb_full *l = &m->swiotlb_full[i];
+		const struct device *d = l->device ? machine_find_device(m, l->device) : NULL;
+		if (!d || swiotlb_full_kind(l, &m->swiotlb) != FULL_WITH_ROOM)
+			continue;
+		struct full_tally *t = &per_device[d - m->devices];
+		if (!t->n++)
+			t->first = l;
+	}
+}
+
 struct tallies {
 	struct overflow_tally *dma, *pool;
+	struct full_tally *no_slot;
 };
 
 /*
@@ -549,6 +564,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	r->dev = d;
 	r->dma_overflows = tallies->dma[d - in->m->devices];
 	r->pool_overflows = tallies->pool[d - in->m->devices];
+	r->no_slot = tallies->no_slot[d - in->m->devices];
 	r->has_block = block & HAS_BLOCK;
 	r->scsi_block = block & HAS_SCSI_BLOCK;
 	r->removable = device_removable(in, d);
@@ -626,13 +642,15 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret)
 	_cleanup_free_ unsigned *block = calloc(m->n_devices ? m->n_devices : 1, sizeof(unsigned));
 	_cleanup_free_ struct overflow_tally *dma = calloc(m->n_devices ? m->n_devices : 1, sizeof(*dma));
 	_cleanup_free_ struct overflow_tally *pool = calloc(m->n_devices ? m->n_devices : 1, sizeof(*pool));
-	const struct tallies tallies = { dma, pool };
+	_cleanup_free_ struct full_tally *no_slot = calloc(m->n_devices ? m->n_devices : 1, sizeof(*no_slot));
+	const struct tallies tallies = { dma, pool, no_slot };
 	int e = 0;
 
-	if (!block || !dma || !pool)
+	if (!block || !dma || !pool || !no_slot)
 		return -ENOMEM;
 	tally_overflows(m, m->overflows, m->n_overflows, dma);
 	tally_overflows(m, m->pool_overflows, m->n_pool_overflows, pool);
+	tally_no_slot(m, no_slot);
 	for (size_t i = 0; i < m->n_blocks; i++)
 		if (m->blocks[i].dev_index.known && m->blocks[i].dev_index.v < m->n_devices)
 			block[m->blocks[i].dev_index.v] |=

@@ -102,6 +102,12 @@ struct overflow_tally {
 	const struct dma_overflow *last;
 };
 
+/* A device's "swiotlb buffer is full" lines whose pool had room (FULL_WITH_ROOM). */
+struct full_tally {
+	uint64_t n;
+	const struct swiotlb_full *first;
+};
+
 struct device_report {
 	/* pointers and 64-bit values first, then enums, then flags: 50,000 of these are held */
 	const struct device *dev;
@@ -123,6 +129,7 @@ struct device_report {
 	const char *restricted_ignored;      /* static: why the kernel ignores its restricted-dma-pool; NULL none or used */
 	struct overflow_tally dma_overflows;  /* "DMA addr ... overflow" records of it */
 	struct overflow_tally pool_overflows; /* "swiotlb addr ... overflow" records of it */
+	struct full_tally no_slot;           /* "swiotlb buffer is full" records of it, the pool with room */
 	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
 	const char *observed_why;            /* static */
 	enum mask_source mask_source;

@@ -38,6 +38,9 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 		"reaches)" },
 	[FINDING_SWIOTLB_PRESSURE] = { "swiotlb-pressure", SEVERITY_WARNING,
 		"enlarge it with swiotlb=<slabs> or remove the need to bounce" },
+	[FINDING_SWIOTLB_NO_SLOT] = { "swiotlb-no-slot", SEVERITY_ERROR,
+		"a larger pool does not help: see swiotlb-out-of-reach (the pool must lie in the "
+		"device's dma-ranges window), or cap the device's I/O below 256 KiB" },
 	[FINDING_FORCED_BOUNCE] = { "forced-bounce", SEVERITY_INFO,
 		"expected for confidential guests; otherwise drop swiotlb=force" },
 	[FINDING_MASK_NOT_CONTIGUOUS] = { "mask-not-contiguous", SEVERITY_WARNING,
@@ -173,6 +176,12 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"pool",
 		.remedy = SWIOTLB_FULL_REMEDY),
 
+	[FC_SWIOTLB_NO_SLOT_UNLISTED] = CASE(FINDING_SWIOTLB_NO_SLOT,
+		"the kernel log says \"swiotlb buffer is full\" for that device, but the pool did "
+		"not run out: no free slot suited the mapping (over 256 KiB, more than one bounce "
+		"holds, or the pool's bus address outside the device's reach), so it failed",
+		.remedy = "find the device and see swiotlb-no-slot"),
+
 	[FC_XEN_PV_UNDECIDABLE] = CASE(FINDING_XEN_PV_UNDECIDABLE,
 		"Xen PV domain: xen-swiotlb bounces by machine addresses, which the guest's RAM "
 		"map does not show; device verdicts are unknown"),
@@ -242,13 +251,19 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 
 	[FC_SWIOTLB_OUT_OF_REACH] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
 		"the swiotlb pool lies outside this device's reach: bouncing cannot help it "
-		"(\"swiotlb addr ... overflow\")"),
+		"(\"swiotlb addr ... overflow\", or \"swiotlb buffer is full\" with the pool unused)"),
 	[FC_SWIOTLB_OUT_OF_REACH_BELOW_BOUND] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
 		"the swiotlb pool lies below its derived bound, in RAM this device cannot reach: "
-		"bouncing cannot help it (\"swiotlb addr ... overflow\")"),
+		"bouncing cannot help it (\"swiotlb addr ... overflow\", or \"swiotlb buffer is full\" "
+		"with the pool unused)"),
 	[FC_SWIOTLB_OUT_OF_REACH_LOGGED] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
 		"the kernel log shows a bounce of this device that failed: the swiotlb pool lies "
 		"outside its reach (\"swiotlb addr ... overflow\"), so every bounce fails"),
+	/* swiotlb_area_find_slots() reckons alignment and boundary from the pool's bus address */
+	[FC_SWIOTLB_NO_SLOT] = CASE(FINDING_SWIOTLB_NO_SLOT,
+		"the kernel log says \"swiotlb buffer is full\" for this device, but the pool did "
+		"not run out: no free slot suited the mapping (over 256 KiB, more than one bounce "
+		"holds, or the pool's bus address outside the device's reach), so it failed"),
 
 	[FC_MASK_NOT_CONTIGUOUS] = CASE(FINDING_MASK_NOT_CONTIGUOUS,
 		"DMA mask is not of the form 2^n-1: read as a limit (what dma-direct does) and as "

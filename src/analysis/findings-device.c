@@ -318,6 +318,17 @@ static void add_tally_evidence(struct findings *f, struct finding *x, const stru
 	finding_add_u64(f, x, "log_lines", t->n);
 }
 
+void add_full_evidence(struct findings *f, struct finding *x, const struct swiotlb_full *l, uint64_t lines)
+{
+	finding_add_u64(f, x, "log_lines", lines);
+	if (l->size.known)
+		finding_add_u64(f, x, "size", l->size.v);
+	if (l->total.known) {
+		finding_add_u64(f, x, "total_slots", l->total.v);
+		finding_add_u64(f, x, "used_slots", l->used.v);
+	}
+}
+
 /*
  * "swiotlb addr ... overflow" (kernel/dma/swiotlb.c swiotlb_map, dev_WARN_ONCE:
  * once per boot for all devices): a bounce slot came back beyond this
@@ -354,6 +365,11 @@ static void logged_findings(const struct device_report *r, struct findings *f)
 		}
 	}
 	pool_overflow_finding(r, f);
+	if (r->no_slot.n) {
+		const struct swiotlb_full *l = r->no_slot.first;
+		struct finding *x = findings_raise(f, FC_SWIOTLB_NO_SLOT, r->dev->id, NULL);
+		add_full_evidence(f, x, l, r->no_slot.n);
+	}
 }
 
 /* --observe: the trace against the verdict. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/eras.h"
+#include "analysis/findings-device.h"
 #include "analysis/findings-machine.h"
 #include "analysis/legacy-block.h"
 #include "shared/array.h"
@@ -332,13 +333,28 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 	bool poolless = r->swiotlb.active == TRI_NO &&
 			era_value(ERA_POOLLESS_MAP, r->release, r->arch_family, NULL) ==
 				POOLLESS_TRIES_SWIOTLB;
-	if (m->swiotlb.full_messages && !poolless) {
+	uint64_t no_room = 0, unlisted = 0;
+	const struct swiotlb_full *first_unlisted = NULL;
+	for (size_t i = 0; !poolless && i < m->n_swiotlb_full; i++) {
+		const struct swiotlb_full *l = &m->swiotlb_full[i];
+		enum full_line_kind k = swiotlb_full_kind(l, &m->swiotlb);
+		if (k == FULL_NO_ROOM)
+			no_room++;
+		else if (k == FULL_WITH_ROOM && !(l->device && machine_find_device(m, l->device)) &&
+			 !unlisted++)
+			first_unlisted = l; /* a listed device's are reported with it */
+	}
+	if (no_room) {
 		enum tristate dynamic = swiotlb_dynamic(m, r);
 		x = findings_raise(f, dynamic == TRI_YES ? FC_SWIOTLB_PRESSURE_LOGGED_GROWS
 							 : FC_SWIOTLB_PRESSURE_LOGGED,
 				   NULL, NULL);
-		finding_add_u64(f, x, "log_lines", m->swiotlb.full_messages);
+		finding_add_u64(f, x, "log_lines", no_room);
 		add_dynamic_evidence(m, f, x, dynamic);
+	}
+	if (unlisted) {
+		x = findings_raise(f, FC_SWIOTLB_NO_SLOT_UNLISTED, first_unlisted->device, NULL);
+		add_full_evidence(f, x, first_unlisted, unlisted);
 	}
 	if (r->swiotlb.xen_pv) {
 		x = findings_raise(f, FC_XEN_PV_UNDECIDABLE, NULL, NULL);

@@ -614,3 +614,24 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	pool_placement(m, l, release, &s);
 	*ret = s;
 }
+
+enum full_line_kind swiotlb_full_kind(const struct swiotlb_full *l, const struct swiotlb_info *sw)
+{
+	uint64_t need = l->size.known ? (l->size.v + IO_TLB_SIZE - 1) / IO_TLB_SIZE : 1;
+
+	if (l->total.known && l->total.v == 0)
+		return FULL_NO_POOL;
+	/* one mapping takes at most IO_TLB_SEGSIZE slots (swiotlb_max_mapping_size): no pool holds more */
+	if (need > IO_TLB_SEGSIZE)
+		return FULL_WITH_ROOM;
+	/* debugfs io_tlb_used_hiwater 0: no slot was ever taken, so none ran out */
+	if (sw->hiwater.known && sw->hiwater.v == 0 && sw->nslabs.known && sw->nslabs.v > 0)
+		return FULL_WITH_ROOM;
+	if (!l->total.known || !l->used.known)
+		return FULL_NO_ROOM;
+	uint64_t free = l->used.v < l->total.v ? l->total.v - l->used.v : 0;
+	/* the 90% that swiotlb-pressure's peak case uses: below it the search failed for fit, not room */
+	if (free < need || l->used.v >= l->total.v / 10 * 9)
+		return FULL_NO_ROOM;
+	return FULL_WITH_ROOM;
+}

@@ -64,3 +64,12 @@ struct swiotlb_state {
 
 void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint32_t release,
 			   struct swiotlb_state *ret) _nonnull_all_;
+
+/* What one "swiotlb buffer is full" line says of the pool. */
+enum full_line_kind {
+	FULL_NO_ROOM,   /* used near total (or no counts printed): the pool ran out, pressure */
+	FULL_WITH_ROOM, /* room left: no free slot suited the device; a larger pool does not help */
+	FULL_NO_POOL,   /* total 0: there is no pool, which bounce-impossible reports */
+};
+
+enum full_line_kind swiotlb_full_kind(const struct swiotlb_full *l, const struct swiotlb_info *sw) _nonnull_all_;

@@ -280,6 +280,56 @@ static int match_pool_overflow(struct kmsg_ctx *ctx, const char *s, size_t len, 
 			       dict_dev, dict_len);
 }
 
+/*
+ * kernel/dma/swiotlb.c swiotlb_tbl_map_single(): "swiotlb buffer is full (sz:
+ * %zd bytes), total %lu (slots), used %lu (slots)" (dev_warn_ratelimited;
+ * lib/swiotlb.c's older form ends after "bytes)"), printed whenever the slot
+ * search fails: for want of room, and with room left when no free slot suits
+ * the device (swiotlb_area_find_slots: its alignment and segment boundary,
+ * reckoned from the pool's bus address). Every line is kept, with what parses
+ * of its numbers and device. Returns 1, -ENOMEM.
+ */
+static int match_swiotlb_full(struct kmsg_ctx *ctx, const char *s, size_t len, const char *at,
+			      const char *dict_dev, size_t dict_len)
+{
+	struct machine *m = ctx->m;
+	const char *end = s + len, *p;
+	struct swiotlb_full l = { 0 };
+	uint64_t v;
+
+	m->swiotlb.full_messages++;
+	if ((p = expect(at + strlen("swiotlb buffer is full"), end, " (sz: ")) &&
+	    (p = parse_dec_until(p, end, " ", &v)) && (p = expect(p, end, " bytes)"))) {
+		opt_set(&l.size, v);
+		if ((p = expect(p, end, ", total ")) && (p = parse_dec_until(p, end, " ", &v)) &&
+		    (p = expect(p, end, " (slots), used "))) {
+			uint64_t total = v;
+			if ((p = parse_dec_until(p, end, " ", &v)) && expect(p, end, " (slots)")) {
+				opt_set(&l.total, total);
+				opt_set(&l.used, v);
+			}
+		}
+	}
+	l.device = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!l.device && at - s >= 2 && at[-2] == ':' && at[-1] == ' ')
+		l.device = device_before(s, at - 2);
+	if (l.device && !*l.device) {
+		free(l.device);
+		l.device = NULL;
+	}
+	if (array_full(m->n_swiotlb_full)) {
+		struct swiotlb_full *nv =
+			reallocarray(m->swiotlb_full, array_capacity(m->n_swiotlb_full), sizeof(*nv));
+		if (!nv) {
+			free(l.device);
+			return -ENOMEM;
+		}
+		m->swiotlb_full = nv;
+	}
+	m->swiotlb_full[m->n_swiotlb_full++] = l;
+	return 1;
+}
+
 /* Keep the first CoCo line. */
 static int keep_line(struct machine *m, const char *s, size_t len)
 {
@@ -466,10 +516,9 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 		sw->log_no_low_mem = true;
 		return 1;
 	}
-	if (find(s, len, "swiotlb buffer is full")) {
-		sw->full_messages++;
-		return 1;
-	}
+	const char *full = find(s, len, "swiotlb buffer is full");
+	if (full)
+		return match_swiotlb_full(ctx, s, len, full, dict_dev, dict_len);
 	/* which IOMMU driver came up: it decides what groups without a domain type do */
 	if (starts_with(s, len, "DMAR: Intel(R) Virtualization Technology for Directed I/O")) {
 		ctx->m->log_intel_iommu = true;

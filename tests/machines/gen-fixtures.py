@@ -2020,6 +2020,45 @@ def arm64_pool_high(t):
     ]
 
 
+def arm64_pool_high_7_2(t):
+    """The same board and pool on a 7.2 kernel, as the third audit's guest saw it: with
+    the pool outside the emmc2's window every mapping fails with "swiotlb buffer is
+    full ... used 0 (slots)" and no overflow line; debugfs says the pool was never
+    used. A full line with room left is no slot for that device, not pressure.
+    Follows: kernel/dma/swiotlb.c swiotlb_tbl_map_single, swiotlb_area_find_slots
+    (alignment reckoned from the pool's bus address); the board is arm64-rpi4's."""
+    arm64_rpi4(t)
+    manifest(t, "aarch64", "7.2.13+deb14-arm64", "2026-12-07T05:00:00Z")
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd083]",
+        "Linux version 7.2.13+deb14-arm64 (debian-kernel@lists.debian.org) #1 SMP Debian 7.2.13-1",
+        "software IO TLB: mapped [mem 0x00000000f8000000-0x00000000fc000000] (64MB)",
+    ] + [("!sdhci-iproc fe340000.mmc: swiotlb buffer is full (sz: 4096 bytes), total 32768 (slots), used 0 (slots)",
+          ["SUBSYSTEM=platform", "DEVICE=+platform:fe340000.mmc"])] * 3)
+    d = "sys/kernel/debug/swiotlb"
+    t.file(d + "/io_tlb_nslabs", "32768\n")
+    t.file(d + "/io_tlb_used", "0\n")
+    t.file(d + "/io_tlb_used_hiwater", "0\n")
+    return [
+        "# the pool out of the emmc2's reach: predicted from its place",
+        "%s | .verdict == \"fails\" and .swiotlb_pool_reachable == false" % dev("fe340000.mmc"),
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("swiotlb-out-of-reach", "fe340000.mmc"),
+        "%s | length == 1" % finding("bounce-impossible", "fe340000.mmc"),
+        "# three full lines with 0 of 32768 slots used: the search failed, the pool never ran out",
+        "%s | length == 0" % finding("swiotlb-pressure"),
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("swiotlb-no-slot", "fe340000.mmc"),
+        "%s | .[0].evidence.log_lines == 3 and .[0].evidence.size == 4096" % finding("swiotlb-no-slot", "fe340000.mmc"),
+        "%s | .[0].evidence.total_slots == 32768 and .[0].evidence.used_slots == 0" % finding("swiotlb-no-slot", "fe340000.mmc"),
+        "# the VL805 behind its own window fails the same way, predicted",
+        "%s | .verdict == \"fails\" and .swiotlb_pool_reachable == false" % dev("0000:01:00.0"),
+        "%s | length == 1" % finding("bounce-impossible", "0000:01:00.0"),
+        "%s | length == 1" % finding("swiotlb-out-of-reach", "0000:01:00.0"),
+        "%s | length == 1" % finding("mask-limited-by-bus", "0000:01:00.0"),
+        "%s | length == 1" % finding("no-bounce-pool"),
+        ".exit_status == 1",
+    ]
+
+
 def arm_2012_boardfile(t):
     """The 2013 board as a 3.x board file booted it: no devicetree, no of_node.
     The MMC host is found as its disk's platform-bus ancestor.
@@ -2425,8 +2464,11 @@ def x86_sev_nvme_4_19(t):
         "%s | .verdict == \"direct\"" % dev("0000:00:02.0"),
         "%s | length == 0" % finding("bounce-mapping-too-large", "0000:00:02.0"),
         "[.findings[] | select(.id == \"bounce-mapping-too-large\")] | length == 1",
-        "# the failure the log shows; no debugfs, so nothing said about a dynamic pool",
-        "%s | .[0].evidence.log_lines == 1 and .[0].evidence.dynamic == null" % finding("swiotlb-pressure"),
+        "# the failure the log shows: 512 KiB is over the 128 slots any pool holds at once,",
+        "# so it is no slot for the nvme, not a full pool (a larger pool would not help)",
+        "%s | length == 0" % finding("swiotlb-pressure"),
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("swiotlb-no-slot", "0000:00:04.0"),
+        "%s | .[0].evidence.log_lines == 1 and .[0].evidence.size == 524288 and .[0].evidence.used_slots == null" % finding("swiotlb-no-slot", "0000:00:04.0"),
         ".exit_status == 1",
     ]
 
@@ -2483,6 +2525,9 @@ def x86_swiotlb_dynamic(t):
         "!b43-pci-bridge 0000:00:05.0: swiotlb addr 0x00000000bbfe8800+ overflow (mask 3fff",
         ("!oot_raid 0000:00:04.0: swiotlb buffer is full (sz: 1048576 bytes), total 49152 (slots), used 1024 (slots)",
          ["SUBSYSTEM=pci", "DEVICE=+pci:0000:00:04.0"]),
+        # the SD host's 64 KiB when the pool (and a transient one) could not be had
+        ("!sdhci-pci 0000:00:03.0: swiotlb buffer is full (sz: 65536 bytes), total 49152 (slots), used 48000 (slots)",
+         ["SUBSYSTEM=pci", "DEVICE=+pci:0000:00:03.0"]),
     ])
     return [
         "# dynamic swiotlb: a full pool grows, so the high-water mark is info",
@@ -2492,6 +2537,10 @@ def x86_swiotlb_dynamic(t):
         "[%s[] | select(.evidence.peak_used_bytes != null)] | .[0].message | test(\"grows\")" % finding("swiotlb-pressure"),
         "# ... but a logged full pool is still a failure, dynamic or not",
         "[%s[] | select(.evidence.log_lines != null)] | .[0].severity == \"warning\" and .[0].evidence.dynamic == true" % finding("swiotlb-pressure"),
+        "# counting the SD host's line (48000 of 49152 used), not the 1 MiB one: no pool holds",
+        "# 512 slots at once, so that is no slot for the RAID, with room left in the pool",
+        "[%s[] | select(.evidence.log_lines != null)] | .[0].evidence.log_lines == 1" % finding("swiotlb-pressure"),
+        "%s | length == 1 and .[0].evidence.size == 1048576 and .[0].evidence.used_slots == 1024 and .[0].evidence.total_slots == 49152" % finding("swiotlb-no-slot", "0000:00:04.0"),
         "# the pool out of the 30-bit card's reach: predicted, and proved by the log",
         "%s | .verdict == \"fails\" and .swiotlb_pool_reachable == false" % dev("0000:00:05.0"),
         "%s | .dma_signs == [\"kernel-log\"]" % dev("0000:00:05.0"),
@@ -2887,6 +2936,7 @@ FIXTURES = {
     "x86-virtio": x86_virtio,
     "arm-2012-boardfile": arm_2012_boardfile,
     "arm64-pool-high": arm64_pool_high,
+    "arm64-pool-high-7.2": arm64_pool_high_7_2,
     "arm64-virt": arm64_virt,
     "x86-sev-nvme-4.19": x86_sev_nvme_4_19,
     "x86-swiotlb-dynamic": x86_swiotlb_dynamic,

@@ -136,6 +136,16 @@ static void test_swiotlb_messages(void **state)
 			 0);
 	assert_true(m->swiotlb.log_no_low_mem);
 	assert_int_equal(m->swiotlb.full_messages, 2);
+	/* each line kept: its device (DEVICE= first, else the words before), size and counts */
+	assert_int_equal(m->n_swiotlb_full, 2);
+	assert_string_equal(m->swiotlb_full[0].device, "0000:01:00.0");
+	assert_int_equal(m->swiotlb_full[0].size.v, 65536);
+	assert_int_equal(m->swiotlb_full[0].total.v, 32768);
+	assert_int_equal(m->swiotlb_full[0].used.v, 32700);
+	assert_string_equal(m->swiotlb_full[1].device, "0000:01:00.0");
+	assert_int_equal(m->swiotlb_full[1].size.v, 4096);
+	assert_false(m->swiotlb_full[1].total.known); /* the short form has no counts */
+	assert_false(m->swiotlb_full[1].used.known);
 	assert_int_equal(m->swiotlb.pool_overflow_messages, 1);
 	assert_int_equal(m->n_overflows, 0); /* a pool overflow is not a "DMA addr" one */
 	assert_int_equal(m->n_pool_overflows, 1);
@@ -483,6 +493,29 @@ static void test_truncated_and_empty(void **state)
 	assert_int_equal(m->swiotlb.full_messages, 0);
 }
 
+/* "buffer is full" lines whose numbers or device do not parse: counted, kept, with what did parse. */
+static void test_full_malformed(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(parse(m, "3,1,1,-;swiotlb buffer is full (sz: 4096 bytes), total 32768 (slots), used 0 (slots)\n"
+				  "3,2,2,-;nvme 0000:01:00.0: swiotlb buffer is full (sz: many bytes)\n"
+				  "3,3,3,-;nvme 0000:01:00.0: swiotlb buffer is full (sz: 4096 bytes), total 32768 (slots), used\n"
+				  "3,4,4,-;: swiotlb buffer is full (sz: 4096 bytes), total x (slots), used 0 (slots)\n"),
+			 0);
+	assert_int_equal(m->swiotlb.full_messages, 4);
+	assert_int_equal(m->n_swiotlb_full, 4);
+	assert_null(m->swiotlb_full[0].device); /* no "DEVICE: " before it */
+	assert_int_equal(m->swiotlb_full[0].used.v, 0);
+	assert_true(m->swiotlb_full[0].total.known);
+	assert_false(m->swiotlb_full[1].size.known);
+	assert_int_equal(m->swiotlb_full[2].size.v, 4096);
+	assert_false(m->swiotlb_full[2].total.known); /* cut short: neither count */
+	assert_false(m->swiotlb_full[2].used.known);
+	assert_null(m->swiotlb_full[3].device); /* an empty name is none */
+	assert_false(m->swiotlb_full[3].total.known);
+}
+
 static void test_huge_line(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -565,6 +598,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_and_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_huge_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_kmsg, setup, teardown),
 	};

@@ -310,6 +310,25 @@ static void set_debugfs(struct machine *m, uint64_t nslabs, uint64_t hiwater, bo
 		opt_set(&m->swiotlb.transient, 256);
 }
 
+/* n "swiotlb buffer is full" lines, as readers/kmsg.c keeps them; a total of -1: the short form. */
+static void add_full(struct machine *m, unsigned n, const char *device, uint64_t size, int64_t total,
+		     uint64_t used)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct swiotlb_full *v = realloc(m->swiotlb_full, (m->n_swiotlb_full + 1) * sizeof(*v));
+		assert_non_null(v);
+		m->swiotlb_full = v;
+		struct swiotlb_full *l = &v[m->n_swiotlb_full++];
+		*l = (struct swiotlb_full){ .device = device ? strdup(device) : NULL };
+		opt_set(&l->size, size);
+		if (total >= 0) {
+			opt_set(&l->total, (uint64_t)total);
+			opt_set(&l->used, used);
+		}
+		m->swiotlb.full_messages++;
+	}
+}
+
 /* 6.6+ CONFIG_SWIOTLB_DYNAMIC: a full pool grows, so a high-water mark is info. */
 static void test_pressure_dynamic(void **state)
 {
@@ -347,7 +366,7 @@ static void test_pressure_dynamic(void **state)
 	/* "swiotlb buffer is full" with a dynamic pool: still failures, said so */
 	setup_pc(&m, "6.12.38+deb13-amd64");
 	set_debugfs(&m, 32768, 100, true);
-	m.swiotlb.full_messages = 3;
+	add_full(&m, 3, NULL, 4096, -1, 0);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 	x = find(&r, "swiotlb-pressure", NULL, &n);
 	assert_int_equal(n, 1);
@@ -360,7 +379,7 @@ static void test_pressure_dynamic(void **state)
 
 	/* no debugfs: whether the pool grows is not known, nothing said about it */
 	setup_pc(&m, "6.12.38+deb13-amd64");
-	m.swiotlb.full_messages = 1;
+	add_full(&m, 1, NULL, 4096, 32768, 32760);
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 	x = find(&r, "swiotlb-pressure", NULL, &n);
 	assert_int_equal(n, 1);
@@ -435,7 +454,7 @@ static void test_full_without_pool(void **state)
 		opt_clear(&m.swiotlb.pool_end);
 		m.iommu_groups_present = true;
 		m.log_intel_iommu = true;
-		m.swiotlb.full_messages = 2;
+		add_full(&m, 2, "0000:00:1f.2", 512, -1, 0);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 		assert_int_equal(r.swiotlb.active, cases[i].active);
 		find(&r, "swiotlb-pressure", NULL, &n);
@@ -443,6 +462,86 @@ static void test_full_without_pool(void **state)
 		report_done(&r);
 		machine_done(&m);
 	}
+}
+
+/*
+ * "swiotlb buffer is full" is printed whenever the slot search fails: with
+ * the pool at least 90% used or too few slots free, pressure; with room left
+ * (or a mapping over 128 slots, or a debugfs high-water mark of 0) no free
+ * slot suited the device: swiotlb-no-slot, on the device the line names.
+ */
+static void test_full_with_room(void **state)
+{
+	static const struct {
+		uint64_t size;
+		int64_t total; /* -1: the short "(sz: N bytes)" form */
+		uint64_t used;
+		int64_t hiwater; /* debugfs; -1 unread */
+		size_t pressure, no_slot;
+	} cases[] = {
+		{ 4096, 32768, 0, -1, 0, 1 },          /* 7.2, pool outside the window */
+		{ 4096, 32768, 29484, -1, 1, 0 },      /* 90% of 32768 (32768 / 10 * 9) */
+		{ 4096, 32768, 29483, -1, 0, 1 },      /* just below */
+		{ 4096, 32768, 32767, -1, 1, 0 },      /* one slot free, two needed */
+		{ 262144, 32768, 32700, -1, 1, 0 },    /* 128 slots: as full as the pool is */
+		{ 262145, 32768, 32700, -1, 0, 1 },    /* 129: no pool holds it, full or not */
+		{ 4096, -1, 0, -1, 1, 0 },             /* no counts: the pool may have run out */
+		{ 4096, -1, 0, 0, 0, 1 },              /* no counts, no slot ever taken */
+		{ 4096, -1, 0, 1, 1, 0 },
+		{ 4096, 0, 0, -1, 0, 0 },              /* no pool: bounce-impossible's */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct report r;
+		size_t n;
+		setup_pc(&m, "7.2.13+deb14-amd64");
+		add_pci(&m, "0000:00:04.0", "sym53c8xx", 32);
+		machine_sort_devices(&m);
+		if (cases[i].hiwater >= 0)
+			set_debugfs(&m, 32768, (uint64_t)cases[i].hiwater, false);
+		add_full(&m, 2, "0000:00:04.0", cases[i].size, cases[i].total, cases[i].used);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct finding *x = find(&r, "swiotlb-pressure", NULL, &n);
+		assert_int_equal(n, cases[i].pressure);
+		if (n)
+			assert_int_equal(ev_u(x, "log_lines"), 2);
+		x = find(&r, "swiotlb-no-slot", "0000:00:04.0", &n);
+		assert_int_equal(n, cases[i].no_slot);
+		if (n) {
+			assert_int_equal(x->severity, SEVERITY_ERROR);
+			assert_int_equal(ev_u(x, "log_lines"), 2);
+			assert_int_equal(ev_u(x, "size"), cases[i].size);
+			if (cases[i].total >= 0)
+				assert_int_equal(ev_u(x, "used_slots"), cases[i].used);
+			else
+				assert_null(ev(x, "used_slots"));
+		}
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* Lines naming a device not listed (or none) are reported machine-wide, under the first name. */
+static void test_full_with_room_unlisted(void **state)
+{
+	struct machine m;
+	struct report r;
+	size_t n;
+	(void)state;
+
+	setup_pc(&m, "7.2.13+deb14-amd64");
+	add_full(&m, 1, "0000:09:00.0", 4096, 32768, 0);
+	add_full(&m, 2, NULL, 4096, 32768, 0);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	const struct finding *x = find(&r, "swiotlb-no-slot", "0000:09:00.0", &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(ev_u(x, "log_lines"), 3);
+	find(&r, "swiotlb-pressure", NULL, &n);
+	assert_int_equal(n, 0);
+	report_done(&r);
+	machine_done(&m);
 }
 
 /*
@@ -556,6 +655,8 @@ int main(void)
 		cmocka_unit_test(test_pressure_dynamic),
 		cmocka_unit_test(test_pressure_at_90),
 		cmocka_unit_test(test_full_without_pool),
+		cmocka_unit_test(test_full_with_room),
+		cmocka_unit_test(test_full_with_room_unlisted),
 		cmocka_unit_test(test_block_layer_bounce_not_swiotlb),
 		cmocka_unit_test(test_noforce_overflow_message),
 		cmocka_unit_test(test_forced_once),
