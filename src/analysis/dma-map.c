@@ -186,7 +186,9 @@ int dma_map_from_iort(const struct machine *m, const struct device *d, int rule,
 			 x->name && strcmp(x->name, d->acpi_path) == 0)
 			hit = x;
 	}
-	/* a limit of 0 is FW_BUG "missing memory address limit": -EINVAL, none applied */
+	/* a limit of 0 applies no bus limit in any era: FW_BUG "missing memory address
+	 * limit", -EINVAL, from a1df829ead58 (5.11, 5.10.13); before, end 0, which
+	 * min_not_zero() in dma_capable() ignores (it zeroed the masks, see eras.c) */
 	if (!hit || hit->limit_bits == 0 || hit->limit_bits >= 64)
 		return 0;
 	struct dma_region *g = calloc(1, sizeof(*g));

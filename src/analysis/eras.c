@@ -96,13 +96,16 @@ static const struct era_row table[] = {
 	{ ERA_KMALLOC_BOUNCE, 0, 0, ANY_ARCH, 0,
 	  "no architecture but arm64 and riscv selects DMA_BOUNCE_UNALIGNED_KMALLOC" },
 
-	/* Hyper-V isolated VMs: swiotlb_force for any isolation type in the 5.16
-	 * Isolation-VM series (ms_hyperv_init_platform), later through
-	 * cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT) in pci_swiotlb_detect(). */
-	{ ERA_HYPERV_FORCE, 0, KV(5, 16, 0), ANY_ARCH, 0,
-	  "arch/x86/kernel/cpu/mshyperv.c: no forced bouncing for isolated VMs, before 5.16" },
-	{ ERA_HYPERV_FORCE, KV(5, 16, 0), 0, ANY_ARCH, 1,
-	  "arch/x86/kernel/cpu/mshyperv.c, arch/x86/kernel/pci-dma.c: SWIOTLB_FORCE (5.16)" },
+	/* Hyper-V isolated VMs: ms_hyperv_init_platform() sets swiotlb_force =
+	 * SWIOTLB_FORCE for any isolation type from 062a5c4260cd "hyper-v: Enable
+	 * swiotlb bounce buffer for Isolation VM" (v7 applied to hyperv-next in
+	 * December 2021, after 5.16-rc5: the 5.17 merge window; 5.16 took only the
+	 * series' hypercall half), later through cc_platform_has(CC_ATTR_GUEST_MEM_ENCRYPT)
+	 * in pci_swiotlb_detect(). */
+	{ ERA_HYPERV_FORCE, 0, KV(5, 17, 0), ANY_ARCH, 0,
+	  "arch/x86/kernel/cpu/mshyperv.c: no forced bouncing for isolated VMs, before 5.17" },
+	{ ERA_HYPERV_FORCE, KV(5, 17, 0), 0, ANY_ARCH, 1,
+	  "arch/x86/kernel/cpu/mshyperv.c ms_hyperv_init_platform, arch/x86/kernel/pci-dma.c: SWIOTLB_FORCE (062a5c4260cd, 5.17)" },
 
 	/* s390 PCI: arch/s390/pci/pci_dma.c s390_pci_dma_ops until c76c067e488c
 	 * "s390/pci: Use dma-iommu layer" (6.7). */
@@ -167,7 +170,23 @@ static const struct era_row table[] = {
 	 * dma-direct in 5.0), whose trace_swiotlb_bounced() fires before the slot
 	 * search fails ("swiotlb buffer is full (sz: N bytes), total 0 (slots)" on
 	 * x86-pc-6g-iommu-off-bullseye); "dma-direct: use is_swiotlb_active in
-	 * dma_direct_map_page" (5.19) logs the overflow instead, with no event. */
+	 * dma_direct_map_page" (5.19) logs the overflow instead, with no event.
+	 * Where mem_init() makes no pool, arm64 (else swiotlb_force =
+	 * SWIOTLB_NO_FORCE, in 4.x and 5.x alike; a Xen dom0 aside from 5.13's
+	 * xen_swiotlb_detect()), 32-bit ARM LPAE (fcf044891c84: 5.13, stable 5.4.149
+	 * and 5.10.69) and riscv (ce3aca0465e3, 5.14) set SWIOTLB_NO_FORCE, so
+	 * dma_direct_map_page() never reaches swiotlb_map(): the overflow, no event,
+	 * as 5.19 does everywhere. Their rows stand first and stay open-ended. */
+	{ ERA_POOLLESS_MAP, KV(5, 0, 0), 0, ARCH_ARM64, POOLLESS_OVERFLOW,
+	  "arch/arm64/mm/init.c mem_init: swiotlb_force = SWIOTLB_NO_FORCE without a pool (5.0 on)" },
+	{ ERA_POOLLESS_MAP, KV(5, 4, 149), KV(5, 5, 0), ARCH_ARM, POOLLESS_OVERFLOW,
+	  "arch/arm/mm/init.c mem_init: SWIOTLB_NO_FORCE without a pool (fcf044891c84 in stable 5.4.149)" },
+	{ ERA_POOLLESS_MAP, KV(5, 10, 69), KV(5, 11, 0), ARCH_ARM, POOLLESS_OVERFLOW,
+	  "arch/arm/mm/init.c mem_init: SWIOTLB_NO_FORCE without a pool (fcf044891c84 in stable 5.10.69)" },
+	{ ERA_POOLLESS_MAP, KV(5, 13, 0), 0, ARCH_ARM, POOLLESS_OVERFLOW,
+	  "arch/arm/mm/init.c mem_init: SWIOTLB_NO_FORCE without a pool (fcf044891c84, 5.13)" },
+	{ ERA_POOLLESS_MAP, KV(5, 14, 0), 0, ARCH_RISCV, POOLLESS_OVERFLOW,
+	  "arch/riscv/mm/init.c mem_init: SWIOTLB_NO_FORCE without a pool (ce3aca0465e3, 5.14)" },
 	{ ERA_POOLLESS_MAP, KV(5, 0, 0), KV(5, 19, 0), ANY_ARCH, POOLLESS_TRIES_SWIOTLB,
 	  "kernel/dma/direct.h dma_direct_map_page: swiotlb_force != SWIOTLB_NO_FORCE, 5.0-5.18" },
 	{ ERA_POOLLESS_MAP, KV(5, 19, 0), 0, ANY_ARCH, POOLLESS_OVERFLOW,
@@ -199,16 +218,22 @@ static const struct era_row table[] = {
 	 * slot, so such a device fits less; 82806744fd7d (5.19) made
 	 * swiotlb_max_mapping_size() subtract roundup(min_align_mask, IO_TLB_SIZE). */
 	/* The stable rows first (the first matching row wins): 82806744fd7d in
-	 * 5.15.72 and 5.10.147 (625899cd06e1). 5.10.y took the min_align_mask
-	 * series earlier, in a stable release not pinned: 5.10.0-146 read as before 5.12. */
+	 * 5.15.72 and 5.10.147 (625899cd06e1). The min_align_mask series itself
+	 * (1f221a0d0dbf and the eight before it) went to 5.10.35 and 5.11.19 (both
+	 * pushed 2021-05-07, the series just before "Linux 5.10.35" and "Linux
+	 * 5.11.19"); its 5.4.y submission of 2021-05-18 was declined ("this isn't a
+	 * regression", Greg Kroah-Hartman, 2021-05-20), so 5.4.y has no row. */
+	{ ERA_MAPPING_ALIGN, KV(5, 10, 35), KV(5, 10, 147), ANY_ARCH, MAPPING_ALIGN_UNCOUNTED,
+	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: min_align_mask offset (1f221a0d0dbf in stable 5.10.35)" },
 	{ ERA_MAPPING_ALIGN, KV(5, 10, 147), KV(5, 11, 0), ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
 	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size (82806744fd7d in stable 5.10.147)" },
 	{ ERA_MAPPING_ALIGN, KV(5, 15, 72), KV(5, 16, 0), ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
 	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size (82806744fd7d in stable 5.15.72)" },
-	{ ERA_MAPPING_ALIGN, 0, KV(5, 12, 0), ANY_ARCH, MAPPING_ALIGN_NONE,
-	  "kernel/dma/swiotlb.c (lib/swiotlb.c before 4.18): IO_TLB_SEGSIZE slots, no min_align_mask before 5.12" },
-	{ ERA_MAPPING_ALIGN, KV(5, 12, 0), KV(5, 19, 0), ANY_ARCH, MAPPING_ALIGN_UNCOUNTED,
-	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: min_align_mask offset (1f221a0d0dbf, 5.12), not in swiotlb_max_mapping_size" },
+	{ ERA_MAPPING_ALIGN, 0, KV(5, 11, 19), ANY_ARCH, MAPPING_ALIGN_NONE,
+	  "kernel/dma/swiotlb.c (lib/swiotlb.c before 4.18): IO_TLB_SEGSIZE slots, no min_align_mask before 5.12 (5.11.19)" },
+	/* 5.11.19 to 5.11.22 have it as 5.12 does: one row from 5.11.19 */
+	{ ERA_MAPPING_ALIGN, KV(5, 11, 19), KV(5, 19, 0), ANY_ARCH, MAPPING_ALIGN_UNCOUNTED,
+	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: min_align_mask offset (1f221a0d0dbf, 5.12; stable 5.11.19), not in swiotlb_max_mapping_size" },
 	{ ERA_MAPPING_ALIGN, KV(5, 19, 0), 0, ANY_ARCH, MAPPING_ALIGN_SUBTRACTED,
 	  "kernel/dma/swiotlb.c swiotlb_max_mapping_size: - roundup(min_align_mask, IO_TLB_SIZE) (82806744fd7d, 5.19)" },
 
@@ -227,7 +252,8 @@ static const struct era_row table[] = {
 	 * full"), but panics ("Can not allocate SWIOTLB buffer earlier ...") where
 	 * it tests for the missing pool: "if (!mem)" while io_tlb_default_mem was a
 	 * pointer, 2d29960af0be (5.13) until the static one of 463e862ac63e (5.15),
-	 * and "if (!mem || !mem->nslabs)" from c51ba246cb17 (6.0, stable 5.15.61).
+	 * and "if (!mem || !mem->nslabs)" from c51ba246cb17 (6.0, stable 5.15.61
+	 * and 5.18.18: the 5.18.18 announcement lists it under Robin Murphy).
 	 * f316ba0a8814 "dma-iommu: Check that swiotlb is active before trying to use
 	 * it" (IOMMU pull for 5.19; the string is in Debian's 6.1.176 and 6.12, not
 	 * its 5.10.223) fails first: "DMA bounce buffers are inactive". */
@@ -249,6 +275,8 @@ static const struct era_row table[] = {
 	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: panic when io_tlb_default_mem is NULL (2d29960af0be, 5.13)" },
 	{ ERA_UNTRUSTED_BOUNCE, KV(5, 15, 61), KV(5, 16, 0), ANY_ARCH, UNTRUSTED_NO_POOL_PANIC,
 	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: panic when !mem->nslabs (c51ba246cb17 in stable 5.15.61)" },
+	{ ERA_UNTRUSTED_BOUNCE, KV(5, 18, 18), KV(5, 19, 0), ANY_ARCH, UNTRUSTED_NO_POOL_PANIC,
+	  "kernel/dma/swiotlb.c swiotlb_tbl_map_single: panic when !mem->nslabs (c51ba246cb17 in stable 5.18.18)" },
 	{ ERA_UNTRUSTED_BOUNCE, KV(5, 15, 0), KV(5, 19, 0), ANY_ARCH, UNTRUSTED_NO_POOL_FULL,
 	  "kernel/dma/swiotlb.c: static io_tlb_default_mem (463e862ac63e, 5.15): no slot without a pool" },
 	{ ERA_UNTRUSTED_BOUNCE, KV(5, 19, 0), 0, ANY_ARCH, UNTRUSTED_NO_POOL_CHECKED,
@@ -268,17 +296,25 @@ static const struct era_row table[] = {
 	/* x86 IOMMU drivers clearing swiotlb so pci_iommu_init() frees the pool:
 	 * intel_iommu_init() "swiotlb = 0" until the bounce-page series (5.4) kept
 	 * it for untrusted devices; amd_iommu_init_dma_ops() unless passthrough
-	 * until 121660bba631 "iommu/amd: Enable swiotlb in all cases" (5.19). */
+	 * until 121660bba631 "iommu/amd: Enable swiotlb in all cases" (5.19; stable
+	 * 5.15.46, 5.17.14 and 5.18.3: the 5.15.46 announcement lists it, and the
+	 * linux-5.17.y and linux-rolling-stable pushes of 2022-06-09/12 carry it before
+	 * "Linux 5.17.14" and "Linux 5.18.3"). The stable rows stand first. */
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 15, 46), KV(5, 16, 0), ANY_ARCH, IOMMU_POOL_KEPT,
+	  "drivers/iommu/amd/iommu.c: the pool kept with an IOMMU (121660bba631 in stable 5.15.46)" },
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 17, 14), KV(5, 18, 0), ANY_ARCH, IOMMU_POOL_KEPT,
+	  "drivers/iommu/amd/iommu.c: the pool kept with an IOMMU (121660bba631 in stable 5.17.14)" },
 	{ ERA_IOMMU_DROPS_POOL, 0, KV(5, 4, 0), ANY_ARCH, IOMMU_POOL_DROPPED_BOTH,
 	  "drivers/iommu/intel-iommu.c intel_iommu_init, amd_iommu_init.c amd_iommu_init_dma_ops: swiotlb = 0, before 5.4" },
 	/* 5.4-5.7: "if (!has_untrusted_dev() || intel_no_bounce) swiotlb = 0"; the
 	 * end (5.8, with the 32-bit fallback's removal) is not pinned to a commit */
 	{ ERA_IOMMU_DROPS_POOL, KV(5, 4, 0), KV(5, 8, 0), ANY_ARCH, IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED,
 	  "drivers/iommu/intel-iommu.c intel_iommu_init: swiotlb = 0 without untrusted devices, 5.4-5.7" },
-	{ ERA_IOMMU_DROPS_POOL, KV(5, 8, 0), KV(5, 19, 0), ANY_ARCH, IOMMU_POOL_DROPPED_AMD,
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 8, 0), KV(5, 18, 3), ANY_ARCH, IOMMU_POOL_DROPPED_AMD,
 	  "drivers/iommu/amd/iommu.c amd_iommu_init_dma_ops: swiotlb = 0 unless passthrough, before 5.19" },
-	{ ERA_IOMMU_DROPS_POOL, KV(5, 19, 0), 0, ANY_ARCH, IOMMU_POOL_KEPT,
-	  "arch/x86/kernel/pci-dma.c: the pool kept with an IOMMU (121660bba631, 5.19)" },
+	/* 5.18.3 to 5.18.19 have it as 5.19 does: one row from 5.18.3 */
+	{ ERA_IOMMU_DROPS_POOL, KV(5, 18, 3), 0, ANY_ARCH, IOMMU_POOL_KEPT,
+	  "arch/x86/kernel/pci-dma.c: the pool kept with an IOMMU (121660bba631, 5.19; stable 5.18.3)" },
 
 	/* amd_iommu_init_dma_ops(): "swiotlb = (iommu_pass_through || sme_me_mask)"
 	 * (x86's iommu=pt flag) until "iommu/amd: Request passthrough mode from
@@ -316,15 +352,24 @@ static const struct era_row table[] = {
 
 	/* arm64 ACPI: iort_dma_setup() (drivers/acpi/arm64/iort.c; acpi_arch_dma_setup
 	 * in drivers/acpi/arm64/dma.c from db59e1b6e492, 5.14) limits a device to
-	 * 1 << memory_address_limit: a named component's from 10d8ab2c15b9 (4.14:
-	 * absent in 4.13.4, present in 4.14.5), a root complex's from 5ac65e8c8941
+	 * 1 << memory_address_limit: a named component's from 4.14 (nc_dma_get_range
+	 * absent in 4.13.4, present in 4.14.5; the commit cited here before,
+	 * 10d8ab2c15b9, is not found: not pinned), a root complex's from 5ac65e8c8941
 	 * (4.19: absent in 4.18.0), both as bus_dma_mask (d74ea7100b0d, 4.19) and
 	 * later bus_dma_limit. An ACPI _DMA method (acpi_dma_get_range, 4.14 for PCI,
-	 * 7fb89e1d44cb 5.8 for named components) comes first; sysfs does not show it. */
+	 * 7fb89e1d44cb 5.8 for named components) comes first; sysfs does not show it.
+	 * Until a1df829ead58 "ACPI/IORT: Do not blindly trust DMA masks from
+	 * firmware" (5.11, stable 5.10.13) iort_dma_setup() also set *dma_mask and
+	 * coherent_dma_mask to the IORT mask instead of the smaller of the two, and
+	 * a limit of 0 (size 1, end 0) zeroed them while leaving the bus limit 0,
+	 * which min_not_zero() reads as none: dma-map.c's "0 applies no limit" holds
+	 * for the bus limit in every era. A driver's dma_set_mask() in probe
+	 * replaces the masks after either, and sysfs shows PCI masks as they are;
+	 * only a named component whose driver sets none keeps the IORT mask. */
 	{ ERA_IORT_LIMIT, 0, KV(4, 14, 0), ARCH_ARM64, IORT_LIMIT_NONE,
 	  "drivers/acpi/arm64/iort.c iort_dma_setup: no IORT limits, before 4.14" },
 	{ ERA_IORT_LIMIT, KV(4, 14, 0), KV(4, 19, 0), ARCH_ARM64, IORT_LIMIT_NAMED,
-	  "drivers/acpi/arm64/iort.c nc_dma_get_range (10d8ab2c15b9, 4.14)" },
+	  "drivers/acpi/arm64/iort.c nc_dma_get_range (4.14: absent in 4.13.4, present in 4.14.5)" },
 	{ ERA_IORT_LIMIT, KV(4, 19, 0), 0, ARCH_ARM64, IORT_LIMIT_BOTH,
 	  "drivers/acpi/arm64/iort.c rc_dma_get_range (5ac65e8c8941, 4.19)" },
 	{ ERA_IORT_LIMIT, 0, 0, ANY_ARCH, IORT_LIMIT_NONE,
@@ -335,14 +380,22 @@ static const struct era_row table[] = {
 	 * "x86: enable swiotlb for > 4GiG ram on 32-bit kernels" (4.19) dropped the
 	 * #ifdef, but MAX_DMA32_PFN ((4UL*1024*1024*1024) >> PAGE_SHIFT) is 0 on
 	 * 32-bit, so every PAE kernel made a pool until 88743470668e "x86/dma: Fix
-	 * max PFN arithmetic overflow on 32 bit systems" (x86/urgent, May 2020; 5.8
-	 * taken, with stable backports not pinned). */
+	 * max PFN arithmetic overflow on 32 bit systems" (x86-urgent-2020-05-31,
+	 * merged as 8fc984aedced at 18:05 UTC on 2020-05-31, before the v5.7 tag at
+	 * 16:49 -0700 that day: 5.7), backported to 4.19.126, 5.4.44 and 5.6.16
+	 * (their release announcements list it). The 4.20-5.3 and 5.5 series had
+	 * ended by then. The stable rows stand first: the first matching row wins. */
+	{ ERA_X86_32_POOL, KV(4, 19, 126), KV(4, 20, 0), ARCH_X86, X86_32_POOL_ABOVE_4G,
+	  "arch/x86/include/asm/dma.h MAX_DMA32_PFN in 64-bit arithmetic (88743470668e in stable 4.19.126)" },
+	{ ERA_X86_32_POOL, KV(5, 4, 44), KV(5, 5, 0), ARCH_X86, X86_32_POOL_ABOVE_4G,
+	  "arch/x86/include/asm/dma.h MAX_DMA32_PFN in 64-bit arithmetic (88743470668e in stable 5.4.44)" },
 	{ ERA_X86_32_POOL, 0, KV(4, 19, 0), ARCH_X86, X86_32_POOL_NONE,
 	  "arch/x86/kernel/pci-swiotlb.c pci_swiotlb_detect_4gb: #ifdef CONFIG_X86_64, before 4.19" },
-	{ ERA_X86_32_POOL, KV(4, 19, 0), KV(5, 8, 0), ARCH_X86, X86_32_POOL_ALWAYS,
+	/* 5.6.16 to 5.6.19 have it as 5.7 does: one row from 5.6.16 */
+	{ ERA_X86_32_POOL, KV(4, 19, 0), KV(5, 6, 16), ARCH_X86, X86_32_POOL_ALWAYS,
 	  "arch/x86/kernel/pci-swiotlb.c: MAX_DMA32_PFN is 0 on 32-bit (485734f3fc77, 4.19)" },
-	{ ERA_X86_32_POOL, KV(5, 8, 0), 0, ARCH_X86, X86_32_POOL_ABOVE_4G,
-	  "arch/x86/include/asm/dma.h MAX_DMA32_PFN in 64-bit arithmetic (88743470668e, 5.8)" },
+	{ ERA_X86_32_POOL, KV(5, 6, 16), 0, ARCH_X86, X86_32_POOL_ABOVE_4G,
+	  "arch/x86/include/asm/dma.h MAX_DMA32_PFN in 64-bit arithmetic (88743470668e, 5.7; stable 5.6.16)" },
 
 	/* 32-bit ARM's pool: arch/arm/mm/init.c mem_init() calls swiotlb_init() only
 	 * under CONFIG_ARM_LPAE, from ad3c7b18c5b3 (5.3) unconditionally; fcf044891c84

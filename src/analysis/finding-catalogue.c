@@ -201,7 +201,8 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"the block layer bounces {bytes} of RAM for this device's queue (pages above "
 		"bounce_pfn): a copy on every I/O"),
 
-	/* 5.0-5.18 try swiotlb_map() with no pool: the slot search fails instead */
+	/* 5.0-5.18 try swiotlb_map() with no pool (x86; not arm64, nor LPAE ARM 5.13+
+	 * and riscv 5.14+, whose mem_init() sets SWIOTLB_NO_FORCE): no slot is found */
 	[FC_BOUNCE_IMPOSSIBLE_NO_SLOTS] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
 		"{bytes} of RAM is out of this device's reach and there is no bounce buffer: DMA "
 		"to it fails (\"swiotlb buffer is full ... total 0 (slots)\")",

@@ -85,7 +85,8 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 			finding_add_u64(f, x, "physical_address_bits", in->m->coco.cpuinfo_phys_bits.v);
 	}
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
-		/* 5.0-5.18 try swiotlb_map() with no pool: the slot search fails instead */
+		/* 5.0-5.18 try swiotlb_map() with no pool where mem_init() left swiotlb_force
+		 * alone (x86): the slot search fails instead; ERA_POOLLESS_MAP is per arch */
 		bool tries = sw->active == TRI_NO && !in->m->cmd.swiotlb_noforce &&
 			     era_value(ERA_POOLLESS_MAP, in->release, in->arch_family, NULL) ==
 				     POOLLESS_TRIES_SWIOTLB;

@@ -26,9 +26,9 @@ static void forced(const struct machine *m, enum coco_kind coco, uint32_t releas
 	else if (coco == COCO_CCA_REALM)
 		s->forced_why = "Arm CCA realm: all DMA bounces through swiotlb";
 	else if (coco == COCO_HYPERV_ISOLATED && release == 0)
-		/* the isolation line is older than the forcing (5.12's CPUID leaf, 5.16's SWIOTLB_FORCE) */
+		/* the isolation line is older than the forcing (5.12's CPUID leaf, 5.17's SWIOTLB_FORCE) */
 		s->forced_unknown_why = "kernel release unknown: a Hyper-V isolated VM bounces all DMA "
-					"through swiotlb from 5.16, not before";
+					"through swiotlb from 5.17, not before";
 	else if (coco == COCO_HYPERV_ISOLATED && era_value(ERA_HYPERV_FORCE, release, ANY_ARCH, NULL))
 		s->forced_why = "Hyper-V isolated VM: all DMA bounces through swiotlb";
 	else if (coco == COCO_S390_PV)
@@ -101,8 +101,8 @@ static bool iommu_dropped_pool(const struct machine *m, uint32_t release, struct
 	/* the current row keeps the pool: the optimistic reading of an unknown release */
 	if (release == 0 && !(vendor == IOMMU_VENDOR_AMD && m->cmd.iommu_pt)) {
 		s->active = TRI_UNKNOWN;
-		s->active_why = "kernel release unknown: an x86 IOMMU driver before 5.19 frees the pool "
-				"(Intel's before 5.8, AMD's unless passthrough)";
+		s->active_why = "kernel release unknown: an x86 IOMMU driver before 5.19 (5.15.46, "
+				"5.17.14, 5.18.3) frees the pool (Intel's before 5.8, AMD's unless passthrough)";
 		return true;
 	}
 	if (rule == IOMMU_POOL_KEPT)
@@ -349,7 +349,8 @@ static void riscv_default(const struct machine *m, const struct layout *l, uint3
 	s->assumed_bytes = kmalloc_pool_bytes(l);
 }
 
-/* 32-bit x86 by era: none before 4.19, any RAM 4.19-5.7, above 4 GiB after. True when decided. */
+/* 32-bit x86 by era: none before 4.19, any RAM 4.19-5.6, above 4 GiB from 5.7 (and
+ * stable 4.19.126, 5.4.44, 5.6.16). True when decided. */
 static bool x86_32_default(const struct layout *l, uint32_t release, uint64_t pfn_4g,
 			   struct swiotlb_state *s)
 {
@@ -363,14 +364,10 @@ static bool x86_32_default(const struct layout *l, uint32_t release, uint64_t pf
 	case X86_32_POOL_ALWAYS:
 		if (l->end_pfn > pfn_4g)
 			return false;
-		/* a stable release may carry 88743470668e; x.y.0 cannot */
-		s->active = (release & 0xff) == 0 ? TRI_YES : TRI_UNKNOWN;
-		s->active_why = s->active == TRI_YES
-					? "assumed: 32-bit x86 of 4.19-5.7 allocates the pool whatever the "
-					  "RAM (MAX_DMA32_PFN overflows to 0)"
-					: "32-bit x86 of 4.19-5.7 allocates the pool whatever the RAM "
-					  "(MAX_DMA32_PFN overflows to 0) unless its stable release took "
-					  "88743470668e, which the release does not say";
+		/* the stable releases that took 88743470668e have their own rows */
+		s->active = TRI_YES;
+		s->active_why = "assumed: 32-bit x86 of 4.19-5.6 without 88743470668e allocates the "
+				"pool whatever the RAM (MAX_DMA32_PFN overflows to 0)";
 		return true;
 	case X86_32_POOL_ABOVE_4G:
 		if (release != 0 || l->end_pfn <= pfn_4g)

@@ -141,6 +141,19 @@ ROWS = {
         how="iommu=off on 5.10, no pool: swiotlb_bounced fires for each attempt, then"
             " \"swiotlb buffer is full ... total 0 (slots)\"; the judge and --observe"
             " count such events as failures"),
+    "ERA_POOLLESS_MAP 5.0.. arm64":
+        "no arm64 guest maps out of reach without a pool: QEMU virt's RAM starts at"
+        " 1 GiB and every guest either keeps all RAM in ZONE_DMA/DMA32 (no 32-bit"
+        " device out of reach) or has RAM past it (a pool); the mem_init() source in"
+        " eras.c stands",
+    "ERA_POOLLESS_MAP 5.4.149..5.5 arm": OLDER.replace("this old", "on 5.4"),
+    "ERA_POOLLESS_MAP 5.10.69..5.11 arm":
+        "bullseye's 5.10.223 LPAE lands here, but no armhf guest maps out of reach"
+        " without a pool (the LPAE guests' RAM past arm_dma_pfn_limit makes one)",
+    "ERA_POOLLESS_MAP 5.13.. arm":
+        "no armhf guest maps out of reach without a pool (armhf-virt-highmem has"
+        " RAM past arm_dma_pfn_limit, so a pool)",
+    "ERA_POOLLESS_MAP 5.14.. riscv": "the suite has no riscv64 guest yet (issue 36, section 4)",
     "ERA_POOLLESS_MAP 5.19.. any": dict(
         guests=["x86-pc-6g-iommu-off", "x86-pc-6g-noforce"],
         how="no pool on 6.1: \"DMA addr ... overflow\" and no swiotlb_bounced event"),
@@ -207,15 +220,17 @@ ROWS = {
                 "armhf-virt-highmem"],
         how="32-bit devices that reach all RAM below the derived bound (4 GiB, lowmem's"
             " end, arm64's ZONE_DMA end) reach the pool; " + NOBODY),
-    "ERA_MAPPING_ALIGN 0..5.12 any":
+    "ERA_MAPPING_ALIGN 0..5.11.19 any":
         "no guest bounces a device with a min_align_mask (NVMe), and the judge does"
         " not check the mapping-size finding this row decides",
+    "ERA_MAPPING_ALIGN 5.10.35..5.10.147 any": NO_DEBIAN.replace("lies in", "is a 5.10 this old in")
+        + "; tests/machines/x86-sev-nvme-256k-5.10.34 and -5.10.35 hold its boundary",
     "ERA_MAPPING_ALIGN 5.10.147..5.11 any":
         "bullseye's 5.10.223 lands here, but no guest bounces a device with a"
         " min_align_mask (NVMe), and the judge does not check the mapping-size finding",
     "ERA_MAPPING_ALIGN 5.15.72..5.16 any": NO_DEBIAN,
-    "ERA_MAPPING_ALIGN 5.12..5.19 any": NO_DEBIAN + "; tests/machines/x86-sev-nvme-256k-5.12"
-        " and -5.11 hold its boundary",
+    "ERA_MAPPING_ALIGN 5.11.19..5.19 any": NO_DEBIAN + "; tests/machines/x86-sev-nvme-256k-5.12,"
+        " -5.11 (5.11.22) and -5.11.18 hold its boundary",
     "ERA_MAPPING_ALIGN 5.19.. any":
         "no guest bounces a device with a min_align_mask (NVMe), and the judge does"
         " not check the mapping-size finding this row decides",
@@ -229,11 +244,14 @@ ROWS = {
     # ---- IOMMUs ----
     "ERA_IOMMU_DROPS_POOL 0..5.4 any": OLDER + "; tests/machines/x86-intel-4.14-iommu holds it",
     "ERA_IOMMU_DROPS_POOL 5.4..5.8 any": NO_DEBIAN,
-    "ERA_IOMMU_DROPS_POOL 5.8..5.19 any": dict(
+    "ERA_IOMMU_DROPS_POOL 5.15.46..5.16 any": NO_DEBIAN + "; tests/machines/"
+        "x86-amd-5.15.45-iommu and -5.15.46-iommu hold its boundary",
+    "ERA_IOMMU_DROPS_POOL 5.17.14..5.18 any": NO_DEBIAN,
+    "ERA_IOMMU_DROPS_POOL 5.8..5.18.3 any": dict(
         guests=["x86-q35-amd-iommu-bullseye", "x86-q35-amd-iommu-pt-bullseye",
                 "x86-q35-iommu-bullseye"],
         how="AMD-Vi on 5.10 frees the pool unless iommu=pt, VT-d keeps it; " + NOBODY),
-    "ERA_IOMMU_DROPS_POOL 5.19.. any": dict(
+    "ERA_IOMMU_DROPS_POOL 5.18.3.. any": dict(
         guests=["x86-q35-amd-iommu-trixie", "x86-q35-amd-iommu-pt-trixie", "x86-q35-iommu",
                 "x86-q35-iommu-pt"],
         how="AMD-Vi (6.12) and VT-d (6.1) keep the pool; " + NOBODY),
@@ -251,6 +269,8 @@ ROWS = {
         " holds it",
     "ERA_UNTRUSTED_BOUNCE 5.15.61..5.16 any": NO_DEBIAN + "; tests/machines/"
         "x86-thunderbolt-3g-5.15.61 and -5.15.60 hold its boundary",
+    "ERA_UNTRUSTED_BOUNCE 5.18.18..5.19 any": NO_DEBIAN + "; tests/machines/"
+        "x86-thunderbolt-3g-5.18.18 and -5.18.17 hold its boundary",
     "ERA_UNTRUSTED_BOUNCE 5.15..5.19 any": NO_DEBIAN,
     "ERA_UNTRUSTED_BOUNCE 5.19.. any":
         "no guest has an untrusted PCI device: QEMU describes no external-facing"
@@ -285,9 +305,12 @@ ROWS = {
         " arm64, armhf)",
     "ERA_X86_32_POOL 0..4.19 x86": OLDER + "; tests/machines/x86-32-pae-scsi-4.17 and"
         " -4.18 hold it",
-    "ERA_X86_32_POOL 4.19..5.8 x86": OLDER + "; tests/machines/x86-32-3g-4.19.0 and"
-        " x86-32-3g-4.19-stable hold it",
-    "ERA_X86_32_POOL 5.8.. x86": dict(
+    "ERA_X86_32_POOL 4.19.126..4.20 x86": OLDER + "; tests/machines/x86-32-3g-4.19.125,"
+        " x86-32-3g-4.19-stable (4.19.316) hold its boundary",
+    "ERA_X86_32_POOL 5.4.44..5.5 x86": NO_DEBIAN + "; tests/machines/x86-32-3g-5.4.44 holds it",
+    "ERA_X86_32_POOL 4.19..5.6.16 x86": OLDER + "; tests/machines/x86-32-3g-4.19.0 and"
+        " x86-32-3g-4.19.125 hold it",
+    "ERA_X86_32_POOL 5.6.16.. x86": dict(
         guests=["i386-pc-6g-bullseye"],
         how="5.10 686-pae with 6 GiB: a pool for the RAM above 4 GiB; " + NOBODY),
 
@@ -301,10 +324,10 @@ ROWS = {
     "ERA_IORT_LIMIT 0.. any": "IORT is arm64's; the other architectures read no such table",
 
     # ---- confidential and other platforms ----
-    "ERA_HYPERV_FORCE 0..5.16 any":
+    "ERA_HYPERV_FORCE 0..5.17 any":
         "a Hyper-V isolated VM (VBS, SNP or TDX isolation) runs only on Hyper-V/Azure"
         " hosts; QEMU emulates none",
-    "ERA_HYPERV_FORCE 5.16.. any":
+    "ERA_HYPERV_FORCE 5.17.. any":
         "a Hyper-V isolated VM (VBS, SNP or TDX isolation) runs only on Hyper-V/Azure"
         " hosts; QEMU emulates none; tests/machines/x86-hyperv-snp holds it",
     "ERA_S390_PCI_DMA 0..6.7 any":

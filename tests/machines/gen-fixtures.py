@@ -842,7 +842,7 @@ def x86_hyperv_snp(t):
         "software IO TLB: mapped [mem 0x0000000069c00000-0x00000000a9c00000] (1024MB)",
     ])
     return [
-        "# Hyper-V isolated VM (type 2, SNP): every DMA-API mapping bounces (5.16+)",
+        "# Hyper-V isolated VM (type 2, SNP): every DMA-API mapping bounces (5.17+, 062a5c4260cd)",
         ".swiotlb.forced == true",
         ".swiotlb.forced_why | test(\"Hyper-V\")",
         "%s | .verdict == \"forced\"" % dev("0000:01:00.0"),
@@ -1399,18 +1399,29 @@ def x86_iommu_soft_3g(t):
     ]
 
 
-def x86_amd_510_iommu(t):
+def x86_amd_510_iommu(t, release="5.10.0-33-amd64"):
     """AMD-Vi on 5.10 with translated groups, RAM above 4 GiB, a rotated log:
     amd_iommu_init_dma_ops() cleared swiotlb (no passthrough, no SME) and
-    pci_iommu_init() freed the pool, until 121660bba631 (5.19).
+    pci_iommu_init() freed the pool, until 121660bba631 (5.19; stable 5.15.46,
+    5.17.14, 5.18.3), after which x86-64's default above 4 GiB holds.
     Follows: x86-pc-4g's devices and nvme_setup_io_queues's line; groups synthetic."""
-    manifest(t, "x86_64", "5.10.0-33-amd64", "2026-12-03T08:00:00Z")
+    manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
     cmd = "root=/dev/nvme0n1p1"
     x86_proc(t, cmd)
     t.file("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
            "address sizes\t: 48 bits physical, 48 bits virtual\n\n")
     x86_pc_devices(t, groups=True)
     kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
+    devs = [
+        "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
+        "# the NVMe's group is DMA-FQ too: translated",
+        "%s | .verdict == \"iommu\"" % dev("0000:01:00.0"),
+    ]
+    if release.startswith("5.15.46"):
+        return [
+            "# 121660bba631 in 5.15.46: the AMD driver no longer frees the pool; 8 GiB, above 4 GiB: one",
+            ".swiotlb.active == true and (.swiotlb.active_why | test(\"AMD\") | not)",
+        ] + devs
     return [
         ".swiotlb.active == false and (.swiotlb.active_why | test(\"AMD\"))",
         "# the groups' DMA-FQ types show the default domain is translated, not passthrough",
@@ -1496,9 +1507,9 @@ def riscv_virt_1g(t, release, zicbom):
 
 def x86_32_pool(t, release, ram_6g):
     """32-bit PAE x86 with a rotated log, the pool by era: none before 4.19
-    (pci_swiotlb_detect_4gb under CONFIG_X86_64); 4.19-5.7 one whatever the RAM
-    (MAX_DMA32_PFN is 0 on 32-bit) unless a stable release fixed it; from 5.8
-    (88743470668e) only above 4 GiB.
+    (pci_swiotlb_detect_4gb under CONFIG_X86_64); 4.19-5.6 one whatever the RAM
+    (MAX_DMA32_PFN is 0 on 32-bit); from 5.7 (88743470668e, merged on 5.7's
+    release day; stable 4.19.126, 5.4.44, 5.6.16) only above 4 GiB.
     Follows: no checked source beyond x86-pc-4g's devices: RAM layouts and the sd
     line are synthetic."""
     x86_32_pae_scsi_419(t)
@@ -1543,11 +1554,12 @@ def x86_32_pool(t, release, ram_6g):
                 "%s | length == 1" % finding("bounce-needed", "0000:00:1f.2"),
             ]
         return checks + nvme
-    if release.startswith("4.19.0"):
-        return [".swiotlb.active == true and (.swiotlb.active_why | test(\"whatever the RAM\"))"] + nvme
-    if release.startswith("4.19."):
-        return [".swiotlb.active == null and (.swiotlb.active_why | test(\"88743470668e\"))"] + nvme
-    return [".swiotlb.active == false and (.swiotlb.active_why | test(\"4 GiB\"))"] + nvme
+    v = tuple(int(x) for x in release.split("-")[0].split("."))
+    if v < (4, 19, 126) or (5, 0) <= v < (5, 4, 44):
+        return ["# MAX_DMA32_PFN overflows to 0 without 88743470668e: a pool whatever the RAM",
+                ".swiotlb.active == true and (.swiotlb.active_why | test(\"whatever the RAM\"))"] + nvme
+    return ["# 88743470668e (5.7; stable 4.19.126, 5.4.44): 3 GiB, none above 4 GiB, no pool",
+            ".swiotlb.active == false and (.swiotlb.active_why | test(\"4 GiB\"))"] + nvme
 
 
 def arm64_early_pool(t, release):
@@ -2598,7 +2610,8 @@ X86_3G_MEMINFO = "MemTotal:        3080000 kB\nMemFree:         2900000 kB\nBoun
 
 def x86_sev_nvme_256k(t, release):
     """An SEV guest whose QEMU nvme (MDTS 6) allows 256 KiB: exactly
-    dma_max_mapping_size() before 5.19. In 5.12-5.18 nvme's min_align_mask
+    dma_max_mapping_size() before 5.19. In 5.12-5.18 (and stable 5.10.35+,
+    5.11.19+, which took the series) nvme's min_align_mask
     (4095) keeps a segment's offset in the bounce slots, so a 256 KiB segment
     not on a 2 KiB boundary needs 129 slots and fails; before 5.12 it fits.
     Follows: arch/x86/mm/mem_encrypt.c print_mem_encrypt_feature_info's "AMD
@@ -2619,8 +2632,11 @@ def x86_sev_nvme_256k(t, release):
     f = finding("bounce-mapping-too-large", "0000:00:04.0")
     sev = ["# an SEV guest forces every mapping through swiotlb: machine-wide",
            "%s | length == 1" % finding("forced-bounce")]
-    if release.startswith("5.11."):
-        return ["%s | .verdict == \"forced\"" % dev("0000:00:04.0"), "%s | length == 0" % f] + sev
+    v = tuple(int(x) for x in release.split("-")[0].split("."))
+    # 1f221a0d0dbf: 5.12, stable 5.10.35 and 5.11.19 (5.4.y declined)
+    if v < (5, 10, 35) or (5, 11) <= v < (5, 11, 19):
+        return ["# no min_align_mask: a whole 256 KiB segment fits one mapping",
+                "%s | .verdict == \"forced\"" % dev("0000:00:04.0"), "%s | length == 0" % f] + sev
     return sev + [
         "%s | .verdict == \"forced\"" % dev("0000:00:04.0"),
         "%s | length == 1 and (.[0].message | test(\"min_align_mask\"))" % f,
@@ -2631,7 +2647,8 @@ def x86_sev_nvme_256k(t, release):
 def x86_thunderbolt_era(t, release, panics):
     """x86-thunderbolt-3g (no pool) on older kernels: swiotlb_tbl_map_single()
     panics where it tests for the missing pool (5.13-5.14: io_tlb_default_mem
-    NULL; 5.15.61+: !mem->nslabs) and finds no slot elsewhere (5.15.0-5.15.60).
+    NULL; 5.15.61+ and 5.18.18+: !mem->nslabs, c51ba246cb17) and finds no slot
+    elsewhere (5.15.0-5.15.60, 5.16-5.17, 5.18.0-5.18.17).
     Follows: x86-thunderbolt-3g's tree with the release changed."""
     x86_thunderbolt(t, False)
     manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
@@ -2953,6 +2970,9 @@ FIXTURES = {
     "arm64-restricted-pool-5.10": arm64_restricted_pool_510,
     "x86-iommu-soft-3g": x86_iommu_soft_3g,
     "x86-amd-5.10-iommu": x86_amd_510_iommu,
+    # 121660bba631 in stable 5.15.46 (also 5.17.14, 5.18.3): one release each side
+    "x86-amd-5.15.45-iommu": lambda t: x86_amd_510_iommu(t, "5.15.45-1-amd64"),
+    "x86-amd-5.15.46-iommu": lambda t: x86_amd_510_iommu(t, "5.15.46-1-amd64"),
     "arm64-kmalloc-pool-6.1": lambda t: arm64_kmalloc_pool(t, "6.1.0-27-arm64"),
     "arm64-kmalloc-pool-6.6": lambda t: arm64_kmalloc_pool(t, "6.6.58-arm64"),
     "arm64-kmalloc-pool-6.12": lambda t: arm64_kmalloc_pool(t, "6.12.9-arm64"),
@@ -2973,6 +2993,9 @@ FIXTURES = {
     "x86-32-pae-scsi-4.18": lambda t: x86_32_pool(t, "4.18.20-2-686-pae", True),
     "x86-32-3g-4.19.0": lambda t: x86_32_pool(t, "4.19.0", False),
     "x86-32-3g-4.19-stable": lambda t: x86_32_pool(t, "4.19.316-686-pae", False),
+    # 88743470668e in stable 4.19.126 and 5.4.44 (and 5.6.16; 5.7 in mainline)
+    "x86-32-3g-4.19.125": lambda t: x86_32_pool(t, "4.19.125-686-pae", False),
+    "x86-32-3g-5.4.44": lambda t: x86_32_pool(t, "5.4.44-686-pae", False),
     "x86-32-3g-5.8": lambda t: x86_32_pool(t, "5.8.18-686-pae", False),
     "arm64-4.7-pool": lambda t: arm64_early_pool(t, "4.7.10-arm64"),
     "arm64-4.8-pool": lambda t: arm64_early_pool(t, "4.8.17-arm64"),
@@ -2980,10 +3003,17 @@ FIXTURES = {
     "arm64-acpi-iort-4.18": lambda t: arm64_acpi_iort(t, "4.18.20-arm64"),
     "arm64-acpi-iort-6.1": lambda t: arm64_acpi_iort(t, "6.1.119-arm64"),
     "x86-sev-nvme-256k-5.11": lambda t: x86_sev_nvme_256k(t, "5.11.22"),
+    # the min_align_mask series in stable 5.10.35 and 5.11.19: one release each side
+    "x86-sev-nvme-256k-5.10.34": lambda t: x86_sev_nvme_256k(t, "5.10.34"),
+    "x86-sev-nvme-256k-5.10.35": lambda t: x86_sev_nvme_256k(t, "5.10.35"),
+    "x86-sev-nvme-256k-5.11.18": lambda t: x86_sev_nvme_256k(t, "5.11.18"),
     "x86-sev-nvme-256k-5.12": lambda t: x86_sev_nvme_256k(t, "5.12.19"),
     "x86-thunderbolt-3g-5.14": lambda t: x86_thunderbolt_era(t, "5.14.21-1-amd64", True),
     "x86-thunderbolt-3g-5.15.60": lambda t: x86_thunderbolt_era(t, "5.15.60-1-amd64", False),
     "x86-thunderbolt-3g-5.15.61": lambda t: x86_thunderbolt_era(t, "5.15.61-1-amd64", True),
+    # c51ba246cb17 also in stable 5.18.18: the panic, one release each side
+    "x86-thunderbolt-3g-5.18.17": lambda t: x86_thunderbolt_era(t, "5.18.17-1-amd64", False),
+    "x86-thunderbolt-3g-5.18.18": lambda t: x86_thunderbolt_era(t, "5.18.18-1-amd64", True),
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"

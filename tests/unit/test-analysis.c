@@ -85,13 +85,18 @@ static void test_eras(void **state)
 		{ KV(5, 14, 21), UNTRUSTED_NO_POOL_PANIC }, { KV(5, 15, 0), UNTRUSTED_NO_POOL_FULL },
 		{ KV(5, 15, 60), UNTRUSTED_NO_POOL_FULL },  { KV(5, 15, 61), UNTRUSTED_NO_POOL_PANIC },
 		{ KV(5, 15, 190), UNTRUSTED_NO_POOL_PANIC }, { KV(5, 16, 0), UNTRUSTED_NO_POOL_FULL },
-		{ KV(5, 18, 19), UNTRUSTED_NO_POOL_FULL },  { KV(5, 19, 0), UNTRUSTED_NO_POOL_CHECKED },
+		{ KV(5, 18, 17), UNTRUSTED_NO_POOL_FULL },  { KV(5, 18, 18), UNTRUSTED_NO_POOL_PANIC },
+		{ KV(5, 18, 19), UNTRUSTED_NO_POOL_PANIC }, { KV(5, 19, 0), UNTRUSTED_NO_POOL_CHECKED },
 	};
 	for (size_t i = 0; i < sizeof(untrusted) / sizeof(*untrusted); i++)
 		assert_int_equal(era_value(ERA_UNTRUSTED_BOUNCE, untrusted[i].release, ARCH_X86, NULL),
 				 untrusted[i].want);
 	/* 82806744fd7d and its stable backports */
-	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 146), ANY_ARCH, NULL), MAPPING_ALIGN_NONE);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 34), ANY_ARCH, NULL), MAPPING_ALIGN_NONE);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 35), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 146), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
+	/* the 5.4.y submission was declined: no min_align_mask in any 5.4 */
+	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 4, 255), ANY_ARCH, NULL), MAPPING_ALIGN_NONE);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 10, 147), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 15, 71), ANY_ARCH, NULL), MAPPING_ALIGN_UNCOUNTED);
 	assert_int_equal(era_value(ERA_MAPPING_ALIGN, KV(5, 15, 72), ANY_ARCH, NULL), MAPPING_ALIGN_SUBTRACTED);
@@ -106,8 +111,8 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 17, 19), ANY_ARCH, NULL), SCSI_LIMIT_AS_BLOCK);
 	assert_int_equal(era_value(ERA_SCSI_BLOCK_LIMIT, KV(4, 18, 0), ANY_ARCH, NULL), SCSI_LIMIT_NONE);
 	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(5, 2, 0), ARCH_ARM, NULL), STREAMING_ARM_NO_CHECK);
-	assert_int_equal(era_value(ERA_HYPERV_FORCE, KV(5, 15, 0), ANY_ARCH, NULL), 0);
-	assert_int_equal(era_value(ERA_HYPERV_FORCE, KV(5, 16, 0), ANY_ARCH, NULL), 1);
+	assert_int_equal(era_value(ERA_HYPERV_FORCE, KV(5, 16, 20), ANY_ARCH, NULL), 0);
+	assert_int_equal(era_value(ERA_HYPERV_FORCE, KV(5, 17, 0), ANY_ARCH, NULL), 1);
 	assert_int_equal(era_value(ERA_S390_PCI_DMA, KV(6, 6, 0), ANY_ARCH, NULL), S390_PCI_OWN_OPS);
 	assert_int_equal(era_value(ERA_S390_PCI_DMA, KV(6, 7, 0), ANY_ARCH, NULL), S390_PCI_DMA_IOMMU);
 	assert_int_equal(era_value(ERA_STREAMING_MAP, KV(5, 10, 0), ARCH_ARM, NULL), STREAMING_ARM_LPAE_DIRECT);
@@ -132,6 +137,13 @@ static void test_eras(void **state)
 	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 0, 0), ANY_ARCH, NULL), POOLLESS_TRIES_SWIOTLB);
 	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 18, 19), ANY_ARCH, NULL), POOLLESS_TRIES_SWIOTLB);
 	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 19, 0), ANY_ARCH, NULL), POOLLESS_OVERFLOW);
+	/* ...except where mem_init() set SWIOTLB_NO_FORCE without a pool */
+	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 10, 0), ARCH_X86, NULL), POOLLESS_TRIES_SWIOTLB);
+	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 10, 0), ARCH_ARM64, NULL), POOLLESS_OVERFLOW);
+	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 10, 68), ARCH_ARM, NULL), POOLLESS_TRIES_SWIOTLB);
+	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 10, 69), ARCH_ARM, NULL), POOLLESS_OVERFLOW);
+	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 13, 255), ARCH_RISCV, NULL), POOLLESS_TRIES_SWIOTLB);
+	assert_int_equal(era_value(ERA_POOLLESS_MAP, KV(5, 14, 0), ARCH_RISCV, NULL), POOLLESS_OVERFLOW);
 	/* 32-bit ARM LPAE's pool: none before ad3c7b18c5b3 (5.3), always until
 	 * fcf044891c84 (5.13; stable 5.4.149 and 5.10.69), then only past arm_dma_pfn_limit */
 	assert_int_equal(era_value(ERA_ARM_LPAE_POOL, KV(5, 2, 21), ARCH_ARM, NULL), ARM_POOL_NONE);
@@ -220,7 +232,7 @@ static const struct era_case {
 	{ ERA_KMALLOC_BOUNCE, ARCH_RISCV, LAST(6, 5), KV(6, 6, 0), 0, 1, "f51f7a0fc2f4" },
 	{ ERA_REMOVABLE_ATTR, ANY_ARCH, LAST(5, 13), KV(5, 14, 0), 0, 1, "c037b6c818c3" },
 	/* the Hyper-V Isolation VM series (5.16) */
-	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), 0, 1, "SWIOTLB_FORCE (5.16)" },
+	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 16), KV(5, 17, 0), 0, 1, "062a5c4260cd, 5.17" },
 	/* "s390/pci: Use dma-iommu layer" */
 	{ ERA_S390_PCI_DMA, ANY_ARCH, LAST(6, 6), KV(6, 7, 0), S390_PCI_OWN_OPS, S390_PCI_DMA_IOMMU,
 	  "c76c067e488c" },
@@ -247,6 +259,20 @@ static const struct era_case {
 	/* swiotlb_dma_ops merged into dma-direct (5.0: no row before); "dma-direct: use
 	 * is_swiotlb_active in dma_direct_map_page" (5.19) */
 	{ ERA_POOLLESS_MAP, ANY_ARCH, LAST(4, 20), KV(5, 0, 0), -1, POOLLESS_TRIES_SWIOTLB, "5.0-5.18" },
+	{ ERA_POOLLESS_MAP, ARCH_ARM64, LAST(4, 20), KV(5, 0, 0), -1, POOLLESS_OVERFLOW,
+	  "SWIOTLB_NO_FORCE without a pool (5.0 on)" },
+	{ ERA_POOLLESS_MAP, ARCH_ARM, KV(5, 4, 148), KV(5, 4, 149), POOLLESS_TRIES_SWIOTLB,
+	  POOLLESS_OVERFLOW, "fcf044891c84 in stable 5.4.149" },
+	{ ERA_POOLLESS_MAP, ARCH_ARM, LAST(5, 4), KV(5, 5, 0), POOLLESS_OVERFLOW, POOLLESS_TRIES_SWIOTLB,
+	  "fcf044891c84 in stable 5.4.149" },
+	{ ERA_POOLLESS_MAP, ARCH_ARM, KV(5, 10, 68), KV(5, 10, 69), POOLLESS_TRIES_SWIOTLB,
+	  POOLLESS_OVERFLOW, "fcf044891c84 in stable 5.10.69" },
+	{ ERA_POOLLESS_MAP, ARCH_ARM, LAST(5, 10), KV(5, 11, 0), POOLLESS_OVERFLOW,
+	  POOLLESS_TRIES_SWIOTLB, "fcf044891c84 in stable 5.10.69" },
+	{ ERA_POOLLESS_MAP, ARCH_ARM, LAST(5, 12), KV(5, 13, 0), POOLLESS_TRIES_SWIOTLB,
+	  POOLLESS_OVERFLOW, "fcf044891c84, 5.13" },
+	{ ERA_POOLLESS_MAP, ARCH_RISCV, LAST(5, 13), KV(5, 14, 0), POOLLESS_TRIES_SWIOTLB,
+	  POOLLESS_OVERFLOW, "ce3aca0465e3, 5.14" },
 	{ ERA_POOLLESS_MAP, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), POOLLESS_TRIES_SWIOTLB, POOLLESS_OVERFLOW,
 	  "is_swiotlb_active() first (5.19)" },
 	/* "of: set dma_mask to point to coherent_dma_mask" */
@@ -257,12 +283,14 @@ static const struct era_case {
 	  "(4.0 on)" },
 	/* "swiotlb: respect min_align_mask" (5.12), "swiotlb: max mapping size takes min align mask
 	 * into account" (5.19), in stable 5.10.147 and 5.15.72 */
-	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 10, 146), KV(5, 10, 147), MAPPING_ALIGN_NONE,
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 10, 34), KV(5, 10, 35), MAPPING_ALIGN_NONE,
+	  MAPPING_ALIGN_UNCOUNTED, "1f221a0d0dbf in stable 5.10.35" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 10, 146), KV(5, 10, 147), MAPPING_ALIGN_UNCOUNTED,
 	  MAPPING_ALIGN_SUBTRACTED, "82806744fd7d in stable 5.10.147" },
+	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 11, 18), KV(5, 11, 19), MAPPING_ALIGN_NONE,
+	  MAPPING_ALIGN_UNCOUNTED, "stable 5.11.19" },
 	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 10), KV(5, 11, 0), MAPPING_ALIGN_SUBTRACTED,
 	  MAPPING_ALIGN_NONE, "82806744fd7d in stable 5.10.147" },
-	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 11), KV(5, 12, 0), MAPPING_ALIGN_NONE,
-	  MAPPING_ALIGN_UNCOUNTED, "1f221a0d0dbf" },
 	{ ERA_MAPPING_ALIGN, ANY_ARCH, KV(5, 15, 71), KV(5, 15, 72), MAPPING_ALIGN_UNCOUNTED,
 	  MAPPING_ALIGN_SUBTRACTED, "82806744fd7d in stable 5.15.72" },
 	{ ERA_MAPPING_ALIGN, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), MAPPING_ALIGN_SUBTRACTED,
@@ -284,7 +312,9 @@ static const struct era_case {
 	  UNTRUSTED_NO_POOL_PANIC, "c51ba246cb17 in stable 5.15.61" },
 	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), UNTRUSTED_NO_POOL_PANIC,
 	  UNTRUSTED_NO_POOL_FULL, "c51ba246cb17 in stable 5.15.61" },
-	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), UNTRUSTED_NO_POOL_FULL,
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, KV(5, 18, 17), KV(5, 18, 18), UNTRUSTED_NO_POOL_FULL,
+	  UNTRUSTED_NO_POOL_PANIC, "c51ba246cb17 in stable 5.18.18" },
+	{ ERA_UNTRUSTED_BOUNCE, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), UNTRUSTED_NO_POOL_PANIC,
 	  UNTRUSTED_NO_POOL_CHECKED, "f316ba0a8814" },
 	/* "iommu/vt-d: Allow 32bit devices to uses DMA domain" */
 	{ ERA_INTEL_IDENTITY_FALLBACK, ANY_ARCH, LAST(5, 7), KV(5, 8, 0), 1, 0, "327d5b2fee91" },
@@ -294,8 +324,16 @@ static const struct era_case {
 	  IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED, "without untrusted devices, 5.4-5.7" },
 	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 7), KV(5, 8, 0), IOMMU_POOL_DROPPED_AMD_INTEL_UNTRUSTED,
 	  IOMMU_POOL_DROPPED_AMD, "without untrusted devices, 5.4-5.7" },
-	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), IOMMU_POOL_DROPPED_AMD,
-	  IOMMU_POOL_KEPT, "121660bba631" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, KV(5, 15, 45), KV(5, 15, 46), IOMMU_POOL_DROPPED_AMD,
+	  IOMMU_POOL_KEPT, "121660bba631 in stable 5.15.46" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 15), KV(5, 16, 0), IOMMU_POOL_KEPT,
+	  IOMMU_POOL_DROPPED_AMD, "121660bba631 in stable 5.15.46" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, KV(5, 17, 13), KV(5, 17, 14), IOMMU_POOL_DROPPED_AMD,
+	  IOMMU_POOL_KEPT, "121660bba631 in stable 5.17.14" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, LAST(5, 17), KV(5, 18, 0), IOMMU_POOL_KEPT,
+	  IOMMU_POOL_DROPPED_AMD, "121660bba631 in stable 5.17.14" },
+	{ ERA_IOMMU_DROPS_POOL, ANY_ARCH, KV(5, 18, 2), KV(5, 18, 3), IOMMU_POOL_DROPPED_AMD,
+	  IOMMU_POOL_KEPT, "121660bba631, 5.19; stable 5.18.3" },
 	/* "iommu/amd: Request passthrough mode from IOMMU core" */
 	{ ERA_AMD_PASSTHROUGH, ANY_ARCH, LAST(5, 3), KV(5, 4, 0), 0, 1, "iommu_default_passthrough() (5.4)" },
 	/* "arm64: mm: only initialize swiotlb when necessary", "riscv: Only initialize swiotlb when
@@ -306,18 +344,26 @@ static const struct era_case {
 	  ARCH_POOL_ABOVE_DMA_LIMIT, "ce3aca0465e3" },
 	{ ERA_ARCH_POOL, ARCH_RISCV, LAST(6, 9), KV(6, 10, 0), ARCH_POOL_ABOVE_DMA_LIMIT,
 	  ARCH_POOL_ABOVE_OR_NONCOHERENT, "fc7a50eed986" },
-	/* "ACPI/IORT: Add support for named component memory address limits" (4.14), "ACPI/IORT:
-	 * Support address size limit for root complexes" (4.19) */
+	/* nc_dma_get_range (4.14, its commit not pinned), "ACPI/IORT: Support address size
+	 * limit for root complexes" (4.19) */
 	{ ERA_IORT_LIMIT, ARCH_ARM64, LAST(4, 13), KV(4, 14, 0), IORT_LIMIT_NONE, IORT_LIMIT_NAMED,
-	  "10d8ab2c15b9" },
+	  "absent in 4.13.4, present in 4.14.5" },
 	{ ERA_IORT_LIMIT, ARCH_ARM64, LAST(4, 18), KV(4, 19, 0), IORT_LIMIT_NAMED, IORT_LIMIT_BOTH,
 	  "5ac65e8c8941" },
 	/* "x86: enable swiotlb for > 4GiG ram on 32-bit kernels", "x86/dma: Fix max PFN arithmetic
 	 * overflow on 32 bit systems" */
 	{ ERA_X86_32_POOL, ARCH_X86, LAST(4, 18), KV(4, 19, 0), X86_32_POOL_NONE, X86_32_POOL_ALWAYS,
 	  "485734f3fc77" },
-	{ ERA_X86_32_POOL, ARCH_X86, LAST(5, 7), KV(5, 8, 0), X86_32_POOL_ALWAYS, X86_32_POOL_ABOVE_4G,
-	  "88743470668e" },
+	{ ERA_X86_32_POOL, ARCH_X86, KV(4, 19, 125), KV(4, 19, 126), X86_32_POOL_ALWAYS,
+	  X86_32_POOL_ABOVE_4G, "88743470668e in stable 4.19.126" },
+	{ ERA_X86_32_POOL, ARCH_X86, LAST(4, 19), KV(4, 20, 0), X86_32_POOL_ABOVE_4G, X86_32_POOL_ALWAYS,
+	  "88743470668e in stable 4.19.126" },
+	{ ERA_X86_32_POOL, ARCH_X86, KV(5, 4, 43), KV(5, 4, 44), X86_32_POOL_ALWAYS,
+	  X86_32_POOL_ABOVE_4G, "88743470668e in stable 5.4.44" },
+	{ ERA_X86_32_POOL, ARCH_X86, LAST(5, 4), KV(5, 5, 0), X86_32_POOL_ABOVE_4G, X86_32_POOL_ALWAYS,
+	  "88743470668e in stable 5.4.44" },
+	{ ERA_X86_32_POOL, ARCH_X86, KV(5, 6, 15), KV(5, 6, 16), X86_32_POOL_ALWAYS,
+	  X86_32_POOL_ABOVE_4G, "88743470668e, 5.7; stable 5.6.16" },
 	/* ad3c7b18c5b3 (5.3); "ARM: Qualify enabling of swiotlb_init()" (5.13, stable 5.4.149
 	 * and 5.10.69) */
 	{ ERA_ARM_LPAE_POOL, ARCH_ARM, LAST(5, 2), KV(5, 3, 0), ARM_POOL_NONE, ARM_POOL_ALWAYS,

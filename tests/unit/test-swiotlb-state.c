@@ -501,12 +501,20 @@ static void test_arch_pool_eras(void **state)
 		{ "riscv64", KV(6, 10, 0), 0xc0000, 1, TRI_YES },
 		{ "riscv64", KV(6, 10, 0), 0xc0000, 0, TRI_NO },
 		{ "riscv64", KV(6, 10, 0), 0xc0000, -ENOENT, TRI_UNKNOWN },
-		/* 32-bit x86: none before 485734f3fc77 (4.19), any RAM until 88743470668e (5.8) */
+		/* 32-bit x86: none before 485734f3fc77 (4.19), any RAM until 88743470668e (5.7) */
 		{ "i686", KV(4, 18, 20), 0x180000, -ENOENT, TRI_NO },
 		{ "i686", KV(4, 19, 0), 0x180000, -ENOENT, TRI_YES },
 		{ "i686", KV(4, 19, 0), 0xc0000, -ENOENT, TRI_YES },
-		{ "i686", KV(4, 19, 316), 0xc0000, -ENOENT, TRI_UNKNOWN },
-		{ "i686", KV(5, 7, 0), 0xc0000, -ENOENT, TRI_YES },
+		/* 88743470668e: 5.7, stable 4.19.126, 5.4.44 and 5.6.16 */
+		{ "i686", KV(4, 19, 125), 0xc0000, -ENOENT, TRI_YES },
+		{ "i686", KV(4, 19, 126), 0xc0000, -ENOENT, TRI_NO },
+		{ "i686", KV(4, 19, 316), 0xc0000, -ENOENT, TRI_NO },
+		{ "i686", KV(5, 4, 43), 0xc0000, -ENOENT, TRI_YES },
+		{ "i686", KV(5, 4, 44), 0xc0000, -ENOENT, TRI_NO },
+		{ "i686", KV(5, 6, 15), 0xc0000, -ENOENT, TRI_YES },
+		{ "i686", KV(5, 6, 16), 0xc0000, -ENOENT, TRI_NO },
+		{ "i686", KV(5, 7, 0), 0xc0000, -ENOENT, TRI_NO },
+		{ "i686", KV(5, 7, 0), 0x180000, -ENOENT, TRI_YES },
 		{ "i686", KV(5, 8, 0), 0xc0000, -ENOENT, TRI_NO },
 		{ "i686", KV(5, 8, 0), 0x180000, -ENOENT, TRI_YES },
 		/* x86-64: above 4 GiB in every era */
@@ -651,7 +659,8 @@ static void test_unknown_release_pool(void **state)
 	assert_int_equal(active(&m, &l, 0, &why), TRI_NO);
 }
 
-/* A Hyper-V isolated VM forces bouncing from 5.16: at an unknown release, not said forced. */
+/* A Hyper-V isolated VM forces bouncing from 5.17 (062a5c4260cd): at an unknown release,
+ * not said forced. */
 static void test_unknown_release_hyperv(void **state)
 {
 	struct machine m;
@@ -661,10 +670,10 @@ static void test_unknown_release_hyperv(void **state)
 
 	x86_6g(&m, &l);
 	m.coco.log_hyperv_isolation = 3;
-	swiotlb_state_compute(&m, &l, KV(5, 16, 0), &s);
+	swiotlb_state_compute(&m, &l, KV(5, 17, 0), &s);
 	assert_true(s.forced);
 	assert_null(s.forced_unknown_why);
-	swiotlb_state_compute(&m, &l, KV(5, 15, 0), &s);
+	swiotlb_state_compute(&m, &l, KV(5, 16, 20), &s);
 	assert_false(s.forced);
 	assert_null(s.forced_unknown_why);
 	swiotlb_state_compute(&m, &l, 0, &s); /* was: forced */
