@@ -342,9 +342,14 @@ struct swiotlb_full {
 
 /* The kernel command line's parameters that the analysis uses (readers/cmdline.c). */
 struct cmdline_params {
-	/* swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages) */
-	bool swiotlb_force;
+	/* swiotlb=<slabs>[,<areas>][,force|noforce] (kernel/dma/swiotlb.c setup_io_tlb_npages),
+	 * each word as written: which era reads which is analysis/swiotlb-state.c's (ERA_SWIOTLB_PARAM) */
+	bool swiotlb_force;          /* "force" alone or after <slabs> */
 	bool swiotlb_noforce;
+	bool swiotlb_force_areas;    /* "force" after <slabs>,<areas>: read from 6.0 only */
+	bool swiotlb_noforce_areas;
+	enum swiotlb_word { SWIOTLB_WORD_NONE, SWIOTLB_WORD_FORCE, SWIOTLB_WORD_NOFORCE }
+		swiotlb_last_word;   /* the last of force/noforce without <areas> */
 	struct opt_u64 swiotlb_slabs; /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
 	bool iommu_off;          /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
 	bool iommu_soft;         /* x86 iommu=soft: a swiotlb pool whatever the RAM */

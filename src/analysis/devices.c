@@ -266,7 +266,7 @@ static void needs_pool(const struct devices_input *in, struct device_report *r)
 
 	r->out_of_reach_decides = true;
 	r->pool_reachable = pool_reachable(in, r);
-	int noforce = in->m->cmd.swiotlb_noforce
+	int noforce = sw->cmdline_noforce
 			      ? era_value(ERA_SWIOTLB_NOFORCE, in->release, ANY_ARCH, NULL) : -1;
 	if (noforce == NOFORCE_ONE_SLAB || noforce == NOFORCE_NO_POOL) {
 		/* the token slab of 4.10-5.17 is never used: dma-direct skips swiotlb_map() */

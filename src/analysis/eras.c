@@ -267,6 +267,20 @@ static const struct era_row table[] = {
 	{ ERA_REMOVABLE_ATTR, KV(5, 14, 0), 0, ANY_ARCH, 1,
 	  "drivers/pci/probe.c pci_set_removable, drivers/base/core.c dev_removable_is_valid (c037b6c818c3, 5.14)" },
 
+	/* setup_io_tlb_npages() (kernel/dma/swiotlb.c): "[<slabs>][,]force|noforce" set
+	 * one enum swiotlb_force, the last word winning, until c6af2aa9ffc9 "swiotlb:
+	 * make swiotlb_force a bool" (5.19) set swiotlb_force_bounce and
+	 * swiotlb_force_disable, where disable wins (swiotlb_init_remap returns before
+	 * the pool whose force_bounce would say force); 20347fca71a3 "swiotlb: split up
+	 * the global swiotlb lock" (6.0) reads an <areas> number first, so before it
+	 * "N,4,force" compared "4,force" with "force" and forced nothing. */
+	{ ERA_SWIOTLB_PARAM, 0, KV(5, 19, 0), ANY_ARCH, SWIOTLB_PARAM_LAST_WORD,
+	  "kernel/dma/swiotlb.c setup_io_tlb_npages: enum swiotlb_force, the last word wins, before 5.19" },
+	{ ERA_SWIOTLB_PARAM, KV(5, 19, 0), KV(6, 0, 0), ANY_ARCH, SWIOTLB_PARAM_NOFORCE_WINS,
+	  "kernel/dma/swiotlb.c swiotlb_force_bounce, swiotlb_force_disable (c6af2aa9ffc9, 5.19)" },
+	{ ERA_SWIOTLB_PARAM, KV(6, 0, 0), 0, ANY_ARCH, SWIOTLB_PARAM_AREAS,
+	  "kernel/dma/swiotlb.c setup_io_tlb_npages: <slabs>,<areas>,force (20347fca71a3, 6.0)" },
+
 	{ ERA_UNTRUSTED_BOUNCE, 0, KV(5, 11, 0), ANY_ARCH, UNTRUSTED_NOT_MODELLED,
 	  "drivers/iommu/intel-iommu.c bounce page: Intel only, before 5.11" },
 	{ ERA_UNTRUSTED_BOUNCE, KV(5, 11, 0), KV(5, 13, 0), ANY_ARCH, UNTRUSTED_NO_POOL_FULL,
@@ -500,7 +514,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
 	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
-	N(ERA_REMOVABLE_ATTR),
+	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -514,6 +528,8 @@ static const char *const range_map_names[] = {
 static const char *const bus_limit_names[] = { N(BUS_LIMIT_NONE), N(BUS_LIMIT_MASK), N(BUS_LIMIT_EXACT) };
 static const char *const dt_walk_names[] = {
 	N(DT_WALK_DEVICE_NODE), N(DT_WALK_PARENT_BUS), N(DT_WALK_ABOVE_NODE) };
+static const char *const swiotlb_param_names[] = {
+	N(SWIOTLB_PARAM_LAST_WORD), N(SWIOTLB_PARAM_NOFORCE_WINS), N(SWIOTLB_PARAM_AREAS) };
 static const char *const noforce_names[] = { N(NOFORCE_NO_POOL), N(NOFORCE_ONE_SLAB), N(NOFORCE_IGNORED) };
 static const char *const platform_mask_names[] = { N(PLATFORM_MASK_NONE), N(PLATFORM_MASK_32) };
 static const char *const pool_log_names[] = { N(POOL_LOG_UNPARSED), N(POOL_LOG_ALWAYS) };
@@ -578,6 +594,7 @@ static const struct {
 	V(ERA_IORT_LIMIT, iort_limit_names),
 	V(ERA_KMALLOC_BOUNCE, yes_no_names),
 	V(ERA_REMOVABLE_ATTR, yes_no_names),
+	V(ERA_SWIOTLB_PARAM, swiotlb_param_names),
 };
 #undef V
 

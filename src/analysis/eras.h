@@ -52,6 +52,7 @@ enum era_rule {
 	ERA_IORT_LIMIT,          /* which ACPI IORT memory address limits arm64 applies: IORT_LIMIT_* */
 	ERA_KMALLOC_BOUNCE,      /* small unaligned kmalloc buffers of non-coherent devices bounce: 0 or 1 */
 	ERA_REMOVABLE_ATTR,      /* PCI sysfs shows "removable", so its absence means fixed: 0 or 1 */
+	ERA_SWIOTLB_PARAM,       /* how swiotlb='s force and noforce words add up: SWIOTLB_PARAM_* */
 	_ERA_RULE_MAX,
 };
 
@@ -90,6 +91,12 @@ enum {
 	DT_WALK_DEVICE_NODE,     /* of_dma_get_range(dev->of_node) */
 	DT_WALK_PARENT_BUS,      /* of_dma_get_range(dma parent of dev->of_node) */
 	DT_WALK_ABOVE_NODE,      /* before 5.5: from np's DMA parent, a missing property ends it */
+};
+
+enum {
+	SWIOTLB_PARAM_LAST_WORD,    /* one enum: the last force or noforce wins; no <areas> field */
+	SWIOTLB_PARAM_NOFORCE_WINS, /* two booleans: noforce, if any, wins; no <areas> field */
+	SWIOTLB_PARAM_AREAS,        /* the same, and a word after <slabs>,<areas> counts too */
 };
 
 enum {

@@ -87,11 +87,11 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	if (r->verdict == VERDICT_FAILS && !r->missed_corrupts) {
 		/* 5.0-5.18 try swiotlb_map() with no pool where mem_init() left swiotlb_force
 		 * alone (x86): the slot search fails instead; ERA_POOLLESS_MAP is per arch */
-		bool tries = sw->active == TRI_NO && !in->m->cmd.swiotlb_noforce &&
+		bool tries = sw->active == TRI_NO && !sw->cmdline_noforce &&
 			     era_value(ERA_POOLLESS_MAP, in->release, in->arch_family, NULL) ==
 				     POOLLESS_TRIES_SWIOTLB;
 		enum finding_case c = tries			 ? FC_BOUNCE_IMPOSSIBLE_NO_SLOTS
-				      : in->m->cmd.swiotlb_noforce ? FC_BOUNCE_IMPOSSIBLE_NOFORCE
+				      : sw->cmdline_noforce	 ? FC_BOUNCE_IMPOSSIBLE_NOFORCE
 				      : sw->active == TRI_NO	 ? FC_BOUNCE_IMPOSSIBLE_NO_POOL
 								 : FC_BOUNCE_IMPOSSIBLE;
 		x = findings_raise(f, c, d->id,

@@ -13,11 +13,47 @@
 #include "shared/macro.h"
 #include "shared/sat.h"
 
+/* Whether swiotlb='s words disable bouncing, as one reading of ERA_SWIOTLB_PARAM adds them up. */
+static bool reading_disables(const struct cmdline_params *c, int rule)
+{
+	if (rule == SWIOTLB_PARAM_LAST_WORD)
+		return c->swiotlb_last_word == SWIOTLB_WORD_NOFORCE;
+	return c->swiotlb_noforce || (rule == SWIOTLB_PARAM_AREAS && c->swiotlb_noforce_areas);
+}
+
+/* Whether they force it: from 5.19 noforce, anywhere on the line, wins. */
+static bool reading_forces(const struct cmdline_params *c, int rule)
+{
+	if (rule == SWIOTLB_PARAM_LAST_WORD)
+		return c->swiotlb_last_word == SWIOTLB_WORD_FORCE;
+	return !reading_disables(c, rule) &&
+	       (c->swiotlb_force || (rule == SWIOTLB_PARAM_AREAS && c->swiotlb_force_areas));
+}
+
+/*
+ * What swiotlb= says on this release; with the release unknown, the current
+ * reading, and forced_unknown_why when another era's would force otherwise.
+ */
+static void cmdline_words(const struct machine *m, uint32_t release, struct swiotlb_state *s)
+{
+	static const int readings[] = { SWIOTLB_PARAM_LAST_WORD, SWIOTLB_PARAM_NOFORCE_WINS,
+					SWIOTLB_PARAM_AREAS };
+	int rule = era_value(ERA_SWIOTLB_PARAM, release, ANY_ARCH, NULL);
+
+	s->cmdline_force = reading_forces(&m->cmd, rule);
+	s->cmdline_noforce = reading_disables(&m->cmd, rule);
+	for (size_t i = 0; release == 0 && i < ARRAY_SIZE(readings); i++)
+		if (reading_forces(&m->cmd, readings[i]) != s->cmdline_force)
+			s->forced_unknown_why = "kernel release unknown: how swiotlb= adds up its force "
+						"and noforce words (and an <areas> field before them) "
+						"changed in 5.19 and 6.0";
+}
+
 /* The one place that decides whether every dma-direct mapping bounces. */
 static void forced(const struct machine *m, enum coco_kind coco, uint32_t release,
 		   struct swiotlb_state *s)
 {
-	if (m->cmd.swiotlb_force)
+	if (s->cmdline_force)
 		s->forced_why = "swiotlb=force on the command line";
 	else if (coco == COCO_SEV_GUEST)
 		s->forced_why = "AMD SEV guest: all DMA bounces through swiotlb";
@@ -35,6 +71,9 @@ static void forced(const struct machine *m, enum coco_kind coco, uint32_t releas
 		/* arch/s390/mm/init.c pv_init(): swiotlb_init(true, SWIOTLB_FORCE) (5.2) */
 		s->forced_why = "s390 protected-virtualization guest: all dma-direct DMA bounces through "
 				"swiotlb";
+	/* a confidential guest bounces whatever swiotlb= says, in every era */
+	if (s->forced_why && !s->cmdline_force)
+		s->forced_unknown_why = NULL;
 	s->forced = s->forced_why != NULL;
 }
 
@@ -534,6 +573,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 	s.arm_lpae = TRI_UNKNOWN;
 	if (m->arch_info && m->arch_info->family == ARCH_ARM)
 		arm_lpae(m, l, &s);
+	cmdline_words(m, release, &s);
 	forced(m, coco.kind, release, &s);
 	if (t->nslabs.known) {
 		s.active = t->nslabs.v ? TRI_YES : TRI_NO;
@@ -543,7 +583,7 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active = TRI_YES;
 		s.active_prov = PROV_READ;
 		s.active_why = "kernel log: software IO TLB: mapped [mem ...]";
-	} else if (m->cmd.swiotlb_noforce &&
+	} else if (s.cmdline_noforce &&
 		   era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) != NOFORCE_IGNORED) {
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;

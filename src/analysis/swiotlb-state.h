@@ -52,6 +52,9 @@ struct swiotlb_state {
 	struct opt_u64 used_bytes;
 	struct opt_u64 hiwater_bytes;
 	enum coco_kind coco;      /* what the memory-encryption signs make of the machine */
+	/* swiotlb=force and swiotlb=noforce as this release reads the command line (ERA_SWIOTLB_PARAM) */
+	bool cmdline_force;
+	bool cmdline_noforce;
 	bool forced;              /* every dma-direct mapping bounces */
 	const char *forced_why;   /* static */
 	/* static: why forcing depends on what the tool does not know (an unknown

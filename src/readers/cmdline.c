@@ -104,10 +104,11 @@ static bool span_is(const char *s, size_t len, const char *word)
 /*
  * setup_io_tlb_npages(): "[<slabs>][,<areas>][,force|noforce]". Each
  * occurrence applies on top of the previous ones: the numbers are replaced,
- * while force and noforce (5.18+: two booleans, never cleared) add up.
- * Before 5.18 one enum held both, so the last of them won; both flags are
- * kept here and the analysis decides by era. Before 6.0 there was no
- * <areas> field, so "N,4,force" did not force.
+ * while force and noforce (5.19+: two booleans, never cleared) add up.
+ * Before 5.19 one enum held both, so the last of them won; before 6.0 there
+ * was no <areas> field, so "N,4,force" did not force. Each word is kept as
+ * written, with whether an <areas> number came before it; the analysis
+ * reads them by era (ERA_SWIOTLB_PARAM).
  */
 static void apply_swiotlb_param(const char *s, size_t len, struct cmdline_params *ret)
 {
@@ -119,14 +120,20 @@ static void apply_swiotlb_param(const char *s, size_t len, struct cmdline_params
 	}
 	if (p < end && *p == ',')
 		p++;
-	if (p < end && char_is_digit(*p))
+	bool areas = p < end && char_is_digit(*p);
+	if (areas)
 		(void)simple_strtoul0(&p, end); /* number of areas: not modelled */
 	if (p < end && *p == ',')
 		p++;
-	if (span_is(p, (size_t)(end - p), "force"))
-		ret->swiotlb_force = true;
-	else if (span_is(p, (size_t)(end - p), "noforce"))
-		ret->swiotlb_noforce = true;
+	if (span_is(p, (size_t)(end - p), "force")) {
+		*(areas ? &ret->swiotlb_force_areas : &ret->swiotlb_force) = true;
+		if (!areas)
+			ret->swiotlb_last_word = SWIOTLB_WORD_FORCE;
+	} else if (span_is(p, (size_t)(end - p), "noforce")) {
+		*(areas ? &ret->swiotlb_noforce_areas : &ret->swiotlb_noforce) = true;
+		if (!areas)
+			ret->swiotlb_last_word = SWIOTLB_WORD_NOFORCE;
+	}
 }
 
 static bool word_starts(const char *p, const char *stop, const char *word)

@@ -161,8 +161,9 @@ static void swiotlb_json(struct json_writer *w, const struct machine *m, const s
 	jw_bool(w, "forced", s->forced);
 	jw_string(w, "forced_why", s->forced_why);
 	jw_bool(w, "xen_pv", s->xen_pv);
-	jw_bool(w, "cmdline_force", m->cmd.swiotlb_force);
-	jw_bool(w, "cmdline_noforce", m->cmd.swiotlb_noforce);
+	/* as this release reads swiotlb= (ERA_SWIOTLB_PARAM), not word for word */
+	jw_bool(w, "cmdline_force", s->cmdline_force);
+	jw_bool(w, "cmdline_noforce", s->cmdline_noforce);
 	json_opt_u64(w, "cmdline_slabs", m->cmd.swiotlb_slabs.known, m->cmd.swiotlb_slabs.v);
 	jw_close_object(w);
 }

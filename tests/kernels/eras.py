@@ -136,6 +136,16 @@ ROWS = {
     "ERA_SWIOTLB_NOFORCE 5.13.. any": dict(
         guests=["x86-pc-6g-noforce"],
         how="swiotlb=noforce on 6.1: no pool at all, the 32-bit devices' mappings fail"),
+    "ERA_SWIOTLB_PARAM 0..5.19 any": dict(
+        guests=["x86-pc-6g-force-words-bullseye"],
+        how="swiotlb=noforce swiotlb=65536,4,force swiotlb=force on 5.10: the last word"
+            " wins and \"65536,4,force\" is no word: every bounce of the 32-bit devices"
+            " is forced (force=1 in the trace)"),
+    "ERA_SWIOTLB_PARAM 5.19..6.0 any": NO_DEBIAN,
+    "ERA_SWIOTLB_PARAM 6.0.. any": dict(
+        guests=["x86-pc-6g-force-words"],
+        how="the same line on 6.1: noforce wins over the later force, no pool, the"
+            " 32-bit devices' mappings fail"),
     "ERA_POOLLESS_MAP 5.0..5.19 any": dict(
         guests=["x86-pc-6g-iommu-off-bullseye"],
         how="iommu=off on 5.10, no pool: swiotlb_bounced fires for each attempt, then"

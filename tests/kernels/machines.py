@@ -97,6 +97,16 @@ MACHINES = [
 
 ]
 
+# swiotlb= words by era (ERA_SWIOTLB_PARAM): 5.10 keeps the last word, and reads
+# "65536,4,force" as slabs and no word (no <areas> field before 6.0): forced;
+# 6.1 lets noforce win wherever it stands: no pool, the 32-bit devices fail.
+FORCE_WORDS = dict(name="x86-pc-6g-force-words", arch="amd64", machine="pc", mem="6G",
+                   devices=["-drive", "file=DISK(0),if=ide,format=raw"] + PC_32BIT,
+                   append=["swiotlb=noforce", "swiotlb=65536,4,force", "swiotlb=force"],
+                   modules=PC_MODULES, disks=1,
+                   why="swiotlb=noforce then force: 6.1's noforce wins (no pool, failures)")
+MACHINES.append(FORCE_WORDS)
+
 # The same shapes on other kernel generations: NAME-SUITE boots that suite's
 # kernel with everything else as NAME has it (or as the overrides say).
 # Shapes with no bookworm machine of their own are named here, without a suite.
@@ -125,6 +135,8 @@ MACHINES += [
     on("x86-pc-6g", "bullseye"),
     on("x86-pc-6g-noforce", "bullseye"),
     on("x86-pc-6g-iommu-off", "bullseye"),
+    on("x86-pc-6g-force-words", "bullseye",
+       why="5.10: the last word wins, \"65536,4,force\" is no word: every bounce forced"),
     on("x86-q35-iommu", "bullseye"),
     on("x86-q35-amd-iommu", "bullseye"),
     on("x86-q35-amd-iommu-pt", "bullseye"),

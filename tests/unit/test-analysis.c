@@ -231,6 +231,11 @@ static const struct era_case {
 	{ ERA_KMALLOC_BOUNCE, ARCH_ARM64, LAST(6, 4), KV(6, 5, 0), 0, 1, "DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
 	{ ERA_KMALLOC_BOUNCE, ARCH_RISCV, LAST(6, 5), KV(6, 6, 0), 0, 1, "f51f7a0fc2f4" },
 	{ ERA_REMOVABLE_ATTR, ANY_ARCH, LAST(5, 13), KV(5, 14, 0), 0, 1, "c037b6c818c3" },
+	/* "swiotlb: make swiotlb_force a bool", "swiotlb: split up the global swiotlb lock" */
+	{ ERA_SWIOTLB_PARAM, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), SWIOTLB_PARAM_LAST_WORD,
+	  SWIOTLB_PARAM_NOFORCE_WINS, "c6af2aa9ffc9" },
+	{ ERA_SWIOTLB_PARAM, ANY_ARCH, LAST(5, 19), KV(6, 0, 0), SWIOTLB_PARAM_NOFORCE_WINS,
+	  SWIOTLB_PARAM_AREAS, "20347fca71a3" },
 	/* the Hyper-V Isolation VM series (5.16) */
 	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 16), KV(5, 17, 0), 0, 1, "062a5c4260cd, 5.17" },
 	/* "s390/pci: Use dma-iommu layer" */
@@ -542,6 +547,7 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
 	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
 	[ERA_REMOVABLE_ATTR] = "unknown: test-devices test_removable_unknown (release 0 is the old row)",
+	[ERA_SWIOTLB_PARAM] = "unknown: test-swiotlb-state test_cmdline_words_by_era (forcing the eras read differently)",
 };
 
 static void test_era_unknown_release_judged(void **state)

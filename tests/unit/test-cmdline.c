@@ -15,20 +15,28 @@
 struct expect {
 	bool force, noforce, have_slabs;
 	uint64_t slabs;
+	bool force_areas, noforce_areas; /* the word after <slabs>,<areas> */
+	enum swiotlb_word last;          /* NONE: the one plain word given, if any */
 };
 
 static void check(const char *cmdline, struct expect e)
 {
 	struct cmdline_params p;
+	enum swiotlb_word last = e.last ? e.last
+				 : e.force ? SWIOTLB_WORD_FORCE
+				 : e.noforce ? SWIOTLB_WORD_NOFORCE : SWIOTLB_WORD_NONE;
 
 	memset(&p, 0xa5, sizeof(p)); /* whatever was there is replaced */
 	cmdline_parse_params(cmdline, &p);
 	if (p.swiotlb_force != e.force || p.swiotlb_noforce != e.noforce ||
+	    p.swiotlb_force_areas != e.force_areas || p.swiotlb_noforce_areas != e.noforce_areas ||
+	    p.swiotlb_last_word != last ||
 	    p.swiotlb_slabs.known != e.have_slabs || (e.have_slabs && p.swiotlb_slabs.v != e.slabs))
-		fail_msg("\"%s\": force=%d noforce=%d slabs=%d/%llu, expected %d %d %d/%llu", cmdline,
-			 p.swiotlb_force, p.swiotlb_noforce, p.swiotlb_slabs.known,
-			 (unsigned long long)p.swiotlb_slabs.v, e.force, e.noforce, e.have_slabs,
-			 (unsigned long long)e.slabs);
+		fail_msg("\"%s\": force=%d noforce=%d areas %d %d last %d slabs=%d/%llu, expected %d %d "
+			 "areas %d %d last %d %d/%llu", cmdline, p.swiotlb_force, p.swiotlb_noforce,
+			 p.swiotlb_force_areas, p.swiotlb_noforce_areas, (int)p.swiotlb_last_word,
+			 p.swiotlb_slabs.known, (unsigned long long)p.swiotlb_slabs.v, e.force, e.noforce,
+			 e.force_areas, e.noforce_areas, (int)last, e.have_slabs, (unsigned long long)e.slabs);
 }
 
 static void test_cmdline_forms(void **state)
@@ -42,7 +50,10 @@ static void test_cmdline_forms(void **state)
 	check("swiotlb=1", (struct expect){ .have_slabs = true, .slabs = 128 });
 	check("swiotlb=0", (struct expect){ .have_slabs = true, .slabs = 0 });
 	/* simple_strtoul base 0: hex, octal; then <areas> */
-	check("swiotlb=0x100,4,force", (struct expect){ .force = true, .have_slabs = true, .slabs = 256 });
+	/* after an <areas> field: a word only 6.0+ reads (before, "4,force" is no word) */
+	check("swiotlb=0x100,4,force", (struct expect){ .force_areas = true, .have_slabs = true, .slabs = 256 });
+	check("swiotlb=32768,8,noforce",
+	      (struct expect){ .noforce_areas = true, .have_slabs = true, .slabs = 32768 });
 	check("swiotlb=0200", (struct expect){ .have_slabs = true, .slabs = 128 });
 	check("swiotlb=,force", (struct expect){ .force = true });
 	check("swiotlb=force", (struct expect){ .force = true });
@@ -69,7 +80,13 @@ static void test_cmdline_repeated(void **state)
 	check("swiotlb=1024 swiotlb=2048", (struct expect){ .have_slabs = true, .slabs = 2048 });
 	/* each occurrence applies on top of the earlier ones */
 	check("swiotlb=force swiotlb=4096", (struct expect){ .force = true, .have_slabs = true, .slabs = 4096 });
-	check("swiotlb=force swiotlb=noforce", (struct expect){ .force = true, .noforce = true });
+	check("swiotlb=force swiotlb=noforce",
+	      (struct expect){ .force = true, .noforce = true, .last = SWIOTLB_WORD_NOFORCE });
+	check("swiotlb=noforce swiotlb=force",
+	      (struct expect){ .force = true, .noforce = true, .last = SWIOTLB_WORD_FORCE });
+	/* a word after <areas> is not the last plain one */
+	check("swiotlb=force swiotlb=1,2,noforce",
+	      (struct expect){ .force = true, .noforce_areas = true, .have_slabs = true, .slabs = 128 });
 }
 
 static void test_cmdline_quotes(void **state)

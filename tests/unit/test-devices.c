@@ -847,6 +847,7 @@ static void test_noforce_slab_unused(void **state)
 		struct report r;
 		x86_pc(&m, releases[i]);
 		m.cmd.swiotlb_noforce = true;
+		m.cmd.swiotlb_last_word = SWIOTLB_WORD_NOFORCE; /* as readers/cmdline.c keeps it */
 		/* "software IO TLB: mapped [mem 0xbbfff000-0xbbfff800]" */
 		opt_set(&m.swiotlb.pool_start, 0xbbfff000);
 		opt_set(&m.swiotlb.pool_end, 0xbbfff800);
@@ -864,6 +865,7 @@ static void test_noforce_slab_unused(void **state)
 	struct report r;
 	x86_pc(&m, "4.9.337");
 	m.cmd.swiotlb_noforce = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_NOFORCE; /* as readers/cmdline.c keeps it */
 	opt_set(&m.swiotlb.pool_start, 0xbbfe8000);
 	opt_set(&m.swiotlb.pool_end, 0xbffe8000);
 	add_plain_pci(&m, "0000:00:1f.2", "ahci", 32);
@@ -1046,6 +1048,7 @@ static void test_virtio_under_xen(void **state)
 		struct report r;
 		x86_pc(&m, "6.1.0-27-amd64");
 		m.cmd.swiotlb_force = true;
+		m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE; /* as readers/cmdline.c keeps it */
 		m.hyp.type = hyp[i];
 		m.hyp.xen_guest_type = hyp[i] == HYPERVISOR_XEN ? XEN_GUEST_HVM : XEN_GUEST_UNKNOWN;
 		struct device *d = add_plain_pci(&m, "0000:00:04.0", "virtio-pci", 64);

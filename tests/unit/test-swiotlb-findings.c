@@ -204,6 +204,7 @@ static void test_forced_segment_too_large(void **state)
 	(void)state;
 	setup_pc(&m, "4.19.0-27-amd64");
 	m.cmd.swiotlb_force = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE; /* as readers/cmdline.c keeps it */
 	add_pci(&m, "0000:00:04.0", "nvme", 64);
 	add_pci(&m, "0000:00:05.0", "nvme", 64);
 	machine_sort_devices(&m);
@@ -483,6 +484,8 @@ static void test_full_with_room(void **state)
 		{ 4096, 32768, 29484, -1, 1, 0 },      /* 90% of 32768 (32768 / 10 * 9) */
 		{ 4096, 32768, 29483, -1, 0, 1 },      /* just below */
 		{ 4096, 32768, 32767, -1, 1, 0 },      /* one slot free, two needed */
+		{ 131072, 128, 64, -1, 0, 1 },         /* a 128-slot pool: 64 free, exactly 64 needed */
+		{ 131072, 128, 65, -1, 1, 0 },         /* 63 free: it ran out, though half used */
 		{ 262144, 32768, 32700, -1, 1, 0 },    /* 128 slots: as full as the pool is */
 		{ 262145, 32768, 32700, -1, 0, 1 },    /* 129: no pool holds it, full or not */
 		{ 4096, -1, 0, -1, 1, 0 },             /* no counts: the pool may have run out */
@@ -601,6 +604,7 @@ static void test_noforce_overflow_message(void **state)
 		opt_clear(&m.swiotlb.pool_end);
 		opt_set(&m.swiotlb.nslabs, 0); /* debugfs: io_tlb_nslabs 0 */
 		m.cmd.swiotlb_noforce = cases[i].noforce;
+		m.cmd.swiotlb_last_word = cases[i].noforce ? SWIOTLB_WORD_NOFORCE : SWIOTLB_WORD_NONE;
 		add_pci(&m, "0000:00:1f.2", "ahci", 32);
 		machine_sort_devices(&m);
 		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
@@ -624,6 +628,7 @@ static void test_forced_once(void **state)
 	(void)state;
 	setup_pc(&m, "6.1.0-27-amd64");
 	m.cmd.swiotlb_force = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE; /* as readers/cmdline.c keeps it */
 	add_pci(&m, "0000:00:04.0", "nvme", 64);
 	add_pci(&m, "0000:00:1f.2", "ahci", 32);
 	machine_sort_devices(&m);

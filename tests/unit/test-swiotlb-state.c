@@ -461,6 +461,7 @@ static void test_pool_placement(void **state)
 	m.arch.value = (char *)"s390x";
 	m.arch_info = arch_lookup(m.arch.value);
 	m.cmd.swiotlb_force = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE; /* as readers/cmdline.c keeps it */
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
 	assert_false(s.pool_limit.known);
@@ -681,6 +682,68 @@ static void test_unknown_release_hyperv(void **state)
 	assert_non_null(strstr(s.forced_unknown_why, "kernel release unknown"));
 }
 
+/*
+ * swiotlb= by era (ERA_SWIOTLB_PARAM): before 5.19 the last of force and
+ * noforce wins; from 5.19 noforce wins wherever it stands; from 6.0 a word
+ * after <slabs>,<areas> counts too. With the release unknown, a line the eras
+ * read differently leaves forcing unknown, unless a confidential guest forces.
+ */
+static void test_cmdline_words_by_era(void **state)
+{
+	enum { F = 1, NF = 2, FA = 4, NFA = 8 };
+	static const struct {
+		unsigned words;
+		enum swiotlb_word last;
+		uint32_t release;
+		bool force, noforce, unknown;
+	} cases[] = {
+		{ FA, SWIOTLB_WORD_NONE, KV(5, 19, 255), false, false, false }, /* "N,4,force" */
+		{ FA, SWIOTLB_WORD_NONE, KV(6, 0, 0), true, false, false },
+		{ FA, SWIOTLB_WORD_NONE, 0, true, false, true },
+		{ F | NF, SWIOTLB_WORD_NOFORCE, KV(5, 18, 255), false, true, false },
+		{ F | NF, SWIOTLB_WORD_NOFORCE, KV(5, 19, 0), false, true, false },
+		{ F | NF, SWIOTLB_WORD_NOFORCE, 0, false, true, false }, /* every era: not forced */
+		{ F | NF, SWIOTLB_WORD_FORCE, KV(5, 18, 255), true, false, false },
+		{ F | NF, SWIOTLB_WORD_FORCE, KV(5, 19, 0), false, true, false },
+		{ F | NF, SWIOTLB_WORD_FORCE, 0, false, true, true },
+		{ F | NFA, SWIOTLB_WORD_FORCE, KV(5, 19, 255), true, false, false },
+		{ F | NFA, SWIOTLB_WORD_FORCE, KV(6, 0, 0), false, true, false },
+		{ F, SWIOTLB_WORD_FORCE, 0, true, false, false },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		struct swiotlb_state s;
+		x86_6g(&m, &l);
+		m.cmd.swiotlb_force = cases[i].words & F;
+		m.cmd.swiotlb_noforce = cases[i].words & NF;
+		m.cmd.swiotlb_force_areas = cases[i].words & FA;
+		m.cmd.swiotlb_noforce_areas = cases[i].words & NFA;
+		m.cmd.swiotlb_last_word = cases[i].last;
+		swiotlb_state_compute(&m, &l, cases[i].release, &s);
+		if (s.cmdline_force != cases[i].force || s.cmdline_noforce != cases[i].noforce ||
+		    (s.forced_unknown_why != NULL) != cases[i].unknown || s.forced != cases[i].force)
+			fail_msg("case %zu: force %d noforce %d unknown %d forced %d", i, s.cmdline_force,
+				 s.cmdline_noforce, s.forced_unknown_why != NULL, s.forced);
+		if (cases[i].noforce && cases[i].release)
+			assert_int_equal(s.active, TRI_NO); /* the pool swiotlb=noforce leaves out */
+	}
+
+	/* an SEV guest bounces whatever the line says, in every era */
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	x86_6g(&m, &l);
+	m.cmd.swiotlb_force = m.cmd.swiotlb_noforce = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE;
+	m.coco.log_sev = true;
+	swiotlb_state_compute(&m, &l, 0, &s);
+	assert_true(s.forced);
+	assert_null(s.forced_unknown_why);
+}
+
 /* Xen without guest_type (before 4.12) or with one unknown: PV not ruled out. */
 static void test_xen_guest_type_unknown(void **state)
 {
@@ -729,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_amd_passthrough),
 		cmocka_unit_test(test_unknown_release_pool),
 		cmocka_unit_test(test_unknown_release_hyperv),
+		cmocka_unit_test(test_cmdline_words_by_era),
 		cmocka_unit_test(test_xen_guest_type_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
