@@ -123,6 +123,9 @@ void machine_done(struct machine *m)
 	for (size_t i = 0; i < m->n_swiotlb_full; i++)
 		free(m->swiotlb_full[i].device);
 	free(m->swiotlb_full);
+	for (size_t i = 0; i < m->n_mask_lines; i++)
+		free(m->mask_lines[i].device);
+	free(m->mask_lines);
 	free(m->coco.log_line);
 	free(m->pci_ids_source);
 	for (size_t i = 0; i < m->n_inputs; i++) {
@@ -313,6 +316,7 @@ void device_done(struct device *d)
 	free(d->modalias);
 	free(d->acpi_path);
 	free(d->name);
+	free(d->compatible);
 	free(d->iommu_type);
 	if (d->dt)
 		dt_info_done(d->dt);

@@ -269,6 +269,10 @@ struct device {
 	const char *module_source; /* "sysfs", "modalias" (libkmod), NULL */
 	char *modalias;
 	char *name;              /* pci.ids "Vendor Device" (as lspci), or the DT compatible; NULL unknown */
+	/* the of_node's compatible strings, each NUL-terminated, most specific first (as the
+	 * property holds them); NULL: none, or one string empty or not printable (an input says) */
+	char *compatible;
+	size_t compatible_len;   /* bytes of compatible, the NULs included */
 	bool have_pci_ids;
 	uint16_t vendor, device_id, subsys_vendor, subsys_device;
 	uint32_t class_code;     /* 24-bit class: base, sub, prog-if */
@@ -301,6 +305,24 @@ struct block_queue {
 	struct opt_i64 max_sectors_kb, max_hw_sectors_kb, max_segments, max_segment_size;
 	struct opt_i64 logical_block_size, dma_alignment;
 	struct udev_props *udev; /* NULL: udev knows nothing of it */
+};
+
+/* Which probe-time log line told a platform device's mask (readers/kmsg.c). */
+enum mask_line_kind {
+	MASK_LINE_SDHCI,  /* "mmcN: SDHCI controller on HW [DEV] using MODE" (sdhci.c __sdhci_add_host) */
+	MASK_LINE_DW_MMC, /* "DRV DEV: IDMAC supports N-bit address mode." (dw_mmc.c dw_mci_init_dma) */
+	MASK_LINE_STMMAC, /* "DRV DEV: Using N/M bits DMA host/device width" (stmmac_main.c stmmac_dvr_probe) */
+	_MASK_LINE_KIND_MAX,
+};
+
+/* A log line that says which DMA mask a driver set for a device. */
+struct mask_line {
+	char *device;             /* the dev_name it names */
+	enum mask_line_kind kind;
+	/* the mask's bits the line implies: 64 widened, 32 the 32-bit mask (or none set, the
+	 * bus default); 0: the line says the device does no DMA of its own (PIO, External DMA) */
+	unsigned bits;
+	const char *said;         /* static: the words that decided ("using ADMA 64-bit") */
 };
 
 /* ---- ACPI IORT (arm64 servers) ---- */
@@ -502,6 +524,8 @@ struct machine {
 	size_t n_pool_overflows;
 	struct swiotlb_full *swiotlb_full; /* every "swiotlb buffer is full" line, in order */
 	size_t n_swiotlb_full;
+	struct mask_line *mask_lines; /* drivers' probe lines that tell a mask, in log order */
+	size_t n_mask_lines;
 	struct coco_signs coco;
 	struct hypervisor hyp;
 	bool iommu_groups_present;   /* sys/kernel/iommu_groups has entries */

@@ -386,6 +386,66 @@ check "dangling class/iommu link: the SMMU is judged on its node alone" jqe "$tm
 r=$(mkvirt dump-binary); head -c 3000 /dev/urandom > "$r/sys/kernel/debug/dma-api/dump"; printf '\0' >> "$r/sys/kernel/debug/dma-api/dump"
 expect_input "binary dma-api/dump" "$r" sys/kernel/debug/dma-api/dump invalid EBADMSG
 
+# A platform device's driver row: spoilt links, compatibles and probe lines never give a mask.
+imx=$(fixture_root arm64-imx8mp) || exit 99
+rpi=$(fixture_root arm64-rpi4) || exit 99
+mkcopy() { # NAME FROM
+	rm -rf "$tmp/$1"
+	cp -a "$2" "$tmp/$1"
+	echo "$tmp/$1"
+}
+eqos=sys/devices/platform/soc@0/30800000.bus/30bf0000.ethernet
+eqos_mask() { # DESC SOURCE MASK: what the EQoS's mask is after the spoiling
+	check "$1: the EQoS's mask is $2 $3" jqe "$tmp/j" \
+		'[.devices[] | select(.id == "30bf0000.ethernet")][0] | .mask_source == $s and .dma_mask == $m' \
+		--arg s "$2" --arg m "$3"
+}
+r=$(mkcopy drv-dangling "$imx"); rm -rf "$r/sys/bus/platform/drivers/imx-dwmac"
+audit "$r" openat2
+check "dangling driver link: exit 0 or 1" test "$rc" -le 1
+# the link's target still names the driver, as the kernel's readlink would
+eqos_mask "dangling driver link" driver 0x3ffffffff
+r=$(mkcopy drv-file "$imx"); rm "$r/$eqos/driver"; echo imx-dwmac > "$r/$eqos/driver"
+audit "$r" openat2
+check "driver that is a file: no driver read" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "30bf0000.ethernet")][0].driver == null'
+eqos_mask "driver that is a file" assumed 0xffffffff
+r=$(mkcopy drv-missing "$imx"); rm "$r/$eqos/driver"
+audit "$r" openat2
+eqos_mask "no driver link" assumed 0xffffffff
+r=$(mkcopy drv-loop "$imx"); ln -sfn driver "$r/$eqos/driver"
+audit "$r" openat2
+check "driver link to itself: exit 0 or 1" test "$rc" -le 1
+# its target names no driver of the table: nothing decided
+eqos_mask "driver link to itself" assumed 0xffffffff
+# the probe line spoilt: no width, another device's, a width past 64 bits
+for bad in 'Using bits DMA host/device width' 'Using 99/40 bits DMA host/device width'; do
+	r=$(mkcopy drv-line "$imx"); sed -i "s#Using 34/40 bits DMA host/device width#$bad#" "$r/dev/kmsg"
+	audit "$r" openat2
+	check "stmmac line '$bad': skipped as malformed" jqe "$tmp/j" \
+		'[.inputs[] | select(.path == "dev/kmsg")][0].detail | test("malformed")'
+	eqos_mask "stmmac line '$bad'" assumed 0xffffffff
+done
+r=$(mkcopy drv-line-other "$imx"); sed -i 's#DEVICE=+platform:30bf0000.ethernet#DEVICE=+platform:30be0000.ethernet#' "$r/dev/kmsg"
+audit "$r" openat2
+eqos_mask "stmmac line naming the FEC" assumed 0xffffffff
+check "stmmac line naming the FEC: the FEC (no row) stays assumed" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "30be0000.ethernet")][0].mask_source == "assumed"'
+# a compatible with an unprintable second string: sdhci-iproc's variant is not matched
+emmc=sys/firmware/devicetree/base/soc/mmc@7e340000/compatible
+r=$(mkcopy compat-bad "$rpi"); printf 'brcm,bcm2711-emmc2\0\001\0' > "$r/$emmc"
+expect_input "malformed compatible list" "$r" "$emmc" invalid EBADMSG
+check "malformed compatible list: the emmc2's mask stays assumed, no row" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "fe340000.mmc")][0] | .mask_source == "assumed" and .mask_rule == null'
+r=$(mkcopy compat-noterm "$rpi"); printf 'brcm,bcm2711-emmc2' > "$r/$emmc"
+expect_input "compatible without its NUL" "$r" "$emmc" invalid EBADMSG
+check "compatible without its NUL: the name is still read" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "fe340000.mmc")][0] | .name == "brcm,bcm2711-emmc2" and .mask_source == "assumed"'
+r=$(mkcopy sdhci-line "$rpi"); sed -i 's#\[fe340000.mmc\] using ADMA#[fe340000.mmc] using SOMETHING#' "$r/dev/kmsg"
+audit "$r" openat2
+check "sdhci line with an unknown mode: the emmc2 stays assumed, saying why" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "fe340000.mmc")][0] | .mask_source == "assumed" and (.mask_why | test("SDHCI_CAN_64BIT"))'
+
 # Escape sequences in snapshot names never reach the terminal raw.
 r=$(mkroot escapes)
 sed -i 's/^kernel_release=.*/kernel_release=6.1\x1b[31mRED\x07/' "$r/MANIFEST"

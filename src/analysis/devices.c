@@ -32,6 +32,7 @@ static const char *const mask_source_names[_MASK_SOURCE_MAX] = {
 	[MASK_SOURCE_ASSUMED] = "assumed",
 	[MASK_SOURCE_USER] = "user",
 	[MASK_SOURCE_NONE] = "none",
+	[MASK_SOURCE_DRIVER] = "driver",
 };
 
 const char *mask_source_to_string(enum mask_source s)
@@ -62,6 +63,13 @@ static const struct assumed_mask *assumed_mask(const struct devices_input *in, c
 	return NULL;
 }
 
+static void none_known(struct device_report *r)
+{
+	opt_clear(&r->dma_mask);
+	opt_clear(&r->coherent_mask);
+	r->mask_source = MASK_SOURCE_NONE;
+}
+
 /* Which mask the kernel holds for the device, and how we know it. */
 static void pick_mask(const struct devices_input *in, const struct device *d, struct device_report *r)
 {
@@ -76,22 +84,40 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 	}
 	/* an IOMMU's driver sets its mask from the hardware (arm-smmu-v3: IDR5.OAS):
 	 * the bus default says nothing of it */
-	/* at an unknown release none is assumed: before 3.13 the kernel set none */
-	if ((d->bus == DEV_BUS_PLATFORM || d->bus == DEV_BUS_AMBA) &&
-	    !(d->dma_signs & (1u << DMA_SIGN_IOMMU_UNIT)) && in->release != 0 &&
-	    era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32) {
-		uint64_t mask = bit_mask(32);
-		/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
-		if (r->map.state == DMA_MAP_RANGES && !r->window_ignored)
-			mask &= mask_covering(r->map.bus_limit);
-		r->mask_source = MASK_SOURCE_ASSUMED;
-		opt_set(&r->dma_mask, mask);
-		opt_set(&r->coherent_mask, mask);
+	if ((d->bus != DEV_BUS_PLATFORM && d->bus != DEV_BUS_AMBA) || (d->dma_signs & (1u << DMA_SIGN_IOMMU_UNIT))) {
+		none_known(r);
 		return;
 	}
-	opt_clear(&r->dma_mask);
-	opt_clear(&r->coherent_mask);
-	r->mask_source = MASK_SOURCE_NONE;
+	struct driver_mask dm;
+	driver_mask_find(in->m, d, in->release, &dm);
+	r->mask_row = dm.row;
+	r->mask_why = dm.why;
+	/* at an unknown release none is assumed: before 3.13 the kernel set none */
+	bool has_default = in->release != 0 &&
+			   era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32;
+	uint64_t def = bit_mask(32);
+	/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
+	if (r->map.state == DMA_MAP_RANGES && !r->window_ignored)
+		def &= mask_covering(r->map.bus_limit);
+	if (dm.bits) {
+		/* dma_set_mask*() after probe's of_dma_configure: the driver's bits, unclipped */
+		r->mask_source = MASK_SOURCE_DRIVER;
+		opt_set(&r->dma_mask, bit_mask((int)dm.bits));
+		if (dm.coherent_bits)
+			opt_set(&r->coherent_mask, bit_mask((int)dm.coherent_bits));
+		else if (has_default)
+			opt_set(&r->coherent_mask, def);
+		else
+			opt_clear(&r->coherent_mask);
+		return;
+	}
+	if (has_default) {
+		r->mask_source = dm.default_kept ? MASK_SOURCE_DRIVER : MASK_SOURCE_ASSUMED;
+		opt_set(&r->dma_mask, def);
+		opt_set(&r->coherent_mask, def);
+		return;
+	}
+	none_known(r);
 }
 
 static uint64_t era_bus_limit(const struct devices_input *in, const struct device_report *r)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/dma-map.h"
+#include "analysis/driver-masks.h"
 #include "analysis/findings.h"
 #include "analysis/layout.h"
 #include "analysis/legacy-block.h"
@@ -56,6 +57,7 @@ enum mask_source {
 	MASK_SOURCE_ASSUMED, /* the bus default of the era (platform: 32 bits) */
 	MASK_SOURCE_USER,    /* --assume-mask */
 	MASK_SOURCE_NONE,
+	MASK_SOURCE_DRIVER,  /* what the driver sets, from a row of driver-masks.c (mask_rule) */
 	_MASK_SOURCE_MAX,
 };
 
@@ -132,6 +134,8 @@ struct device_report {
 	struct full_tally no_slot;           /* "swiotlb buffer is full" records of it, the pool with room */
 	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
 	const char *observed_why;            /* static */
+	const struct driver_mask_row *mask_row; /* its driver's row in driver-masks.c; NULL none applies */
+	const char *mask_why;                /* static: what the row and the log decided, or why not */
 	enum mask_source mask_source;
 	enum kernel_model kernel_model;
 	enum verdict verdict;

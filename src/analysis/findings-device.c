@@ -30,6 +30,10 @@ static void add_reach_evidence(struct findings *f, struct finding *x, const stru
 	}
 	finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
 	finding_add_str(f, x, "mask_source", mask_source_to_string(r->mask_source));
+	if (r->mask_row)
+		finding_add_str(f, x, "mask_rule", r->mask_row->source);
+	if (r->mask_why)
+		finding_add_str(f, x, "mask_why", r->mask_why);
 	if (r->bus_limit)
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
 	finding_add_hex(f, x, "limit", r->limit);

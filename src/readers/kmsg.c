@@ -7,8 +7,9 @@
  *
  * Lines looked for: the swiotlb pool (kernel/dma/swiotlb.c), confidential
  * computing (arch/x86/mm/mem_encrypt.c, arch/arm64/kernel/rsi.c), DMA
- * overflows (kernel/dma/direct.h), pool overflows (kernel/dma/swiotlb.c) and
- * 32-bit ARM's control register (arch/arm/kernel/setup.c).
+ * overflows (kernel/dma/direct.h), pool overflows (kernel/dma/swiotlb.c),
+ * 32-bit ARM's control register (arch/arm/kernel/setup.c) and the probe lines
+ * of sdhci, dw_mmc and stmmac that say which DMA mask the hardware let them set.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,144 @@ static int match_swiotlb_full(struct kmsg_ctx *ctx, const char *s, size_t len, c
 	return 1;
 }
 
+/* Append a mask line for dev (taken). Returns 1 or -ENOMEM. */
+static int append_mask_line(struct machine *m, char *dev, enum mask_line_kind kind, unsigned bits,
+			    const char *said)
+{
+	if (array_full(m->n_mask_lines)) {
+		struct mask_line *nv = reallocarray(m->mask_lines, array_capacity(m->n_mask_lines), sizeof(*nv));
+		if (!nv) {
+			free(dev);
+			return -ENOMEM;
+		}
+		m->mask_lines = nv;
+	}
+	m->mask_lines[m->n_mask_lines++] = (struct mask_line){ dev, kind, bits, said };
+	return 1;
+}
+
+/* The rest of the line from p, trailing blanks dropped, is exactly word. */
+static bool rest_is(const char *p, const char *end, const char *word)
+{
+	while (end > p && (end[-1] == ' ' || end[-1] == '\n'))
+		end--;
+	return (size_t)(end - p) == strlen(word) && memcmp(p, word, strlen(word)) == 0;
+}
+
+/*
+ * drivers/mmc/host/sdhci.c __sdhci_add_host: "%s: SDHCI controller on %s [%s]
+ * using %s" with dev_name in the brackets and the mode SDHCI_USE_64_BIT_DMA and
+ * SDHCI_USE_ADMA/SDMA left after sdhci_set_dma_mask() (which clears the 64-bit
+ * flag when the 64-bit mask fails): "ADMA 64-bit" 64 bits, "ADMA" or "DMA" 32,
+ * "PIO" and "External DMA" (5.6+) no DMA by the host itself.
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_sdhci_line(struct kmsg_ctx *ctx, const char *s, size_t len)
+{
+	static const struct {
+		const char *mode;
+		unsigned bits;
+		const char *said;
+	} modes[] = {
+		{ "ADMA 64-bit", 64, "boot log: SDHCI controller ... using ADMA 64-bit" },
+		{ "ADMA", 32, "boot log: SDHCI controller ... using ADMA (32-bit)" },
+		{ "DMA", 32, "boot log: SDHCI controller ... using DMA (32-bit SDMA)" },
+		{ "PIO", 0, "boot log: SDHCI controller ... using PIO" },
+		{ "External DMA", 0, "boot log: SDHCI controller ... using External DMA" },
+	};
+	const char *end = s + len, *on = find(s, len, ": SDHCI controller on ");
+
+	if (!on)
+		return 0;
+	const char *using = find(on, (size_t)(end - on), "] using ");
+	if (!using)
+		return -EBADMSG;
+	const char *open = using;
+	while (open > on && open[-1] != '[')
+		open--;
+	/* the name between the brackets: none, or a NUL in it, is no device */
+	if (open == on || open == using || memchr(open, '\0', (size_t)(using - open)))
+		return -EBADMSG;
+	const char *mode = using + strlen("] using ");
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (rest_is(mode, end, modes[i].mode)) {
+			char *dev = strndup(open, (size_t)(using - open));
+			if (!dev)
+				return -ENOMEM;
+			return append_mask_line(ctx->m, dev, MASK_LINE_SDHCI, modes[i].bits, modes[i].said);
+		}
+	return -EBADMSG;
+}
+
+/*
+ * drivers/mmc/host/dw_mmc.c dw_mci_init_dma: "IDMAC supports 64-bit address
+ * mode." after HCON's ADDR_CONFIG bit, then dma_set_mask(64); "32-bit" sets
+ * none (dev_info: "DRIVER DEVNAME: " before it).
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_dw_mmc_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+			     size_t dict_len)
+{
+	static const char lead[] = ": IDMAC supports ";
+	const char *end = s + len, *at = find(s, len, lead);
+	unsigned bits;
+
+	if (!at)
+		return 0;
+	const char *p = at + strlen(lead);
+	if (rest_is(p, end, "64-bit address mode."))
+		bits = 64;
+	else if (rest_is(p, end, "32-bit address mode."))
+		bits = 32;
+	else
+		return -EBADMSG;
+	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!dev)
+		dev = device_before(s, at);
+	if (!dev || !*dev) {
+		free(dev);
+		return -EBADMSG;
+	}
+	return append_mask_line(ctx->m, dev, MASK_LINE_DW_MMC, bits,
+				bits == 64 ? "boot log: IDMAC supports 64-bit address mode"
+					   : "boot log: IDMAC supports 32-bit address mode (no mask set)");
+}
+
+/*
+ * drivers/net/ethernet/stmicro/stmmac/stmmac_main.c stmmac_dvr_probe: after
+ * dma_set_mask_and_coherent(DMA_BIT_MASK(host width)) succeeded, "Using %d/%d
+ * bits DMA host/device width" (host_dma_width, 6.3+) or "Using %d bits DMA
+ * width" before. A core without ADDR64 sets no mask and prints neither.
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_stmmac_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+			     size_t dict_len)
+{
+	static const char lead[] = ": Using ";
+	const char *end = s + len, *at = find(s, len, lead);
+	uint64_t host, device;
+
+	if (!at || !find(at, (size_t)(end - at), " bits DMA "))
+		return 0;
+	const char *p = at + strlen(lead), *q;
+	bool both = (q = parse_dec_until(p, end, "/", &host)) && (q = expect(q, end, "/")) &&
+		    (q = parse_dec_until(q, end, " ", &device)) &&
+		    rest_is(q, end, " bits DMA host/device width");
+	if (!both && !((q = parse_dec_until(p, end, " ", &host)) && rest_is(q, end, " bits DMA width")))
+		return -EBADMSG;
+	/* DMA_BIT_MASK() of 0 or past 64 cannot have been set */
+	if (host < 1 || host > 64)
+		return -EBADMSG;
+	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!dev)
+		dev = device_before(s, at);
+	if (!dev || !*dev) {
+		free(dev);
+		return -EBADMSG;
+	}
+	return append_mask_line(ctx->m, dev, MASK_LINE_STMMAC, (unsigned)host, "boot log: Using N bits DMA (host) width");
+}
+
 /* Keep the first CoCo line. */
 static int keep_line(struct machine *m, const char *s, size_t len)
 {
@@ -532,6 +671,15 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 	if (r != 0)
 		return r;
 	r = match_overflow(ctx, s, len, dict_dev, dict_len);
+	if (r != 0)
+		return r;
+	r = match_sdhci_line(ctx, s, len);
+	if (r != 0)
+		return r;
+	r = match_dw_mmc_line(ctx, s, len, dict_dev, dict_len);
+	if (r != 0)
+		return r;
+	r = match_stmmac_line(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
 		return r;
 	return match_coco(ctx, s, len);

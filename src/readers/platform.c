@@ -62,14 +62,29 @@ static void seen_done(struct seen *s)
 	free(s->ids);
 }
 
+/* Whether buf holds only non-empty printable strings, each NUL-terminated (of_prop_next_string). */
+static bool compatible_well_formed(const char *buf, size_t len)
+{
+	if (len == 0 || buf[len - 1] != '\0')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (c == '\0' ? i == 0 || buf[i - 1] == '\0' : c < 0x20 || c > 0x7e)
+			return false;
+	}
+	return true;
+}
+
 /*
- * The node's first compatible string (NUL-separated, drivers/of/base.c
- * of_device_is_compatible reads them in order): the most specific name.
+ * The node's compatible strings (NUL-separated; drivers/of/base.c
+ * __of_device_is_compatible scores them in order): the first, the most
+ * specific, names the device; all of them, when well formed, say which
+ * entry of a driver's of_match_table bound it (its variant data).
  */
-static int read_compatible(struct sysroot *sr, struct machine *m, const char *node, char **ret)
+static int read_compatible(struct sysroot *sr, struct machine *m, const char *node, struct device *d)
 {
 	_cleanup_sysroot_dir_ struct sysroot_dir *dir = NULL;
-	_cleanup_free_ char *buf = NULL;
+	_cleanup_free_ char *buf = NULL, *path = NULL;
 	size_t len;
 	int r;
 
@@ -85,19 +100,23 @@ static int read_compatible(struct sysroot *sr, struct machine *m, const char *no
 	bool ok = first > 0;
 	for (size_t i = 0; ok && i < first; i++)
 		ok = (unsigned char)buf[i] >= 0x20 && (unsigned char)buf[i] <= 0x7e;
+	if (!(path = path_join(sysroot_dir_path(dir), "compatible")))
+		return -ENOMEM;
 	if (!ok) {
-		_cleanup_free_ char *path = path_join(sysroot_dir_path(dir), "compatible");
-		if (!path)
-			return -ENOMEM;
 		if (r < 0)
 			return machine_add_input_errno(m, path, r);
 		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
 					 "first compatible string empty or not printable");
 	}
-	char *s = strndup(buf, first);
-	if (!s)
+	if (!(d->name = strndup(buf, first)))
 		return -ENOMEM;
-	*ret = s;
+	/* a variant matched on a string that is not there would be a guess: none then */
+	if (!compatible_well_formed(buf, len))
+		return machine_add_input(m, path, INPUT_INVALID, EBADMSG,
+					 "a compatible string empty, not printable or not NUL-terminated: "
+					 "the driver's variant is not matched");
+	d->compatible = TAKE_PTR(buf);
+	d->compatible_len = len;
 	return 0;
 }
 
@@ -161,7 +180,7 @@ static int read_device(struct platform_walk *w, struct machine *m, struct sysroo
 		return r;
 	if (d->dt->err) /* an of_node the audit cannot follow: judged unknown, not dropped */
 		return dt_record_error(m, d->dt);
-	if ((r = read_compatible(w->sr, m, node, &d->name)) < 0)
+	if ((r = read_compatible(w->sr, m, node, d)) < 0)
 		return r;
 	r = read_dt_chain(w->sr, node, true, d->dt);
 	if (r == -ENOMEM)

@@ -164,7 +164,7 @@ static const struct column columns[] = {
 	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08, NULL, COLUMN_TEXT },
 	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0, key_mask, COLUMN_TEXT },
 	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0, key_coherent, COLUMN_TEXT },
-	{ "MASK_SOURCE", "sysfs, assumed, user, or none", false, false, false, get_src, 0, NULL, COLUMN_TEXT },
+	{ "MASK_SOURCE", "sysfs, driver, assumed, user, or none", false, false, false, get_src, 0, NULL, COLUMN_TEXT },
 	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0, key_group, COLUMN_NUMBER },
 	{ "NUMA", "NUMA node", true, false, false, get_numa, 0, key_numa, COLUMN_NUMBER },
 	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0, NULL, COLUMN_TEXT },

@@ -234,6 +234,8 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	json_opt_hex(w, "dma_mask", r->dma_mask.known, r->dma_mask.v);
 	json_opt_hex(w, "coherent_dma_mask", r->coherent_mask.known, r->coherent_mask.v);
 	jw_string(w, "mask_source", mask_source_to_string(r->mask_source));
+	jw_string(w, "mask_rule", r->mask_row ? r->mask_row->source : NULL);
+	jw_string(w, "mask_why", r->mask_why);
 	json_opt_hex(w, "bus_limit", r->bus_limit != 0, r->bus_limit);
 	dma_ranges_json(w, &r->map, device_dt(d)->error);
 	jw_string(w, "of_node", device_dt(d)->node);

@@ -1054,10 +1054,11 @@ fe340000-fe3400ff : fe340000.mmc mmc@7e340000
         ".host.arch == \"aarch64\"",
         ".memory.ram_bytes == %d" % RPI4_RAM,
         ".swiotlb.active == true and .swiotlb.pool_start == \"0x37400000\" and .swiotlb.pool_end == \"0x3b3fffff\"",
-        "# emmc2: no mask in sysfs, the platform default 32 bits, clamped by soc's dma-ranges",
+        "# emmc2: no mask in sysfs; sdhci_set_dma_mask() set 32 bits, as its probe line says (\"using ADMA\", not \"ADMA 64-bit\")",
         "%s | .bus == \"platform\" and .driver == \"sdhci-iproc\"" % dev("fe340000.mmc"),
         "%s | .of_node == \"soc/mmc@7e340000\"" % dev("fe340000.mmc"),
-        "%s | .mask_source == \"assumed\" and .dma_mask == \"0xffffffff\"" % dev("fe340000.mmc"),
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\"" % dev("fe340000.mmc"),
+        "%s | (.mask_rule | test(\"sdhci-iproc.c bcm2711_data\")) and (.mask_why | test(\"using ADMA \\\\(32-bit\\\\)\"))" % dev("fe340000.mmc"),
         "%s | .bus_limit == \"0xffffffff\"" % dev("fe340000.mmc"),
         "%s | .dma_ranges.state == \"ranges\" and .dma_ranges.node == \"soc\"" % dev("fe340000.mmc"),
         "%s | .dma_ranges.regions == [{\"cpu_start\": \"0x0\", \"dma_start\": \"0xc0000000\", \"size\": 1073741824}]" % dev("fe340000.mmc"),
@@ -2929,6 +2930,79 @@ def x86_nonroot_consistent(t):
     ]
 
 
+# ---------------------------------------------------------------- issue 36: masks from drivers
+
+def arm64_imx8mp(t):
+    """An i.MX 8M Plus board (6 GiB at 0x40000000) on Debian's 6.12: the EQoS
+    (imx-dwmac) sets 34 bits, its probe line says so, so it reaches all RAM;
+    the FEC (fec), a driver the table does not hold, keeps the assumed 32-bit
+    default and bounces what lies above 4 GiB. Follows: imx8mp.dtsi's node
+    names and addresses, dwmac-imx.c imx8mp_dwmac_data (addr_width 34) and a
+    real boot's "imx-dwmac 30bf0000.ethernet: Using 34/40 bits DMA host/device
+    width"; the RAM size, the log's other lines and the zones are synthetic."""
+    manifest(t, "aarch64", "6.12.38+deb13-arm64", "2026-12-10T08:00:00Z")
+    iomem = """\
+40000000-1bfffffff : System RAM
+  40210000-4177ffff : Kernel code
+  41780000-41a7ffff : reserved
+  41a80000-41e7ffff : Kernel data
+  bbe00000-bfdfffff : reserved
+"""
+    zi = zoneinfo([("DMA", 0x40000, 0xc0000, 0xc0000), ("DMA32", None, 0, 0),
+                   ("Normal", 0x100000, 0xc0000, 0xc0000), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        6091112 kB\nMemFree:         5801344 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttymxc1,115200 root=/dev/mmcblk2p2 rootwait")
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[2],
+            compatible=strings("fsl,imx8mp-evk", "fsl,imx8mp"))
+    dt_node(t, "soc@0", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus")
+    dt_node(t, "soc@0/bus@30800000", n_address_cells=[1], n_size_cells=[1],
+            compatible=strings("fsl,aips-bus", "simple-bus"))
+    dt_node(t, "soc@0/bus@30800000/ethernet@30be0000",
+            compatible=strings("fsl,imx8mp-fec", "fsl,imx8mq-fec", "fsl,imx6sx-fec"),
+            reg=[0x30be0000, 0x10000])
+    dt_node(t, "soc@0/bus@30800000/ethernet@30bf0000",
+            compatible=strings("nxp,imx8mp-dwmac-eqos", "snps,dwmac-5.10a"),
+            reg=[0x30bf0000, 0x10000])
+    platform(t, "sys/devices/platform/soc@0", "soc@0", "simple-bus")
+    bus = "sys/devices/platform/soc@0/30800000.bus"
+    platform(t, bus, "soc@0/bus@30800000", "fsl,aips-bus")
+    fec = platform(t, bus + "/30be0000.ethernet", "soc@0/bus@30800000/ethernet@30be0000",
+                   "fsl,imx8mp-fec", "fec", "fec")
+    eqos = platform(t, bus + "/30bf0000.ethernet", "soc@0/bus@30800000/ethernet@30bf0000",
+                    "nxp,imx8mp-dwmac-eqos", "imx-dwmac", "dwmac_imx")
+    for path, ifname in ((fec, "eth0"), (eqos, "eth1")):
+        t.file("%s/net/%s/uevent" % (path, ifname), "INTERFACE=%s\n" % ifname)
+        t.link("%s/net/%s/device" % (path, ifname), path)
+        t.link("sys/class/net/%s" % ifname, "%s/net/%s" % (path, ifname))
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd034]",
+        "Linux version 6.12.38+deb13-arm64 (debian-kernel@lists.debian.org) #1 SMP Debian 6.12.38-1 (2025-07-16)",
+        "Machine model: NXP i.MX8MPlus EVK board",
+        "software IO TLB: area num 4.",
+        "software IO TLB: mapped [mem 0x00000000bbe00000-0x00000000bfe00000] (64MB)",
+        ("imx-dwmac 30bf0000.ethernet: Using 34/40 bits DMA host/device width",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:30bf0000.ethernet"]),
+        ("fec 30be0000.ethernet eth0: registered PHC device 0", []),
+    ])
+    eq, fe = dev("30bf0000.ethernet"), dev("30be0000.ethernet")
+    above_4g = 0x1c0000000 - 0x100000000
+    return [
+        "# i.MX 8M Plus, 6 GiB from 0x40000000: the EQoS's driver widened its mask, the FEC's is the default",
+        "# EQoS: dwmac-imx's addr_width 34 as host_dma_width; stmmac_dvr_probe() logged it after dma_set_mask_and_coherent(34)",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0x3ffffffff\" and .coherent_dma_mask == \"0x3ffffffff\"" % eq,
+        "%s | (.mask_rule | test(\"stmmac_dvr_probe\")) and (.mask_why | test(\"Using N bits\"))" % eq,
+        "# 34 bits reach 16 GiB: all RAM (to 0x1bfffffff) within reach",
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % eq,
+        "# FEC: no row for fec, no mask in sysfs: the platform default 32 bits stays assumed",
+        "%s | .mask_source == \"assumed\" and .dma_mask == \"0xffffffff\" and .mask_rule == null" % fe,
+        "# RAM 0x100000000-0x1bfffffff (3 GiB) lies beyond 32 bits; the pool logged at 0xbbe00000 is below",
+        "%s | .verdict == \"partial\" and .unreachable_ram_bytes == %d and .swiotlb_pool_reachable == true" % (fe, above_4g),
+        "%s | length == 1" % finding("bounce-needed", "30be0000.ethernet"),
+        "%s | length == 0" % finding("bounce-needed", "30bf0000.ethernet"),
+        ".exit_status == 0",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -2945,6 +3019,7 @@ FIXTURES = {
     "x86-tdx-guest": x86_tdx_guest,
     "xen-dom0": xen_dom0,
     "arm64-rpi4": arm64_rpi4,
+    "arm64-imx8mp": arm64_imx8mp,
     "arm64-restricted-pool": arm64_restricted_pool,
     "arm-2013-highmem": arm_2013_highmem,
     "arm-256m-26bit": arm_256m_26bit,

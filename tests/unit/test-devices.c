@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1350,6 +1351,126 @@ static void test_unknown_release_window(void **state)
 	}
 }
 
+/* A platform device's mask from its driver's row: variant by compatible, the boot log, or assumed. */
+static void test_driver_masks(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *driver;    /* NULL: a dangling or missing driver link */
+		const char *compat;    /* NUL-separated, ends with NUL; NULL: none, or malformed */
+		size_t compat_len;
+		const char *release;
+		const char *line;      /* a mask line's device is the device itself */
+		enum mask_line_kind kind;
+		unsigned line_bits;
+		enum mask_source want;
+		uint64_t mask, coherent;
+		bool row;
+	} cases[] = {
+#define C(s) s, sizeof(s)
+		{ "emmc2 ADMA 64-bit", "sdhci-iproc", C("brcm,bcm2711-emmc2"), "6.1.0-27-arm64", "fe340000.mmc",
+		  MASK_LINE_SDHCI, 64, MASK_SOURCE_DRIVER, UINT64_MAX, UINT64_MAX, true },
+		{ "emmc2 ADMA", "sdhci-iproc", C("brcm,bcm2711-emmc2"), "6.1.0-27-arm64", "fe340000.mmc",
+		  MASK_LINE_SDHCI, 32, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		/* the capabilities register decides, and nothing says how: not a guess */
+		{ "emmc2 no line", "sdhci-iproc", C("brcm,bcm2711-emmc2"), "6.1.0-27-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "emmc2 PIO", "sdhci-iproc", C("brcm,bcm2711-emmc2"), "6.1.0-27-arm64", "fe340000.mmc",
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		/* another device's line says nothing of this one */
+		{ "line of another", "sdhci-iproc", C("brcm,bcm2711-emmc2"), "6.1.0-27-arm64", "fe300000.mmc",
+		  MASK_LINE_SDHCI, 64, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "bcm2835 PIO variant", "sdhci-iproc", C("brcm,bcm2835-sdhci"), "6.1.0-27-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		/* mt8195 lists mt8183 second: of_match_device() takes that entry, 36 bits streaming */
+		{ "mtk by second compatible", "mtk-msdc", C("mediatek,mt8195-mmc\0mediatek,mt8183-mmc"),
+		  "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xfffffffff, 0xffffffff, true },
+		{ "mtk 32-bit variant", "mtk-msdc", C("mediatek,mt8173-mmc"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "mtk variant unknown", "mtk-msdc", C("mediatek,mt9999-mmc"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+		/* a malformed compatible list (the reader keeps none): no variant is matched */
+		{ "mtk compatible malformed", "mtk-msdc", NULL, 0, "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+		{ "no driver link", NULL, C("mediatek,mt8183-mmc"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+		{ "before the rows", "mtk-msdc", C("mediatek,mt8183-mmc"), "5.4.0-1-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+		{ "dw_mmc 32-bit sets none", "dwmmc_rockchip", C("rockchip,rk3399-dw-mshc\0rockchip,rk3288-dw-mshc"),
+		  "6.1.0-27-arm64", "fe340000.mmc", MASK_LINE_DW_MMC, 32, MASK_SOURCE_DRIVER, 0xffffffff,
+		  0xffffffff, true },
+		{ "dw_mmc 64-bit", "dwmmc_rockchip", C("rockchip,rk3399-dw-mshc"), "6.1.0-27-arm64",
+		  "fe340000.mmc", MASK_LINE_DW_MMC, 64, MASK_SOURCE_DRIVER, UINT64_MAX, UINT64_MAX, true },
+		{ "stmmac 34 bits", "imx-dwmac", C("nxp,imx8mp-dwmac-eqos"), "6.12.9-arm64", "fe340000.mmc",
+		  MASK_LINE_STMMAC, 34, MASK_SOURCE_DRIVER, 0x3ffffffff, 0x3ffffffff, true },
+		/* a line of the wrong kind for the driver decides nothing */
+		{ "stmmac line for sdhci", "sdhci-arasan", C("arasan,sdhci-5.1"), "6.12.9-arm64", "fe340000.mmc",
+		  MASK_LINE_STMMAC, 40, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "macb: hardware decides", "macb", C("cdns,macb"), "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0,
+		  MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "fec: not in the table", "fec", C("fsl,imx8mq-fec"), "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0,
+		  MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+#undef C
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, cases[i].release);
+		struct device *d = add(&m, "fe340000.mmc", DEV_BUS_PLATFORM, cases[i].driver, 1u << DMA_SIGN_DISK);
+		if (cases[i].compat) {
+			d->compatible = malloc(cases[i].compat_len);
+			assert_non_null(d->compatible);
+			memcpy(d->compatible, cases[i].compat, cases[i].compat_len);
+			d->compatible_len = cases[i].compat_len;
+		}
+		if (cases[i].line) {
+			m.mask_lines = calloc(1, sizeof(*m.mask_lines));
+			assert_non_null(m.mask_lines);
+			m.mask_lines[0] = (struct mask_line){ strdup(cases[i].line), cases[i].kind, cases[i].line_bits,
+							      "boot log" };
+			m.n_mask_lines = 1;
+		}
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "fe340000.mmc");
+		if (x->mask_source != cases[i].want || x->dma_mask.v != cases[i].mask ||
+		    x->coherent_mask.v != cases[i].coherent || (x->mask_row != NULL) != cases[i].row)
+			fail_msg("%s: mask_source %s mask %#" PRIx64 " coherent %#" PRIx64 " row %s", cases[i].name,
+				 mask_source_to_string(x->mask_source), x->dma_mask.v, x->coherent_mask.v,
+				 x->mask_row ? x->mask_row->source : "none");
+		/* an assumed mask under a row says why the row did not decide */
+		if (x->mask_row && x->mask_source == MASK_SOURCE_ASSUMED)
+			assert_non_null(x->mask_why);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* Every row cites a kernel file and says what decides; a row's (driver, compatible) is unique. */
+static void test_driver_mask_rows(void **state)
+{
+	size_t n;
+	const struct driver_mask_row *rows = driver_mask_rows(&n);
+	(void)state;
+
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(strstr(rows[i].source, "drivers/"));
+		assert_non_null(rows[i].why);
+		assert_true(rows[i].since >= KV(5, 10, 0));
+		if (rows[i].rule == DRIVER_MASK_FIXED)
+			assert_true(rows[i].bits == 0 || (rows[i].bits >= 24 && rows[i].bits <= 64));
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(rows[i].driver, rows[j].driver) == 0)
+				assert_false(rows[i].compatible == rows[j].compatible ||
+					     (rows[i].compatible && rows[j].compatible &&
+					      strcmp(rows[i].compatible, rows[j].compatible) == 0));
+	}
+}
+
 /* A platform device's default mask: 32 bits from 3.13, none before; at an unknown release none assumed. */
 static void test_unknown_release_platform_mask(void **state)
 {
@@ -1729,6 +1850,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_release_arm),
 		cmocka_unit_test(test_unknown_release_window),
 		cmocka_unit_test(test_unknown_release_platform_mask),
+		cmocka_unit_test(test_driver_masks),
+		cmocka_unit_test(test_driver_mask_rows),
 		cmocka_unit_test(test_unknown_release_restricted_pool),
 		cmocka_unit_test(test_unknown_release_hyperv),
 		cmocka_unit_test(test_removable_unknown),

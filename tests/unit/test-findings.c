@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "analysis/devices.h"
 #include "analysis/findings.h"
 
 static char *slurp(const char *rel)
@@ -81,6 +82,44 @@ static void test_schema_enum(void **state)
 	assert_int_equal(n, _FINDING_ID_MAX);
 	json_object_put(root);
 	free(text);
+}
+
+/* The mask's provenance words: the schema's enum and the man page's list hold exactly the code's. */
+static void test_mask_sources(void **state)
+{
+	char *text = slurp("schema/dmamask-audit.schema.json");
+	char *man = slurp("man/dmamask-audit.8.scd");
+	json_object *root = json_tokener_parse(text), *o;
+	static const char *const path[] = { "properties", "devices", "items", "properties", "mask_source", "enum" };
+	(void)state;
+
+	assert_non_null(root);
+	o = root;
+	for (size_t i = 0; i < sizeof(path) / sizeof(*path); i++)
+		assert_true(json_object_object_get_ex(o, path[i], &o));
+	assert_int_equal(json_object_array_length(o), _MASK_SOURCE_MAX);
+	/* the man page's device list names each one as *word*, between "*mask_source*" and "*mask_rule*, *mask_why*" */
+	char *from = strstr(man, "*mask_source*\n("), *to = from ? strstr(from, "*mask_rule*, *mask_why*") : NULL;
+	if (!from || !to)
+		fail_msg("the man page has no \"*mask_source* (...) *mask_rule*\" list");
+	else
+		*to = '\0';
+	for (int k = 0; k < _MASK_SOURCE_MAX; k++) {
+		const char *name = mask_source_to_string((enum mask_source)k);
+		bool in_schema = false;
+		char word[32];
+		assert_non_null(name);
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			in_schema |= strcmp(json_object_get_string(json_object_array_get_idx(o, i)), name) == 0;
+		if (!in_schema)
+			fail_msg("the schema's mask_source lacks \"%s\"", name);
+		snprintf(word, sizeof(word), "*%s*", name);
+		if (!strstr(from, word))
+			fail_msg("the man page's mask_source list lacks %s", word);
+	}
+	json_object_put(root);
+	free(text);
+	free(man);
 }
 
 /* "*name* (severity...)" lines between "# FINDINGS" and the next "# " section. */
@@ -220,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_round_trip),
 		cmocka_unit_test(test_schema_enum),
+		cmocka_unit_test(test_mask_sources),
 		cmocka_unit_test(test_man_page),
 		cmocka_unit_test(test_cases_cover_ids),
 		cmocka_unit_test(test_case_severity_and_remedy),

@@ -436,6 +436,53 @@ static void test_overflow(void **state)
 	assert_int_equal(m->overflows[3].addr, 0x100000000);
 }
 
+/* sdhci, dw_mmc and stmmac probe lines: which mask the hardware let the driver set. */
+static void test_mask_lines(void **state)
+{
+	struct machine *m = &((struct fixture *)*state)->m;
+
+	assert_int_equal(
+		parse(m,
+		      "6,1,1,-;mmc0: SDHCI controller on fe340000.mmc [fe340000.mmc] using ADMA\n"
+		      "6,2,2,-;mmc1: SDHCI controller on fe330000.mmc [fe330000.mmc] using ADMA 64-bit\n"
+		      "6,3,3,-;mmc2: SDHCI controller on PCI [0000:00:05.0] using DMA\n"
+		      "6,4,4,-;mmc3: SDHCI controller on 3f300000.mmc [3f300000.mmc] using PIO\n"
+		      "6,5,5,-;dwmmc_rockchip fe320000.mmc: IDMAC supports 32-bit address mode.\n"
+		      "6,6,6,-;dwmmc_k3 ff37f000.dwmmc1: IDMAC supports 64-bit address mode.\n"
+		      "6,7,7,-;imx-dwmac 30bf0000.ethernet: Using 34/40 bits DMA host/device width\n"
+		      /* before host_dma_width (6.3): one number; the DEVICE= name is preferred */
+		      "6,8,8,-;rk_gmac-dwmac fe300000.ethernet: Using 40 bits DMA width\n"
+		      " SUBSYSTEM=platform\n"
+		      " DEVICE=+platform:fe300000.eth\n"
+		      /* malformed: skipped, attributed to nobody */
+		      "6,9,9,-;mmc4: SDHCI controller on x using ADMA\n"
+		      "6,10,10,-;mmc5: SDHCI controller on a [] using ADMA\n"
+		      "6,11,11,-;mmc6: SDHCI controller on a [b] using ADMA 128-bit\n"
+		      "6,12,12,-;dwmmc_rockchip fe310000.mmc: IDMAC supports 48-bit address mode.\n"
+		      "6,13,13,-;: IDMAC supports 64-bit address mode.\n"
+		      "6,14,14,-;imx-dwmac 1.ethernet: Using 0/40 bits DMA host/device width\n"
+		      "6,15,15,-;imx-dwmac 2.ethernet: Using 65 bits DMA width\n"
+		      "6,16,16,-;imx-dwmac 3.ethernet: Using x bits DMA width\n"),
+		0);
+	assert_int_equal(m->n_mask_lines, 8);
+	static const struct {
+		const char *dev;
+		enum mask_line_kind kind;
+		unsigned bits;
+	} want[] = {
+		{ "fe340000.mmc", MASK_LINE_SDHCI, 32 },	  { "fe330000.mmc", MASK_LINE_SDHCI, 64 },
+		{ "0000:00:05.0", MASK_LINE_SDHCI, 32 },	  { "3f300000.mmc", MASK_LINE_SDHCI, 0 },
+		{ "fe320000.mmc", MASK_LINE_DW_MMC, 32 },	  { "ff37f000.dwmmc1", MASK_LINE_DW_MMC, 64 },
+		{ "30bf0000.ethernet", MASK_LINE_STMMAC, 34 }, { "fe300000.eth", MASK_LINE_STMMAC, 40 },
+	};
+	for (size_t i = 0; i < 8; i++) {
+		assert_string_equal(m->mask_lines[i].device, want[i].dev);
+		assert_int_equal(m->mask_lines[i].kind, want[i].kind);
+		assert_int_equal(m->mask_lines[i].bits, want[i].bits);
+		assert_non_null(m->mask_lines[i].said);
+	}
+}
+
 static void test_escapes(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -593,6 +640,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rme, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hyperv_isolation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mask_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iommu_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_cpu_cr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),

@@ -25,6 +25,8 @@ static void build_rpi(struct fake_root *f)
 	static const char emmc_compat[] = "brcm,bcm2711-emmc2\0";
 	static const char uart_compat[] = "arm,pl011\0arm,primecell\0";
 	static const char bad_compat[] = "\x01\x02\0";
+	/* a good first string, then an empty one: the name stays, the list does not */
+	static const char half_compat[] = "brcm,bcm2835-sdhci\0\0";
 
 	fx_init(f);
 	/* a platform device with a node, a driver in a module and an IOMMU group */
@@ -57,6 +59,13 @@ static void build_rpi(struct fake_root *f)
 		"../../../../firmware/devicetree/base/soc/spi@7e204000");
 	fx_file_n(f, DT "/soc/spi@7e204000/compatible", bad_compat, sizeof(bad_compat) - 1);
 
+	fx_dir(f, "sys/devices/platform/soc/fe300000.mmcnr");
+	fx_link(f, "sys/bus/platform/devices/fe300000.mmcnr",
+		"../../../devices/platform/soc/fe300000.mmcnr");
+	fx_link(f, "sys/devices/platform/soc/fe300000.mmcnr/of_node",
+		"../../../../firmware/devicetree/base/soc/mmcnr@7e300000");
+	fx_file_n(f, DT "/soc/mmcnr@7e300000/compatible", half_compat, sizeof(half_compat) - 1);
+
 	/* no of_node: not a devicetree device, skipped */
 	fx_dir(f, "sys/devices/platform/serial8250");
 	fx_link(f, "sys/bus/platform/devices/serial8250", "../../../devices/platform/serial8250");
@@ -82,7 +91,8 @@ static void test_read_platform(void **state)
 	fx_assert_input(&m, "sys/bus/amba/devices", INPUT_OK);
 	fx_assert_input(&m, GPIO "/of_node", INPUT_INVALID);
 	fx_assert_input(&m, DT "/soc/spi@7e204000/compatible", INPUT_INVALID);
-	assert_int_equal(m.n_devices, 4);
+	fx_assert_input(&m, DT "/soc/mmcnr@7e300000/compatible", INPUT_INVALID);
+	assert_int_equal(m.n_devices, 5);
 
 	d = machine_find_device(&m, "fe340000.mmc");
 	assert_non_null(d);
@@ -107,6 +117,9 @@ static void test_read_platform(void **state)
 	assert_non_null(d);
 	assert_int_equal(d->bus, DEV_BUS_PLATFORM); /* the platform listing came first */
 	assert_string_equal(d->name, "arm,pl011");
+	/* every string, in the node's order, for the driver's variant match */
+	assert_int_equal(d->compatible_len, sizeof("arm,pl011\0arm,primecell"));
+	assert_memory_equal(d->compatible, "arm,pl011\0arm,primecell\0", d->compatible_len);
 	assert_string_equal(device_dt(d)->node, "soc/serial@7e201000");
 	assert_null(d->driver);
 	assert_null(d->modalias);
@@ -116,7 +129,14 @@ static void test_read_platform(void **state)
 	assert_non_null(d);
 	assert_int_equal(d->bus, DEV_BUS_AMBA);
 	assert_null(d->name);
+	assert_null(d->compatible);
 	assert_string_equal(device_dt(d)->node, "soc/spi@7e204000");
+
+	d = machine_find_device(&m, "fe300000.mmcnr");
+	assert_non_null(d);
+	assert_string_equal(d->name, "brcm,bcm2835-sdhci");
+	assert_null(d->compatible);
+	assert_int_equal(d->compatible_len, 0);
 
 	assert_null(machine_find_device(&m, "serial8250"));
 	d = machine_find_device(&m, "gpio-keys");
@@ -170,7 +190,7 @@ static void test_read_platform_after_pci(void **state)
 	machine_init(&m);
 	assert_int_equal(read_pci(sr, &m), 0);
 	assert_int_equal(read_platform(sr, &m), 0);
-	assert_int_equal(m.n_devices, 5);
+	assert_int_equal(m.n_devices, 6);
 	assert_string_equal(m.devices[0].id, "0000:00:00.0");
 	assert_non_null(machine_find_device(&m, "fe340000.mmc"));
 	assert_non_null(machine_find_device(&m, "0000:00:00.0"));
