@@ -30,7 +30,8 @@ SUITE_KERNELS = {
 }
 
 # Debian architecture -> the uname machine the tool's arch_lookup() reads
-UNAME_MACHINE = {"amd64": "x86_64", "i386": "i686", "arm64": "aarch64", "armhf": "armv7l"}
+UNAME_MACHINE = {"amd64": "x86_64", "i386": "i686", "arm64": "aarch64", "armhf": "armv7l",
+                 "riscv64": "riscv64"}
 
 OLDER = ("no guest kernel this old: the suite boots bullseye's 5.10 to sid's 7.x"
          " (tools/sideapt.py SUITES); jessie's 3.16, stretch's 4.9 and buster's 4.19"
