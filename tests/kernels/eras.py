@@ -30,7 +30,8 @@ SUITE_KERNELS = {
 }
 
 # Debian architecture -> the uname machine the tool's arch_lookup() reads
-UNAME_MACHINE = {"amd64": "x86_64", "i386": "i686", "arm64": "aarch64", "armhf": "armv7l"}
+UNAME_MACHINE = {"amd64": "x86_64", "i386": "i686", "arm64": "aarch64", "armhf": "armv7l",
+                 "riscv64": "riscv64"}
 
 OLDER = ("no guest kernel this old: the suite boots bullseye's 5.10 to sid's 7.x"
          " (tools/sideapt.py SUITES); jessie's 3.16, stretch's 4.9 and buster's 4.19"
@@ -56,9 +57,9 @@ ROWS = {
             " disk traffic and held against the legacy-block model's prediction"
             " (bounce_pfn's early return: SCSI queues carry no limit)"),
     "ERA_BLOCK_BOUNCE 5.13..6.16 any": dict(
-        guests=["armhf-virt-highmem"],
-        how="6.1 LPAE with highmem and a 32-bit SCSI disk: block_bio_bounce"
-            " traced, none predicted, none may fire"),
+        guests=["armhf-virt-highmem", "armhf-virt-highmem-trixie", "i386-pc-6g"],
+        how="6.1 and 6.12 LPAE, 6.1 686-pae, with highmem and a 32-bit disk (SCSI, IDE):"
+            " block_bio_bounce traced, none predicted, none may fire"),
     "ERA_BLOCK_BOUNCE 6.16.. any":
         "the 6.16+ guests (sid: x86-pc-6g-sid, arm64-virt-*-sid) are 64-bit, without"
         " highmem, where 5.13-6.15 bounced nothing either; Debian ships no 32-bit"
@@ -92,23 +93,28 @@ ROWS = {
     "ERA_STREAMING_MAP 0.. any": dict(
         guests=["x86-pc-6g", "x86-pc-6g-bullseye", "x86-pc-6g-trixie", "x86-pc-6g-sid",
                 "i386-pc-6g-bullseye", "arm64-virt-6g", "arm64-virt-6g-bullseye",
-                "arm64-virt-6g-sid", "armhf-virt-highmem"],
+                "arm64-virt-6g-sid", "armhf-virt-highmem", "armhf-virt-highmem-trixie",
+                "i386-pc-6g", "riscv64-virt-4g-trixie"],
         how="32-bit devices with RAM past their reach: every swiotlb_bounced event must"
             " be of a buffer out of reach, and a partial device's traffic must bounce"
-            " (armhf-virt-highmem: 32-bit ARM on dma-direct, 6.0+)"),
+            " (armhf-virt-highmem*: 32-bit ARM on dma-direct, 6.0+; riscv64 6.12 from"
+            " 0x80000000)"),
     "ERA_RANGE_MAP 0..5.10 any": OLDER,
     "ERA_RANGE_MAP 5.10.. any": dict(
         guests=["arm64-virt-window", "arm64-virt-window-bullseye", "arm64-virt-window-sid",
-                "armhf-virt-highmem", "armhf-virt-window-lpae-bullseye"],
+                "armhf-virt-highmem", "armhf-virt-window-lpae-bullseye",
+                "armhf-virt-highmem-trixie", "riscv64-virt-window-sid"],
         how="a PCIe dma-ranges window the suite writes into QEMU's devicetree: the RAM"
             " outside it is uncovered, and bounces (or failures, where the pool lies"
-            " outside) follow"),
+            " outside: riscv64-virt-window-sid) follow"),
     "ERA_BUS_LIMIT 0..4.20 any": OLDER + "; tests/machines/arm64-4.14-pcie-window holds it",
     "ERA_BUS_LIMIT 4.20..5.5 any": NO_DEBIAN,
     "ERA_BUS_LIMIT 5.5.. any": dict(
-        guests=["arm64-virt-window", "arm64-virt-window-bullseye", "arm64-virt-window-sid"],
-        how="a 512 MiB window at 0x40000000: the bus limit must be its exact end"
-            " 0x5fffffff, where bus_dma_mask (4.20-5.4) would round to 0x7fffffff"),
+        guests=["arm64-virt-window", "arm64-virt-window-bullseye", "arm64-virt-window-sid",
+                "riscv64-virt-window-sid"],
+        how="a 512 MiB window at 0x40000000 (riscv64: 1 GiB at 0x80000000): the bus limit"
+            " must be its exact end 0x5fffffff (0xbfffffff), where bus_dma_mask (4.20-5.4)"
+            " would round to 0x7fffffff (0xffffffff)"),
     "ERA_DT_WALK_START 0..5.5 any": OLDER + "; tests/machines/arm64-4.14-pcie-window holds it"
         " (a host bridge's own window, never read)",
     "ERA_DT_WALK_START 5.5..6.1 any":
@@ -134,8 +140,9 @@ ROWS = {
         how="swiotlb=noforce on 5.10: a one-slab pool (debugfs io_tlb_nslabs=1) that"
             " never bounces; the 32-bit devices' mappings overflow"),
     "ERA_SWIOTLB_NOFORCE 5.13.. any": dict(
-        guests=["x86-pc-6g-noforce"],
-        how="swiotlb=noforce on 6.1: no pool at all, the 32-bit devices' mappings fail"),
+        guests=["x86-pc-6g-noforce", "riscv64-virt-4g-noforce-trixie"],
+        how="swiotlb=noforce on 6.1 (x86) and 6.12 (riscv64): no pool at all, the 32-bit"
+            " devices' mappings fail"),
     "ERA_SWIOTLB_PARAM 0..5.19 any": dict(
         guests=["x86-pc-6g-force-words-bullseye"],
         how="swiotlb=noforce swiotlb=65536,4,force swiotlb=force on 5.10: the last word"
@@ -163,10 +170,14 @@ ROWS = {
     "ERA_POOLLESS_MAP 5.13.. arm":
         "no armhf guest maps out of reach without a pool (armhf-virt-highmem has"
         " RAM past arm_dma_pfn_limit, so a pool)",
-    "ERA_POOLLESS_MAP 5.14.. riscv": "the suite has no riscv64 guest yet (issue 36, section 4)",
+    "ERA_POOLLESS_MAP 5.14.. riscv": dict(
+        guests=["riscv64-virt-4g-noforce-trixie"],
+        how="swiotlb=noforce on 6.12 riscv64, no pool: \"DMA addr ... overflow\" and no"
+            " swiotlb_bounced event, as the row says (a pool-less mem_init() leaves the"
+            " same SWIOTLB_NO_FORCE; no riscv guest has RAM below 4 GiB only)"),
     "ERA_POOLLESS_MAP 5.19.. any": dict(
         guests=["x86-pc-6g-iommu-off", "x86-pc-6g-noforce"],
-        how="no pool on 6.1: \"DMA addr ... overflow\" and no swiotlb_bounced event"),
+        how="no pool on 6.1 (x86): \"DMA addr ... overflow\" and no swiotlb_bounced event"),
     "ERA_POOL_LOGGED 0..4.0 any": OLDER,
     "ERA_POOL_LOGGED 4.0.. any": dict(
         guests=["x86-pc-3g", "x86-pc-6g-iommu-off", "x86-pc-6g-iommu-off-bullseye"],
@@ -194,9 +205,12 @@ ROWS = {
         "QEMU's virt PCIe host is dma-coherent, so dma_kmalloc_needs_bounce() never"
         " fires on the arm64 guests of 6.12 and 7.x; test-observe.c holds the rule",
     "ERA_KMALLOC_BOUNCE 0..6.6 riscv":
-        "the suite has no riscv64 guest; test-observe.c holds the rule",
+        "no Debian suite's riscv64 kernel lies in this range (trixie 6.12, sid 7.x;"
+        " bookworm's riscv64 was on debian-ports); test-observe.c holds the rule",
     "ERA_KMALLOC_BOUNCE 6.6.. riscv":
-        "the suite has no riscv64 guest; test-observe.c holds the rule",
+        "the riscv64 guests (6.12, 7.x) land here, but QEMU 7.2's rv64 has no Zicbom"
+        " (proc/cpuinfo's isa lacks it): DMA is coherent and dma_kmalloc_needs_bounce()"
+        " never fires; test-observe.c holds the rule",
     "ERA_KMALLOC_BOUNCE 0.. any": dict(
         guests=["x86-pc-6g", "x86-pc-6g-trixie", "x86-pc-6g-sid"],
         how="x86 selects no DMA_BOUNCE_UNALIGNED_KMALLOC: a small unaligned bounce in"
@@ -219,15 +233,16 @@ ROWS = {
     "ERA_ARM_LPAE_POOL 5.3..5.13 arm": NO_DEBIAN + "; bullseye's armmp-lpae is 5.10.223,"
         " past the 5.10.69 backport",
     "ERA_ARM_LPAE_POOL 5.13.. arm": dict(
-        guests=["armhf-virt-highmem"],
-        how="6.1 LPAE with 3 GiB of RAM from 0x40000000, a pool; " + NOBODY),
+        guests=["armhf-virt-highmem", "armhf-virt-highmem-trixie"],
+        how="6.1 and 6.12 LPAE with 3 GiB of RAM from 0x40000000, a pool; " + NOBODY),
     "ERA_POOL_PLACEMENT 0..5.19 any": dict(
         guests=["x86-pc-6g-bullseye", "i386-pc-6g-bullseye", "armhf-virt-window-lpae-bullseye"],
         how="32-bit devices that reach all RAM below the derived bound (4 GiB, or"
             " lowmem's end) reach the pool; " + NOBODY),
     "ERA_POOL_PLACEMENT 5.19.. any": dict(
         guests=["x86-pc-6g", "x86-pc-6g-trixie", "x86-pc-6g-sid", "arm64-virt-6g",
-                "armhf-virt-highmem"],
+                "armhf-virt-highmem", "armhf-virt-highmem-trixie", "i386-pc-6g",
+                "riscv64-virt-4g-trixie"],
         how="32-bit devices that reach all RAM below the derived bound (4 GiB, lowmem's"
             " end, arm64's ZONE_DMA end) reach the pool; " + NOBODY),
     "ERA_MAPPING_ALIGN 0..5.11.19 any":
@@ -298,21 +313,23 @@ ROWS = {
         guests=["arm64-virt-6g", "arm64-virt-6g-bullseye"],
         how="6 GiB from 0x40000000, past the DMA zone: a pool; " + NOBODY),
     "ERA_ARCH_POOL 0..5.14 riscv":
-        "the suite has no riscv64 guest (kernels.py ARCHES: amd64, i386, arm64, armhf);"
+        "no Debian suite's riscv64 kernel lies in this range (trixie 6.12, sid 7.x);"
         " tests/machines/riscv-5.13-1g holds it",
     "ERA_ARCH_POOL 5.14..6.10 riscv":
-        "the suite has no riscv64 guest; tests/machines/riscv-5.14-1g and"
-        " riscv-6.9-1g-zicbom hold it",
-    "ERA_ARCH_POOL 6.10.. riscv":
-        "the suite has no riscv64 guest; QEMU's virt with Zicbom would show the"
-        " kmalloc pool; tests/machines/riscv-6.10-1g-zicbom and riscv-6.12-1g-coherent"
-        " hold it",
+        "no Debian suite's riscv64 kernel lies in this range (trixie 6.12, sid 7.x);"
+        " tests/machines/riscv-5.14-1g and riscv-6.9-1g-zicbom hold it",
+    "ERA_ARCH_POOL 6.10.. riscv": dict(
+        guests=["riscv64-virt-4g-trixie", "riscv64-virt-window-sid"],
+        how="RAM from 0x80000000 past 4 GiB, a pool (the half of the row QEMU 7.2 can"
+            " show: its rv64 has no Zicbom, so the non-coherent pool of RAM below 4 GiB"
+            " stands on tests/machines/riscv-6.10-1g-zicbom and riscv-6.12-1g-coherent); "
+            + NOBODY),
     "ERA_ARCH_POOL 0.. x86": dict(
         guests=["x86-pc-3g", "x86-pc-6g"],
         how="no pool at 3 GiB, one at 6 GiB; " + NOBODY),
     "ERA_ARCH_POOL 0.. any":
         "the suite boots no architecture without a modelled default (amd64, i386,"
-        " arm64, armhf)",
+        " arm64, armhf, riscv64)",
     "ERA_X86_32_POOL 0..4.19 x86": OLDER + "; tests/machines/x86-32-pae-scsi-4.17 and"
         " -4.18 hold it",
     "ERA_X86_32_POOL 4.19.126..4.20 x86": OLDER + "; tests/machines/x86-32-3g-4.19.125,"
@@ -321,8 +338,8 @@ ROWS = {
     "ERA_X86_32_POOL 4.19..5.6.16 x86": OLDER + "; tests/machines/x86-32-3g-4.19.0 and"
         " x86-32-3g-4.19.125 hold it",
     "ERA_X86_32_POOL 5.6.16.. x86": dict(
-        guests=["i386-pc-6g-bullseye"],
-        how="5.10 686-pae with 6 GiB: a pool for the RAM above 4 GiB; " + NOBODY),
+        guests=["i386-pc-6g-bullseye", "i386-pc-6g"],
+        how="5.10 and 6.1 686-pae with 6 GiB: a pool for the RAM above 4 GiB; " + NOBODY),
 
     "ERA_IORT_LIMIT 0..4.14 arm64": OLDER + "; tests/machines/arm64-acpi-iort-4.13 holds it",
     "ERA_IORT_LIMIT 4.14..4.19 arm64": OLDER + "; tests/machines/arm64-acpi-iort-4.18 holds it",
@@ -341,9 +358,9 @@ ROWS = {
         "a Hyper-V isolated VM (VBS, SNP or TDX isolation) runs only on Hyper-V/Azure"
         " hosts; QEMU emulates none; tests/machines/x86-hyperv-snp holds it",
     "ERA_S390_PCI_DMA 0..6.7 any":
-        "the suite has no s390x guest (kernels.py ARCHES: amd64, i386, arm64, armhf);"
+        "the suite has no s390x guest (kernels.py ARCHES: amd64, i386, arm64, armhf, riscv64);"
         " QEMU's s390-ccw-virtio with zpci devices could host one",
     "ERA_S390_PCI_DMA 6.7.. any":
-        "the suite has no s390x guest (kernels.py ARCHES: amd64, i386, arm64, armhf);"
+        "the suite has no s390x guest (kernels.py ARCHES: amd64, i386, arm64, armhf, riscv64);"
         " QEMU's s390-ccw-virtio with zpci devices could host one",
 }

@@ -32,7 +32,8 @@ DEFAULT_SUITE = "bookworm"
 ARCHES = {
     "amd64": dict(flavours=("amd64",), triplet="x86_64-linux-gnu",
                   qemu="qemu-system-x86_64", cpu="qemu64", console="ttyS0"),
-    # 686-pae: PAE page tables, so RAM above 4 GiB; bullseye is the last suite with it.
+    # 686-pae: PAE page tables, so RAM above 4 GiB; bookworm is the last suite with
+    # an i386 kernel (trixie and sid build none).
     # qemu-system-x86_64: under qemu-system-i386 (qemu32 +pae +nx +pse36, or
     # qemu64) a page table past 4 GiB had reserved bits set and 5.10 686-pae
     # oopsed ("Bad pagetable: 000a" in clear_user, kernel_init_free_pages)
@@ -43,6 +44,12 @@ ARCHES = {
     # armmp-lpae first: the default flavour; armmp is the 2-level (no LPAE) one
     "armhf": dict(flavours=("armmp-lpae", "armmp"), triplet="arm-linux-gnueabihf",
                   qemu="qemu-system-arm", cpu="cortex-a15", console="ttyAMA0"),
+    # riscv64 is in Debian's main archive from trixie (bookworm's is on debian-ports):
+    # its busybox and the tool's libraries come from there. -bios default: QEMU's
+    # OpenSBI (qemu-system-data), which starts the kernel in S-mode at 0x80200000
+    "riscv64": dict(flavours=("riscv64",), triplet="riscv64-linux-gnu",
+                    qemu="qemu-system-riscv64", cpu="rv64", console="ttyS0",
+                    first_suite="trixie", qemu_extra=["-bios", "default"]),
 }
 
 
@@ -99,9 +106,12 @@ class Kernel:
                                                                              self.root))
         self.release = os.listdir(mods)[0]
         self.moddir = os.path.join(mods, self.release)
-        # /boot/vmlinuz-RELEASE, or beside the modules (sid from 7.x)
+        # /boot/vmlinuz-RELEASE, vmlinux-RELEASE (riscv64: an uncompressed Image), or
+        # beside the modules (sid from 7.x)
         self.vmlinuz = next((p for p in (os.path.join(self.root, "boot", "vmlinuz-" + self.release),
-                                         os.path.join(self.moddir, "vmlinuz"))
+                                         os.path.join(self.root, "boot", "vmlinux-" + self.release),
+                                         os.path.join(self.moddir, "vmlinuz"),
+                                         os.path.join(self.moddir, "vmlinux"))
                              if os.path.exists(p)), None)
         if not self.vmlinuz:
             raise RuntimeError("%s: no vmlinuz in %s" % (self.package, self.root))
@@ -168,10 +178,14 @@ def initramfs(kernel, modules, tool, init, out):
     """Write a gzip'd cpio to OUT: busybox, the modules (depmod'ed), the tool
     with its libraries and loader, and INIT as /init. Returns OUT."""
     arch = kernel.arch
-    bb = unpack(apt_for(DEFAULT_SUITE).fetch("busybox-static", arch))
+    bb = unpack(apt_for(ARCHES[arch].get("first_suite", DEFAULT_SUITE)).fetch("busybox-static",
+                                                                              arch))
     with tempfile.TemporaryDirectory() as stage:
         os.makedirs(os.path.join(stage, "bin"))
-        shutil.copy(os.path.join(bb, "bin", "busybox"), os.path.join(stage, "bin", "busybox"))
+        # bookworm's in /bin, trixie's in /usr/bin (merged /usr)
+        shutil.copy(next(p for p in (os.path.join(bb, "bin", "busybox"),
+                                     os.path.join(bb, "usr", "bin", "busybox"))
+                         if os.path.exists(p)), os.path.join(stage, "bin", "busybox"))
         shutil.copy(init, os.path.join(stage, "init"))
         os.chmod(os.path.join(stage, "init"), 0o755)
         md = os.path.join(stage, "lib", "modules", kernel.release)

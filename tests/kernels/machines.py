@@ -3,7 +3,7 @@ guest kernel is booted. The judge (judge.py) holds no per-machine answer:
 each machine is judged by the same rules against what its kernel did.
 
 Fields:
-  arch      amd64 | i386 | arm64 | armhf (kernels.py knows their kernel and QEMU)
+  arch      amd64 | i386 | arm64 | armhf | riscv64 (kernels.py knows their kernel and QEMU)
   suite     the Debian suite whose kernel it boots (kernels.SUITES; bookworm
             when not given): bullseye 5.10, bookworm 6.1, trixie 6.12, sid 7.x
   flavour   the kernel flavour where an architecture has several (armhf:
@@ -14,8 +14,8 @@ Fields:
   append    kernel command line words beyond the suite's own
   modules   drivers the guest loads, in order (their dependencies follow)
   disks     block devices to wait for before the audit
-  dma_ranges  (arm) identity dma-ranges window (start, size) written into the
-            PCIe host node of QEMU's own devicetree
+  dma_ranges  (arm, riscv64) identity dma-ranges window (start, size) written into
+            the PCIe host node of QEMU's own devicetree
   why       what the machine shows
 """
 
@@ -94,6 +94,11 @@ MACHINES = [
          dma_ranges=(0x40000000, 0x40000000),
          modules=["sym53c8xx", "sd_mod"], disks=1,
          why="LPAE with highmem, RAM at 0x40000000, a 1 GiB dma-ranges window"),
+    # bookworm is the last suite with an i386 kernel
+    dict(name="i386-pc-6g", arch="i386", machine="pc", mem="6G",
+         devices=["-drive", "file=DISK(0),if=ide,format=raw"] + PC_32BIT,
+         modules=PC_MODULES, disks=1,
+         why="6.1 686-pae with RAM above 4 GiB and highmem: swiotlb, no block bouncing"),
 
 ]
 
@@ -118,6 +123,22 @@ BY_NAME = {m["name"]: m for m in MACHINES + [
          devices=Q35_AMD_IOMMU + LSI_DISK + PC_32BIT, append=["iommu=pt"],
          modules=Q35_MODULES, disks=3,
          why="AMD-Vi passthrough: identity domains behave as dma-direct, the 32-bit devices bounce"),
+    # riscv64 (trixie on: bookworm's main archive has none). virt's RAM starts at
+    # 0x80000000 (hw/riscv/virt.c virt_memmap), so 4G ends at 6 GiB
+    dict(name="riscv64-virt-4g", arch="riscv64", machine="virt", mem="4G",
+         devices=LSI_DISK, modules=["sym53c8xx", "sd_mod"], disks=1,
+         why="RAM from 2 GiB to 6 GiB, a pool: the 32-bit SCSI bounces what lies above 4 GiB"),
+    dict(name="riscv64-virt-4g-noforce", arch="riscv64", machine="virt", mem="4G",
+         devices=LSI_DISK, append=["swiotlb=noforce"], modules=["sym53c8xx", "sd_mod"], disks=0,
+         why="swiotlb=noforce: no pool, the 32-bit SCSI's mappings above 4 GiB fail"),
+    # the driver's coherent memory comes from the bottom of ZONE_DMA32 (boot frees
+    # RAM to the tail of the free lists, 5.10+), inside the window; the pool
+    # (memblock_alloc_low: top-down below 4 GiB) is not
+    dict(name="riscv64-virt-window", arch="riscv64", machine="virt", mem="4G",
+         devices=LSI_DISK, dma_ranges=(0x80000000, 0x40000000),
+         modules=["sym53c8xx", "sd_mod"], disks=0,
+         why="a 1 GiB dma-ranges window at RAM's start that leaves out the pool: every"
+             " bounce fails, the disk never appears"),
 ]}
 
 
@@ -140,10 +161,8 @@ MACHINES += [
     on("x86-q35-iommu", "bullseye"),
     on("x86-q35-amd-iommu", "bullseye"),
     on("x86-q35-amd-iommu-pt", "bullseye"),
-    dict(name="i386-pc-6g-bullseye", arch="i386", suite="bullseye", machine="pc", mem="6G",
-         devices=["-drive", "file=DISK(0),if=ide,format=raw"] + PC_32BIT,
-         modules=PC_MODULES, disks=1,
-         why="686-pae with RAM above 4 GiB and highmem: block bounce_pfn and swiotlb"),
+    on("i386-pc-6g", "bullseye",
+       why="686-pae with RAM above 4 GiB and highmem: block bounce_pfn and swiotlb"),
     # vmalloc=512M: 5.10 ioremaps QEMU's 256 MiB high ECAM whole, which the default
     # 240 MiB vmalloc area cannot hold ("ECAM ioremap failed", probe error -12)
     dict(BY_NAME["armhf-virt-highmem"], name="armhf-virt-window-lpae-bullseye", suite="bullseye",
@@ -158,6 +177,9 @@ MACHINES += [
     on("arm64-virt-window", "bullseye"),
     # trixie, 6.12: dynamic swiotlb, arm64 kmalloc bouncing (6.5) and its pool size (6.7)
     on("x86-pc-6g", "trixie"),
+    on("armhf-virt-highmem", "trixie"),
+    on("riscv64-virt-4g", "trixie"),
+    on("riscv64-virt-4g-noforce", "trixie"),
     on("x86-q35-amd-iommu", "trixie", why="AMD-Vi DMA domains keep the pool from 5.19"),
     on("x86-q35-amd-iommu-pt", "trixie"),
     dict(name="arm64-virt-smmuv3-trixie", arch="arm64", suite="trixie", machine="virt,iommu=smmuv3",
@@ -170,6 +192,7 @@ MACHINES += [
     on("x86-pc-6g", "sid"),
     on("arm64-virt-6g", "sid"),
     on("arm64-virt-window", "sid"),
+    on("riscv64-virt-window", "sid"),
 ]
 
 # Declared, not booted by default (run.py NAME boots one): 5.10 armmp (2-level

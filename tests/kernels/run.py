@@ -68,7 +68,7 @@ def qemu_base(m, kernel, initrd, work):
     cmd = [a["qemu"], "-machine", m["machine"], "-m", m["mem"], "-smp", "1",
            "-accel", "kvm" if kvm else "tcg", "-cpu", "host" if kvm else a["cpu"],
            "-display", "none", "-monitor", "none", "-no-reboot", "-nodefaults",
-           "-kernel", kernel.vmlinuz, "-initrd", initrd]
+           "-kernel", kernel.vmlinuz, "-initrd", initrd] + a.get("qemu_extra", [])
     devices = []
     for d in m["devices"]:
         def disk(mo):
@@ -92,7 +92,8 @@ def edit_dtb(m, base, work):
     cells = "0x2000000 0x%x 0x%x 0x%x 0x%x 0x%x 0x%x" % (
         start >> 32, start & 0xffffffff, start >> 32, start & 0xffffffff,
         size >> 32, size & 0xffffffff)
-    dts, n = re.subn(r"(\n(\s*)pcie@[0-9a-f]+ \{\n)",
+    # arm's virt names the node pcie@, riscv's pci@ (hw/riscv/virt.c create_fdt_pcie)
+    dts, n = re.subn(r"(\n(\s*)pcie?@[0-9a-f]+ \{\n)",
                      lambda mo: mo.group(1) + mo.group(2) + "\tdma-ranges = <" + cells + ">;\n",
                      dts, count=1)
     if n != 1:

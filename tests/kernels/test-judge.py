@@ -311,6 +311,19 @@ case("partial: all ones where the window leaves RAM uncovered agrees",
      run(audit([wdev("partial")]), event(A, (1 << 64) - 1), io=IO, m=WM), True)
 case("forced: no traffic and no bounce disagrees (was passed vacuously)",
      run(audit([dev(A, "forced")])), False)
+# 7.2 (riscv64-virt-window-sid): a pool outside the window fails every mapping
+# with "buffer is full" and room left, and no "swiotlb addr ... overflow" line
+ROOM = ("[ 8.1] sym53c8xx %s: swiotlb buffer is full (sz: 36 bytes), total 32768 (slots), "
+        "used 0 (slots)\n" % A)
+case("fails: 'full' with room left, the pool outside the window, agrees (7.2's out of reach)",
+     run(audit([wdev("fails")]), event(A, (1 << 64) - 1), io=IO, m=WM,
+         dmesg=BOOT + POOL + ROOM), True)
+case("fails: 'full' with no room left is pressure, not reach, though the pool is outside",
+     run(audit([wdev("fails")]), event(A, (1 << 64) - 1), io=IO, m=WM,
+         dmesg=BOOT + POOL + ROOM.replace("used 0", "used 32768")), False)
+case("fails: 'full' with room left and the pool inside the window disagrees",
+     run(audit([wdev("fails", limit="0xc0000fff")]), event(A, (1 << 64) - 1), io=IO,
+         m={"name": "w", "dma_ranges": (0x1000, 0xc0000000)}, dmesg=BOOT + POOL + ROOM), False)
 case("fails: no traffic and no failure disagrees (was passed vacuously)",
      run(audit([dev(A, "fails")], active=False), dmesg=BOOT), False)
 case("fails: a logged failure with an out-of-reach claim the boot map denies disagrees",
