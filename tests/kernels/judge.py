@@ -403,6 +403,8 @@ def judge(work, m):
 
     # mapping failures (logged, and of the guest's own I/O), per device
     logged, pool_out, other, poolless = {}, {}, {}, False
+    # "buffer is full" with at most half the pool used: the pool did not run out
+    half_empty, full_lines = {}, 0
     # the pool (the kernel's own line) outside the window the suite wrote: no
     # device behind that window can use it, whatever the log calls the failure
     pool = b["pool"] and (b["pool"][0], b["pool"][1] - 1)  # the line's end is exclusive
@@ -422,6 +424,9 @@ def judge(work, m):
             counts = POOL_FULL_COUNTS.search(line)
             room = counts and int(counts.group(2)) - int(counts.group(3)) >= \
                 -(-int(counts.group(1)) // SLOT_BYTES) > 0
+            if room and int(counts.group(3)) * 2 <= int(counts.group(2)):
+                half_empty.setdefault(mo.group(1), []).append(line.strip())
+            full_lines += "total 0 (slots)" not in line
             if room and unusable:
                 # no pressure (used far below total): the pool is out of reach
                 logged.setdefault(mo.group(1), []).append(line.strip())
@@ -455,6 +460,7 @@ def judge(work, m):
         mine = [e for e in evs if e["dev"] == dev]
         masks = {e["mask"] for e in mine}
         evidence[dev] = dict(pci=d.get("bus") == "pci", pool_overflows=len(pool_out.get(dev, [])),
+                             half_empty=len(half_empty.get(dev, [])),
                              mask=min(masks) if masks else
                              int(d["dma_mask"], 16) if d.get("dma_mask") else None,
                              mask_from="the kernel's bounces" if masks else "sysfs")
@@ -582,6 +588,7 @@ def judge(work, m):
         if b["pool"][0] >= end and any(e >= end for _, e in b["ram"]):
             pool_past = b["pool"][0]
     return dict(checks=checks, jq=jq, table=table, unexercised=unexercised, evidence=evidence,
+                full_lines=full_lines, half_empty_lines=sum(len(v) for v in half_empty.values()),
                 no_pool_above_4g=above if b["pool"] is None else 0, pool_past_window=pool_past)
 
 
@@ -627,8 +634,12 @@ def finding_checks(m, res, captured_log=""):
             f("bounce-missed", dev, "%s moved its data with no bounce and no failure, RAM out of "
               "its reach: nothing checked it, bounce-missed" % dev)
         if ev.get("pool_overflows"):
-            f("swiotlb-out-of-reach", dev, '%s: the kernel logged "swiotlb addr ... overflow" (%d): '
-              "the pool is out of its reach" % (dev, ev["pool_overflows"]))
+            f("swiotlb-out-of-reach", dev, '%s: the kernel logged "swiotlb addr ... overflow", or '
+              '"buffer is full" with room and the pool outside the window (%d): the pool is out '
+              "of its reach" % (dev, ev["pool_overflows"]))
+        if ev.get("half_empty"):
+            f("swiotlb-no-slot", dev, '%s: "swiotlb buffer is full" %d times with at most half the '
+              "pool used: no slot suited it, the pool did not run out" % (dev, ev["half_empty"]))
         if m.get("dma_ranges") and ev.get("pci") and v != "idle" and ev.get("mask") is not None:
             start, size = m["dma_ranges"]
             if start + size - 1 < ev["mask"]:
@@ -636,6 +647,11 @@ def finding_checks(m, res, captured_log=""):
                   "below %s's mask %#x (%s)" % (start + size - 1, dev, ev["mask"], ev["mask_from"]))
     # the kernel made no pool and failed mappings of a device out of reach: the next such
     # device fails too, what no-bounce-pool says (the window guests' boundary is their window)
+    # every "buffer is full" line of a pool at most half used: none is pressure
+    if res.get("full_lines") and res.get("half_empty_lines") == res.get("full_lines"):
+        out.append('# "swiotlb buffer is full" %d times, each with at most half the pool used: '
+                   "not pressure" % res["full_lines"])
+        out.append('[.findings[] | select(.id == "swiotlb-pressure")] | length == 0')
     failed = any(row[5] for row in res.get("table") or [])
     if res.get("no_pool_above_4g") and failed and not m.get("dma_ranges"):
         out.append("# no 'software IO TLB: mapped' in the boot log, %d bytes of RAM above 4 GiB, and "

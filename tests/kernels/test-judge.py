@@ -532,6 +532,14 @@ fcase("a pool out of reach logged: swiotlb-out-of-reach; mapped past the window:
       [fsel("swiotlb-out-of-reach"), fsel("bounce-impossible"),
        '[.findings[] | select(.id == "no-bounce-pool" and .device == null)] | length == 1 and '
        '.[0].evidence.pool_start == "0xbb936000"'], m=WM)
+NOPRESSURE = '[.findings[] | select(.id == "swiotlb-pressure")] | length == 0'
+fcase("'full' with the pool unused (7.2, pool outside the window): swiotlb-no-slot, no pressure",
+      run(audit([wdev("fails")]), event(A, (1 << 64) - 1), io=IO, m=WM,
+          dmesg=BOOT + POOL + ROOM), [fsel("swiotlb-no-slot"), NOPRESSURE], m=WM)
+fcase("'full' with the pool more than half used: neither pinned",
+      run(audit([wdev("fails")]), event(A, (1 << 64) - 1), io=IO, m=WM,
+          dmesg=BOOT + POOL + ROOM.replace("used 0", "used 16385")),
+      [fsel("bounce-impossible")], ["swiotlb-no-slot", "swiotlb-pressure"], m=WM)
 fcase("a mask within the window: no mask-limited-by-bus",
       run(audit([wdev("direct", mask="0xfffffff")]), io=IO, m=WM), [],
       ["mask-limited-by-bus", "bounce-needed"], m=WM)
