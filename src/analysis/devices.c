@@ -70,6 +70,12 @@ static void none_known(struct device_report *r)
 	r->mask_source = MASK_SOURCE_NONE;
 }
 
+/* Only arm64 reads an IORT: an unknown architecture with one is arm64. */
+static enum arch_family iort_arch(const struct devices_input *in)
+{
+	return in->arch_family == _ARCH_FAMILY_INVALID ? ARCH_ARM64 : in->arch_family;
+}
+
 /* Which mask the kernel holds for the device, and how we know it. */
 static void pick_mask(const struct devices_input *in, const struct device *d, struct device_report *r)
 {
@@ -95,10 +101,20 @@ static void pick_mask(const struct devices_input *in, const struct device *d, st
 	/* at an unknown release none is assumed: before 3.13 the kernel set none */
 	bool has_default = in->release != 0 &&
 			   era_value(ERA_PLATFORM_MASK, in->release, in->arch_family, NULL) == PLATFORM_MASK_32;
+	bool iort_replaces = (r->map.from_iort || r->map.iort_zero_limit) &&
+			     era_value(ERA_IORT_MASK, in->release, iort_arch(in), NULL) == IORT_MASK_REPLACES;
+	if (iort_replaces && r->map.iort_zero_limit && !dm.bits) {
+		none_known(r);
+		r->iort_zeroed = true;
+		r->mask_why = "the IORT's memory_address_limit of 0 zeroed the masks before 5.11 "
+			      "(a1df829ead58): every mapping fails unless the driver sets its own";
+		return;
+	}
 	uint64_t def = bit_mask(32);
-	/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1) */
+	/* of_dma_configure_id(): *dma_mask &= DMA_BIT_MASK(ilog2(end) + 1); iort_dma_setup()
+	 * before 5.11 set the IORT's mask instead, wider than 32 bits too */
 	if (r->map.state == DMA_MAP_RANGES && !r->window_ignored)
-		def &= mask_covering(r->map.bus_limit);
+		def = iort_replaces ? mask_covering(r->map.bus_limit) : def & mask_covering(r->map.bus_limit);
 	if (dm.bits) {
 		/* dma_set_mask*() after probe's of_dma_configure: the driver's bits, unclipped */
 		r->mask_source = MASK_SOURCE_DRIVER;
@@ -347,6 +363,11 @@ static void decide(const struct devices_input *in, struct device_report *r)
 	r->pool_reachable = TRI_UNKNOWN;
 	if (decided_outside_dma_api(in, r) || decided_by_domain(in, r) || decided_by_forcing(in, r))
 		return;
+	if (r->iort_zeroed) {
+		/* no highmem-only reading of "no mask" here: what the driver sets decides */
+		verdict_unknown(r, UNKNOWN_CAUSE_MASK, r->mask_why);
+		return;
+	}
 	if (r->forced) {
 		r->verdict = VERDICT_FORCED;
 		r->reason = r->forced_why;
@@ -603,10 +624,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 			return e;
 	}
 	if (r->map.state == DMA_MAP_IDENTITY && !device_dt(d)->node && in->m->iort_read) {
-		/* only arm64 reads an IORT: an unknown architecture with one is arm64 */
-		enum arch_family iort_arch = in->arch_family == _ARCH_FAMILY_INVALID ? ARCH_ARM64
-										 : in->arch_family;
-		e = dma_map_from_iort(in->m, d, era_value(ERA_IORT_LIMIT, in->release, iort_arch, NULL),
+		e = dma_map_from_iort(in->m, d, era_value(ERA_IORT_LIMIT, in->release, iort_arch(in), NULL),
 				      &r->map);
 		if (e < 0)
 			return e;

@@ -155,6 +155,7 @@ struct device_report {
 	bool window_unchecked;               /* what the kernel checks reaches past the dma-ranges window: the mask
 					      * before 4.20, the window rounded up to a power of two 4.20-5.4 */
 	bool window_ignored;                 /* before 5.5: the window the DT describes, which the kernel never read */
+	bool iort_zeroed;                    /* before 5.11 an IORT limit of 0 zeroed the masks (mask_why) */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 };
 

@@ -189,6 +189,8 @@ int dma_map_from_iort(const struct machine *m, const struct device *d, int rule,
 	/* a limit of 0 applies no bus limit in any era: FW_BUG "missing memory address
 	 * limit", -EINVAL, from a1df829ead58 (5.11, 5.10.13); before, end 0, which
 	 * min_not_zero() in dma_capable() ignores (it zeroed the masks, see eras.c) */
+	if (hit && hit->limit_bits == 0)
+		ret->iort_zero_limit = true; /* what ERA_IORT_MASK makes of it is the caller's */
 	if (!hit || hit->limit_bits == 0 || hit->limit_bits >= 64)
 		return 0;
 	struct dma_region *g = calloc(1, sizeof(*g));

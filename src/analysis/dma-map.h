@@ -34,6 +34,7 @@ struct dma_map {
 	uint64_t bus_limit;   /* inclusive end of the regions' bus addresses (dma_range_map_max) */
 	const char *node;     /* borrowed: the dt path whose dma-ranges made the map */
 	bool from_iort;       /* the map is an ACPI IORT memory address limit, not dma-ranges */
+	bool iort_zero_limit; /* the device's IORT node says memory_address_limit 0: no map */
 	const char *why;      /* static: how the state was reached */
 	enum dma_map_state state;
 };

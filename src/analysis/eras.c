@@ -389,6 +389,21 @@ static const struct era_row table[] = {
 	{ ERA_IORT_LIMIT, 0, 0, ANY_ARCH, IORT_LIMIT_NONE,
 	  "IORT is arm64's: other architectures read no such table" },
 
+	/* What iort_dma_setup() did to the masks a driver has not set (a driver's own
+	 * dma_set_mask() in probe replaces them in every era; sysfs shows PCI masks):
+	 * "dev->coherent_dma_mask = mask; *dev->dma_mask = mask;" with mask =
+	 * DMA_BIT_MASK(ilog2(end) + 1), wider than the 32-bit default too, until
+	 * a1df829ead58 "ACPI/IORT: Do not blindly trust DMA masks from firmware" (5.11,
+	 * stable 5.10.13; Greg KH: 5.10 the only active tree) took min() of the two
+	 * and refused a limit of 0, which before zeroed both masks. 5.10.13 is the
+	 * first release with it: every later one, 5.11 on, has it too. */
+	{ ERA_IORT_MASK, 0, KV(5, 10, 13), ARCH_ARM64, IORT_MASK_REPLACES,
+	  "drivers/acpi/arm64/iort.c iort_dma_setup: coherent_dma_mask = *dma_mask = mask, before 5.10.13 and 5.11" },
+	{ ERA_IORT_MASK, KV(5, 10, 13), 0, ARCH_ARM64, IORT_MASK_CLAMPS,
+	  "drivers/acpi/arm64/iort.c iort_dma_setup: min(*dev->dma_mask, mask) (a1df829ead58, 5.11; stable 5.10.13)" },
+	{ ERA_IORT_MASK, 0, 0, ANY_ARCH, IORT_MASK_CLAMPS,
+	  "IORT is arm64's: other architectures read no such table" },
+
 	/* 32-bit x86: pci_swiotlb_detect_4gb() tested max_pfn inside #ifdef
 	 * CONFIG_X86_64 (4.14, 4.17, 4.18): nommu_dma_ops, no pool. 485734f3fc77
 	 * "x86: enable swiotlb for > 4GiG ram on 32-bit kernels" (4.19) dropped the
@@ -514,7 +529,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
 	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
-	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM),
+	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM), N(ERA_IORT_MASK),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -528,6 +543,7 @@ static const char *const range_map_names[] = {
 static const char *const bus_limit_names[] = { N(BUS_LIMIT_NONE), N(BUS_LIMIT_MASK), N(BUS_LIMIT_EXACT) };
 static const char *const dt_walk_names[] = {
 	N(DT_WALK_DEVICE_NODE), N(DT_WALK_PARENT_BUS), N(DT_WALK_ABOVE_NODE) };
+static const char *const iort_mask_names[] = { N(IORT_MASK_CLAMPS), N(IORT_MASK_REPLACES) };
 static const char *const swiotlb_param_names[] = {
 	N(SWIOTLB_PARAM_LAST_WORD), N(SWIOTLB_PARAM_NOFORCE_WINS), N(SWIOTLB_PARAM_AREAS) };
 static const char *const noforce_names[] = { N(NOFORCE_NO_POOL), N(NOFORCE_ONE_SLAB), N(NOFORCE_IGNORED) };
@@ -595,6 +611,7 @@ static const struct {
 	V(ERA_KMALLOC_BOUNCE, yes_no_names),
 	V(ERA_REMOVABLE_ATTR, yes_no_names),
 	V(ERA_SWIOTLB_PARAM, swiotlb_param_names),
+	V(ERA_IORT_MASK, iort_mask_names),
 };
 #undef V
 

@@ -53,6 +53,7 @@ enum era_rule {
 	ERA_KMALLOC_BOUNCE,      /* small unaligned kmalloc buffers of non-coherent devices bounce: 0 or 1 */
 	ERA_REMOVABLE_ATTR,      /* PCI sysfs shows "removable", so its absence means fixed: 0 or 1 */
 	ERA_SWIOTLB_PARAM,       /* how swiotlb='s force and noforce words add up: SWIOTLB_PARAM_* */
+	ERA_IORT_MASK,           /* what an IORT limit does to a device's masks: IORT_MASK_* */
 	_ERA_RULE_MAX,
 };
 
@@ -91,6 +92,11 @@ enum {
 	DT_WALK_DEVICE_NODE,     /* of_dma_get_range(dev->of_node) */
 	DT_WALK_PARENT_BUS,      /* of_dma_get_range(dma parent of dev->of_node) */
 	DT_WALK_ABOVE_NODE,      /* before 5.5: from np's DMA parent, a missing property ends it */
+};
+
+enum {
+	IORT_MASK_CLAMPS,        /* min(mask, the IORT mask); a limit of 0 is refused (FW_BUG) */
+	IORT_MASK_REPLACES,      /* the IORT mask replaces both; a limit of 0 zeroes them */
 };
 
 enum {

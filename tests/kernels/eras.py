@@ -349,6 +349,14 @@ ROWS = {
         "virt-acpi-build.c build_iort) sets no limit below 64 bits;"
         " tests/machines/arm64-acpi-iort-6.1 holds it",
     "ERA_IORT_LIMIT 0.. any": "IORT is arm64's; the other architectures read no such table",
+    "ERA_IORT_MASK 0..5.10.13 arm64":
+        "every arm64 guest boots a devicetree (an ACPI boot would need EDK2), and"
+        " bullseye's 5.10.223 is past it; tests/machines/arm64-acpi-iort-masks-5.10.12"
+        " holds it",
+    "ERA_IORT_MASK 5.10.13.. arm64":
+        "no ACPI arm64 guest (see the row before); tests/machines/"
+        "arm64-acpi-iort-masks-5.10.13 and arm64-acpi-iort-6.1 hold it",
+    "ERA_IORT_MASK 0.. any": "IORT is arm64's; the other architectures read no such table",
 
     # ---- confidential and other platforms ----
     "ERA_HYPERV_FORCE 0..5.17 any":

@@ -1601,12 +1601,71 @@ def iort_table(nodes):
     return hdr + struct.pack("<III", len(nodes), head_len, 0) + body
 
 
+def arm64_acpi_iort_masks(t, release):
+    """The same server's RAM with two ACPI platform SATA controllers whose drivers
+    set no mask the tool can see: one's IORT named component allows 40 bits, the
+    other's says a memory_address_limit of 0. Until a1df829ead58 (5.11, stable
+    5.10.13) iort_dma_setup() replaced the masks with the IORT's (40 bits: all RAM
+    in reach; 0: zeroed), from it min() with the 32-bit default, and a limit of 0
+    is refused. Follows: drivers/acpi/arm64/iort.c iort_dma_setup, drivers/acpi/
+    arm64/dma.c acpi_arch_dma_setup; the server is synthetic."""
+    manifest(t, "aarch64", release, "2026-12-07T05:00:00Z")
+    iomem = ("80000000-ffffffff : System RAM\n  80210000-8159ffff : Kernel code\n"
+             "880000000-9ffffffff : System RAM\n")
+    zi = zoneinfo([("DMA", 0x80000, 0x80000, 0x7f000), ("DMA32", None, 0, 0),
+                   ("Normal", 0x880000, 0x180000, 0x180000), ("Movable", None, 0, 0)])
+    proc(t, iomem, zi, "MemTotal:        8000000 kB\nMemFree:         7000000 kB\nBounce:                0 kB\n",
+         "root=/dev/sda1 acpi=force")
+    t.file("sys/firmware/acpi/tables/IORT",
+           iort_table([("nc", "\\_SB_.SAT0", 40), ("nc", "\\_SB_.SAT1", 0)]))
+    for i, name in enumerate(["APMC0D0D:00", "APMC0D0D:01"]):
+        sata = "sys/devices/platform/" + name
+        t.file(sata + "/modalias", "acpi:APMC0D0D:\n")
+        t.link(sata + "/subsystem", "sys/bus/platform")
+        t.link("sys/bus/platform/devices/" + name, sata)
+        acpi = "sys/devices/LNXSYSTM:00/LNXSYBUS:00/" + name
+        t.file(acpi + "/path", "\\_SB_.SAT%d\n" % i)
+        t.link(sata + "/firmware_node", acpi)
+        bind(t, "platform", sata, name, "ahci", "ahci_platform")
+        disk(t, sata + "/ata%d/host%d/target%d:0:0/%d:0:0:0" % (i + 1, i, i, i), "sd" + "ab"[i],
+             ["sd%s1" % "ab"[i]], (8, 16 * i), sectors=41943040)
+        t.link(sata + "/ata%d/host%d/target%d:0:0/%d:0:0:0/subsystem" % (i + 1, i, i, i), "sys/bus/scsi")
+    t.file("sys/bus/scsi/drivers_autoprobe", "1\n")
+    kmsg(t, ["ahci APMC0D0D:00: 1/1 ports implemented (port mask 0x1)"], first_seq=7000)
+    wide, zero = dev("APMC0D0D:00"), dev("APMC0D0D:01")
+    checks = [".inputs[] | select(.path == \"sys/firmware/acpi/tables/IORT\") | .status == \"ok\"",
+              "%s | .dma_ranges.node == \"\\\\_SB_.SAT0\" and .dma_ranges.regions[0].size == 1099511627776" % wide,
+              "# a limit of 0 applies no bus limit in any era (min_not_zero); the node is no map",
+              "%s | .dma_ranges == null" % zero]
+    if release.startswith("5.10.12"):
+        return checks + [
+            "# before a1df829ead58 the IORT's 40 bits replace the 32-bit default: all RAM in reach",
+            "%s | .dma_mask == \"0xffffffffff\" and .mask_source == \"assumed\" and .verdict == \"direct\"" % wide,
+            "%s | .unreachable_ram_bytes == 0" % wide,
+            "# and a limit of 0 zeroed the masks: unknown (the driver may set its own), never direct",
+            "%s | .dma_mask == null and .verdict == \"unknown\" and (.mask_why | test(\"a1df829ead58\"))" % zero,
+            "%s | length == 1 and .[0].severity == \"warning\"" % finding("verdict-unknown", "APMC0D0D:01"),
+            "# a warning: exit 0 under the default --fail-on error, but no all-clear",
+            ".exit_status == 0 and .summary.all_clear == false",
+        ]
+    return checks + [
+        "# from a1df829ead58 (5.11, 5.10.13) min() of the 32-bit default and the IORT's 40 bits:",
+        "# the 6 GiB at 0x880000000 bounce",
+        "%s | .dma_mask == \"0xffffffff\" and .verdict == \"partial\" and .unreachable_ram_bytes == 6442450944" % wide,
+        "%s | length == 1" % finding("bounce-needed", "APMC0D0D:00"),
+        "# a limit of 0 is refused (FW_BUG): the 32-bit default stands",
+        "%s | .dma_mask == \"0xffffffff\" and .verdict == \"partial\"" % zero,
+        "%s | length == 1" % finding("bounce-needed", "APMC0D0D:01"),
+        ".exit_status == 0",
+    ]
+
+
 def arm64_acpi_iort(t, release):
     """An arm64 ACPI server (8 GiB: 2 GiB below 4 GiB, 6 GiB at 0x880000000)
     whose IORT limits PCI segment 0 to 32 bits (a root complex of revision 1)
     and its SATA controller, an ACPI platform device, to 32 bits (a named
     component). iort_dma_setup() applies the named component's limit from 4.14
-    (10d8ab2c15b9), the root complex's from 4.19 (5ac65e8c8941).
+    (not pinned to a commit), the root complex's from 4.19 (5ac65e8c8941).
     Follows: no checked source for the server (synthetic); the nvme line is
     nvme_setup_io_queues's."""
     manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
@@ -3077,6 +3136,8 @@ FIXTURES = {
     "arm64-acpi-iort-4.13": lambda t: arm64_acpi_iort(t, "4.13.16-arm64"),
     "arm64-acpi-iort-4.18": lambda t: arm64_acpi_iort(t, "4.18.20-arm64"),
     "arm64-acpi-iort-6.1": lambda t: arm64_acpi_iort(t, "6.1.119-arm64"),
+    "arm64-acpi-iort-masks-5.10.12": lambda t: arm64_acpi_iort_masks(t, "5.10.12"),
+    "arm64-acpi-iort-masks-5.10.13": lambda t: arm64_acpi_iort_masks(t, "5.10.13"),
     "x86-sev-nvme-256k-5.11": lambda t: x86_sev_nvme_256k(t, "5.11.22"),
     # the min_align_mask series in stable 5.10.35 and 5.11.19: one release each side
     "x86-sev-nvme-256k-5.10.34": lambda t: x86_sev_nvme_256k(t, "5.10.34"),

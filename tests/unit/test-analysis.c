@@ -231,6 +231,9 @@ static const struct era_case {
 	{ ERA_KMALLOC_BOUNCE, ARCH_ARM64, LAST(6, 4), KV(6, 5, 0), 0, 1, "DMA_BOUNCE_UNALIGNED_KMALLOC (6.5)" },
 	{ ERA_KMALLOC_BOUNCE, ARCH_RISCV, LAST(6, 5), KV(6, 6, 0), 0, 1, "f51f7a0fc2f4" },
 	{ ERA_REMOVABLE_ATTR, ANY_ARCH, LAST(5, 13), KV(5, 14, 0), 0, 1, "c037b6c818c3" },
+	/* "ACPI/IORT: Do not blindly trust DMA masks from firmware": 5.11, stable 5.10.13 */
+	{ ERA_IORT_MASK, ARCH_ARM64, KV(5, 10, 12), KV(5, 10, 13), IORT_MASK_REPLACES, IORT_MASK_CLAMPS,
+	  "stable 5.10.13" },
 	/* "swiotlb: make swiotlb_force a bool", "swiotlb: split up the global swiotlb lock" */
 	{ ERA_SWIOTLB_PARAM, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), SWIOTLB_PARAM_LAST_WORD,
 	  SWIOTLB_PARAM_NOFORCE_WINS, "c6af2aa9ffc9" },
@@ -547,6 +550,8 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
 	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
 	[ERA_REMOVABLE_ATTR] = "unknown: test-devices test_removable_unknown (release 0 is the old row)",
+	[ERA_IORT_MASK] = "current: min() with the 32-bit default; the older row gives a wider mask, "
+			  "or none where the limit is 0",
 	[ERA_SWIOTLB_PARAM] = "unknown: test-swiotlb-state test_cmdline_words_by_era (forcing the eras read differently)",
 };
 
