@@ -3003,6 +3003,188 @@ def arm64_imx8mp(t):
     ]
 
 
+# ---- issue 36 part 5: fixtures off the beaten values (a PCI segment other than
+# 0000, RAM ending at exactly 2^32 and 2^33, an --observe window whose lowest
+# bounced address moves with the small kmalloc buffers)
+
+def arm64_acpi_iort_segment1(t):
+    """arm64-acpi-iort's server (8 GiB: 2 GiB below 4 GiB, 6 GiB at 0x880000000)
+    on 6.1 with a second PCI host bridge, segment 1 (domain 0001), its own root
+    complex in the IORT: segment 1's limit is 32 bits and comes first in the
+    table, segment 0's is 48 bits. drivers/acpi/arm64/iort.c
+    iort_match_node_callback() matches a root complex by
+    pci_rc->pci_segment_number == pci_domain_nr(bus), so each NVMe takes its own
+    segment's limit. Follows: no checked source for the server (synthetic)."""
+    manifest(t, "aarch64", "6.1.119-arm64", "2026-12-03T08:00:00Z")
+    iomem = ("80000000-ffffffff : System RAM\n  80210000-8159ffff : Kernel code\n"
+             "880000000-9ffffffff : System RAM\n")
+    zi = zoneinfo([("DMA", 0x80000, 0x80000, 0x7f000), ("DMA32", None, 0, 0),
+                   ("Normal", 0x880000, 0x180000, 0x180000), ("Movable", None, 0, 0)])
+    proc(t, iomem, zi, "MemTotal:        8000000 kB\nMemFree:         7000000 kB\nBounce:                0 kB\n",
+         "root=/dev/nvme0n1p1 acpi=force")
+    t.file("sys/firmware/acpi/tables/IORT",
+           iort_table([("rc", 1, 32, 1), ("rc", 0, 48, 1)]))
+    for seg, n in ((0, 0), (1, 1)):
+        bus = "sys/devices/pci%04x:00" % seg
+        pci(t, bus, "%04x:00:00.0" % seg, 0x1def, 0xe100, 0x060000, 32)
+        nvme = pci(t, bus, "%04x:00:01.0" % seg, 0x144d, 0xa808, 0x010802, 64, "nvme", "nvme",
+                   subsys=(0x144d, 0xa801))
+        disk(t, nvme + "/nvme/nvme%d" % n, "nvme%dn1" % n, ["nvme%dn1p1" % n], (259, 2 * n),
+             sectors=1000215216, max_sectors_kb=128, max_hw_sectors_kb=128, max_segments=33,
+             max_segment_size=4294967295, dma_alignment=3, glue=False)
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues",
+             "nvme nvme1: 4/0/0 default/read/poll queues"], first_seq=7000)
+    return [
+        ".inputs[] | select(.path == \"sys/firmware/acpi/tables/IORT\") | .status == \"ok\"",
+        "# segment 0's root complex: 48 bits reach RAM's end (0x9ffffffff): the 64-bit NVMe maps directly",
+        "%s | .dma_ranges.node == \"IORT root complex\" and .dma_ranges.regions[0].size == 281474976710656" % dev("0000:00:01.0"),
+        "%s | .bus_limit == \"0xffffffffffff\"" % dev("0000:00:01.0"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % dev("0000:00:01.0"),
+        "# (its 48 bits lie below the 64-bit mask: the IORT's limit decides, harmlessly)",
+        "%s | length == 1 and .[0].evidence.bus_limit == \"0xffffffffffff\"" % finding("mask-limited-by-bus", "0000:00:01.0"),
+        "# segment 1's root complex (first in the table): 32 bits, so the 6 GiB at 0x880000000 lie out of reach",
+        "%s | .bus == \"pci\" and .driver == \"nvme\" and .dma_mask_bits == 64" % dev("0001:00:01.0"),
+        "%s | .dma_ranges.node == \"IORT root complex\" and .dma_ranges.regions[0].size == 4294967296" % dev("0001:00:01.0"),
+        "%s | .bus_limit == \"0xffffffff\"" % dev("0001:00:01.0"),
+        "%s | .verdict == \"partial\" and .kernel_model == \"dma-direct\"" % dev("0001:00:01.0"),
+        "%s | .unreachable_ram_bytes == 6442450944" % dev("0001:00:01.0"),
+        "# arm64 6.1 puts its pool in ZONE_DMA (below 4 GiB): the NVMe's RAM past 4 GiB bounces there",
+        ".swiotlb.active == true",
+        "%s | .swiotlb_pool_reachable == true" % dev("0001:00:01.0"),
+        "%s | length == 1" % finding("bounce-needed", "0001:00:01.0"),
+        "# the IORT's 32-bit limit lies below the 64-bit mask",
+        "%s | length == 1 and .[0].evidence.bus_limit == \"0xffffffff\" and (.[0].message | test(\"ACPI IORT\"))" % finding("mask-limited-by-bus", "0001:00:01.0"),
+        "[.block[] | select(.disk == \"nvme1n1\")][0].dma_device == \"0001:00:01.0\"",
+        ".exit_status == 0",
+    ]
+
+
+def x86_intel_pt_ram_end(t, last_byte, mask_bits):
+    """x86-intel-4.19-pt with RAM to last_byte and the NVMe's mask at mask_bits:
+    intel-iommu.c (4.19) iommu_should_identity_map() keeps a device identity
+    while its mask >= dma_get_required_mask(), and kernel/dma/direct.c
+    dma_direct_get_required_mask() is (1ULL << (fls64((max_pfn - 1) << PAGE_SHIFT)
+    - 1)) * 2 - 1: RAM ending at exactly 2^33 needs 33 bits, one page more 34.
+    The mask of mask_bits is synthetic, chosen to sit on that boundary."""
+    x86_intel_419_pt(t)
+    end_pfn = (last_byte + 1) >> 12
+    t.file("proc/iomem", X86_IOMEM.replace("100000000-63fffffff", "100000000-%x" % last_byte))
+    t.file("proc/zoneinfo", X86_ZONEINFO.replace(
+        "spanned  5505024\n        present  5505024", "spanned  %d\n        present  %d"
+        % (end_pfn - 0x100000, end_pfn - 0x100000)))
+    ram_kb = (0x9f000 + 0xbff00000 + (last_byte + 1 - 0x100000000)) // 1024
+    t.file("proc/meminfo", "MemTotal:       %d kB\nMemFree:        %d kB\nBounce:                0 kB\n"
+           % (ram_kb - 180000, ram_kb - 500000))
+    nvme = "sys/devices/pci0000:00/0000:00:1c.0/0000:01:00.0"
+    t.file(nvme + "/dma_mask_bits", "%d\n" % mask_bits)
+    t.file(nvme + "/consistent_dma_mask_bits", "%d\n" % mask_bits)
+
+
+def x86_intel_pt_8g(t):
+    """RAM ends at exactly 8 GiB (0x1ffffffff): the required mask is 0x1ffffffff,
+    so a 33-bit mask stays identity and the 32-bit AHCI leaves it."""
+    x86_intel_pt_ram_end(t, 0x1ffffffff, 33)
+    return [
+        ".memory.end_pfn == 2097152",
+        "# 0x1fffff000 is the last page: fls64 33, required mask 0x1ffffffff; the NVMe's 33 bits are not below it",
+        "%s | .dma_mask == \"0x1ffffffff\" and .iommu_domain == \"unknown\"" % dev("0000:01:00.0"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % dev("0000:01:00.0"),
+        "# the AHCI's 32 bits are below it: translated (\"32bit ... uses non-identity mapping\")",
+        "%s | .verdict == \"iommu\" and (.reason | test(\"Intel\"))" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == 0" % dev("0000:00:1f.2"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        "# Intel VT-d before 5.15 frees the pool; 4 GiB lie above 4 GiB, which the next identity device may not reach",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 4294967296 and .[0].evidence.boundary == \"0x100000000\"" % finding("no-bounce-pool"),
+        ".exit_status == 0",
+    ]
+
+
+def x86_intel_pt_8g_page(t):
+    """RAM ends one page past 8 GiB (0x200000fff): the required mask is
+    0x3ffffffff, so the 33-bit mask leaves the identity map too."""
+    x86_intel_pt_ram_end(t, 0x200000fff, 33)
+    kmsg(t, ["Linux version 4.19.0-27-amd64 (debian-kernel@lists.debian.org) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP Debian 4.19.316-1 (2024-06-25)",
+             "Command line: root=/dev/nvme0n1p1 intel_iommu=on iommu=pt", "DMAR: IOMMU enabled",
+             "DMAR: Intel(R) Virtualization Technology for Directed I/O",
+             "DMAR: 32bit 0000:00:1f.2 uses non-identity mapping",
+             "DMAR: 32bit 0000:01:00.0 uses non-identity mapping"])
+    return [
+        ".memory.end_pfn == 2097153",
+        "# 0x200000000 is the last page: fls64 34, required mask 0x3ffffffff; the NVMe's 33 bits are below it",
+        "%s | .dma_mask == \"0x1ffffffff\"" % dev("0000:01:00.0"),
+        "%s | .verdict == \"iommu\" and (.reason | test(\"Intel\"))" % dev("0000:01:00.0"),
+        "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        "# no identity device is left to need the pool Intel VT-d frees: no finding",
+        "%s | length == 0" % finding("no-bounce-pool"),
+        ".exit_status == 0",
+    ]
+
+
+def arm64_ram_end(t, last_byte):
+    """arm64-kmalloc-pool-6.1's board (QEMU virt's RAM base, 0x40000000) with RAM
+    to last_byte. arch/arm64/mm/init.c (6.1): zone_sizes_init() sets
+    arm64_dma_phys_limit = max_zone_phys(32), min(U32_MAX, end of DRAM - 1) + 1,
+    and mem_init() calls swiotlb_init(max_pfn > PFN_DOWN(arm64_dma_phys_limit)):
+    RAM ending at exactly 4 GiB makes no pool, one page more makes one."""
+    arm64_kmalloc_pool(t, "6.1.0-27-arm64")
+    end_pfn = (last_byte + 1) >> 12
+    dma_end = min(end_pfn, 0x100000)
+    t.file("proc/iomem", """\
+11230000-11230fff : 11230000.mmc mmc@11230000
+18000000-180fffff : 18000000.wifi wifi@18000000
+40000000-%x : System RAM
+  40210000-4150ffff : Kernel code
+  41510000-4180ffff : reserved
+  41810000-41b3ffff : Kernel data
+  50000000-503fffff : reserved
+""" % last_byte)
+    above = end_pfn - dma_end
+    t.file("proc/zoneinfo", zoneinfo([
+        ("DMA", 0x40000, dma_end - 0x40000, dma_end - 0x40000), ("DMA32", None, 0, 0),
+        ("Normal", 0x100000 if above else None, above, above), ("Movable", None, 0, 0)]))
+    ram_kb = (last_byte + 1 - 0x40000000) // 1024
+    t.file("proc/meminfo", "MemTotal:        %d kB\nMemFree:         %d kB\nBounce:                0 kB\n"
+           % (ram_kb - 120000, ram_kb - 300000))
+
+
+def arm64_ram_end_4g(t):
+    """RAM 0x40000000-0xffffffff: max_pfn 0x100000 is not above PFN_DOWN(4 GiB)."""
+    arm64_ram_end(t, 0xffffffff)
+    return [
+        ".memory.end_pfn == 1048576 and .memory.ram_bytes == 3221225472",
+        "# max_pfn 0x100000 == PFN_DOWN(arm64_dma_phys_limit 0x100000000): no pool (6.1, before the kmalloc pool of 6.5)",
+        ".swiotlb.active == false",
+        "# the MMC's platform default 32-bit mask reaches the last byte, 0xffffffff",
+        "%s | .dma_mask == \"0xffffffff\" and .unreachable_ram_bytes == 0" % dev("11230000.mmc"),
+        "%s | .verdict == \"direct\"" % dev("11230000.mmc"),
+        "# the wifi's restricted-dma-pool (5.15+, 0b84e4f8b793) forces its every mapping there",
+        "%s | .verdict == \"forced\"" % dev("18000000.wifi"),
+        "%s | length == 1" % finding("forced-bounce", "18000000.wifi"),
+        "%s | length == 0" % finding("no-bounce-pool"),
+        ".exit_status == 0",
+    ]
+
+
+def arm64_ram_end_4g_page(t):
+    """RAM 0x40000000-0x100000fff: max_pfn 0x100001 is above PFN_DOWN(4 GiB):
+    a pool, and the 32-bit MMC bounces the one page past 4 GiB."""
+    arm64_ram_end(t, 0x100000fff)
+    return [
+        ".memory.end_pfn == 1048577 and .memory.ram_bytes == 3221229568",
+        "# max_pfn 0x100001 > PFN_DOWN(arm64_dma_phys_limit 0x100000000): the default pool",
+        ".swiotlb.active == true",
+        "# the one page at 0x100000000 lies past the 32-bit mask: it bounces through the pool (in ZONE_DMA)",
+        "%s | .dma_mask == \"0xffffffff\" and .unreachable_ram_bytes == 4096" % dev("11230000.mmc"),
+        "%s | .verdict == \"partial\" and .kernel_model == \"dma-direct\"" % dev("11230000.mmc"),
+        "%s | .swiotlb_pool_reachable == true" % dev("11230000.mmc"),
+        "%s | length == 1 and .[0].evidence.lowest_unreachable == \"0x100000000\"" % finding("bounce-needed", "11230000.mmc"),
+        "%s | .verdict == \"forced\"" % dev("18000000.wifi"),
+        "%s | length == 1" % finding("forced-bounce", "18000000.wifi"),
+        ".exit_status == 0",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3089,6 +3271,12 @@ FIXTURES = {
     # c51ba246cb17 also in stable 5.18.18: the panic, one release each side
     "x86-thunderbolt-3g-5.18.17": lambda t: x86_thunderbolt_era(t, "5.18.17-1-amd64", False),
     "x86-thunderbolt-3g-5.18.18": lambda t: x86_thunderbolt_era(t, "5.18.18-1-amd64", True),
+    # issue 36 part 5: fixtures off the beaten values
+    "arm64-acpi-iort-segment1": arm64_acpi_iort_segment1,
+    "x86-intel-4.19-pt-8g": x86_intel_pt_8g,
+    "x86-intel-4.19-pt-8g-page": x86_intel_pt_8g_page,
+    "arm64-ram-end-4g": arm64_ram_end_4g,
+    "arm64-ram-end-4g-page": arm64_ram_end_4g_page,
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"
