@@ -56,17 +56,6 @@ evidence_todo=(
 	arm64-rpi4-5.4
 	arm64-rpi4-nonroot
 	arm64-virt
-	kernel-arm64-virt-6g
-	kernel-arm64-virt-window
-	kernel-armhf-virt-armmp-bullseye
-	kernel-armhf-virt-highmem
-	kernel-i386-pc-6g-bullseye
-	kernel-riscv64-virt-window-sid
-	kernel-x86-pc-6g
-	kernel-x86-pc-6g-force-words
-	kernel-x86-pc-6g-iommu-off
-	kernel-x86-pc-6g-noforce
-	kernel-x86-q35-iommu-pt
 	x86-32-pae-scsi-4.17
 	x86-32-pae-scsi-4.18
 	x86-amd-4.14-pt
