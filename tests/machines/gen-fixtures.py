@@ -3239,6 +3239,67 @@ def arm64_observed_kmalloc(t, release):
     ]
 
 
+# The deciding evidence (tests/machines/deciding-evidence.json) of earlier fixtures,
+# each value read off the fixture's own inputs: added to their checks below FIXTURES.
+AHCI = "0000:00:1f.2"
+# x86-pc-4g's iomem: 0x100000000-0x63fffffff, 21 GiB above the 32-bit AHCI's reach
+AHCI_ABOVE_4G = "%s | .unreachable_ram_bytes == %d" % (dev(AHCI), X86_ABOVE_4G)
+# x86-64 6.1: no legacy block bounce (ERA_BLOCK_BOUNCE): dma-direct's swiotlb decides
+AHCI_DIRECT = "%s | .kernel_model == \"dma-direct\"" % dev(AHCI)
+# 4.x: blk_queue_bounce_limit() still ran for a disk's queue (ERA_BLOCK_BOUNCE), but on
+# x86-64 max_low_pfn is max_pfn: the block layer bounces nothing, swiotlb does
+AHCI_LEGACY_NONE = "%s | .kernel_model == \"legacy-block\" and .models.legacy_block.as_pfn.bounce_bytes == 0" % dev(AHCI)
+EVIDENCE_PINS = {
+    "x86-observed": [AHCI_DIRECT, AHCI_ABOVE_4G],
+    "x86-nonroot-consistent": [AHCI_DIRECT, AHCI_ABOVE_4G],
+    "x86-manifest-contradicted": [AHCI_DIRECT],
+    "x86-noforce": [AHCI_DIRECT, "%s | .dma_mask == \"0xffffffff\"" % dev(AHCI)],
+    "x86-amd-4.14-pt": [AHCI_LEGACY_NONE],
+    "x86-amd-5.4-identity": [AHCI_LEGACY_NONE],
+    "x86-amd-5.3-identity": [AHCI_LEGACY_NONE, AHCI_ABOVE_4G,
+                             "%s | .dma_mask == \"0xffffffff\"" % dev(AHCI)],
+    "x86-swiotlb-dynamic": [AHCI_DIRECT, AHCI_ABOVE_4G] + [
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d" % (dev(d), X86_ABOVE_4G)
+        for d in ("0000:00:03.0", "0000:00:04.0")] + [
+        "# the 30-bit device reaches 0x0-0x3fffffff: all RAM but 0x1000-0x9fbff and 0x100000-0x3fffffff",
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d"
+        % (dev("0000:00:05.0"), 25769405440 - 0x9ec00 - 0x3ff00000),
+        "# the pool the log maps, [mem 0xbbfe8000-0xbffe8000]: its last byte 0xbffe7fff",
+        "%s | .[0].evidence.pool_end == \"0xbffe7fff\"" % finding("swiotlb-out-of-reach", "0000:00:05.0")],
+    "x86-virtio": ["%s | .kernel_model == \"dma-direct\"" % dev("0000:00:03.0")],
+    # x86-32 PAE 4.17/4.18: RAM to 6 GiB with a 1 GiB hole: 2 GiB above 4 GiB
+    "x86-32-pae-scsi-4.17": [
+        "# 4.17's scsi queue bounces pages above the 32-bit mask (blk_queue_bounce_limit): the 2 GiB above 4 GiB",
+        "%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 2147483648" % dev(AHCI),
+        "%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", AHCI)],
+    "x86-32-pae-scsi-4.18": [
+        "%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 2147483648" % dev(AHCI),
+        "%s | .[0].evidence.dma_mask == \"0xffffffff\"" % finding("bounce-impossible", AHCI)],
+    # IO_TLB_SEGSIZE 128 slots of 2 KiB (kernel/dma/swiotlb.c): 256 KiB, the NVMe's 256 KiB segment
+    "x86-sev-nvme-256k-5.10.35": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
+    "x86-sev-nvme-256k-5.11": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
+    "x86-sev-nvme-256k-5.12": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
+    # 6.1 (after 5.19): a translated untrusted device with no pool fails its bounces, no panic
+    "x86-thunderbolt-3g": ["%s | .[0].evidence.without_pool == \"fails\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0")],
+    # the ACPI SATA (platform default 32 bits) misses the 6 GiB at 0x880000000
+    "arm64-acpi-iort-4.13": ["%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 6442450944" % dev("APMC0D0D:00")],
+    "arm64-acpi-iort-4.18": ["%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 6442450944" % dev("APMC0D0D:00")],
+    "arm64-acpi-iort-6.1": ["%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 6442450944" % dev(d)
+                            for d in ("APMC0D0D:00", "0000:00:01.0")],
+    "arm64-imx8mp": ["%s | .kernel_model == \"dma-direct\"" % dev("30be0000.ethernet")],
+    "arm64-rpi4": ["%s | .kernel_model == \"dma-direct\"" % dev(d) for d in ("fe340000.mmc", "0000:01:00.0")],
+    # QEMU virt, 8 GiB at 0x40000000: 32-bit masks reach 3 GiB of it; the PCIe window (to 0x7fffffff) 1 GiB
+    "arm64-virt": ["%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 5368709120" % dev(d)
+                   for d in ("9050000.mmci", "9060000.dma", "9070000.ethernet")] + [
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 7516192768" % dev("0000:00:03.0"),
+        "%s | .[0].evidence.bus_limit == \"0x7fffffff\"" % finding("mask-limited-by-bus", "0000:00:03.0")],
+    # 2 GiB at 0x40000000; a 3.x ARM kernel reads max_low_pfn as a count (0x2f800), below
+    # every PFN (from 0x40000): BLK_BOUNCE_HIGH bounces all 2 GiB, not only the HighMem zone
+    "arm-2013-highmem": ["%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", "12200000.mmc")],
+    "arm-2012-boardfile": ["%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", "dw_mmc.0")],
+}
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3335,6 +3396,19 @@ FIXTURES = {
     "arm64-observed-kmalloc-6.4": lambda t: arm64_observed_kmalloc(t, "6.4.16-arm64"),
     "arm64-observed-kmalloc-6.5": lambda t: arm64_observed_kmalloc(t, "6.5.13-arm64"),
 }
+
+
+def _with_evidence(fn, extra):
+    def build_with(t):
+        res = fn(t)
+        if isinstance(res, tuple):
+            return res[0], res[1] + ["# deciding evidence (issue 36)"] + extra
+        return res + ["# deciding evidence (issue 36)"] + extra
+    return build_with
+
+
+for _name, _extra in EVIDENCE_PINS.items():
+    FIXTURES[_name] = _with_evidence(FIXTURES[_name], _extra)
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"
 
