@@ -36,17 +36,10 @@ quiet() { "$@" > /dev/null; }
 # each still runs the check, as a TAP TODO, and passing it fails the suite until its
 # name leaves this list. Shrink it, never grow it.
 evidence_todo=(
-	arm-256m-26bit
-	arm-256m-c3ffffff
-	arm-5.10-armmp-window
-	arm-5.10-log-lpae
-	arm-5.10-log-nolpae
-	arm-5.10-lpae-window
-	arm64-4.14-pcie-window
+	# their swiotlb-pressure findings are issue 36 item 1's to remove, their pool findings with it
 	arm64-pool-high
 	arm64-pool-high-7.2
-	arm64-rpi4-4.19
-	arm64-rpi4-5.4
+	# read without iomem: its RAM figures come from zone spans, not yet checked by hand
 	arm64-rpi4-nonroot
 )
 in_evidence_todo() { local n; for n in "${evidence_todo[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }

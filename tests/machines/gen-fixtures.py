@@ -3281,6 +3281,13 @@ EVIDENCE_PINS = {
     "x86-sev-nvme-256k-5.12": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
     # 6.1 (after 5.19): a translated untrusted device with no pool fails its bounces, no panic
     "x86-thunderbolt-3g": ["%s | .[0].evidence.without_pool == \"fails\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0")],
+    # arm_window_board: 2 GiB at 0x40000000, lowmem to PFN 0x6f800 (760 MiB), the soc window
+    # CPU 0x40000000-0x7fffffff; the ethernet has no block queue: the block model cannot decide
+    **{n: ["%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 1073741824" % dev("12000000.ethernet"),
+           "# read as a count max_low_pfn (0x2f800) lies below every PFN: all 2 GiB; as a PFN the 1350565888 of highmem",
+           "%s | .[0].evidence.bounce_bytes_as_count == 2147483648 and .[0].evidence.bounce_bytes_as_pfn == 1350565888 "
+           "and .[0].evidence.unnecessary_bounce_bytes == 796917760" % finding("pfn-count-confusion")]
+       for n in ("arm-5.10-armmp-window", "arm-5.10-log-lpae", "arm-5.10-log-nolpae", "arm-5.10-lpae-window")},
     # the ACPI SATA (platform default 32 bits) misses the 6 GiB at 0x880000000
     "arm64-acpi-iort-4.13": ["%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 6442450944" % dev("APMC0D0D:00")],
     "arm64-acpi-iort-4.18": ["%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 6442450944" % dev("APMC0D0D:00")],
@@ -3297,7 +3304,32 @@ EVIDENCE_PINS = {
     # every PFN (from 0x40000): BLK_BOUNCE_HIGH bounces all 2 GiB, not only the HighMem zone
     "arm-2013-highmem": ["%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", "12200000.mmc")],
     "arm-2012-boardfile": ["%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", "dw_mmc.0")],
+    # 256 MiB at 0xc0000000, a 3.10 count-era kernel: the ISA path bounces every page
+    "arm-256m-26bit": ["%s | .[0].evidence.block_bounce_bytes == 268435456" % finding("bounce-needed", "c8000000.mmc")],
+    # the block layer's early return misses 0xc4000000-0xcfffffff; as a bitmask 0xc3ffffff
+    # keeps bits 26-27 clear: only 0xc0000000-0xc3ffffff, as its limit does
+    "arm-256m-c3ffffff": [
+        "%s | .kernel_model == \"legacy-block\"" % dev("c8000000.mmc"),
+        "%s | .[0].evidence.reachable_as_bitmask_bytes == 67108864 and .[0].evidence.reachable_as_limit_bytes == 67108864" % finding("mask-not-contiguous", "c8000000.mmc"),
+        "%s | .[0].evidence.bounce_bytes_as_count == 0 and .[0].evidence.bounce_bytes_as_pfn == 201326592" % finding("pfn-count-confusion", "c8000000.mmc")],
+    # the VL805's RAM past its window (CPU 0-0xbfffffff): 5301600256 (arm64-rpi4);
+    # the emmc2's past the soc's 1 GiB: 7449083904
+    "arm64-rpi4-4.19": [
+        "%s | .kernel_model == \"dma-direct\"" % dev("0000:01:00.0"),
+        "# before 5.3 mmc_init_queue()'s bounce limit copies the emmc2's 6.9 GiB above CPU 1 GiB",
+        "%s | .[0].evidence.block_bounce_bytes == 7449083904" % finding("bounce-needed", "fe340000.mmc")],
+    "arm64-rpi4-5.4": [
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 5301600256" % dev("0000:01:00.0"),
+        "# the emmc2's queue still runs the block arithmetic (before 5.13), which bounces nothing from 5.3: swiotlb does",
+        "%s | .kernel_model == \"legacy-block\" and .models.legacy_block.as_pfn.bounce_bytes == 0 "
+        "and .unreachable_ram_bytes == 7449083904" % dev("fe340000.mmc")],
+    # 4.14 never reads the window: the block layer bounces nothing, all RAM past it is missed
+    "arm64-4.14-pcie-window": ["%s | .[0].evidence.missed_bytes == 5368709120" % finding("bounce-missed", "0000:01:00.0")],
 }
+# the soc window of arm_window_board ends at CPU (and bus) 0x7fffffff
+EVIDENCE_PINS["arm-5.10-log-nolpae"].append("%s | .bus_limit == \"0x7fffffff\"" % dev("12000000.ethernet"))
+EVIDENCE_PINS["arm-5.10-lpae-window"].append(
+    "%s | .[0].evidence.bus_limit == \"0x7fffffff\"" % finding("bounce-impossible", "12000000.ethernet"))
 
 
 FIXTURES = {
