@@ -2,7 +2,8 @@
 # Fixture machines: tests/machines/NAME/root is a sysroot; the tool's JSON
 # for it must match NAME/expected.json (after normalise), validate against
 # the schema, and satisfy each jq expression in NAME/checks (one a line),
-# which must name every verdict (not idle) and finding of the output.
+# which must name every verdict (not idle) and finding of the output, and the
+# evidence that decides each (tests/machines/deciding-evidence.json).
 # NAME/args holds extra options. `tests/machines.sh --regen [NAME...]`
 # rewrites expected.json: review the diff before committing it.
 #
