@@ -2,7 +2,8 @@
 # Fixture machines: tests/machines/NAME/root is a sysroot; the tool's JSON
 # for it must match NAME/expected.json (after normalise), validate against
 # the schema, and satisfy each jq expression in NAME/checks (one a line),
-# which must name every verdict (not idle) and finding of the output.
+# which must name every verdict (not idle) and finding of the output, and the
+# evidence that decides each (tests/machines/deciding-evidence.json).
 # NAME/args holds extra options. `tests/machines.sh --regen [NAME...]`
 # rewrites expected.json: review the diff before committing it.
 #
@@ -31,6 +32,15 @@ numbers_of() {
 }
 
 quiet() { "$@" > /dev/null; }
+
+# Fixtures whose checks do not yet name every finding's deciding evidence (issue 36):
+# each still runs the check, as a TAP TODO, and passing it fails the suite until its
+# name leaves this list. Shrink it, never grow it.
+evidence_todo=(
+	# read without iomem: its RAM figures come from zone spans, not yet checked by hand
+	arm64-rpi4-nonroot
+)
+in_evidence_todo() { local n; for n in "${evidence_todo[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -107,6 +117,39 @@ for name in "${names[@]}"; do
 		else
 			not_ok "$name: checks pin every verdict and finding"
 			sed 's/^/not pinned: /' "$tmp/unpinned" | diag
+		fi
+	fi
+	# the evidence that decides each finding and verdict (tests/machines/deciding-evidence.json:
+	# the bytes, the reach, the layer that bounces) is named by a check on a line naming its
+	# device, or by a "# unpinned: ..." line naming both, with why
+	if ! $no_expected; then
+		jq -r --rawfile c "$dir/checks" --slurpfile t "$SRCDIR/tests/machines/deciding-evidence.json" '
+			[$c | split("\n")[] | select((test("^\\s*(#|$)") | not) or startswith("# unpinned: "))] as $lines
+			| def named($words): any($lines[]; . as $l | all($words[]; . as $w | $l | contains($w)));
+			def pinned($dev): . as $i | (if $dev != null and ($i.machine | not) then [$dev | tojson] else [] end) as $by
+				| any($i.any[]; named($by + [.]));
+			(.devices[] | . as $d | ($t[0].verdicts[.verdict] // [])[] | select(pinned($d.id) | not)
+				| "\($d.verdict) of \($d.id): \(.what) (\(.any | join(", ")))"),
+			(.findings[] | . as $f | ($t[0].findings[.id] // [])[] | . as $i
+				| select(($i.when == null or ($f.evidence | has($i.when)))
+					and ($i.unless == null or ($f.evidence | has($i.unless) | not)))
+				| select(pinned($f.device) | not)
+				| "finding \($f.id)\(if $f.device then " of \($f.device)" else "" end): \(.what) (\(.any | join(", ")))")' \
+			"$out" > "$tmp/evidence" 2>&1
+		erc=$?
+		what="$name: checks name every finding's deciding evidence"
+		if in_evidence_todo "$name"; then
+			# a TODO: failing is expected (XFAIL), passing (XPASS) fails the suite
+			if [ $erc -eq 0 ] && [ ! -s "$tmp/evidence" ]; then
+				echo "ok $((tap_n += 1)) - $what # TODO passes now: remove it from evidence_todo"
+			else
+				echo "not ok $((tap_n += 1)) - $what # TODO in evidence_todo, $(wc -l < "$tmp/evidence") unnamed"
+			fi
+		elif [ $erc -eq 0 ] && [ ! -s "$tmp/evidence" ]; then
+			ok "$what"
+		else
+			not_ok "$what"
+			sed 's/^/not named: /' "$tmp/evidence" | diag
 		fi
 	fi
 	$checks_only && continue

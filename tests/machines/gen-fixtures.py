@@ -1653,8 +1653,12 @@ def arm64_acpi_iort_masks(t, release):
         "# the 6 GiB at 0x880000000 bounce",
         "%s | .dma_mask == \"0xffffffff\" and .verdict == \"partial\" and .unreachable_ram_bytes == 6442450944" % wide,
         "%s | length == 1" % finding("bounce-needed", "APMC0D0D:00"),
+        "# 5.10 with a disk: the legacy block layer first (SCSI sets no bounce limit from 4.18),",
+        "# then dma-direct's swiotlb bounces the 6 GiB above 4 GiB",
+        "%s | .kernel_model == \"legacy-block\"" % wide,
         "# a limit of 0 is refused (FW_BUG): the 32-bit default stands",
-        "%s | .dma_mask == \"0xffffffff\" and .verdict == \"partial\"" % zero,
+        "%s | .dma_mask == \"0xffffffff\" and .verdict == \"partial\" and .unreachable_ram_bytes == 6442450944" % zero,
+        "%s | .kernel_model == \"legacy-block\"" % zero,
         "%s | length == 1" % finding("bounce-needed", "APMC0D0D:01"),
         ".exit_status == 0",
     ]
@@ -3062,6 +3066,335 @@ def arm64_imx8mp(t):
     ]
 
 
+# ---- issue 36 part 5: fixtures off the beaten values (a PCI segment other than
+# 0000, RAM ending at exactly 2^32 and 2^33, an --observe window whose lowest
+# bounced address moves with the small kmalloc buffers)
+
+def arm64_acpi_iort_segment1(t):
+    """arm64-acpi-iort's server (8 GiB: 2 GiB below 4 GiB, 6 GiB at 0x880000000)
+    on 6.1 with a second PCI host bridge, segment 1 (domain 0001), its own root
+    complex in the IORT: segment 1's limit is 32 bits and comes first in the
+    table, segment 0's is 48 bits. drivers/acpi/arm64/iort.c
+    iort_match_node_callback() matches a root complex by
+    pci_rc->pci_segment_number == pci_domain_nr(bus), so each NVMe takes its own
+    segment's limit. Follows: no checked source for the server (synthetic)."""
+    manifest(t, "aarch64", "6.1.119-arm64", "2026-12-03T08:00:00Z")
+    iomem = ("80000000-ffffffff : System RAM\n  80210000-8159ffff : Kernel code\n"
+             "880000000-9ffffffff : System RAM\n")
+    zi = zoneinfo([("DMA", 0x80000, 0x80000, 0x7f000), ("DMA32", None, 0, 0),
+                   ("Normal", 0x880000, 0x180000, 0x180000), ("Movable", None, 0, 0)])
+    proc(t, iomem, zi, "MemTotal:        8000000 kB\nMemFree:         7000000 kB\nBounce:                0 kB\n",
+         "root=/dev/nvme0n1p1 acpi=force")
+    t.file("sys/firmware/acpi/tables/IORT",
+           iort_table([("rc", 1, 32, 1), ("rc", 0, 48, 1)]))
+    for seg, n in ((0, 0), (1, 1)):
+        bus = "sys/devices/pci%04x:00" % seg
+        pci(t, bus, "%04x:00:00.0" % seg, 0x1def, 0xe100, 0x060000, 32)
+        nvme = pci(t, bus, "%04x:00:01.0" % seg, 0x144d, 0xa808, 0x010802, 64, "nvme", "nvme",
+                   subsys=(0x144d, 0xa801))
+        disk(t, nvme + "/nvme/nvme%d" % n, "nvme%dn1" % n, ["nvme%dn1p1" % n], (259, 2 * n),
+             sectors=1000215216, max_sectors_kb=128, max_hw_sectors_kb=128, max_segments=33,
+             max_segment_size=4294967295, dma_alignment=3, glue=False)
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues",
+             "nvme nvme1: 4/0/0 default/read/poll queues"], first_seq=7000)
+    return [
+        ".inputs[] | select(.path == \"sys/firmware/acpi/tables/IORT\") | .status == \"ok\"",
+        "# segment 0's root complex: 48 bits reach RAM's end (0x9ffffffff): the 64-bit NVMe maps directly",
+        "%s | .dma_ranges.node == \"IORT root complex\" and .dma_ranges.regions[0].size == 281474976710656" % dev("0000:00:01.0"),
+        "%s | .bus_limit == \"0xffffffffffff\"" % dev("0000:00:01.0"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % dev("0000:00:01.0"),
+        "# (its 48 bits lie below the 64-bit mask: the IORT's limit decides, harmlessly)",
+        "%s | length == 1 and .[0].evidence.bus_limit == \"0xffffffffffff\"" % finding("mask-limited-by-bus", "0000:00:01.0"),
+        "# segment 1's root complex (first in the table): 32 bits, so the 6 GiB at 0x880000000 lie out of reach",
+        "%s | .bus == \"pci\" and .driver == \"nvme\" and .dma_mask_bits == 64" % dev("0001:00:01.0"),
+        "%s | .dma_ranges.node == \"IORT root complex\" and .dma_ranges.regions[0].size == 4294967296" % dev("0001:00:01.0"),
+        "%s | .bus_limit == \"0xffffffff\"" % dev("0001:00:01.0"),
+        "%s | .verdict == \"partial\" and .kernel_model == \"dma-direct\"" % dev("0001:00:01.0"),
+        "%s | .unreachable_ram_bytes == 6442450944" % dev("0001:00:01.0"),
+        "# arm64 6.1 puts its pool in ZONE_DMA (below 4 GiB): the NVMe's RAM past 4 GiB bounces there",
+        ".swiotlb.active == true",
+        "%s | .swiotlb_pool_reachable == true" % dev("0001:00:01.0"),
+        "%s | length == 1" % finding("bounce-needed", "0001:00:01.0"),
+        "# the IORT's 32-bit limit lies below the 64-bit mask",
+        "%s | length == 1 and .[0].evidence.bus_limit == \"0xffffffff\" and (.[0].message | test(\"ACPI IORT\"))" % finding("mask-limited-by-bus", "0001:00:01.0"),
+        "[.block[] | select(.disk == \"nvme1n1\")][0].dma_device == \"0001:00:01.0\"",
+        ".exit_status == 0",
+    ]
+
+
+def x86_intel_pt_ram_end(t, last_byte, mask_bits):
+    """x86-intel-4.19-pt with RAM to last_byte and the NVMe's mask at mask_bits:
+    intel-iommu.c (4.19) iommu_should_identity_map() keeps a device identity
+    while its mask >= dma_get_required_mask(), and kernel/dma/direct.c
+    dma_direct_get_required_mask() is (1ULL << (fls64((max_pfn - 1) << PAGE_SHIFT)
+    - 1)) * 2 - 1: RAM ending at exactly 2^33 needs 33 bits, one page more 34.
+    The mask of mask_bits is synthetic, chosen to sit on that boundary."""
+    x86_intel_419_pt(t)
+    end_pfn = (last_byte + 1) >> 12
+    t.file("proc/iomem", X86_IOMEM.replace("100000000-63fffffff", "100000000-%x" % last_byte))
+    t.file("proc/zoneinfo", X86_ZONEINFO.replace(
+        "spanned  5505024\n        present  5505024", "spanned  %d\n        present  %d"
+        % (end_pfn - 0x100000, end_pfn - 0x100000)))
+    ram_kb = (0x9f000 + 0xbff00000 + (last_byte + 1 - 0x100000000)) // 1024
+    t.file("proc/meminfo", "MemTotal:       %d kB\nMemFree:        %d kB\nBounce:                0 kB\n"
+           % (ram_kb - 180000, ram_kb - 500000))
+    nvme = "sys/devices/pci0000:00/0000:00:1c.0/0000:01:00.0"
+    t.file(nvme + "/dma_mask_bits", "%d\n" % mask_bits)
+    t.file(nvme + "/consistent_dma_mask_bits", "%d\n" % mask_bits)
+
+
+def x86_intel_pt_8g(t):
+    """RAM ends at exactly 8 GiB (0x1ffffffff): the required mask is 0x1ffffffff,
+    so a 33-bit mask stays identity and the 32-bit AHCI leaves it."""
+    x86_intel_pt_ram_end(t, 0x1ffffffff, 33)
+    return [
+        ".memory.end_pfn == 2097152",
+        "# 0x1fffff000 is the last page: fls64 33, required mask 0x1ffffffff; the NVMe's 33 bits are not below it",
+        "%s | .dma_mask == \"0x1ffffffff\" and .iommu_domain == \"unknown\"" % dev("0000:01:00.0"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % dev("0000:01:00.0"),
+        "# the AHCI's 32 bits are below it: translated (\"32bit ... uses non-identity mapping\")",
+        "%s | .verdict == \"iommu\" and (.reason | test(\"Intel\"))" % dev("0000:00:1f.2"),
+        "%s | .unreachable_ram_bytes == 0" % dev("0000:00:1f.2"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        "# Intel VT-d before 5.15 frees the pool; 4 GiB lie above 4 GiB, which the next identity device may not reach",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 4294967296 and .[0].evidence.boundary == \"0x100000000\"" % finding("no-bounce-pool"),
+        ".exit_status == 0",
+    ]
+
+
+def x86_intel_pt_8g_page(t):
+    """RAM ends one page past 8 GiB (0x200000fff): the required mask is
+    0x3ffffffff, so the 33-bit mask leaves the identity map too."""
+    x86_intel_pt_ram_end(t, 0x200000fff, 33)
+    kmsg(t, ["Linux version 4.19.0-27-amd64 (debian-kernel@lists.debian.org) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP Debian 4.19.316-1 (2024-06-25)",
+             "Command line: root=/dev/nvme0n1p1 intel_iommu=on iommu=pt", "DMAR: IOMMU enabled",
+             "DMAR: Intel(R) Virtualization Technology for Directed I/O",
+             "DMAR: 32bit 0000:00:1f.2 uses non-identity mapping",
+             "DMAR: 32bit 0000:01:00.0 uses non-identity mapping"])
+    return [
+        ".memory.end_pfn == 2097153",
+        "# 0x200000000 is the last page: fls64 34, required mask 0x3ffffffff; the NVMe's 33 bits are below it",
+        "%s | .dma_mask == \"0x1ffffffff\"" % dev("0000:01:00.0"),
+        "%s | .verdict == \"iommu\" and (.reason | test(\"Intel\"))" % dev("0000:01:00.0"),
+        "%s | .verdict == \"iommu\"" % dev("0000:00:1f.2"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        "# no identity device is left to need the pool Intel VT-d frees: no finding",
+        "%s | length == 0" % finding("no-bounce-pool"),
+        ".exit_status == 0",
+    ]
+
+
+def arm64_ram_end(t, last_byte):
+    """arm64-kmalloc-pool-6.1's board (QEMU virt's RAM base, 0x40000000) with RAM
+    to last_byte. arch/arm64/mm/init.c (6.1): zone_sizes_init() sets
+    arm64_dma_phys_limit = max_zone_phys(32), min(U32_MAX, end of DRAM - 1) + 1,
+    and mem_init() calls swiotlb_init(max_pfn > PFN_DOWN(arm64_dma_phys_limit)):
+    RAM ending at exactly 4 GiB makes no pool, one page more makes one."""
+    arm64_kmalloc_pool(t, "6.1.0-27-arm64")
+    end_pfn = (last_byte + 1) >> 12
+    dma_end = min(end_pfn, 0x100000)
+    t.file("proc/iomem", """\
+11230000-11230fff : 11230000.mmc mmc@11230000
+18000000-180fffff : 18000000.wifi wifi@18000000
+40000000-%x : System RAM
+  40210000-4150ffff : Kernel code
+  41510000-4180ffff : reserved
+  41810000-41b3ffff : Kernel data
+  50000000-503fffff : reserved
+""" % last_byte)
+    above = end_pfn - dma_end
+    t.file("proc/zoneinfo", zoneinfo([
+        ("DMA", 0x40000, dma_end - 0x40000, dma_end - 0x40000), ("DMA32", None, 0, 0),
+        ("Normal", 0x100000 if above else None, above, above), ("Movable", None, 0, 0)]))
+    ram_kb = (last_byte + 1 - 0x40000000) // 1024
+    t.file("proc/meminfo", "MemTotal:        %d kB\nMemFree:         %d kB\nBounce:                0 kB\n"
+           % (ram_kb - 120000, ram_kb - 300000))
+
+
+def arm64_ram_end_4g(t):
+    """RAM 0x40000000-0xffffffff: max_pfn 0x100000 is not above PFN_DOWN(4 GiB)."""
+    arm64_ram_end(t, 0xffffffff)
+    return [
+        ".memory.end_pfn == 1048576 and .memory.ram_bytes == 3221225472",
+        "# max_pfn 0x100000 == PFN_DOWN(arm64_dma_phys_limit 0x100000000): no pool (6.1, before the kmalloc pool of 6.5)",
+        ".swiotlb.active == false",
+        "# the MMC's platform default 32-bit mask reaches the last byte, 0xffffffff",
+        "%s | .dma_mask == \"0xffffffff\" and .unreachable_ram_bytes == 0" % dev("11230000.mmc"),
+        "%s | .verdict == \"direct\"" % dev("11230000.mmc"),
+        "# the wifi's restricted-dma-pool (5.15+, 0b84e4f8b793) forces its every mapping there",
+        "%s | .verdict == \"forced\"" % dev("18000000.wifi"),
+        "%s | length == 1" % finding("forced-bounce", "18000000.wifi"),
+        "%s | length == 0" % finding("no-bounce-pool"),
+        ".exit_status == 0",
+    ]
+
+
+def arm64_ram_end_4g_page(t):
+    """RAM 0x40000000-0x100000fff: max_pfn 0x100001 is above PFN_DOWN(4 GiB):
+    a pool, and the 32-bit MMC bounces the one page past 4 GiB."""
+    arm64_ram_end(t, 0x100000fff)
+    return [
+        ".memory.end_pfn == 1048577 and .memory.ram_bytes == 3221229568",
+        "# max_pfn 0x100001 > PFN_DOWN(arm64_dma_phys_limit 0x100000000): the default pool",
+        ".swiotlb.active == true",
+        "# the one page at 0x100000000 lies past the 32-bit mask: it bounces through the pool (in ZONE_DMA)",
+        "%s | .dma_mask == \"0xffffffff\" and .unreachable_ram_bytes == 4096" % dev("11230000.mmc"),
+        "%s | .verdict == \"partial\" and .kernel_model == \"dma-direct\"" % dev("11230000.mmc"),
+        "%s | .swiotlb_pool_reachable == true" % dev("11230000.mmc"),
+        "%s | length == 1 and .[0].evidence.lowest_unreachable == \"0x100000000\"" % finding("bounce-needed", "11230000.mmc"),
+        "%s | .verdict == \"forced\"" % dev("18000000.wifi"),
+        "%s | length == 1" % finding("forced-bounce", "18000000.wifi"),
+        ".exit_status == 0",
+    ]
+
+
+def arm64_observed_kmalloc(t, release):
+    """arm64-ram-end-4g-page's board captured with --observe=5 (synthetic records)
+    on release: its 32-bit MMC (partial: the page at 0x100000000) bounced a
+    100-byte buffer at 0x60000040, within reach, and a 4 KiB one at 0x100000000.
+    From 6.5 arm64 selects DMA_BOUNCE_UNALIGNED_KMALLOC: dma_kmalloc_needs_bounce()
+    (include/linux/dma-map-ops.h) bounces a kmalloc buffer under
+    2 * ARCH_DMA_MINALIGN not cache-line aligned, whatever its address, so the
+    small one is excused and the lowest buffer that counts is 0x100000000; before
+    6.5 nothing bounces within reach, so the small one contradicts the verdict.
+    Follows: include/trace/events/swiotlb.h swiotlb_bounced (the record layout)."""
+    arm64_ram_end(t, 0x100000fff)
+    manifest(t, "aarch64", release, "2026-12-03T08:00:00Z")
+    o = "run/dmamask-audit/observe/"
+    t.file(o + "window", "requested_seconds=5\nwindow_seconds=5.000\ninterrupted=0\n"
+           "lost_events=0\ntracefs=sys/kernel/tracing\n")
+    t.file(o + "format", FORMAT_6_1)
+    t.file(o + "trace", "# tracer: nop\n#\n"
+           + bounce_line("11230000.mmc", 0xffffffff, 0x60000040, 100, t=101)
+           + bounce_line("11230000.mmc", 0xffffffff, 0x100000000, 4096, t=102))
+    t.file(o + "swiotlb-before", "io_tlb_used=0\nio_tlb_used_hiwater=0\n")
+    t.file(o + "swiotlb-after", "io_tlb_used=0\nio_tlb_used_hiwater=2\n")
+    mmc = dev("11230000.mmc")
+    checks = [
+        "# the MMC's 32-bit mask leaves the page at 0x100000000 out of reach: partial through the pool",
+        ".swiotlb.active == true",
+        "%s | .verdict == \"partial\" and .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 4096" % mmc,
+        "%s | .limit == \"0xffffffff\" or .dma_mask == \"0xffffffff\"" % mmc,
+        "%s | length == 1" % finding("bounce-needed", "11230000.mmc"),
+        "# both records count in the figures: the lowest bounced address is the small buffer's",
+        "%s | .observed.bounces == 2 and .observed.bytes == 4196" % mmc,
+        "%s | .observed.lowest_addr == \"0x60000040\" and .observed.highest_addr == \"0x100000fff\"" % mmc,
+    ]
+    if release.startswith("6.4."):
+        return checks + [
+            "# before 6.5 no kmalloc buffer bounces for its alignment: one within reach contradicts partial",
+            "%s | .observed.prediction == \"contradicted\" and (.observed.why | test(\"within its reach\"))" % mmc,
+            "%s | length == 1 and .[0].evidence.lowest_addr == \"0x60000040\"" % finding("prediction-contradicted", "11230000.mmc"),
+            "%s | length == 0" % finding("bounce-observed", "11230000.mmc"),
+            "# the wifi's restricted pool forces it; it did no traffic in the window",
+            "%s | .verdict == \"forced\" and .observed.prediction == \"no-traffic\"" % dev("18000000.wifi"),
+            "%s | length == 1" % finding("forced-bounce", "18000000.wifi"),
+            ".exit_status == 1",
+        ]
+    return checks + [
+        "# from 6.5 the 100-byte buffer (under 256, not 64-aligned) is a kmalloc bounce: the lowest that counts lies past 4 GiB",
+        "%s | .observed.prediction == \"consistent\"" % mmc,
+        "%s | length == 0" % finding("prediction-contradicted", "11230000.mmc"),
+        "%s | length == 1 and .[0].evidence.lowest_addr == \"0x60000040\" and .[0].evidence.bounces == 2" % finding("bounce-observed", "11230000.mmc"),
+        "%s | .verdict == \"forced\" and .observed.prediction == \"no-traffic\"" % dev("18000000.wifi"),
+        "%s | length == 1" % finding("forced-bounce", "18000000.wifi"),
+        ".exit_status == 0",
+    ]
+
+
+# The deciding evidence (tests/machines/deciding-evidence.json) of earlier fixtures,
+# each value read off the fixture's own inputs: added to their checks below FIXTURES.
+AHCI = "0000:00:1f.2"
+# x86-pc-4g's iomem: 0x100000000-0x63fffffff, 21 GiB above the 32-bit AHCI's reach
+AHCI_ABOVE_4G = "%s | .unreachable_ram_bytes == %d" % (dev(AHCI), X86_ABOVE_4G)
+# x86-64 6.1: no legacy block bounce (ERA_BLOCK_BOUNCE): dma-direct's swiotlb decides
+AHCI_DIRECT = "%s | .kernel_model == \"dma-direct\"" % dev(AHCI)
+# 4.x: blk_queue_bounce_limit() still ran for a disk's queue (ERA_BLOCK_BOUNCE), but on
+# x86-64 max_low_pfn is max_pfn: the block layer bounces nothing, swiotlb does
+AHCI_LEGACY_NONE = "%s | .kernel_model == \"legacy-block\" and .models.legacy_block.as_pfn.bounce_bytes == 0" % dev(AHCI)
+EVIDENCE_PINS = {
+    "x86-observed": [AHCI_DIRECT, AHCI_ABOVE_4G],
+    "x86-nonroot-consistent": [AHCI_DIRECT, AHCI_ABOVE_4G],
+    "x86-manifest-contradicted": [AHCI_DIRECT],
+    "x86-noforce": [AHCI_DIRECT, "%s | .dma_mask == \"0xffffffff\"" % dev(AHCI)],
+    "x86-amd-4.14-pt": [AHCI_LEGACY_NONE],
+    "x86-amd-5.4-identity": [AHCI_LEGACY_NONE],
+    "x86-amd-5.3-identity": [AHCI_LEGACY_NONE, AHCI_ABOVE_4G,
+                             "%s | .dma_mask == \"0xffffffff\"" % dev(AHCI)],
+    "x86-swiotlb-dynamic": [AHCI_DIRECT, AHCI_ABOVE_4G] + [
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d" % (dev(d), X86_ABOVE_4G)
+        for d in ("0000:00:03.0", "0000:00:04.0")] + [
+        "# the 30-bit device reaches 0x0-0x3fffffff: all RAM but 0x1000-0x9fbff and 0x100000-0x3fffffff",
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d"
+        % (dev("0000:00:05.0"), 25769405440 - 0x9ec00 - 0x3ff00000),
+        "# the pool the log maps, [mem 0xbbfe8000-0xbffe8000]: its last byte 0xbffe7fff",
+        "%s | .[0].evidence.pool_end == \"0xbffe7fff\"" % finding("swiotlb-out-of-reach", "0000:00:05.0")],
+    "x86-virtio": ["%s | .kernel_model == \"dma-direct\"" % dev("0000:00:03.0")],
+    # x86-32 PAE 4.17/4.18: RAM to 6 GiB with a 1 GiB hole: 2 GiB above 4 GiB
+    "x86-32-pae-scsi-4.17": [
+        "# 4.17's scsi queue bounces pages above the 32-bit mask (blk_queue_bounce_limit): the 2 GiB above 4 GiB",
+        "%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 2147483648" % dev(AHCI),
+        "%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", AHCI)],
+    "x86-32-pae-scsi-4.18": [
+        "%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 2147483648" % dev(AHCI),
+        "%s | .[0].evidence.dma_mask == \"0xffffffff\"" % finding("bounce-impossible", AHCI)],
+    # IO_TLB_SEGSIZE 128 slots of 2 KiB (kernel/dma/swiotlb.c): 256 KiB, the NVMe's 256 KiB segment
+    "x86-sev-nvme-256k-5.10.35": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
+    "x86-sev-nvme-256k-5.11": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
+    "x86-sev-nvme-256k-5.12": ["%s | .[0].evidence.swiotlb_max_mapping_bytes == 262144" % finding("bounce-mapping-too-large", "0000:00:04.0")],
+    # 6.1 (after 5.19): a translated untrusted device with no pool fails its bounces, no panic
+    "x86-thunderbolt-3g": ["%s | .[0].evidence.without_pool == \"fails\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0")],
+    # arm_window_board: 2 GiB at 0x40000000, lowmem to PFN 0x6f800 (760 MiB), the soc window
+    # CPU 0x40000000-0x7fffffff; the ethernet has no block queue: the block model cannot decide
+    **{n: ["%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 1073741824" % dev("12000000.ethernet"),
+           "# read as a count max_low_pfn (0x2f800) lies below every PFN: all 2 GiB; as a PFN the 1350565888 of highmem",
+           "%s | .[0].evidence.bounce_bytes_as_count == 2147483648 and .[0].evidence.bounce_bytes_as_pfn == 1350565888 "
+           "and .[0].evidence.unnecessary_bounce_bytes == 796917760" % finding("pfn-count-confusion")]
+       for n in ("arm-5.10-armmp-window", "arm-5.10-log-lpae", "arm-5.10-log-nolpae", "arm-5.10-lpae-window")},
+    # the ACPI SATA (platform default 32 bits) misses the 6 GiB at 0x880000000
+    "arm64-acpi-iort-4.13": ["%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 6442450944" % dev("APMC0D0D:00")],
+    "arm64-acpi-iort-4.18": ["%s | .kernel_model == \"legacy-block\" and .unreachable_ram_bytes == 6442450944" % dev("APMC0D0D:00")],
+    "arm64-acpi-iort-6.1": ["%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 6442450944" % dev(d)
+                            for d in ("APMC0D0D:00", "0000:00:01.0")],
+    "arm64-imx8mp": ["%s | .kernel_model == \"dma-direct\"" % dev("30be0000.ethernet")],
+    "arm64-rpi4": ["%s | .kernel_model == \"dma-direct\"" % dev(d) for d in ("fe340000.mmc", "0000:01:00.0")],
+    # QEMU virt, 8 GiB at 0x40000000: 32-bit masks reach 3 GiB of it; the PCIe window (to 0x7fffffff) 1 GiB
+    "arm64-virt": ["%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 5368709120" % dev(d)
+                   for d in ("9050000.mmci", "9060000.dma", "9070000.ethernet")] + [
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 7516192768" % dev("0000:00:03.0"),
+        "%s | .[0].evidence.bus_limit == \"0x7fffffff\"" % finding("mask-limited-by-bus", "0000:00:03.0")],
+    # 2 GiB at 0x40000000; a 3.x ARM kernel reads max_low_pfn as a count (0x2f800), below
+    # every PFN (from 0x40000): BLK_BOUNCE_HIGH bounces all 2 GiB, not only the HighMem zone
+    "arm-2013-highmem": ["%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", "12200000.mmc")],
+    "arm-2012-boardfile": ["%s | .[0].evidence.block_bounce_bytes == 2147483648" % finding("bounce-needed", "dw_mmc.0")],
+    # 256 MiB at 0xc0000000, a 3.10 count-era kernel: the ISA path bounces every page
+    "arm-256m-26bit": ["%s | .[0].evidence.block_bounce_bytes == 268435456" % finding("bounce-needed", "c8000000.mmc")],
+    # the block layer's early return misses 0xc4000000-0xcfffffff; as a bitmask 0xc3ffffff
+    # keeps bits 26-27 clear: only 0xc0000000-0xc3ffffff, as its limit does
+    "arm-256m-c3ffffff": [
+        "%s | .kernel_model == \"legacy-block\"" % dev("c8000000.mmc"),
+        "%s | .[0].evidence.reachable_as_bitmask_bytes == 67108864 and .[0].evidence.reachable_as_limit_bytes == 67108864" % finding("mask-not-contiguous", "c8000000.mmc"),
+        "%s | .[0].evidence.bounce_bytes_as_count == 0 and .[0].evidence.bounce_bytes_as_pfn == 201326592" % finding("pfn-count-confusion", "c8000000.mmc")],
+    # the VL805's RAM past its window (CPU 0-0xbfffffff): 5301600256 (arm64-rpi4);
+    # the emmc2's past the soc's 1 GiB: 7449083904
+    "arm64-rpi4-4.19": [
+        "%s | .kernel_model == \"dma-direct\"" % dev("0000:01:00.0"),
+        "# before 5.3 mmc_init_queue()'s bounce limit copies the emmc2's 6.9 GiB above CPU 1 GiB",
+        "%s | .[0].evidence.block_bounce_bytes == 7449083904" % finding("bounce-needed", "fe340000.mmc")],
+    "arm64-rpi4-5.4": [
+        "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 5301600256" % dev("0000:01:00.0"),
+        "# the emmc2's queue still runs the block arithmetic (before 5.13), which bounces nothing from 5.3: swiotlb does",
+        "%s | .kernel_model == \"legacy-block\" and .models.legacy_block.as_pfn.bounce_bytes == 0 "
+        "and .unreachable_ram_bytes == 7449083904" % dev("fe340000.mmc")],
+    # 4.14 never reads the window: the block layer bounces nothing, all RAM past it is missed
+    "arm64-4.14-pcie-window": ["%s | .[0].evidence.missed_bytes == 5368709120" % finding("bounce-missed", "0000:01:00.0")],
+}
+# the soc window of arm_window_board ends at CPU (and bus) 0x7fffffff
+EVIDENCE_PINS["arm-5.10-log-nolpae"].append("%s | .bus_limit == \"0x7fffffff\"" % dev("12000000.ethernet"))
+EVIDENCE_PINS["arm-5.10-lpae-window"].append(
+    "%s | .[0].evidence.bus_limit == \"0x7fffffff\"" % finding("bounce-impossible", "12000000.ethernet"))
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3150,7 +3483,56 @@ FIXTURES = {
     # c51ba246cb17 also in stable 5.18.18: the panic, one release each side
     "x86-thunderbolt-3g-5.18.17": lambda t: x86_thunderbolt_era(t, "5.18.17-1-amd64", False),
     "x86-thunderbolt-3g-5.18.18": lambda t: x86_thunderbolt_era(t, "5.18.18-1-amd64", True),
+    # issue 36 part 5: fixtures off the beaten values
+    "arm64-acpi-iort-segment1": arm64_acpi_iort_segment1,
+    "x86-intel-4.19-pt-8g": x86_intel_pt_8g,
+    "x86-intel-4.19-pt-8g-page": x86_intel_pt_8g_page,
+    "arm64-ram-end-4g": arm64_ram_end_4g,
+    "arm64-ram-end-4g-page": arm64_ram_end_4g_page,
+    # DMA_BOUNCE_UNALIGNED_KMALLOC on arm64 from 6.5: one release each side
+    "arm64-observed-kmalloc-6.4": lambda t: arm64_observed_kmalloc(t, "6.4.16-arm64"),
+    "arm64-observed-kmalloc-6.5": lambda t: arm64_observed_kmalloc(t, "6.5.13-arm64"),
 }
+
+
+def _with_evidence(fn, extra):
+    def build_with(t):
+        res = fn(t)
+        if isinstance(res, tuple):
+            return res[0], res[1] + ["# deciding evidence (issue 36)"] + extra
+        return res + ["# deciding evidence (issue 36)"] + extra
+    return build_with
+
+
+# arm64-rpi4's board with the pool at 0xf8000000-0xfbffffff (its boot log line): the
+# emmc2 reaches CPU 0-0x3fffffff at bus 0xc0000000 (bus limit 0xffffffff), RAM below
+# that 0x3b400000 bytes of 8443133952; the VL805 reaches CPU 0-0xbfffffff (bus limit
+# 0x17fffffff), RAM below that 0x3b400000 + 0x80000000; 6.6 and 7.2: dma-direct decides
+POOL_HIGH_EVIDENCE = [
+    "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d and .bus_limit == \"0xffffffff\""
+    % (dev("fe340000.mmc"), 8443133952 - 0x3b400000),
+    "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d and .bus_limit == \"0x17fffffff\""
+    % (dev("0000:01:00.0"), 8443133952 - 0x3b400000 - 0x80000000),
+    "%s | .[0].evidence.limit == \"0xffffffff\" and .[0].evidence.pool_start == \"0xf8000000\" and .[0].evidence.pool_end == \"0xfbffffff\""
+    % finding("swiotlb-out-of-reach", "fe340000.mmc"),
+    "%s | .[0].evidence.limit == \"0x17fffffff\" and .[0].evidence.pool_start == \"0xf8000000\" and .[0].evidence.pool_end == \"0xfbffffff\""
+    % finding("swiotlb-out-of-reach", "0000:01:00.0"),
+    "%s | .[0].evidence.limit == \"0xffffffff\"" % finding("bounce-impossible", "fe340000.mmc"),
+    "%s | .[0].evidence.limit == \"0x17fffffff\"" % finding("bounce-impossible", "0000:01:00.0"),
+    "%s | .[0].evidence.bus_limit == \"0x17fffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
+    "# RAM past the emmc2's 1 GiB window: all of it but the first 0x3b400000 bytes",
+    "%s | .[0].evidence.ram_above_bytes == %d" % (finding("no-bounce-pool"), 8443133952 - 0x3b400000),
+]
+EVIDENCE_PINS.setdefault("arm64-pool-high", []).extend(POOL_HIGH_EVIDENCE + [
+    "# debugfs's high-water mark 32700 slots, and the log's one full line at 32640 of 32768",
+    "[%s[] | select(.evidence.peak_used_bytes != null)] | .[0].evidence.peak_used_bytes == 32700 * 2048"
+    % finding("swiotlb-pressure"),
+    "[%s[] | select(.evidence.log_lines != null)] | .[0].evidence.log_lines == 1" % finding("swiotlb-pressure"),
+])
+EVIDENCE_PINS.setdefault("arm64-pool-high-7.2", []).extend(POOL_HIGH_EVIDENCE)
+
+for _name, _extra in EVIDENCE_PINS.items():
+    FIXTURES[_name] = _with_evidence(FIXTURES[_name], _extra)
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"
 
