@@ -1408,8 +1408,41 @@ static void test_driver_masks(void **state)
 		  MASK_LINE_STMMAC, 40, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
 		{ "macb: hardware decides", "macb", C("cdns,macb"), "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0,
 		  MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
-		{ "fec: not in the table", "fec", C("fsl,imx8mq-fec"), "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0,
+		/* fec_enet_init(): 32 bits for every variant, set whatever the log says */
+		{ "fec sets 32 bits", "fec", C("fsl,imx8mp-fec\0fsl,imx8mq-fec"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "fec before the rows", "fec", C("fsl,imx8mq-fec"), "5.4.0-1-arm64", NULL, MASK_LINE_SDHCI, 0,
 		  MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+		{ "esdhc ADMA", "sdhci-esdhc-imx", C("fsl,imx8mp-usdhc\0fsl,imx8mm-usdhc"), "6.12.9-arm64",
+		  "fe340000.mmc", MASK_LINE_SDHCI, 32, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "esdhc no line", "sdhci-esdhc-imx", C("fsl,imx8mp-usdhc"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "dwcmshc ADMA 64-bit", "sdhci-dwcmshc", C("rockchip,rk3588-dwcmshc"), "6.12.9-arm64",
+		  "fe340000.mmc", MASK_LINE_SDHCI, 64, MASK_SOURCE_DRIVER, UINT64_MAX, UINT64_MAX, true },
+		/* the H6's MMC and EMAC glue set none: the default is the driver's knowledge, not a guess */
+		{ "sunxi-mmc keeps the default", "sunxi-mmc", C("allwinner,sun50i-h6-mmc\0allwinner,sun50i-a64-mmc"),
+		  "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "dwmac-sun8i keeps the default", "dwmac-sun8i", C("allwinner,sun50i-h6-emac"), "6.1.0-27-arm64",
+		  NULL, MASK_LINE_STMMAC, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		/* its glue never reads a width: a stray width line does not widen it */
+		{ "dwmac-sun8i ignores a width line", "dwmac-sun8i", C("allwinner,sun50i-h6-emac"), "6.1.0-27-arm64",
+		  "fe340000.mmc", MASK_LINE_STMMAC, 40, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "mtu3 36 bits", "mtu3", C("mediatek,mt8183-mtu3\0mediatek,mtu3"), "6.12.9-arm64", "fe340000.mmc",
+		  MASK_LINE_MTU3, 36, MASK_SOURCE_DRIVER, 0xfffffffff, 0xfffffffff, true },
+		{ "mtu3 32 bits sets none", "mtu3", C("mediatek,mt8183-mtu3"), "6.12.9-arm64", "fe340000.mmc",
+		  MASK_LINE_MTU3, 32, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "mtu3 host only: no line", "mtu3", C("mediatek,mt8183-mtu3"), "6.12.9-arm64", NULL,
+		  MASK_LINE_MTU3, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "xhci-mtk: hardware decides", "xhci-mtk", C("mediatek,mt8183-xhci\0mediatek,mtk-xhci"),
+		  "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		/* the sdhost maps through the DMA engine's device: its own mask decides nothing */
+		{ "sdhost maps through the engine", "sdhost-bcm2835", C("brcm,bcm2835-sdhost"), "6.1.0-27-arm64",
+		  NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "bcm2835-dma", "bcm2835-dma", C("brcm,bcm2835-dma"), "6.1.0-27-arm64", NULL, MASK_LINE_SDHCI, 0,
+		  MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		/* the 40-bit engine of the BCM2711 is another compatible: not this row */
+		{ "bcm2711-dma not in the table", "bcm2835-dma", C("brcm,bcm2711-dma"), "6.1.0-27-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
 #undef C
 	};
 	(void)state;
