@@ -45,7 +45,9 @@ static const struct driver_mask_row rows[] = {
 	{ "sdhci-iproc", "brcm,bcm2835-sdhci", SINCE, DRIVER_MASK_FIXED, 0, 0, MASK_LINE_SDHCI,
 	  "the variant's fixed capabilities have neither SDMA nor ADMA2: PIO, sdhci_set_dma_mask() is "
 	  "never called and the bus default stands",
-	  "drivers/mmc/host/sdhci-iproc.c bcm2835_data (SDHCI_QUIRK_MISSING_CAPS); drivers/mmc/host/sdhci.c sdhci_setup_host" },
+	  "drivers/mmc/host/sdhci-iproc.c bcm2835_data (SDHCI_QUIRK_MISSING_CAPS in the pdata at first, "
+	  "sdhci_iproc_data.missing_caps later: the same fixed caps either way); drivers/mmc/host/sdhci.c "
+	  "sdhci_setup_host" },
 	/* bcm7211a0: SDHCI_QUIRK_BROKEN_DMA and _ADMA: PIO */
 	{ "sdhci-iproc", "brcm,bcm7211a0-sdhci", SINCE, DRIVER_MASK_FIXED, 0, 0, MASK_LINE_SDHCI,
 	  "the variant's quirks (SDHCI_QUIRK_BROKEN_DMA, SDHCI_QUIRK_BROKEN_ADMA) leave PIO: no mask is set "

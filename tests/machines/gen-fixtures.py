@@ -3196,6 +3196,78 @@ def arm64_mt8183(t, release, mtu3_line):
     ]
 
 
+def arm64_rpi3_sdhost(t):
+    """A Raspberry Pi 3 Model B (1 GiB, the GPU's share above 0x3c000000) on
+    Debian's 6.12 with the upstream devicetree: the SD card sits on the sdhost
+    (sdhost-bcm2835), whose bcm2835_prepare_dma() maps through its DMA-engine
+    channel's device, the bcm2835-dma controller (32 bits, set in its probe);
+    both sit under soc, whose dma-ranges put RAM at bus 0xc0000000. Follows:
+    bcm283x.dtsi's soc dma-ranges, sdhost and dma nodes, bcm2835-rpi.dtsi's
+    dmas = <&dma 13>; the log's other lines, iomem and the zones are synthetic."""
+    manifest(t, "aarch64", "6.12.38+deb13-arm64", "2026-12-10T08:00:00Z")
+    iomem = """\
+00000000-3b3fffff : System RAM
+  00210000-0177ffff : Kernel code
+  01780000-01a7ffff : reserved
+  01a80000-01e7ffff : Kernel data
+  37400000-3b3fffff : reserved
+3f007000-3f007eff : 3f007000.dma-controller dma-controller@7e007000
+3f202000-3f2020ff : 3f202000.mmc mmc@7e202000
+"""
+    zi = zoneinfo([("DMA", 0, 0x3b400, 0x3b400), ("DMA32", None, 0, 0),
+                   ("Normal", None, 0, 0), ("Movable", None, 0, 0)])
+    mi = "MemTotal:         918464 kB\nMemFree:          731232 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttyS1,115200 root=/dev/mmcblk0p2 rootwait")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1],
+            compatible=strings("raspberrypi,3-model-b", "brcm,bcm2837"))
+    # soc: bus 0xc0000000 -> CPU 0x0, 0x3f000000 bytes (bcm283x.dtsi)
+    dt_node(t, "soc", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus",
+            dma_ranges=[0xc0000000, 0x00000000, 0x3f000000])
+    dt_node(t, "soc/dma-controller@7e007000", compatible="brcm,bcm2835-dma",
+            reg=[0x7e007000, 0xf00], n_dma_cells=[1])
+    dt_node(t, "soc/mmc@7e202000", compatible="brcm,bcm2835-sdhost",
+            reg=[0x7e202000, 0x100], dma_names=strings("rx-tx"))
+    soc = "sys/devices/platform/soc"
+    platform(t, soc, "soc", "simple-bus")
+    dma = platform(t, soc + "/3f007000.dma-controller", "soc/dma-controller@7e007000",
+                   "brcm,bcm2835-dma", "bcm2835-dma", "bcm2835_dma")
+    for ch in (0, 1):
+        t.file("%s/dma/dma0chan%d/in_use" % (dma, ch), "1\n")
+        t.link("%s/dma/dma0chan%d/device" % (dma, ch), dma)
+        t.link("sys/class/dma/dma0chan%d" % ch, "%s/dma/dma0chan%d" % (dma, ch))
+    host = platform(t, soc + "/3f202000.mmc", "soc/mmc@7e202000", "brcm,bcm2835-sdhost",
+                    "sdhost-bcm2835", "bcm2835")
+    disk(t, host + "/mmc_host/mmc0/mmc0:aaaa", "mmcblk0", ["mmcblk0p1", "mmcblk0p2"], (179, 0),
+         sectors=62333952, max_sectors_kb=1024, max_hw_sectors_kb=65535, max_segments=128,
+         max_segment_size=65536, dma_alignment=3)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd034]",
+        "Linux version 6.12.38+deb13-arm64 (debian-kernel@lists.debian.org) #1 SMP Debian 6.12.38-1 (2025-07-16)",
+        "Machine model: Raspberry Pi 3 Model B Rev 1.2",
+        "software IO TLB: area num 4.",
+        "software IO TLB: mapped [mem 0x0000000037400000-0x000000003b400000] (64MB)",
+        ("sdhost-bcm2835 3f202000.mmc: loaded - DMA enabled (>1)",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:3f202000.mmc"]),
+    ])
+    h, d = dev("3f202000.mmc"), dev("3f007000.dma-controller")
+    return [
+        "# Raspberry Pi 3 (RAM to 0x3b3fffff): the soc window (CPU 0x0-0x3effffff) holds all of it",
+        "# sdhost: its data maps through the DMA engine's device, so its own mask decides nothing: assumed, and why",
+        "%s | .driver == \"sdhost-bcm2835\" and .mask_source == \"assumed\" and (.mask_rule | test(\"bcm2835_prepare_dma\"))" % h,
+        "%s | .mask_why | test(\"DMA-engine channel's device\")" % h,
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % h,
+        "# bcm2835-dma: bcm2835_dma_probe() sets 32 bits: the mask that really maps the sdhost's buffers",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and .coherent_dma_mask == \"0xffffffff\"" % d,
+        "# the soc window ends at bus 0xc0000000 + 0x3f000000 - 1: the bus limit, below the 32-bit mask",
+        "%s | (.mask_rule | test(\"bcm2835-dma.c bcm2835_dma_probe\")) and .bus_limit == \"0xfeffffff\"" % d,
+        "%s | .bus_limit == \"0xfeffffff\"" % h,
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("mask-limited-by-bus", "3f007000.dma-controller"),
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("mask-limited-by-bus", "3f202000.mmc"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % d,
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3286,6 +3358,7 @@ FIXTURES = {
     "arm64-h6": arm64_h6,
     "arm64-mt8183-36bit": lambda t: arm64_mt8183(t, "6.12.38+deb13-arm64", "dma mask: 36 bits"),
     "arm64-mt8183-32bit": lambda t: arm64_mt8183(t, "6.12.38+deb13-arm64", "dma mask: 32 bits"),
+    "arm64-rpi3-sdhost": arm64_rpi3_sdhost,
 }
 
 HEADER = "# generated by tests/machines/gen-fixtures.py: edit that, not this file\n"
