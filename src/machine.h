@@ -312,6 +312,7 @@ enum mask_line_kind {
 	MASK_LINE_SDHCI,  /* "mmcN: SDHCI controller on HW [DEV] using MODE" (sdhci.c __sdhci_add_host) */
 	MASK_LINE_DW_MMC, /* "DRV DEV: IDMAC supports N-bit address mode." (dw_mmc.c dw_mci_init_dma) */
 	MASK_LINE_STMMAC, /* "DRV DEV: Using N/M bits DMA host/device width" (stmmac_main.c stmmac_dvr_probe) */
+	MASK_LINE_MTU3,   /* "mtu3 DEV: dma mask: N bits" (usb/mtu3/mtu3_core.c mtu3_set_dma_mask) */
 	_MASK_LINE_KIND_MAX,
 };
 

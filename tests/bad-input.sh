@@ -429,8 +429,8 @@ done
 r=$(mkcopy drv-line-other "$imx"); sed -i 's#DEVICE=+platform:30bf0000.ethernet#DEVICE=+platform:30be0000.ethernet#' "$r/dev/kmsg"
 audit "$r" openat2
 eqos_mask "stmmac line naming the FEC" assumed 0xffffffff
-check "stmmac line naming the FEC: the FEC (no row) stays assumed" jqe "$tmp/j" \
-	'[.devices[] | select(.id == "30be0000.ethernet")][0].mask_source == "assumed"'
+check "stmmac line naming the FEC: the FEC keeps fec_enet_init()'s 32 bits, not the line's 34" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "30be0000.ethernet")][0] | .mask_source == "driver" and .dma_mask == "0xffffffff"'
 # a compatible with an unprintable second string: sdhci-iproc's variant is not matched
 emmc=sys/firmware/devicetree/base/soc/mmc@7e340000/compatible
 r=$(mkcopy compat-bad "$rpi"); printf 'brcm,bcm2711-emmc2\0\001\0' > "$r/$emmc"
@@ -445,6 +445,25 @@ r=$(mkcopy sdhci-line "$rpi"); sed -i 's#\[fe340000.mmc\] using ADMA#[fe340000.m
 audit "$r" openat2
 check "sdhci line with an unknown mode: the emmc2 stays assumed, saying why" jqe "$tmp/j" \
 	'[.devices[] | select(.id == "fe340000.mmc")][0] | .mask_source == "assumed" and (.mask_why | test("SDHCI_CAN_64BIT"))'
+# mtu3's "dma mask: N bits": a width it never prints, none, no unit, or another device's
+mtk=$(fixture_root arm64-mt8183-36bit) || exit 99
+mtu3_mask() { # DESC SOURCE MASK: what the mtu3's mask is after the spoiling
+	check "$1: the mtu3's mask is $2 $3" jqe "$tmp/j" \
+		'[.devices[] | select(.id == "11201000.usb")][0] | .mask_source == $s and .dma_mask == $m' \
+		--arg s "$2" --arg m "$3"
+}
+for bad in 'dma mask: 40 bits' 'dma mask: bits' 'dma mask: 36'; do
+	r=$(mkcopy mtu3-line "$mtk"); sed -i "s#dma mask: 36 bits#$bad#" "$r/dev/kmsg"
+	audit "$r" openat2
+	check "mtu3 line '$bad': skipped as malformed" jqe "$tmp/j" \
+		'[.inputs[] | select(.path == "dev/kmsg")][0].detail | test("malformed")'
+	mtu3_mask "mtu3 line '$bad'" assumed 0xffffffff
+done
+r=$(mkcopy mtu3-line-other "$mtk"); sed -i 's#DEVICE=+platform:11201000.usb#DEVICE=+platform:11200000.usb#' "$r/dev/kmsg"
+audit "$r" openat2
+mtu3_mask "mtu3 line naming the xHCI" assumed 0xffffffff
+check "mtu3 line naming the xHCI: xhci-mtk's row reads no such line" jqe "$tmp/j" \
+	'[.devices[] | select(.id == "11200000.usb")][0] | .mask_source == "assumed" and .dma_mask == "0xffffffff"'
 
 # Escape sequences in snapshot names never reach the terminal raw.
 r=$(mkroot escapes)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Which DMA mask each common SoC driver sets in its probe. Each row was read
- * in torvalds/linux (the file and function cited, mainline as of 2025) and
- * holds from `since`: 5.10, bullseye's, the oldest release Debian's suite
- * runs, whose copies of the same functions print and set the same; before it
- * a row does not apply and the bus default stays assumed. Pure: no I/O.
+ * in torvalds/linux (the file and function cited) and holds from `since`:
+ * 5.10, bullseye's, the oldest release Debian's suite runs. A row's source
+ * names the copies read: where one older than 5.10 and one newer set the same
+ * mask, 5.10 lies between them; where only copies after 5.10 were read, the
+ * source says so ("not pinned before"). Before `since` a row does not apply
+ * and the bus default stays assumed. Pure: no I/O.
  */
 #include <string.h>
 
@@ -30,6 +32,10 @@
 	"xhci_gen_setup(): HCCPARAMS1's 64-bit addressing bit (AC64) decides 64 bits, else 32; " \
 	"Linux logs it only at debug level"
 #define MTK_SRC "drivers/mmc/host/mtk-sd.c msdc_drv_probe: host->dma_mask from mtk_mmc_compatible.support_64g"
+#define MTU3_WHY                                                                               \
+	"mtu3_set_dma_mask() (ssusb_gadget_init, dr_mode otg or peripheral): U3D_MISC_CTRL's "   \
+	"DMA_ADDR_36BIT decides 36 bits, else none is set; the boot log's \"dma mask: N bits\" " \
+	"tells which"
 
 static const struct driver_mask_row rows[] = {
 	/* sdhci-iproc: bcm2711_data has no SDHCI_QUIRK_MISSING_CAPS, so the hardware's caps decide */
@@ -39,7 +45,9 @@ static const struct driver_mask_row rows[] = {
 	{ "sdhci-iproc", "brcm,bcm2835-sdhci", SINCE, DRIVER_MASK_FIXED, 0, 0, MASK_LINE_SDHCI,
 	  "the variant's fixed capabilities have neither SDMA nor ADMA2: PIO, sdhci_set_dma_mask() is "
 	  "never called and the bus default stands",
-	  "drivers/mmc/host/sdhci-iproc.c bcm2835_data (SDHCI_QUIRK_MISSING_CAPS); drivers/mmc/host/sdhci.c sdhci_setup_host" },
+	  "drivers/mmc/host/sdhci-iproc.c bcm2835_data (SDHCI_QUIRK_MISSING_CAPS in the pdata at first, "
+	  "sdhci_iproc_data.missing_caps later: the same fixed caps either way); drivers/mmc/host/sdhci.c "
+	  "sdhci_setup_host" },
 	/* bcm7211a0: SDHCI_QUIRK_BROKEN_DMA and _ADMA: PIO */
 	{ "sdhci-iproc", "brcm,bcm7211a0-sdhci", SINCE, DRIVER_MASK_FIXED, 0, 0, MASK_LINE_SDHCI,
 	  "the variant's quirks (SDHCI_QUIRK_BROKEN_DMA, SDHCI_QUIRK_BROKEN_ADMA) leave PIO: no mask is set "
@@ -94,6 +102,50 @@ static const struct driver_mask_row rows[] = {
 	  "ahci_platform_init_host(): CAP.S64A (HOST_CAP_64) decides 64 bits (dma_coerce_mask_and_coherent), "
 	  "else none is set; the log's \"flags: 64bit\" is not read",
 	  "drivers/ata/libahci_platform.c ahci_platform_init_host" },
+	/* fec_probe() -> fec_enet_init(): 32 bits for every variant (no quirk changes it) */
+	{ "fec", NULL, SINCE, DRIVER_MASK_FIXED, 32, 32, MASK_LINE_SDHCI,
+	  "fec_enet_init(): dma_set_mask_and_coherent(DMA_BIT_MASK(32)) for every variant",
+	  "drivers/net/ethernet/freescale/fec_main.c fec_enet_init (read at 002bba562dd3, 6.x, and in a "
+	  "pre-5.10 copy whose fec_enet_alloc_queue() result went unchecked: the same call)" },
+	/* sdhci_esdhc_ops has no ->set_dma_mask: sdhci_set_dma_mask() and the caps decide */
+	{ "sdhci-esdhc-imx", NULL, SINCE, DRIVER_MASK_LOGGED, 0, 0, MASK_LINE_SDHCI, SDHCI_WHY,
+	  "drivers/mmc/host/sdhci-esdhc-imx.c sdhci_esdhc_ops (no set_dma_mask in the 4.x, 5.x and 6.x "
+	  "copies read); drivers/mmc/host/sdhci.c sdhci_set_dma_mask" },
+	/* sdhci_dwcmshc_ops and the rk35xx ops set no ->set_dma_mask; BlueField-3 enables v4 mode */
+	{ "sdhci-dwcmshc", NULL, SINCE, DRIVER_MASK_LOGGED, 0, 0, MASK_LINE_SDHCI, SDHCI_WHY,
+	  "drivers/mmc/host/sdhci-of-dwcmshc.c dwcmshc_probe, sdhci_dwcmshc_ops (read at 026e14a276c6, "
+	  "with the rk3588 and BlueField-3 variants; not pinned before); drivers/mmc/host/sdhci.c "
+	  "sdhci_set_dma_mask" },
+	/* sun8i_dwmac_dma_ops has no get_hw_feature: dma_cap.addr64 stays 0 and the glue sets no
+	 * host_dma_width, so stmmac_dvr_probe() sets no mask and prints no width line */
+	{ "dwmac-sun8i", NULL, SINCE, DRIVER_MASK_FIXED, 0, 0, MASK_LINE_STMMAC,
+	  "sun8i_dwmac_dma_ops reads no HW feature register: no DMA width, stmmac_dvr_probe() sets no "
+	  "mask and the bus default stands",
+	  "drivers/net/ethernet/stmicro/stmmac/dwmac-sun8i.c sun8i_dwmac_dma_ops (4.x to 6.x copies read: "
+	  "no get_hw_feature); stmmac_main.c stmmac_dvr_probe" },
+	/* sunxi_mmc_probe() and sunxi_mmc_resource_request() call no dma_set_mask* */
+	{ "sunxi-mmc", NULL, SINCE, DRIVER_MASK_FIXED, 0, 0, MASK_LINE_SDHCI,
+	  "sunxi_mmc_probe() sets no mask (idma_des_shift only encodes addresses): the bus default stands",
+	  "drivers/mmc/host/sunxi-mmc.c sunxi_mmc_probe, sunxi_mmc_resource_request (read at 0175249efa93, "
+	  "4.x, and 6757641d3982, after the D1 and A100 variants)" },
+	/* the MediaTek xHCI is the generic xHCI's setup: HCCPARAMS1 decides */
+	{ "xhci-mtk", NULL, SINCE, DRIVER_MASK_HARDWARE, 0, 0, MASK_LINE_SDHCI,
+	  "xhci_mtk_probe() sets no mask; " XHCI_WHY,
+	  "drivers/usb/host/xhci-mtk.c xhci_mtk_probe, xhci_mtk_setup (read at 04284eb74e0c, after 5.10: its \"host\" interrupt name; not "
+	  "pinned before); drivers/usb/host/xhci.c xhci_gen_setup" },
+	{ "mtu3", NULL, SINCE, DRIVER_MASK_LOGGED, 0, 0, MASK_LINE_MTU3, MTU3_WHY,
+	  "drivers/usb/mtu3/mtu3_core.c mtu3_set_dma_mask, ssusb_gadget_init (read at d21bd6898336, "
+	  "before 5.10, and in a copy after the \"device\" interrupt name: the same function and line)" },
+	/* bcm2835_prepare_dma(): dma_map_sg(dma_chan->device->dev, ...) */
+	{ "sdhost-bcm2835", NULL, SINCE, DRIVER_MASK_ENGINE, 0, 0, MASK_LINE_SDHCI,
+	  "bcm2835_prepare_dma() maps through the DMA-engine channel's device (its dmas = <&dma N>): "
+	  "that device's mask (bcm2835-dma: 32 bits) and its dma-ranges decide, not this host's",
+	  "drivers/mmc/host/bcm2835.c bcm2835_prepare_dma; drivers/dma/bcm2835-dma.c bcm2835_dma_probe" },
+	/* the engine the sdhost (and the bcm2835 PCM, SPI) map through */
+	{ "bcm2835-dma", "brcm,bcm2835-dma", SINCE, DRIVER_MASK_FIXED, 32, 32, MASK_LINE_SDHCI,
+	  "bcm2835_dma_probe(): dma_set_mask_and_coherent(DMA_BIT_MASK(32))",
+	  "drivers/dma/bcm2835-dma.c bcm2835_dma_probe (the same call before 72503b25ee36 added its "
+	  "error message, 5.4, and in the 6.x copies read)" },
 };
 
 const struct driver_mask_row *driver_mask_rows(size_t *ret_n)
@@ -181,6 +233,7 @@ void driver_mask_find(const struct machine *m, const struct device *d, uint32_t 
 		decide_logged(m, d, ret);
 		break;
 	case DRIVER_MASK_HARDWARE:
+	case DRIVER_MASK_ENGINE:
 		ret->why = row->why;
 		break;
 	}

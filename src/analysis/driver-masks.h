@@ -16,6 +16,7 @@ enum driver_mask_rule {
 	DRIVER_MASK_FIXED,    /* the driver (or its variant data) sets these bits */
 	DRIVER_MASK_LOGGED,   /* a hardware register decides; the driver's probe line tells which */
 	DRIVER_MASK_HARDWARE, /* a hardware register decides; Linux shows it nowhere */
+	DRIVER_MASK_ENGINE,   /* the host maps through its DMA-engine channel's device: its own mask is unused */
 };
 
 struct driver_mask_row {

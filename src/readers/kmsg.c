@@ -469,6 +469,42 @@ static int match_stmmac_line(struct kmsg_ctx *ctx, const char *s, size_t len, co
 	return append_mask_line(ctx->m, dev, MASK_LINE_STMMAC, (unsigned)host, "boot log: Using N bits DMA (host) width");
 }
 
+/*
+ * drivers/usb/mtu3/mtu3_core.c mtu3_set_dma_mask (from ssusb_gadget_init): "dma
+ * mask: 36 bits" after U3D_MISC_CTRL's DMA_ADDR_36BIT let dma_set_mask_and_coherent(36)
+ * succeed, "32 bits" when the bit is clear (no call: the bus default stands) or
+ * the 36-bit call failed (a 32-bit one then). dev_info's prefix is the driver,
+ * "mtu3 DEVNAME: ": a line of another driver is not this one.
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_mtu3_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+			   size_t dict_len)
+{
+	static const char lead[] = ": dma mask: ";
+	const char *end = s + len, *at = find(s, len, lead);
+	unsigned bits;
+
+	if (!at || !starts_with(s, len, "mtu3 "))
+		return 0;
+	const char *p = at + strlen(lead);
+	if (rest_is(p, end, "36 bits"))
+		bits = 36;
+	else if (rest_is(p, end, "32 bits"))
+		bits = 32;
+	else
+		return -EBADMSG;
+	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!dev)
+		dev = device_before(s, at);
+	if (!dev || !*dev) {
+		free(dev);
+		return -EBADMSG;
+	}
+	return append_mask_line(ctx->m, dev, MASK_LINE_MTU3, bits,
+				bits == 36 ? "boot log: mtu3 dma mask: 36 bits"
+					   : "boot log: mtu3 dma mask: 32 bits (the bus default kept)");
+}
+
 /* Keep the first CoCo line. */
 static int keep_line(struct machine *m, const char *s, size_t len)
 {
@@ -680,6 +716,9 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 	if (r != 0)
 		return r;
 	r = match_stmmac_line(ctx, s, len, dict_dev, dict_len);
+	if (r != 0)
+		return r;
+	r = match_mtu3_line(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
 		return r;
 	return match_coco(ctx, s, len);

@@ -2998,11 +2998,13 @@ def x86_nonroot_consistent(t):
 def arm64_imx8mp(t):
     """An i.MX 8M Plus board (6 GiB at 0x40000000) on Debian's 6.12: the EQoS
     (imx-dwmac) sets 34 bits, its probe line says so, so it reaches all RAM;
-    the FEC (fec), a driver the table does not hold, keeps the assumed 32-bit
-    default and bounces what lies above 4 GiB. Follows: imx8mp.dtsi's node
-    names and addresses, dwmac-imx.c imx8mp_dwmac_data (addr_width 34) and a
-    real boot's "imx-dwmac 30bf0000.ethernet: Using 34/40 bits DMA host/device
-    width"; the RAM size, the log's other lines and the zones are synthetic."""
+    the FEC (fec) sets 32 bits in fec_enet_init() and the eMMC's uSDHC
+    (sdhci-esdhc-imx) 32 as its "using ADMA" line says: both bounce what lies
+    above 4 GiB. Follows: imx8mp.dtsi's node names and addresses, dwmac-imx.c
+    imx8mp_dwmac_data (addr_width 34), a real boot's "imx-dwmac
+    30bf0000.ethernet: Using 34/40 bits DMA host/device width" and "mmc2: SDHCI
+    controller on 30b60000.mmc [30b60000.mmc] using ADMA"; the RAM size, the
+    log's other lines and the zones are synthetic."""
     manifest(t, "aarch64", "6.12.38+deb13-arm64", "2026-12-10T08:00:00Z")
     iomem = """\
 40000000-1bfffffff : System RAM
@@ -3026,6 +3028,9 @@ def arm64_imx8mp(t):
     dt_node(t, "soc@0/bus@30800000/ethernet@30bf0000",
             compatible=strings("nxp,imx8mp-dwmac-eqos", "snps,dwmac-5.10a"),
             reg=[0x30bf0000, 0x10000])
+    dt_node(t, "soc@0/bus@30800000/mmc@30b60000",
+            compatible=strings("fsl,imx8mp-usdhc", "fsl,imx8mm-usdhc", "fsl,imx7d-usdhc"),
+            reg=[0x30b60000, 0x10000])
     platform(t, "sys/devices/platform/soc@0", "soc@0", "simple-bus")
     bus = "sys/devices/platform/soc@0/30800000.bus"
     platform(t, bus, "soc@0/bus@30800000", "fsl,aips-bus")
@@ -3033,6 +3038,11 @@ def arm64_imx8mp(t):
                    "fsl,imx8mp-fec", "fec", "fec")
     eqos = platform(t, bus + "/30bf0000.ethernet", "soc@0/bus@30800000/ethernet@30bf0000",
                     "nxp,imx8mp-dwmac-eqos", "imx-dwmac", "dwmac_imx")
+    usdhc = platform(t, bus + "/30b60000.mmc", "soc@0/bus@30800000/mmc@30b60000",
+                     "fsl,imx8mp-usdhc", "sdhci-esdhc-imx", "sdhci_esdhc_imx")
+    disk(t, usdhc + "/mmc_host/mmc2/mmc2:0001", "mmcblk2", ["mmcblk2p1", "mmcblk2p2"], (179, 0),
+         sectors=30535680, max_sectors_kb=1024, max_hw_sectors_kb=65535, max_segments=128,
+         max_segment_size=65535, dma_alignment=3)
     for path, ifname in ((fec, "eth0"), (eqos, "eth1")):
         t.file("%s/net/%s/uevent" % (path, ifname), "INTERFACE=%s\n" % ifname)
         t.link("%s/net/%s/device" % (path, ifname), path)
@@ -3046,8 +3056,9 @@ def arm64_imx8mp(t):
         ("imx-dwmac 30bf0000.ethernet: Using 34/40 bits DMA host/device width",
          ["SUBSYSTEM=platform", "DEVICE=+platform:30bf0000.ethernet"]),
         ("fec 30be0000.ethernet eth0: registered PHC device 0", []),
+        ("mmc2: SDHCI controller on 30b60000.mmc [30b60000.mmc] using ADMA", []),
     ])
-    eq, fe = dev("30bf0000.ethernet"), dev("30be0000.ethernet")
+    eq, fe, sd = dev("30bf0000.ethernet"), dev("30be0000.ethernet"), dev("30b60000.mmc")
     above_4g = 0x1c0000000 - 0x100000000
     return [
         "# i.MX 8M Plus, 6 GiB from 0x40000000: the EQoS's driver widened its mask, the FEC's is the default",
@@ -3056,12 +3067,267 @@ def arm64_imx8mp(t):
         "%s | (.mask_rule | test(\"stmmac_dvr_probe\")) and (.mask_why | test(\"Using N bits\"))" % eq,
         "# 34 bits reach 16 GiB: all RAM (to 0x1bfffffff) within reach",
         "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % eq,
-        "# FEC: no row for fec, no mask in sysfs: the platform default 32 bits stays assumed",
-        "%s | .mask_source == \"assumed\" and .dma_mask == \"0xffffffff\" and .mask_rule == null" % fe,
+        "# FEC: fec_enet_init() sets 32 bits, streaming and coherent, for every variant",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and .coherent_dma_mask == \"0xffffffff\"" % fe,
+        "%s | (.mask_rule | test(\"fec_main.c fec_enet_init\")) and (.mask_why | test(\"DMA_BIT_MASK\\\\(32\\\\)\"))" % fe,
         "# RAM 0x100000000-0x1bfffffff (3 GiB) lies beyond 32 bits; the pool logged at 0xbbe00000 is below",
         "%s | .verdict == \"partial\" and .unreachable_ram_bytes == %d and .swiotlb_pool_reachable == true" % (fe, above_4g),
         "%s | length == 1" % finding("bounce-needed", "30be0000.ethernet"),
+        "# uSDHC: no ->set_dma_mask, sdhci_set_dma_mask() set 32 bits, as \"using ADMA\" (not \"ADMA 64-bit\") says",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and (.mask_rule | test(\"sdhci-esdhc-imx.c\"))" % sd,
+        "%s | .mask_why | test(\"using ADMA \\\\(32-bit\\\\)\")" % sd,
+        "%s | .verdict == \"partial\" and .unreachable_ram_bytes == %d" % (sd, above_4g),
+        "%s | length == 1" % finding("bounce-needed", "30b60000.mmc"),
+        "[.block[] | select(.disk == \"mmcblk2\")][0].dma_device == \"30b60000.mmc\"",
         "%s | length == 0" % finding("bounce-needed", "30bf0000.ethernet"),
+        ".exit_status == 0",
+    ]
+
+
+# ---------------------------------------------------------------- issue 36 part 3: driver masks, second pass
+
+def arm64_h6(t):
+    """An Allwinner H6 board (Pine H64 model B, 3 GiB at 0x40000000: RAM ends at
+    exactly 4 GiB) on Debian's 6.12: sunxi-mmc and dwmac-sun8i set no mask, so
+    the 32-bit platform default is the driver's own and reaches all RAM; the
+    USB3 dwc3's xHCI takes its mask from HCCPARAMS1, which Linux shows nowhere:
+    assumed. Follows: sun50i-h6.dtsi's node names, addresses and compatibles;
+    sunxi-mmc.c sunxi_mmc_probe's "initialized, max. request size" line. The
+    log's other lines, the zones and iomem are synthetic."""
+    manifest(t, "aarch64", "6.12.38+deb13-arm64", "2026-12-10T08:00:00Z")
+    iomem = """\
+40000000-ffffffff : System RAM
+  40210000-4177ffff : Kernel code
+  41780000-41a7ffff : reserved
+  41a80000-41e7ffff : Kernel data
+  fbe00000-fbffffff : reserved
+"""
+    zi = zoneinfo([("DMA", 0x40000, 0xc0000, 0xbf000), ("DMA32", None, 0, 0),
+                   ("Normal", None, 0, 0), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        3033472 kB\nMemFree:         2811904 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttyS0,115200n8 root=/dev/mmcblk0p2 rootwait")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1],
+            compatible=strings("pine64,pine-h64-model-b", "allwinner,sun50i-h6"))
+    dt_node(t, "soc", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus")
+    dt_node(t, "soc/mmc@4020000",
+            compatible=strings("allwinner,sun50i-h6-mmc", "allwinner,sun50i-a64-mmc"),
+            reg=[0x4020000, 0x1000])
+    dt_node(t, "soc/mmc@4022000",
+            compatible=strings("allwinner,sun50i-h6-emmc", "allwinner,sun50i-a64-emmc"),
+            reg=[0x4022000, 0x1000])
+    dt_node(t, "soc/ethernet@5020000",
+            compatible=strings("allwinner,sun50i-h6-emac", "allwinner,sun50i-a64-emac"),
+            reg=[0x5020000, 0x10000])
+    dt_node(t, "soc/usb@5200000", compatible="snps,dwc3", reg=[0x5200000, 0x10000])
+    platform(t, "sys/devices/platform/soc", "soc", "simple-bus")
+    soc = "sys/devices/platform/soc"
+    sd = platform(t, soc + "/4020000.mmc", "soc/mmc@4020000", "allwinner,sun50i-h6-mmc",
+                  "sunxi-mmc", "sunxi_mmc")
+    emmc = platform(t, soc + "/4022000.mmc", "soc/mmc@4022000", "allwinner,sun50i-h6-emmc",
+                    "sunxi-mmc", "sunxi_mmc")
+    for host, n, major_minor, sectors in ((sd, 0, (179, 0), 62333952), (emmc, 1, (179, 8), 30535680)):
+        disk(t, "%s/mmc_host/mmc%d/mmc%d:0001" % (host, n, n), "mmcblk%d" % n,
+             ["mmcblk%dp1" % n, "mmcblk%dp2" % n], major_minor, sectors=sectors,
+             max_sectors_kb=1024, max_hw_sectors_kb=32767, max_segments=256,
+             max_segment_size=65536, dma_alignment=3)
+    emac = platform(t, soc + "/5020000.ethernet", "soc/ethernet@5020000",
+                    "allwinner,sun50i-h6-emac", "dwmac-sun8i", "dwmac_sun8i")
+    t.file(emac + "/net/end0/uevent", "INTERFACE=end0\n")
+    t.link(emac + "/net/end0/device", emac)
+    t.link("sys/class/net/end0", emac + "/net/end0")
+    dwc3 = platform(t, soc + "/5200000.usb", "soc/usb@5200000", "snps,dwc3", "dwc3", "dwc3")
+    for n in (1, 2):
+        hub = "%s/xhci-hcd.1.auto/usb%d" % (dwc3, n)
+        t.file(hub + "/busnum", "%d\n" % n)
+        t.link("sys/bus/usb/devices/usb%d" % n, hub)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd034]",
+        "Linux version 6.12.38+deb13-arm64 (debian-kernel@lists.debian.org) #1 SMP Debian 6.12.38-1 (2025-07-16)",
+        "Machine model: Pine H64 model B",
+        "software IO TLB: area num 4.",
+        "software IO TLB: mapped [mem 0x00000000fbe00000-0x00000000fbffffff] (2MB)",
+        ("sunxi-mmc 4020000.mmc: initialized, max. request size: 16384 KB, uses new timings mode",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:4020000.mmc"]),
+        ("sunxi-mmc 4022000.mmc: initialized, max. request size: 16384 KB, uses new timings mode",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:4022000.mmc"]),
+    ])
+    return [
+        "# Pine H64 model B, 3 GiB from 0x40000000 to exactly 4 GiB: every 32-bit mask reaches all RAM",
+        ".memory.ram_bytes == %d" % 0xc0000000,
+        "# sunxi-mmc sets no mask: the default 32 bits are the driver's knowledge, cited, not assumed",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and (.mask_rule | test(\"sunxi-mmc.c sunxi_mmc_probe\"))" % dev("4020000.mmc"),
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\"" % dev("4022000.mmc"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % dev("4020000.mmc"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % dev("4022000.mmc"),
+        "# dwmac-sun8i reads no DMA width (no HW feature register): no mask set, the default is the driver's",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and (.mask_rule | test(\"dwmac-sun8i.c\"))" % dev("5020000.ethernet"),
+        "%s | .verdict == \"direct\"" % dev("5020000.ethernet"),
+        "# dwc3: HCCPARAMS1's AC64 decides its xHCI's mask and nothing shows it: assumed 32 bits, still all RAM",
+        "%s | .mask_source == \"assumed\" and (.mask_rule | test(\"xhci_plat_probe\"))" % dev("5200000.usb"),
+        "%s | .verdict == \"direct\"" % dev("5200000.usb"),
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
+def arm64_mt8183(t, release, mtu3_line):
+    """A MediaTek MT8183 Chromebook-like board (4 GiB at 0x40000000, so 1 GiB
+    above 4 GiB) with the USB port in OTG mode: mtu3's ssusb_gadget_init() runs
+    mtu3_set_dma_mask(), which logs "dma mask: 36 bits" or "32 bits"; mtk-msdc's
+    mt8183 variant sets a 36-bit streaming mask and leaves the coherent one;
+    the xHCI child (xhci-mtk) is assumed. Follows: mt8183.dtsi's node names,
+    addresses and compatibles (ssusb@11201000 with its usb@11200000 child,
+    mmc@11230000); mtu3_core.c's dev_info line. RAM, zones and the log's other
+    lines are synthetic."""
+    manifest(t, "aarch64", release, "2026-12-10T08:00:00Z")
+    iomem = """\
+40000000-13fffffff : System RAM
+  40210000-4177ffff : Kernel code
+  41780000-41a7ffff : reserved
+  41a80000-41e7ffff : Kernel data
+  fbc00000-ffbfffff : reserved
+"""
+    zi = zoneinfo([("DMA", 0x40000, 0xc0000, 0xbf000), ("DMA32", None, 0, 0),
+                   ("Normal", 0x100000, 0x40000, 0x40000), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        4012344 kB\nMemFree:         3700112 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttyS0,115200n8 root=/dev/mmcblk0p2 rootwait")
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[2],
+            compatible=strings("google,kukui", "mediatek,mt8183"))
+    dt_node(t, "soc", n_address_cells=[2], n_size_cells=[2], compatible="simple-bus")
+    dt_node(t, "soc/mmc@11230000", compatible="mediatek,mt8183-mmc",
+            reg=[0, 0x11230000, 0, 0x1000])
+    dt_node(t, "soc/usb@11201000", n_address_cells=[2], n_size_cells=[2],
+            compatible=strings("mediatek,mt8183-mtu3", "mediatek,mtu3"),
+            reg=[0, 0x11201000, 0, 0x2e00], dr_mode="otg")
+    dt_node(t, "soc/usb@11201000/usb@11200000",
+            compatible=strings("mediatek,mt8183-xhci", "mediatek,mtk-xhci"),
+            reg=[0, 0x11200000, 0, 0x1000])
+    soc = "sys/devices/platform/soc"
+    platform(t, soc, "soc", "simple-bus")
+    mmc = platform(t, soc + "/11230000.mmc", "soc/mmc@11230000", "mediatek,mt8183-mmc",
+                   "mtk-msdc", "mtk_sd")
+    disk(t, mmc + "/mmc_host/mmc0/mmc0:0001", "mmcblk0", ["mmcblk0p1", "mmcblk0p2"], (179, 0),
+         sectors=61071360, max_sectors_kb=1024, max_hw_sectors_kb=65535, max_segments=128,
+         max_segment_size=65535, dma_alignment=3)
+    ssusb = platform(t, soc + "/11201000.usb", "soc/usb@11201000", "mediatek,mt8183-mtu3",
+                     "mtu3", "mtu3")
+    # g_ether's usb0 on the gadget: the controller does DMA as a USB peripheral
+    t.file(ssusb + "/gadget.0/net/usb0/uevent", "INTERFACE=usb0\n")
+    t.link(ssusb + "/gadget.0/net/usb0/device", ssusb + "/gadget.0")
+    t.link("sys/class/net/usb0", ssusb + "/gadget.0/net/usb0")
+    xhci = platform(t, ssusb + "/11200000.usb", "soc/usb@11201000/usb@11200000",
+                    "mediatek,mt8183-xhci", "xhci-mtk", "xhci_mtk_hcd")
+    for n in (1, 2):
+        hub = "%s/usb%d" % (xhci, n)
+        t.file(hub + "/busnum", "%d\n" % n)
+        t.link("sys/bus/usb/devices/usb%d" % n, hub)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd034]",
+        "Linux version %s (debian-kernel@lists.debian.org) #1 SMP Debian" % release,
+        "Machine model: MediaTek kukui rev1 board",
+        "software IO TLB: area num 8.",
+        "software IO TLB: mapped [mem 0x00000000fbc00000-0x00000000ffc00000] (64MB)",
+        ("mtu3 11201000.usb: " + mtu3_line, ["SUBSYSTEM=platform", "DEVICE=+platform:11201000.usb"]),
+    ])
+    ss, x, m = dev("11201000.usb"), dev("11200000.usb"), dev("11230000.mmc")
+    above_4g = 0x40000000
+    if mtu3_line == "dma mask: 36 bits":
+        head = [
+            "# mtu3: U3D_MISC_CTRL's DMA_ADDR_36BIT was set, dma_set_mask_and_coherent(36) succeeded, the line says so",
+            "%s | .mask_source == \"driver\" and .dma_mask == \"0xfffffffff\" and .coherent_dma_mask == \"0xfffffffff\"" % ss,
+            "%s | (.mask_rule | test(\"mtu3_set_dma_mask\")) and (.mask_why | test(\"36 bits\"))" % ss,
+            "# 36 bits reach 64 GiB: all RAM (to 0x13fffffff)",
+            "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % ss,
+            "%s | length == 0" % finding("bounce-needed", "11201000.usb"),
+        ]
+    else:
+        head = [
+            "# mtu3: the bit was clear, no mask set: the 32-bit default is the driver's, and 1 GiB lies above it",
+            "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and (.mask_why | test(\"32 bits\"))" % ss,
+            "%s | .verdict == \"partial\" and .unreachable_ram_bytes == %d" % (ss, above_4g),
+            "%s | length == 1" % finding("bounce-needed", "11201000.usb"),
+        ]
+    return head + [
+        "# mtk-msdc mt8183_compat: support_64g, a 36-bit streaming mask; the coherent mask keeps the default",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xfffffffff\" and .coherent_dma_mask == \"0xffffffff\"" % m,
+        "%s | .verdict == \"direct\"" % m,
+        "# xhci-mtk: HCCPARAMS1's AC64 decides, logged only at debug level: 32 bits assumed, RAM above 4 GiB bounces",
+        "%s | .mask_source == \"assumed\" and (.mask_rule | test(\"xhci-mtk.c\"))" % x,
+        "%s | .verdict == \"partial\" and .unreachable_ram_bytes == %d" % (x, above_4g),
+        "%s | length == 1" % finding("bounce-needed", "11200000.usb"),
+        ".exit_status == 0",
+    ]
+
+
+def arm64_rpi3_sdhost(t):
+    """A Raspberry Pi 3 Model B (1 GiB, the GPU's share above 0x3c000000) on
+    Debian's 6.12 with the upstream devicetree: the SD card sits on the sdhost
+    (sdhost-bcm2835), whose bcm2835_prepare_dma() maps through its DMA-engine
+    channel's device, the bcm2835-dma controller (32 bits, set in its probe);
+    both sit under soc, whose dma-ranges put RAM at bus 0xc0000000. Follows:
+    bcm283x.dtsi's soc dma-ranges, sdhost and dma nodes, bcm2835-rpi.dtsi's
+    dmas = <&dma 13>; the log's other lines, iomem and the zones are synthetic."""
+    manifest(t, "aarch64", "6.12.38+deb13-arm64", "2026-12-10T08:00:00Z")
+    iomem = """\
+00000000-3b3fffff : System RAM
+  00210000-0177ffff : Kernel code
+  01780000-01a7ffff : reserved
+  01a80000-01e7ffff : Kernel data
+  37400000-3b3fffff : reserved
+3f007000-3f007eff : 3f007000.dma-controller dma-controller@7e007000
+3f202000-3f2020ff : 3f202000.mmc mmc@7e202000
+"""
+    zi = zoneinfo([("DMA", 0, 0x3b400, 0x3b400), ("DMA32", None, 0, 0),
+                   ("Normal", None, 0, 0), ("Movable", None, 0, 0)])
+    mi = "MemTotal:         918464 kB\nMemFree:          731232 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttyS1,115200 root=/dev/mmcblk0p2 rootwait")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1],
+            compatible=strings("raspberrypi,3-model-b", "brcm,bcm2837"))
+    # soc: bus 0xc0000000 -> CPU 0x0, 0x3f000000 bytes (bcm283x.dtsi)
+    dt_node(t, "soc", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus",
+            dma_ranges=[0xc0000000, 0x00000000, 0x3f000000])
+    dt_node(t, "soc/dma-controller@7e007000", compatible="brcm,bcm2835-dma",
+            reg=[0x7e007000, 0xf00], n_dma_cells=[1])
+    dt_node(t, "soc/mmc@7e202000", compatible="brcm,bcm2835-sdhost",
+            reg=[0x7e202000, 0x100], dma_names=strings("rx-tx"))
+    soc = "sys/devices/platform/soc"
+    platform(t, soc, "soc", "simple-bus")
+    dma = platform(t, soc + "/3f007000.dma-controller", "soc/dma-controller@7e007000",
+                   "brcm,bcm2835-dma", "bcm2835-dma", "bcm2835_dma")
+    for ch in (0, 1):
+        t.file("%s/dma/dma0chan%d/in_use" % (dma, ch), "1\n")
+        t.link("%s/dma/dma0chan%d/device" % (dma, ch), dma)
+        t.link("sys/class/dma/dma0chan%d" % ch, "%s/dma/dma0chan%d" % (dma, ch))
+    host = platform(t, soc + "/3f202000.mmc", "soc/mmc@7e202000", "brcm,bcm2835-sdhost",
+                    "sdhost-bcm2835", "bcm2835")
+    disk(t, host + "/mmc_host/mmc0/mmc0:aaaa", "mmcblk0", ["mmcblk0p1", "mmcblk0p2"], (179, 0),
+         sectors=62333952, max_sectors_kb=1024, max_hw_sectors_kb=65535, max_segments=128,
+         max_segment_size=65536, dma_alignment=3)
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd034]",
+        "Linux version 6.12.38+deb13-arm64 (debian-kernel@lists.debian.org) #1 SMP Debian 6.12.38-1 (2025-07-16)",
+        "Machine model: Raspberry Pi 3 Model B Rev 1.2",
+        "software IO TLB: area num 4.",
+        "software IO TLB: mapped [mem 0x0000000037400000-0x000000003b400000] (64MB)",
+        ("sdhost-bcm2835 3f202000.mmc: loaded - DMA enabled (>1)",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:3f202000.mmc"]),
+    ])
+    h, d = dev("3f202000.mmc"), dev("3f007000.dma-controller")
+    return [
+        "# Raspberry Pi 3 (RAM to 0x3b3fffff): the soc window (CPU 0x0-0x3effffff) holds all of it",
+        "# sdhost: its data maps through the DMA engine's device, so its own mask decides nothing: assumed, and why",
+        "%s | .driver == \"sdhost-bcm2835\" and .mask_source == \"assumed\" and (.mask_rule | test(\"bcm2835_prepare_dma\"))" % h,
+        "%s | .mask_why | test(\"DMA-engine channel's device\")" % h,
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % h,
+        "# bcm2835-dma: bcm2835_dma_probe() sets 32 bits: the mask that really maps the sdhost's buffers",
+        "%s | .mask_source == \"driver\" and .dma_mask == \"0xffffffff\" and .coherent_dma_mask == \"0xffffffff\"" % d,
+        "# the soc window ends at bus 0xc0000000 + 0x3f000000 - 1: the bus limit, below the 32-bit mask",
+        "%s | (.mask_rule | test(\"bcm2835-dma.c bcm2835_dma_probe\")) and .bus_limit == \"0xfeffffff\"" % d,
+        "%s | .bus_limit == \"0xfeffffff\"" % h,
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("mask-limited-by-bus", "3f007000.dma-controller"),
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("mask-limited-by-bus", "3f202000.mmc"),
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % d,
+        "[.findings[] | select(.id == \"bounce-needed\")] | length == 0",
         ".exit_status == 0",
     ]
 
@@ -3492,6 +3758,11 @@ FIXTURES = {
     # DMA_BOUNCE_UNALIGNED_KMALLOC on arm64 from 6.5: one release each side
     "arm64-observed-kmalloc-6.4": lambda t: arm64_observed_kmalloc(t, "6.4.16-arm64"),
     "arm64-observed-kmalloc-6.5": lambda t: arm64_observed_kmalloc(t, "6.5.13-arm64"),
+    # issue 36 part 3: platform devices' masks from their drivers, both sides of 4 GiB
+    "arm64-h6": arm64_h6,
+    "arm64-mt8183-36bit": lambda t: arm64_mt8183(t, "6.12.38+deb13-arm64", "dma mask: 36 bits"),
+    "arm64-mt8183-32bit": lambda t: arm64_mt8183(t, "6.12.38+deb13-arm64", "dma mask: 32 bits"),
+    "arm64-rpi3-sdhost": arm64_rpi3_sdhost,
 }
 
 
@@ -3530,6 +3801,13 @@ EVIDENCE_PINS.setdefault("arm64-pool-high", []).extend(POOL_HIGH_EVIDENCE + [
     "[%s[] | select(.evidence.log_lines != null)] | .[0].evidence.log_lines == 1" % finding("swiotlb-pressure"),
 ])
 EVIDENCE_PINS.setdefault("arm64-pool-high-7.2", []).extend(POOL_HIGH_EVIDENCE)
+# 6.12 on arm64: from 5.13 the block layer bounces only highmem, which arm64 has not
+# (ERA_BLOCK_BOUNCE): dma-direct's swiotlb is the layer that bounces
+DMA_DIRECT = "%s | .kernel_model == \"dma-direct\""
+EVIDENCE_PINS.setdefault("arm64-imx8mp", []).append(DMA_DIRECT % dev("30b60000.mmc"))
+EVIDENCE_PINS.setdefault("arm64-mt8183-32bit", []).extend(
+    [DMA_DIRECT % dev("11200000.usb"), DMA_DIRECT % dev("11201000.usb")])
+EVIDENCE_PINS.setdefault("arm64-mt8183-36bit", []).append(DMA_DIRECT % dev("11200000.usb"))
 
 for _name, _extra in EVIDENCE_PINS.items():
     FIXTURES[_name] = _with_evidence(FIXTURES[_name], _extra)

@@ -1408,8 +1408,41 @@ static void test_driver_masks(void **state)
 		  MASK_LINE_STMMAC, 40, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
 		{ "macb: hardware decides", "macb", C("cdns,macb"), "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0,
 		  MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
-		{ "fec: not in the table", "fec", C("fsl,imx8mq-fec"), "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0,
+		/* fec_enet_init(): 32 bits for every variant, set whatever the log says */
+		{ "fec sets 32 bits", "fec", C("fsl,imx8mp-fec\0fsl,imx8mq-fec"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "fec before the rows", "fec", C("fsl,imx8mq-fec"), "5.4.0-1-arm64", NULL, MASK_LINE_SDHCI, 0,
 		  MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
+		{ "esdhc ADMA", "sdhci-esdhc-imx", C("fsl,imx8mp-usdhc\0fsl,imx8mm-usdhc"), "6.12.9-arm64",
+		  "fe340000.mmc", MASK_LINE_SDHCI, 32, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "esdhc no line", "sdhci-esdhc-imx", C("fsl,imx8mp-usdhc"), "6.12.9-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "dwcmshc ADMA 64-bit", "sdhci-dwcmshc", C("rockchip,rk3588-dwcmshc"), "6.12.9-arm64",
+		  "fe340000.mmc", MASK_LINE_SDHCI, 64, MASK_SOURCE_DRIVER, UINT64_MAX, UINT64_MAX, true },
+		/* the H6's MMC and EMAC glue set none: the default is the driver's knowledge, not a guess */
+		{ "sunxi-mmc keeps the default", "sunxi-mmc", C("allwinner,sun50i-h6-mmc\0allwinner,sun50i-a64-mmc"),
+		  "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "dwmac-sun8i keeps the default", "dwmac-sun8i", C("allwinner,sun50i-h6-emac"), "6.1.0-27-arm64",
+		  NULL, MASK_LINE_STMMAC, 0, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		/* its glue never reads a width: a stray width line does not widen it */
+		{ "dwmac-sun8i ignores a width line", "dwmac-sun8i", C("allwinner,sun50i-h6-emac"), "6.1.0-27-arm64",
+		  "fe340000.mmc", MASK_LINE_STMMAC, 40, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "mtu3 36 bits", "mtu3", C("mediatek,mt8183-mtu3\0mediatek,mtu3"), "6.12.9-arm64", "fe340000.mmc",
+		  MASK_LINE_MTU3, 36, MASK_SOURCE_DRIVER, 0xfffffffff, 0xfffffffff, true },
+		{ "mtu3 32 bits sets none", "mtu3", C("mediatek,mt8183-mtu3"), "6.12.9-arm64", "fe340000.mmc",
+		  MASK_LINE_MTU3, 32, MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		{ "mtu3 host only: no line", "mtu3", C("mediatek,mt8183-mtu3"), "6.12.9-arm64", NULL,
+		  MASK_LINE_MTU3, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "xhci-mtk: hardware decides", "xhci-mtk", C("mediatek,mt8183-xhci\0mediatek,mtk-xhci"),
+		  "6.12.9-arm64", NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		/* the sdhost maps through the DMA engine's device: its own mask decides nothing */
+		{ "sdhost maps through the engine", "sdhost-bcm2835", C("brcm,bcm2835-sdhost"), "6.1.0-27-arm64",
+		  NULL, MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, true },
+		{ "bcm2835-dma", "bcm2835-dma", C("brcm,bcm2835-dma"), "6.1.0-27-arm64", NULL, MASK_LINE_SDHCI, 0,
+		  MASK_SOURCE_DRIVER, 0xffffffff, 0xffffffff, true },
+		/* the 40-bit engine of the BCM2711 is another compatible: not this row */
+		{ "bcm2711-dma not in the table", "bcm2835-dma", C("brcm,bcm2711-dma"), "6.1.0-27-arm64", NULL,
+		  MASK_LINE_SDHCI, 0, MASK_SOURCE_ASSUMED, 0xffffffff, 0xffffffff, false },
 #undef C
 	};
 	(void)state;
@@ -1444,6 +1477,78 @@ static void test_driver_masks(void **state)
 		/* an assumed mask under a row says why the row did not decide */
 		if (x->mask_row && x->mask_source == MASK_SOURCE_ASSUMED)
 			assert_non_null(x->mask_why);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
+/* A platform device under "soc", whose dma-ranges map CPU 0x0-0x7fffffff 1:1 (a 2 GiB window). */
+static struct device *add_platform_window(struct machine *m, const char *id, const char *driver)
+{
+	struct device *d = add(m, id, DEV_BUS_PLATFORM, driver, 1u << DMA_SIGN_NET);
+	struct dt_info *dt = device_dt_new(d);
+
+	assert_non_null(dt);
+	dt->node = strdup("soc/usb@11201000");
+	dt->node_is_device = true;
+	dt->chain = calloc(3, sizeof(*dt->chain));
+	assert_non_null(dt->node);
+	assert_non_null(dt->chain);
+	dt->n_chain = 3;
+	dt->chain[0] = (struct dt_node){ .path = strdup("soc/usb@11201000"), .dma_ranges = DT_PROP_ABSENT,
+					 .address_cells = 2, .size_cells = 2 };
+	dt->chain[1] = (struct dt_node){ .path = strdup("soc"), .dma_ranges = DT_PROP_PRESENT,
+					 .ranges = calloc(1, sizeof(struct dt_range)), .n_ranges = 1,
+					 .address_cells = 2, .size_cells = 2 };
+	dt->chain[2] = (struct dt_node){ .path = strdup(""), .address_cells = 2, .size_cells = 2 };
+	assert_non_null(dt->chain[0].path);
+	assert_non_null(dt->chain[1].path);
+	assert_non_null(dt->chain[1].ranges);
+	assert_non_null(dt->chain[2].path);
+	dt->chain[1].ranges[0] = (struct dt_range){ .child = 0, .parent = 0, .size = 0x80000000 };
+	return d;
+}
+
+/*
+ * Behind a 2 GiB window, of_dma_configure_id() clips the bus default to 31 bits;
+ * a mask the driver sets afterwards (dma_set_mask*) is not clipped, and a driver
+ * that sets none (mtu3's "32 bits") keeps the clipped default.
+ */
+static void test_driver_mask_window(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *driver;
+		unsigned line_bits; /* 0: no mtu3 line */
+		uint64_t mask;
+	} cases[] = {
+		{ "mtu3 32 bits: none set, the clipped default", "mtu3", 32, 0x7fffffff },
+		{ "mtu3 36 bits: set after the clip", "mtu3", 36, 0xfffffffff },
+		{ "fec: 32 bits set after the clip", "fec", 0, 0xffffffff },
+		{ "sunxi-mmc: none set, the clipped default", "sunxi-mmc", 0, 0x7fffffff },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, "6.12.9-arm64");
+		add_platform_window(&m, "11201000.usb", cases[i].driver);
+		if (cases[i].line_bits) {
+			m.mask_lines = calloc(1, sizeof(*m.mask_lines));
+			assert_non_null(m.mask_lines);
+			m.mask_lines[0] = (struct mask_line){ strdup("11201000.usb"), MASK_LINE_MTU3,
+							      cases[i].line_bits, "boot log" };
+			m.n_mask_lines = 1;
+		}
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "11201000.usb");
+		if (x->map.state != DMA_MAP_RANGES || x->mask_source != MASK_SOURCE_DRIVER ||
+		    x->dma_mask.v != cases[i].mask)
+			fail_msg("%s: map %d mask_source %s mask %#" PRIx64, cases[i].name, (int)x->map.state,
+				 mask_source_to_string(x->mask_source), x->dma_mask.v);
 		report_done(&r);
 		machine_done(&m);
 	}
@@ -1852,6 +1957,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_release_platform_mask),
 		cmocka_unit_test(test_driver_masks),
 		cmocka_unit_test(test_driver_mask_rows),
+		cmocka_unit_test(test_driver_mask_window),
 		cmocka_unit_test(test_unknown_release_restricted_pool),
 		cmocka_unit_test(test_unknown_release_hyperv),
 		cmocka_unit_test(test_removable_unknown),

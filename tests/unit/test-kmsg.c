@@ -436,7 +436,7 @@ static void test_overflow(void **state)
 	assert_int_equal(m->overflows[3].addr, 0x100000000);
 }
 
-/* sdhci, dw_mmc and stmmac probe lines: which mask the hardware let the driver set. */
+/* sdhci, dw_mmc, stmmac and mtu3 probe lines: which mask the hardware let the driver set. */
 static void test_mask_lines(void **state)
 {
 	struct machine *m = &((struct fixture *)*state)->m;
@@ -462,9 +462,19 @@ static void test_mask_lines(void **state)
 		      "6,13,13,-;: IDMAC supports 64-bit address mode.\n"
 		      "6,14,14,-;imx-dwmac 1.ethernet: Using 0/40 bits DMA host/device width\n"
 		      "6,15,15,-;imx-dwmac 2.ethernet: Using 65 bits DMA width\n"
-		      "6,16,16,-;imx-dwmac 3.ethernet: Using x bits DMA width\n"),
+		      "6,16,16,-;imx-dwmac 3.ethernet: Using x bits DMA width\n"
+		      /* mtu3: 36 bits, or 32 (none set); only those two are ever printed */
+		      "6,17,17,-;mtu3 11201000.usb: dma mask: 36 bits\n"
+		      "6,18,18,-;mtu3 11211000.usb: dma mask: 32 bits\n"
+		      " SUBSYSTEM=platform\n"
+		      " DEVICE=+platform:11211000.usb\n"
+		      "6,19,19,-;mtu3 1.usb: dma mask: 40 bits\n"
+		      "6,20,20,-;mtu3 : dma mask: 36 bits\n"
+		      "6,21,21,-;mtu3 2.usb: dma mask: 36\n"
+		      /* another driver's "dma mask:" line is not mtu3's */
+		      "6,22,22,-;foo 3.usb: dma mask: 36 bits\n"),
 		0);
-	assert_int_equal(m->n_mask_lines, 8);
+	assert_int_equal(m->n_mask_lines, 10);
 	static const struct {
 		const char *dev;
 		enum mask_line_kind kind;
@@ -474,8 +484,9 @@ static void test_mask_lines(void **state)
 		{ "0000:00:05.0", MASK_LINE_SDHCI, 32 },	  { "3f300000.mmc", MASK_LINE_SDHCI, 0 },
 		{ "fe320000.mmc", MASK_LINE_DW_MMC, 32 },	  { "ff37f000.dwmmc1", MASK_LINE_DW_MMC, 64 },
 		{ "30bf0000.ethernet", MASK_LINE_STMMAC, 34 }, { "fe300000.eth", MASK_LINE_STMMAC, 40 },
+		{ "11201000.usb", MASK_LINE_MTU3, 36 },	  { "11211000.usb", MASK_LINE_MTU3, 32 },
 	};
-	for (size_t i = 0; i < 8; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		assert_string_equal(m->mask_lines[i].device, want[i].dev);
 		assert_int_equal(m->mask_lines[i].kind, want[i].kind);
 		assert_int_equal(m->mask_lines[i].bits, want[i].bits);
