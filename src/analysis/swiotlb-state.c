@@ -506,6 +506,54 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 					: "assumed: no RAM above 4 GiB, x86 allocates no pool";
 }
 
+/* roundup_pow_of_two(), saturating at 2^63 */
+static uint64_t round_up_pow2(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p < v && p < (UINT64_C(1) << 63))
+		p <<= 1;
+	return p;
+}
+
+/*
+ * The slots swiotlb_init_remap() allocates when nslabs were asked for
+ * (ERA_POOL_AREAS): from 6.0 swiotlb_adjust_nareas() takes swiotlb='s
+ * <areas> or num_possible_cpus() (its int truncation, 0 as 1), rounded up to
+ * a power of two, and round_up_default_nslabs() raises the slots to
+ * IO_TLB_SEGSIZE an area, then to a power of two.
+ */
+static uint64_t pool_slots(const struct machine *m, uint32_t release, uint64_t nslabs,
+			   struct swiotlb_state *s)
+{
+	uint64_t nareas;
+
+	if (era_value(ERA_POOL_AREAS, release, ANY_ARCH, NULL) != POOL_AREAS_PER_CPU) {
+		s->size_why = "assumed: before 6.0 the pool has the slots asked for";
+		return nslabs;
+	}
+	if (m->cmd.swiotlb_areas.known) {
+		nareas = (uint32_t)m->cmd.swiotlb_areas.v;
+		s->size_why = "assumed: swiotlb=<slabs>,<areas> areas of 128 slots at least, rounded up "
+			      "to a power of two (swiotlb_adjust_nareas, 6.0+)";
+	} else if (m->cpus_possible.known) {
+		nareas = m->cpus_possible.v;
+		s->size_why = "assumed: one area per possible CPU (sys/devices/system/cpu/possible) of "
+			      "128 slots at least, rounded up to a power of two (swiotlb_adjust_nareas, 6.0+)";
+	} else {
+		/* one area is the least: the size is a lower bound */
+		nareas = 1;
+		s->size_why = "assumed, at least: 6.0+ gives the pool 128 slots per possible CPU, and "
+			      "sys/devices/system/cpu/possible is unreadable";
+	}
+	nareas = round_up_pow2(nareas ? nareas : 1);
+	if (m->cmd.swiotlb_areas.known || m->cpus_possible.known)
+		opt_set(&s->areas, (uint32_t)(nareas > UINT32_MAX ? UINT32_MAX : nareas));
+	if (nareas <= UINT64_MAX / IO_TLB_SEGSIZE && nslabs < nareas * IO_TLB_SEGSIZE)
+		nslabs = nareas * IO_TLB_SEGSIZE;
+	return round_up_pow2(nslabs);
+}
+
 /*
  * Where the pool can lie when neither the log nor debugfs says: memblock's
  * "low" allocation keeps it at or below ARCH_LOW_ADDRESS_LIMIT (and below
@@ -620,10 +668,11 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.size_prov = PROV_READ;
 		opt_set(&s.size_bytes, s.pool.end - s.pool.start);
 	} else if (s.active == TRI_YES) {
+		uint64_t asked = m->cmd.swiotlb_slabs.known ? m->cmd.swiotlb_slabs.v
+				 : s.assumed_bytes	    ? s.assumed_bytes >> IO_TLB_SHIFT
+							    : IO_TLB_DEFAULT_BYTES >> IO_TLB_SHIFT;
 		s.size_prov = PROV_ASSUMED;
-		opt_set(&s.size_bytes, m->cmd.swiotlb_slabs.known ? sat_shl(m->cmd.swiotlb_slabs.v, IO_TLB_SHIFT)
-				       : s.assumed_bytes		? s.assumed_bytes
-									: IO_TLB_DEFAULT_BYTES);
+		opt_set(&s.size_bytes, sat_shl(pool_slots(m, release, asked, &s), IO_TLB_SHIFT));
 	}
 	if (t->used.known)
 		opt_set(&s.used_bytes, sat_shl(t->used.v, IO_TLB_SHIFT));

@@ -2,7 +2,7 @@
 /*
  * The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse,
  * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag,
- * stable_release_parse, iort_parse; and the errno names a MANIFEST's error lines carry.
+ * stable_release_parse, iort_parse, cpu_list_count; and the errno names a MANIFEST's error lines carry.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -776,6 +776,44 @@ static void test_errno_names(void **state)
 	assert_false(errno_is_exhaustion(EACCES) || errno_is_exhaustion(EIO));
 }
 
+/* ---- sys/devices/system/cpu/possible ---- */
+
+static void test_cpu_list(void **state)
+{
+	static const struct {
+		const char *in;
+		int r;
+		unsigned n;
+	} cases[] = {
+		{ "0-63\n", 0, 64 },          /* a 64-CPU arm64 server */
+		{ "0\n", 0, 1 },
+		{ "0,2-5,7\n", 0, 6 },
+		{ "0-3", 0, 4 },               /* no newline: a hand-made snapshot */
+		{ "0-65535\n", 0, 65536 },
+		{ "", -EINVAL, 0 },
+		{ "\n", -EINVAL, 0 },
+		{ "0-\n", -EINVAL, 0 },
+		{ "-3\n", -EINVAL, 0 },
+		{ "3-1\n", -EINVAL, 0 },       /* descending */
+		{ "0-3,2-5\n", -EINVAL, 0 },   /* overlapping */
+		{ "4,4\n", -EINVAL, 0 },
+		{ "0,\n", -EINVAL, 0 },
+		{ "0-3 \n", -EINVAL, 0 },
+		{ "ff\n", -EINVAL, 0 },
+		{ "0-65536\n", -ERANGE, 0 },
+		{ "99999999999999999999\n", -ERANGE, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		unsigned n = 12345;
+		int r = cpu_list_count(cases[i].in, strlen(cases[i].in), &n);
+		if (r != cases[i].r)
+			fail_msg("\"%s\": %d, want %d", cases[i].in, r, cases[i].r);
+		assert_int_equal(n, cases[i].r == 0 ? cases[i].n : 12345u);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -809,6 +847,7 @@ int main(void)
 		cmocka_unit_test(test_stable_release),
 		cmocka_unit_test(test_iort),
 		cmocka_unit_test(test_errno_names),
+		cmocka_unit_test(test_cpu_list),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);

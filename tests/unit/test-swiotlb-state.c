@@ -109,6 +109,108 @@ static void test_iommu_frees_pool(void **state)
 	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_UNKNOWN);
 }
 
+/* The assumed size from 6.0 (ERA_POOL_AREAS): one area per possible CPU, a power of
+ * two of 128 slots at least, the slots a power of two (swiotlb_adjust_nareas,
+ * round_up_default_nslabs, 20347fca71a3 and 57e6840cf79a); read sizes win. */
+static void test_pool_areas(void **state)
+{
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	/* a 64-CPU arm64 6.7+ box, 2 GiB all in the DMA zone: RAM/1024 is 2 MiB, 64 areas take 16 */
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 0x40000;
+	l.end_pfn = 0xc0000;
+	l.ram_bytes = 2ull << 30;
+	opt_set(&m.cpus_possible, 64);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.size_bytes.v, 16ull << 20);
+	assert_int_equal(s.size_prov, PROV_ASSUMED);
+	assert_true(s.areas.known);
+	assert_int_equal(s.areas.v, 64);
+	assert_non_null(strstr(s.size_why, "possible CPU"));
+	/* 6 CPUs make 8 areas, 1024 slots: the 2 MiB stand; 9 make 16, 4 MiB */
+	opt_set(&m.cpus_possible, 6);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 2ull << 20);
+	assert_int_equal(s.areas.v, 8);
+	opt_set(&m.cpus_possible, 9);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 4ull << 20);
+	assert_int_equal(s.areas.v, 16);
+	/* 3 GiB: 3 MiB is 1536 slots, rounded up to 2048 whatever the CPUs */
+	opt_set(&m.cpus_possible, 1);
+	l.ram_bytes = 3ull << 30;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 4ull << 20);
+	assert_int_equal(s.areas.v, 1);
+	/* possible CPUs unreadable: the one-area size, a lower bound, no areas */
+	opt_clear(&m.cpus_possible);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 4ull << 20);
+	assert_false(s.areas.known);
+	assert_non_null(strstr(s.size_why, "at least"));
+	/* swiotlb=<slabs>,<areas>: its areas, not the CPUs (3 -> 4 areas, 512 slots) */
+	l.ram_bytes = 2ull << 30;
+	opt_set(&m.cpus_possible, 64);
+	opt_set(&m.cmd.swiotlb_slabs, 256);
+	opt_set(&m.cmd.swiotlb_areas, 3);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 1ull << 20);
+	assert_int_equal(s.areas.v, 4);
+	assert_non_null(strstr(s.size_why, "swiotlb="));
+	/* <areas> 0 is one area ("Zero is treated as 1") */
+	opt_set(&m.cmd.swiotlb_areas, 0);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 512ull << 10);
+	assert_int_equal(s.areas.v, 1);
+	opt_clear(&m.cmd.swiotlb_areas);
+	/* swiotlb=<slabs> alone: 256 slots, 64 areas of 128 */
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 16ull << 20);
+	opt_clear(&m.cmd.swiotlb_slabs);
+
+	/* x86 with RAM above 4 GiB: the 64 MiB default stands up to 256 CPUs */
+	x86_6g(&m, &l);
+	opt_set(&m.cpus_possible, 256);
+	swiotlb_state_compute(&m, &l, KV(6, 0, 0), &s);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	/* 257 CPUs: 512 areas, 65536 slots: 128 MiB from 6.0, 64 MiB in 5.19 */
+	opt_set(&m.cpus_possible, 257);
+	swiotlb_state_compute(&m, &l, KV(6, 0, 0), &s);
+	assert_int_equal(s.size_bytes.v, 128ull << 20);
+	assert_int_equal(s.areas.v, 512);
+	swiotlb_state_compute(&m, &l, KV(5, 19, 255), &s);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	assert_false(s.areas.known);
+	assert_non_null(strstr(s.size_why, "before 6.0"));
+	/* before 6.0, swiotlb=<slabs> as asked (ALIGNed to 128): 3 segments */
+	opt_set(&m.cmd.swiotlb_slabs, 384);
+	swiotlb_state_compute(&m, &l, KV(5, 19, 255), &s);
+	assert_int_equal(s.size_bytes.v, 384ull << 11);
+	swiotlb_state_compute(&m, &l, KV(6, 0, 0), &s);
+	assert_int_equal(s.size_bytes.v, 128ull << 20); /* 512 areas x 128 slots */
+	opt_clear(&m.cmd.swiotlb_slabs);
+
+	/* the log's mapped line and debugfs win over the rule */
+	opt_set(&m.swiotlb.pool_start, 0xbbe00000);
+	opt_set(&m.swiotlb.pool_end, 0xbfe00000);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	assert_int_equal(s.size_prov, PROV_READ);
+	assert_null(s.size_why);
+	assert_false(s.areas.known);
+	opt_set(&m.swiotlb.nslabs, 8192);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 16ull << 20);
+	assert_int_equal(s.size_prov, PROV_READ);
+}
+
 /* arm64 with 2 GiB below 4 GiB: a kmalloc bouncing pool from 6.5, small from 6.7. */
 static void test_arm64_kmalloc_pool(void **state)
 {
@@ -780,6 +882,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_kmalloc_pool),
+		cmocka_unit_test(test_pool_areas),
 		cmocka_unit_test(test_default_pool),
 		cmocka_unit_test(test_iommu_frees_pool),
 		cmocka_unit_test(test_iommu_off),
