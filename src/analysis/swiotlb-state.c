@@ -210,6 +210,25 @@ static uint64_t arm64_dma_limit_pfn(const struct layout *l, uint64_t pfn_4g)
 	return end ? end : pfn_4g;
 }
 
+/*
+ * Whether the kernel has ZONE_DMA or ZONE_DMA32: zoneinfo prints every zone
+ * of every node, populated or not (mm/vmstat.c zoneinfo_show). Without either
+ * (CONFIG_ZONE_DMA and CONFIG_ZONE_DMA32 both off) arm64_dma_phys_limit is
+ * PHYS_MASK + 1 in every release whose mem_init() compares max_pfn with it
+ * (arch/arm64/mm/init.c: arm64_memblock_init's "else" in 4.x-5.10, then
+ * zone_sizes_init's fallback, then the variable's initialiser), so no RAM
+ * lies beyond it. TRI_UNKNOWN without zoneinfo.
+ */
+static enum tristate arm64_dma_zones(const struct layout *l)
+{
+	if (l->n_zones == 0)
+		return TRI_UNKNOWN;
+	for (size_t i = 0; i < l->n_zones; i++)
+		if (strcmp(l->zones[i].name, "DMA") == 0 || strcmp(l->zones[i].name, "DMA32") == 0)
+			return TRI_YES;
+	return TRI_NO;
+}
+
 /* A "-NAME" flavour in release, ending there or at '+' or '-' ("5.10.103-v7l+", "6.1.0-rpi7-rpi-v7"). */
 static bool release_flavour(const char *rel, const char *name)
 {
@@ -479,6 +498,16 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		return;
 	uint64_t limit_pfn = ai->family == ARCH_ARM64 ? arm64_dma_limit_pfn(l, pfn_4g) : pfn_4g;
 	int kmalloc = era_value(ERA_KMALLOC_POOL, release, ai->family, NULL);
+	enum tristate dma_zones = ai->family == ARCH_ARM64 ? arm64_dma_zones(l) : TRI_YES;
+	if (dma_zones == TRI_NO)
+		limit_pfn = UINT64_MAX;
+	if (dma_zones == TRI_UNKNOWN && l->end_pfn > pfn_4g && kmalloc == KMALLOC_POOL_NONE) {
+		/* 4 GiB is the limit only with a DMA zone; without one there is no pool */
+		s->active = TRI_UNKNOWN;
+		s->active_why = "RAM above 4 GiB makes arm64 allocate a pool only if the kernel has "
+				"ZONE_DMA or ZONE_DMA32, and proc/zoneinfo is unreadable";
+		return;
+	}
 	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE && release == 0) {
 		/* the current row's pool is the optimistic reading: before 6.5 there is none */
 		s->active = TRI_UNKNOWN;
@@ -496,7 +525,10 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 	if (ai->family == ARCH_X86 && l->end_pfn > pfn_4g && iommu_dropped_pool(m, release, s))
 		return;
 	s->active = l->end_pfn > limit_pfn ? TRI_YES : TRI_NO;
-	if (ai->family == ARCH_ARM64)
+	if (dma_zones == TRI_NO)
+		s->active_why = "assumed: no ZONE_DMA or ZONE_DMA32 in proc/zoneinfo, so arm64_dma_phys_limit "
+				"is the top of memory and arm64 allocates no pool";
+	else if (ai->family == ARCH_ARM64)
 		s->active_why = s->active == TRI_YES
 					? "assumed: RAM beyond the DMA zone makes arm64 allocate the default pool"
 					: "assumed: all RAM within the DMA zone, arm64 allocates no pool";

@@ -279,10 +279,17 @@ static void test_iommu_off(void **state)
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 	assert_non_null(strstr(why, "iommu=soft"));
 	m.cmd.iommu_soft = false;
-	/* x86 only: arm64 has no such parameter */
+	/* x86 only: arm64 has no such parameter (a ZONE_DMA32 to 4 GiB, RAM beyond) */
+	struct zone dma32_normal[] = {
+		{ .name = "DMA32", .populated = true, .start_pfn = 1, .spanned = 0xfffff },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x100000, .spanned = 0xc0000 },
+	};
 	m.arch.value = (char *)"aarch64";
 	m.arch_info = arch_lookup(m.arch.value);
+	l.zones = dma32_normal;
+	l.n_zones = 2;
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	l.n_zones = 0;
 	/* the log line wins over the command line */
 	m.arch.value = (char *)"x86_64";
 	m.arch_info = arch_lookup(m.arch.value);
@@ -554,11 +561,18 @@ static void test_pool_placement(void **state)
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.pool_limit.v, 0xffffffff);
 	assert_non_null(strstr(s.pool_limit_why, "ZONE_DMA32"));
-	/* no zoneinfo: the zone's end unknown, and so the bound */
+	/* no zoneinfo: whether a DMA zone exists, so the pool, and the bound unknown */
 	l.n_zones = 0;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_UNKNOWN);
+	assert_false(s.pool_limit.known);
+	m.cmd.swiotlb_force = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
 	assert_false(s.pool_limit.known);
+	m.cmd.swiotlb_force = false;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_NONE;
 	/* an architecture with limits of its own */
 	m.arch.value = (char *)"s390x";
 	m.arch_info = arch_lookup(m.arch.value);
@@ -569,6 +583,66 @@ static void test_pool_placement(void **state)
 	assert_false(s.pool_limit.known);
 }
 
+/* arm64 built without ZONE_DMA and ZONE_DMA32: arm64_dma_phys_limit is PHYS_MASK + 1,
+ * no RAM lies beyond it, no pool (arch/arm64/mm/init.c mem_init); zoneinfo shows the zones. */
+static void test_arm64_no_dma_zones(void **state)
+{
+	struct zone normal_only[] = {
+		{ .name = "Normal", .populated = true, .start_pfn = 0x40000, .spanned = 0x200000 },
+		{ .name = "Movable" },
+	};
+	struct zone dma32_normal[] = {
+		{ .name = "DMA32", .populated = true, .start_pfn = 0x40000, .spanned = 0xc0000 },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x100000, .spanned = 0x140000 },
+	};
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	/* 8 GiB from 1 GiB: RAM above 4 GiB */
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 0x40000;
+	l.end_pfn = 0x240000;
+	l.ram_bytes = 8ull << 30;
+	l.zones = normal_only;
+	l.n_zones = 2;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	assert_non_null(strstr(s.active_why, "no ZONE_DMA or ZONE_DMA32"));
+	assert_false(s.size_bytes.known);
+	/* the same RAM with ZONE_DMA32: the default pool */
+	l.zones = dma32_normal;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	/* zoneinfo unreadable: either, so unknown rather than the 4 GiB guess */
+	l.n_zones = 0;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_UNKNOWN);
+	assert_non_null(strstr(s.active_why, "proc/zoneinfo"));
+	/* ... but not with all RAM below 4 GiB, where no zone makes a pool before 6.5 */
+	l.end_pfn = 0x100000;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	/* 6.7+ without the zones: the kmalloc pool alone, of RAM / 1024 */
+	l.end_pfn = 0x240000;
+	l.zones = normal_only;
+	l.n_zones = 2;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_non_null(strstr(s.active_why, "kmalloc"));
+	assert_int_equal(s.size_bytes.v, 8ull << 20);
+	/* x86 never reads the zones so */
+	x86_6g(&m, &l);
+	l.zones = normal_only;
+	l.n_zones = 2;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+}
+
 /* A machine of arch with RAM to end_pfn (4 KiB pages) and a rotated log: the default alone. */
 static void plain(struct machine *m, struct layout *l, const char *arch, uint64_t end_pfn)
 {
@@ -577,6 +651,18 @@ static void plain(struct machine *m, struct layout *l, const char *arch, uint64_
 	m->arch_info = arch_lookup(arch);
 	l->end_pfn = end_pfn;
 	l->ram_bytes = (end_pfn - l->base_pfn) << 12;
+	/* arm64: zoneinfo with a ZONE_DMA32 to 4 GiB, as Debian's kernels have it */
+	static struct zone arm64_zones[2];
+	if (strcmp(arch, "aarch64") == 0) {
+		uint64_t dma32_end = end_pfn < 0x100000 ? end_pfn : 0x100000;
+		arm64_zones[0] = (struct zone){ .name = "DMA32", .populated = true, .start_pfn = l->base_pfn,
+						.spanned = dma32_end - l->base_pfn };
+		arm64_zones[1] = (struct zone){ .name = "Normal", .populated = end_pfn > 0x100000,
+						.start_pfn = end_pfn > 0x100000 ? 0x100000 : 0,
+						.spanned = end_pfn > 0x100000 ? end_pfn - 0x100000 : 0 };
+		l->zones = arm64_zones;
+		l->n_zones = 2;
+	}
 }
 
 /* ERA_ARCH_POOL and ERA_X86_32_POOL, each boundary from both sides. */
@@ -883,6 +969,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_kmalloc_pool),
 		cmocka_unit_test(test_pool_areas),
+		cmocka_unit_test(test_arm64_no_dma_zones),
 		cmocka_unit_test(test_default_pool),
 		cmocka_unit_test(test_iommu_frees_pool),
 		cmocka_unit_test(test_iommu_off),
