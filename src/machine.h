@@ -538,6 +538,9 @@ struct machine {
 	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */
 	bool log_amd_iommu;
 	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
+	/* sys/firmware/acpi/tables/SRAT (x86-64, root only): the highest end of an enabled memory
+	 * range, hot-pluggable ones included, which max_possible_pfn follows; unknown: not read */
+	struct opt_u64 srat_mem_end;
 	struct opt_u32 cpus_possible;  /* sys/devices/system/cpu/possible: num_possible_cpus() */
 	struct opt_bool riscv_noncoherent; /* riscv proc/cpuinfo: Zicbom or T-Head CMOs; unknown: no isa line */
 	char *pci_ids_source;        /* which pci.ids gave names; NULL none */

@@ -440,6 +440,33 @@ static bool x86_32_default(const struct layout *l, uint32_t release, uint64_t pf
 	}
 }
 
+/*
+ * x86-64 with no RAM above 4 GiB: pci_swiotlb_detect() (arch/x86/kernel/pci-dma.c;
+ * pci_swiotlb_detect_4gb in pci-swiotlb.c before 5.19) tests "max_possible_pfn >
+ * MAX_DMA32_PFN", and every enabled SRAT memory range, hot-pluggable ones
+ * included, raises max_possible_pfn to PFN_UP(end - 1)
+ * (drivers/acpi/numa/srat.c acpi_numa_memory_affinity_init): a VM with 2 GiB
+ * present and a hotplug range above 4 GiB has a pool. Unknown without the SRAT.
+ */
+static void x86_possible_pfn(const struct machine *m, uint64_t pfn_4g, struct swiotlb_state *s)
+{
+	if (!m->srat_mem_end.known) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "no RAM above 4 GiB, but x86 decides on max_possible_pfn, which the ACPI "
+				"SRAT's hot-pluggable ranges raise, and sys/firmware/acpi/tables/SRAT was not "
+				"read (root only; absent without NUMA)";
+		return;
+	}
+	uint64_t end = m->srat_mem_end.v;
+	/* PFN_UP(end - 1) with 4 KiB pages */
+	bool above = end && ((end - 1) >> 12) + (((end - 1) & 0xfff) != 0) > pfn_4g;
+	s->active = above ? TRI_YES : TRI_NO;
+	s->active_prov = PROV_DERIVED;
+	s->active_why = above ? "ACPI SRAT: a memory range (hot-pluggable) ends above 4 GiB, so "
+				"max_possible_pfn does and x86 allocates the default pool"
+			      : "no RAM and no ACPI SRAT memory range above 4 GiB: x86 allocates no pool";
+}
+
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
 static void arch_default(const struct machine *m, const struct layout *l, uint32_t release,
 			 enum coco_kind coco, struct swiotlb_state *s)
@@ -524,6 +551,10 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 	}
 	if (ai->family == ARCH_X86 && l->end_pfn > pfn_4g && iommu_dropped_pool(m, release, s))
 		return;
+	if (ai->family == ARCH_X86 && ai->bits == 64 && l->end_pfn <= pfn_4g) {
+		x86_possible_pfn(m, pfn_4g, s);
+		return;
+	}
 	s->active = l->end_pfn > limit_pfn ? TRI_YES : TRI_NO;
 	if (dma_zones == TRI_NO)
 		s->active_why = "assumed: no ZONE_DMA or ZONE_DMA32 in proc/zoneinfo, so arm64_dma_phys_limit "

@@ -89,10 +89,11 @@ static void test_iommu_frees_pool(void **state)
 	const char *why;
 	x86_6g(&m, &l);
 	l.end_pfn = 0x100000;
+	opt_set(&m.srat_mem_end, 0x100000000);
 	m.iommu_groups_present = true;
 	m.log_intel_iommu = true;
 	assert_int_equal(active(&m, &l, KV(5, 6, 0), &why), TRI_NO);
-	assert_non_null(strstr(why, "no RAM above 4 GiB"));
+	assert_non_null(strstr(why, "no RAM and no ACPI SRAT memory range above 4 GiB"));
 	l.end_pfn = 0x100001;
 	assert_int_equal(active(&m, &l, KV(5, 6, 0), &why), TRI_UNKNOWN);
 
@@ -254,6 +255,7 @@ static void test_arm64_kmalloc_pool(void **state)
 	m.arch_info = arch_lookup(m.arch.value);
 	l.base_pfn = 1;
 	l.end_pfn = 0x80000;
+	opt_set(&m.srat_mem_end, 0x80000000);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.active, TRI_NO);
 }
@@ -583,6 +585,66 @@ static void test_pool_placement(void **state)
 	assert_false(s.pool_limit.known);
 }
 
+/* x86-64 with RAM below 4 GiB: pci_swiotlb_detect() tests max_possible_pfn, which the
+ * SRAT's (hot-pluggable) ranges raise to PFN_UP(end - 1); unknown without the SRAT. */
+static void test_x86_possible_pfn(void **state)
+{
+	static const struct {
+		bool known;
+		uint64_t end;
+		enum tristate want;
+	} cases[] = {
+		{ false, 0, TRI_UNKNOWN },
+		{ true, 0, TRI_NO },                      /* an SRAT of CPUs only */
+		{ true, 0x80000000, TRI_NO },             /* the 2 GiB present */
+		{ true, 0x100000000, TRI_NO },            /* PFN_UP(0xffffffff) is MAX_DMA32_PFN */
+		{ true, 0x100000001, TRI_NO },            /* PFN_UP(0x100000000) still is */
+		{ true, 0x100000002, TRI_YES },           /* one byte into the next page */
+		{ true, 0x100001000, TRI_YES },
+		{ true, 0x280000000, TRI_YES },           /* maxmem=10G: hotplug to 10 GiB */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		struct swiotlb_state s;
+		x86_6g(&m, &l);
+		l.end_pfn = 0x80000;
+		if (cases[i].known)
+			opt_set(&m.srat_mem_end, cases[i].end);
+		swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+		if (s.active != cases[i].want)
+			fail_msg("case %zu: %d, want %d (%s)", i, s.active, cases[i].want, s.active_why);
+		assert_int_equal(s.active_prov, cases[i].known ? PROV_DERIVED : PROV_ASSUMED);
+		if (cases[i].want == TRI_YES)
+			assert_non_null(strstr(s.active_why, "SRAT"));
+	}
+
+	/* the boot log outranks the SRAT either way */
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	x86_6g(&m, &l);
+	l.end_pfn = 0x80000;
+	m.kmsg_from_boot = true;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	assert_int_equal(s.active_prov, PROV_READ);
+	opt_set(&m.swiotlb.pool_start, 0x7b000000);
+	opt_set(&m.swiotlb.pool_end, 0x7f000000);
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.active_prov, PROV_READ);
+	/* 32-bit x86 keeps its era rows (ERA_X86_32_POOL) */
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"i686";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.end_pfn = 0x80000;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+}
+
 /* arm64 built without ZONE_DMA and ZONE_DMA32: arm64_dma_phys_limit is PHYS_MASK + 1,
  * no RAM lies beyond it, no pool (arch/arm64/mm/init.c mem_init); zoneinfo shows the zones. */
 static void test_arm64_no_dma_zones(void **state)
@@ -651,6 +713,9 @@ static void plain(struct machine *m, struct layout *l, const char *arch, uint64_
 	m->arch_info = arch_lookup(arch);
 	l->end_pfn = end_pfn;
 	l->ram_bytes = (end_pfn - l->base_pfn) << 12;
+	/* x86-64: an SRAT whose ranges are the RAM, none hot-pluggable beyond it */
+	if (strcmp(arch, "x86_64") == 0)
+		opt_set(&m->srat_mem_end, end_pfn << 12);
 	/* arm64: zoneinfo with a ZONE_DMA32 to 4 GiB, as Debian's kernels have it */
 	static struct zone arm64_zones[2];
 	if (strcmp(arch, "aarch64") == 0) {
@@ -790,7 +855,7 @@ static void test_unknown_release_pool(void **state)
 		/* the IOMMU drivers freed it before 5.19 (was: TRI_YES, the current row) */
 		{ "x86_64", 0x1c0000, true, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
 		{ "x86_64", 0x1c0000, false, -ENOENT, TRI_YES, "RAM above 4 GiB" },
-		{ "x86_64", 0xc0000, true, -ENOENT, TRI_NO, "no RAM above 4 GiB" },
+		{ "x86_64", 0xc0000, true, -ENOENT, TRI_NO, "no ACPI SRAT memory range above 4 GiB" },
 		/* 32-bit x86 before 4.19: none (was: TRI_YES) */
 		{ "i686", 0x180000, false, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
 		{ "i686", 0xc0000, false, -ENOENT, TRI_NO, "no RAM above 4 GiB" },
@@ -970,6 +1035,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_kmalloc_pool),
 		cmocka_unit_test(test_pool_areas),
 		cmocka_unit_test(test_arm64_no_dma_zones),
+		cmocka_unit_test(test_x86_possible_pfn),
 		cmocka_unit_test(test_default_pool),
 		cmocka_unit_test(test_iommu_frees_pool),
 		cmocka_unit_test(test_iommu_off),
