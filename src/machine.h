@@ -374,6 +374,7 @@ struct cmdline_params {
 	enum swiotlb_word { SWIOTLB_WORD_NONE, SWIOTLB_WORD_FORCE, SWIOTLB_WORD_NOFORCE }
 		swiotlb_last_word;   /* the last of force/noforce without <areas> */
 	struct opt_u64 swiotlb_slabs; /* rounded up to IO_TLB_SEGSIZE (128) as the kernel does */
+	struct opt_u64 swiotlb_areas; /* <areas> as written (6.0+), which then skips num_possible_cpus() */
 	bool iommu_off;          /* x86 iommu=off (arch/x86/kernel/pci-dma.c iommu_setup: no_iommu) */
 	bool iommu_soft;         /* x86 iommu=soft: a swiotlb pool whatever the RAM */
 	bool iommu_pt;           /* iommu=pt (the last of pt/nopt): passthrough default domain */
@@ -538,6 +539,10 @@ struct machine {
 	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */
 	bool log_amd_iommu;
 	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
+	/* sys/firmware/acpi/tables/SRAT (x86-64, root only): the highest end of an enabled memory
+	 * range, hot-pluggable ones included, which max_possible_pfn follows; unknown: not read */
+	struct opt_u64 srat_mem_end;
+	struct opt_u32 cpus_possible;  /* sys/devices/system/cpu/possible: num_possible_cpus() */
 	struct opt_bool riscv_noncoherent; /* riscv proc/cpuinfo: Zicbom or T-Head CMOs; unknown: no isa line */
 	char *pci_ids_source;        /* which pci.ids gave names; NULL none */
 

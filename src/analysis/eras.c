@@ -281,6 +281,18 @@ static const struct era_row table[] = {
 	{ ERA_SWIOTLB_PARAM, KV(6, 0, 0), 0, ANY_ARCH, SWIOTLB_PARAM_AREAS,
 	  "kernel/dma/swiotlb.c setup_io_tlb_npages: <slabs>,<areas>,force (20347fca71a3, 6.0)" },
 
+	/* swiotlb_init_remap() (kernel/dma/swiotlb.c) from 6.0: swiotlb_adjust_nareas
+	 * (num_possible_cpus()) unless swiotlb=<slabs>,<areas> set the areas, a power
+	 * of two (20347fca71a3 "swiotlb: split up the global swiotlb lock"), and
+	 * round_up_default_nslabs() raises the slots to IO_TLB_SEGSIZE per area, then
+	 * to a power of two (57e6840cf79a "swiotlb: ensure a segment doesn't cross
+	 * the area boundary"): both in the 6.0 merge window. 8ac04063354a (6.5)
+	 * lowers the areas only when the allocation itself falls short. */
+	{ ERA_POOL_AREAS, 0, KV(6, 0, 0), ANY_ARCH, POOL_AREAS_NONE,
+	  "kernel/dma/swiotlb.c swiotlb_init_with_tbl: one io_tlb_lock, default_nslabs as set, before 6.0" },
+	{ ERA_POOL_AREAS, KV(6, 0, 0), 0, ANY_ARCH, POOL_AREAS_PER_CPU,
+	  "kernel/dma/swiotlb.c swiotlb_adjust_nareas, round_up_default_nslabs (20347fca71a3, 57e6840cf79a, 6.0)" },
+
 	{ ERA_UNTRUSTED_BOUNCE, 0, KV(5, 11, 0), ANY_ARCH, UNTRUSTED_NOT_MODELLED,
 	  "drivers/iommu/intel-iommu.c bounce page: Intel only, before 5.11" },
 	{ ERA_UNTRUSTED_BOUNCE, KV(5, 11, 0), KV(5, 13, 0), ANY_ARCH, UNTRUSTED_NO_POOL_FULL,
@@ -529,7 +541,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
 	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
-	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM), N(ERA_IORT_MASK),
+	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM), N(ERA_IORT_MASK), N(ERA_POOL_AREAS),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -546,6 +558,7 @@ static const char *const dt_walk_names[] = {
 static const char *const iort_mask_names[] = { N(IORT_MASK_CLAMPS), N(IORT_MASK_REPLACES) };
 static const char *const swiotlb_param_names[] = {
 	N(SWIOTLB_PARAM_LAST_WORD), N(SWIOTLB_PARAM_NOFORCE_WINS), N(SWIOTLB_PARAM_AREAS) };
+static const char *const pool_areas_names[] = { N(POOL_AREAS_NONE), N(POOL_AREAS_PER_CPU) };
 static const char *const noforce_names[] = { N(NOFORCE_NO_POOL), N(NOFORCE_ONE_SLAB), N(NOFORCE_IGNORED) };
 static const char *const platform_mask_names[] = { N(PLATFORM_MASK_NONE), N(PLATFORM_MASK_32) };
 static const char *const pool_log_names[] = { N(POOL_LOG_UNPARSED), N(POOL_LOG_ALWAYS) };
@@ -612,6 +625,7 @@ static const struct {
 	V(ERA_REMOVABLE_ATTR, yes_no_names),
 	V(ERA_SWIOTLB_PARAM, swiotlb_param_names),
 	V(ERA_IORT_MASK, iort_mask_names),
+	V(ERA_POOL_AREAS, pool_areas_names),
 };
 #undef V
 

@@ -54,6 +54,7 @@ enum era_rule {
 	ERA_REMOVABLE_ATTR,      /* PCI sysfs shows "removable", so its absence means fixed: 0 or 1 */
 	ERA_SWIOTLB_PARAM,       /* how swiotlb='s force and noforce words add up: SWIOTLB_PARAM_* */
 	ERA_IORT_MASK,           /* what an IORT limit does to a device's masks: IORT_MASK_* */
+	ERA_POOL_AREAS,          /* how the pool's size follows the possible CPUs: POOL_AREAS_* */
 	_ERA_RULE_MAX,
 };
 
@@ -125,6 +126,12 @@ enum {
 	STREAMING_DMA_DIRECT,    /* dma_capable(), then swiotlb or a mapping error */
 	STREAMING_ARM_NO_CHECK,  /* arm_dma_map_page(): no reach check, no swiotlb */
 	STREAMING_ARM_LPAE_DIRECT, /* arm_dma_ops unless LPAE, whose dma-direct has swiotlb */
+};
+
+enum {
+	POOL_AREAS_NONE,         /* one lock: the pool has the slots asked for */
+	POOL_AREAS_PER_CPU,      /* one area per possible CPU (a power of two) of 128 slots at least,
+				  * the slots rounded up to a power of two */
 };
 
 enum {

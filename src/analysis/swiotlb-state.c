@@ -210,6 +210,25 @@ static uint64_t arm64_dma_limit_pfn(const struct layout *l, uint64_t pfn_4g)
 	return end ? end : pfn_4g;
 }
 
+/*
+ * Whether the kernel has ZONE_DMA or ZONE_DMA32: zoneinfo prints every zone
+ * of every node, populated or not (mm/vmstat.c zoneinfo_show). Without either
+ * (CONFIG_ZONE_DMA and CONFIG_ZONE_DMA32 both off) arm64_dma_phys_limit is
+ * PHYS_MASK + 1 in every release whose mem_init() compares max_pfn with it
+ * (arch/arm64/mm/init.c: arm64_memblock_init's "else" in 4.x-5.10, then
+ * zone_sizes_init's fallback, then the variable's initialiser), so no RAM
+ * lies beyond it. TRI_UNKNOWN without zoneinfo.
+ */
+static enum tristate arm64_dma_zones(const struct layout *l)
+{
+	if (l->n_zones == 0)
+		return TRI_UNKNOWN;
+	for (size_t i = 0; i < l->n_zones; i++)
+		if (strcmp(l->zones[i].name, "DMA") == 0 || strcmp(l->zones[i].name, "DMA32") == 0)
+			return TRI_YES;
+	return TRI_NO;
+}
+
 /* A "-NAME" flavour in release, ending there or at '+' or '-' ("5.10.103-v7l+", "6.1.0-rpi7-rpi-v7"). */
 static bool release_flavour(const char *rel, const char *name)
 {
@@ -421,6 +440,33 @@ static bool x86_32_default(const struct layout *l, uint32_t release, uint64_t pf
 	}
 }
 
+/*
+ * x86-64 with no RAM above 4 GiB: pci_swiotlb_detect() (arch/x86/kernel/pci-dma.c;
+ * pci_swiotlb_detect_4gb in pci-swiotlb.c before 5.19) tests "max_possible_pfn >
+ * MAX_DMA32_PFN", and every enabled SRAT memory range, hot-pluggable ones
+ * included, raises max_possible_pfn to PFN_UP(end - 1)
+ * (drivers/acpi/numa/srat.c acpi_numa_memory_affinity_init): a VM with 2 GiB
+ * present and a hotplug range above 4 GiB has a pool. Unknown without the SRAT.
+ */
+static void x86_possible_pfn(const struct machine *m, uint64_t pfn_4g, struct swiotlb_state *s)
+{
+	if (!m->srat_mem_end.known) {
+		s->active = TRI_UNKNOWN;
+		s->active_why = "no RAM above 4 GiB, but x86 decides on max_possible_pfn, which the ACPI "
+				"SRAT's hot-pluggable ranges raise, and sys/firmware/acpi/tables/SRAT was not "
+				"read (root only; absent without NUMA)";
+		return;
+	}
+	uint64_t end = m->srat_mem_end.v;
+	/* PFN_UP(end - 1) with 4 KiB pages */
+	bool above = end && ((end - 1) >> 12) + (((end - 1) & 0xfff) != 0) > pfn_4g;
+	s->active = above ? TRI_YES : TRI_NO;
+	s->active_prov = PROV_DERIVED;
+	s->active_why = above ? "ACPI SRAT: a memory range (hot-pluggable) ends above 4 GiB, so "
+				"max_possible_pfn does and x86 allocates the default pool"
+			      : "no RAM and no ACPI SRAT memory range above 4 GiB: x86 allocates no pool";
+}
+
 /* x86 pci_swiotlb_detect() / arm64 mem_init(): a pool when RAM is above the DMA32 limit. */
 static void arch_default(const struct machine *m, const struct layout *l, uint32_t release,
 			 enum coco_kind coco, struct swiotlb_state *s)
@@ -479,6 +525,16 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		return;
 	uint64_t limit_pfn = ai->family == ARCH_ARM64 ? arm64_dma_limit_pfn(l, pfn_4g) : pfn_4g;
 	int kmalloc = era_value(ERA_KMALLOC_POOL, release, ai->family, NULL);
+	enum tristate dma_zones = ai->family == ARCH_ARM64 ? arm64_dma_zones(l) : TRI_YES;
+	if (dma_zones == TRI_NO)
+		limit_pfn = UINT64_MAX;
+	if (dma_zones == TRI_UNKNOWN && l->end_pfn > pfn_4g && kmalloc == KMALLOC_POOL_NONE) {
+		/* 4 GiB is the limit only with a DMA zone; without one there is no pool */
+		s->active = TRI_UNKNOWN;
+		s->active_why = "RAM above 4 GiB makes arm64 allocate a pool only if the kernel has "
+				"ZONE_DMA or ZONE_DMA32, and proc/zoneinfo is unreadable";
+		return;
+	}
 	if (l->end_pfn <= limit_pfn && kmalloc != KMALLOC_POOL_NONE && release == 0) {
 		/* the current row's pool is the optimistic reading: before 6.5 there is none */
 		s->active = TRI_UNKNOWN;
@@ -495,8 +551,15 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 	}
 	if (ai->family == ARCH_X86 && l->end_pfn > pfn_4g && iommu_dropped_pool(m, release, s))
 		return;
+	if (ai->family == ARCH_X86 && ai->bits == 64 && l->end_pfn <= pfn_4g) {
+		x86_possible_pfn(m, pfn_4g, s);
+		return;
+	}
 	s->active = l->end_pfn > limit_pfn ? TRI_YES : TRI_NO;
-	if (ai->family == ARCH_ARM64)
+	if (dma_zones == TRI_NO)
+		s->active_why = "assumed: no ZONE_DMA or ZONE_DMA32 in proc/zoneinfo, so arm64_dma_phys_limit "
+				"is the top of memory and arm64 allocates no pool";
+	else if (ai->family == ARCH_ARM64)
 		s->active_why = s->active == TRI_YES
 					? "assumed: RAM beyond the DMA zone makes arm64 allocate the default pool"
 					: "assumed: all RAM within the DMA zone, arm64 allocates no pool";
@@ -504,6 +567,54 @@ static void arch_default(const struct machine *m, const struct layout *l, uint32
 		s->active_why = s->active == TRI_YES
 					? "assumed: RAM above 4 GiB makes x86 allocate the default pool"
 					: "assumed: no RAM above 4 GiB, x86 allocates no pool";
+}
+
+/* roundup_pow_of_two(), saturating at 2^63 */
+static uint64_t round_up_pow2(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p < v && p < (UINT64_C(1) << 63))
+		p <<= 1;
+	return p;
+}
+
+/*
+ * The slots swiotlb_init_remap() allocates when nslabs were asked for
+ * (ERA_POOL_AREAS): from 6.0 swiotlb_adjust_nareas() takes swiotlb='s
+ * <areas> or num_possible_cpus() (its int truncation, 0 as 1), rounded up to
+ * a power of two, and round_up_default_nslabs() raises the slots to
+ * IO_TLB_SEGSIZE an area, then to a power of two.
+ */
+static uint64_t pool_slots(const struct machine *m, uint32_t release, uint64_t nslabs,
+			   struct swiotlb_state *s)
+{
+	uint64_t nareas;
+
+	if (era_value(ERA_POOL_AREAS, release, ANY_ARCH, NULL) != POOL_AREAS_PER_CPU) {
+		s->size_why = "assumed: before 6.0 the pool has the slots asked for";
+		return nslabs;
+	}
+	if (m->cmd.swiotlb_areas.known) {
+		nareas = (uint32_t)m->cmd.swiotlb_areas.v;
+		s->size_why = "assumed: swiotlb=<slabs>,<areas> areas of 128 slots at least, rounded up "
+			      "to a power of two (swiotlb_adjust_nareas, 6.0+)";
+	} else if (m->cpus_possible.known) {
+		nareas = m->cpus_possible.v;
+		s->size_why = "assumed: one area per possible CPU (sys/devices/system/cpu/possible) of "
+			      "128 slots at least, rounded up to a power of two (swiotlb_adjust_nareas, 6.0+)";
+	} else {
+		/* one area is the least: the size is a lower bound */
+		nareas = 1;
+		s->size_why = "assumed, at least: 6.0+ gives the pool 128 slots per possible CPU, and "
+			      "sys/devices/system/cpu/possible is unreadable";
+	}
+	nareas = round_up_pow2(nareas ? nareas : 1);
+	if (m->cmd.swiotlb_areas.known || m->cpus_possible.known)
+		opt_set(&s->areas, (uint32_t)(nareas > UINT32_MAX ? UINT32_MAX : nareas));
+	if (nareas <= UINT64_MAX / IO_TLB_SEGSIZE && nslabs < nareas * IO_TLB_SEGSIZE)
+		nslabs = nareas * IO_TLB_SEGSIZE;
+	return round_up_pow2(nslabs);
 }
 
 /*
@@ -620,10 +731,11 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.size_prov = PROV_READ;
 		opt_set(&s.size_bytes, s.pool.end - s.pool.start);
 	} else if (s.active == TRI_YES) {
+		uint64_t asked = m->cmd.swiotlb_slabs.known ? m->cmd.swiotlb_slabs.v
+				 : s.assumed_bytes	    ? s.assumed_bytes >> IO_TLB_SHIFT
+							    : IO_TLB_DEFAULT_BYTES >> IO_TLB_SHIFT;
 		s.size_prov = PROV_ASSUMED;
-		opt_set(&s.size_bytes, m->cmd.swiotlb_slabs.known ? sat_shl(m->cmd.swiotlb_slabs.v, IO_TLB_SHIFT)
-				       : s.assumed_bytes		? s.assumed_bytes
-									: IO_TLB_DEFAULT_BYTES);
+		opt_set(&s.size_bytes, sat_shl(pool_slots(m, release, asked, &s), IO_TLB_SHIFT));
 	}
 	if (t->used.known)
 		opt_set(&s.used_bytes, sat_shl(t->used.v, IO_TLB_SHIFT));

@@ -49,6 +49,8 @@ struct swiotlb_state {
 	enum arm_lpae_source arm_lpae_source;
 	struct opt_u64 size_bytes;
 	enum provenance size_prov;
+	const char *size_why;     /* static: how an assumed size was reached; NULL when read */
+	struct opt_u32 areas;     /* the areas an assumed 6.0+ pool has (ERA_POOL_AREAS) */
 	struct opt_u64 used_bytes;
 	struct opt_u64 hiwater_bytes;
 	enum coco_kind coco;      /* what the memory-encryption signs make of the machine */

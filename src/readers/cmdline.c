@@ -122,7 +122,7 @@ static void apply_swiotlb_param(const char *s, size_t len, struct cmdline_params
 		p++;
 	bool areas = p < end && char_is_digit(*p);
 	if (areas)
-		(void)simple_strtoul0(&p, end); /* number of areas: not modelled */
+		opt_set(&ret->swiotlb_areas, simple_strtoul0(&p, end));
 	if (p < end && *p == ',')
 		p++;
 	if (span_is(p, (size_t)(end - p), "force")) {

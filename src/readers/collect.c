@@ -11,9 +11,9 @@ int read_machine(struct sysroot *sr, struct machine *m, unsigned page_size_optio
 	 * the DMA signs need the disks and the log */
 	int (*const readers[])(struct sysroot *, struct machine *) = {
 		read_iomem,	   read_zoneinfo, read_meminfo,	 read_cmdline, read_kmsg,
-		read_swiotlb,	   read_coco, read_hypervisor, read_iommu, read_pci,
+		read_swiotlb,	   read_cpus, read_coco, read_hypervisor, read_iommu, read_pci,
 		read_platform,	   read_virtio, read_pci_names, read_modules, read_udev, read_block,
-		read_disk_parents, read_iort, read_udev_blocks, read_dma_signs, read_observed,
+		read_disk_parents, read_iort, read_srat, read_udev_blocks, read_dma_signs, read_observed,
 	};
 	int r = read_identity(sr, m, page_size_option);
 

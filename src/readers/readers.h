@@ -171,6 +171,14 @@ int cpuinfo_vendor(const char *buf, size_t len, char **ret);
  * -ENOENT without an "isa" line, -ENOMEM.
  */
 int cpuinfo_riscv_noncoherent(const char *buf, size_t len);
+/* An ACPI SRAT: the highest end (exclusive) of its enabled memory ranges, 0 for none; -EBADMSG. */
+int srat_parse(const void *data, size_t len, uint64_t *ret_end);
+/* sys/firmware/acpi/tables/SRAT on x86-64: the ranges that make max_possible_pfn. */
+int read_srat(struct sysroot *sr, struct machine *m);
+/* A cpumap range list ("0-63", "0,2-5") -> how many CPUs; -EINVAL or -ERANGE. */
+int cpu_list_count(const char *buf, size_t len, unsigned *ret);
+/* sys/devices/system/cpu/possible: the possible CPUs, which size the swiotlb areas (6.0+). */
+int read_cpus(struct sysroot *sr, struct machine *m);
 /* Confidential-guest signs: proc/cpuinfo flags, dev/sev-guest, dev/tdx_guest. */
 int read_coco(struct sysroot *sr, struct machine *m);
 /* sys/hypervisor/type, sys/hypervisor/guest_type, proc/xen/capabilities. */

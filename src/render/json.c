@@ -156,6 +156,9 @@ static void swiotlb_json(struct json_writer *w, const struct machine *m, const s
 	jw_string(w, "pool_limit_why", s->pool_limit.known ? s->pool_limit_why : NULL);
 	json_opt_u64(w, "size_bytes", s->size_bytes.known, s->size_bytes.v);
 	jw_string(w, "size_provenance", s->size_bytes.known ? provenance_to_string(s->size_prov) : NULL);
+	jw_string(w, "size_why", s->size_bytes.known ? s->size_why : NULL);
+	json_opt_u64(w, "areas", s->areas.known, s->areas.v);
+	json_opt_u64(w, "possible_cpus", m->cpus_possible.known, m->cpus_possible.v);
 	json_opt_u64(w, "used_bytes", s->used_bytes.known, s->used_bytes.v);
 	json_opt_u64(w, "hiwater_bytes", s->hiwater_bytes.known, s->hiwater_bytes.v);
 	jw_bool(w, "forced", s->forced);

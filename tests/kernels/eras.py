@@ -371,4 +371,14 @@ ROWS = {
     "ERA_S390_PCI_DMA 6.7.. any":
         "the suite has no s390x guest (kernels.py ARCHES: amd64, i386, arm64, armhf, riscv64);"
         " QEMU's s390-ccw-virtio with zpci devices could host one",
+    "ERA_POOL_AREAS 0..6.0 any":
+        "no guest tells the rows apart: with the boot log the tool reads the pool's"
+        " size, and without it (as nobody) only a guest of more than 256 vCPUs, or"
+        " an arm64 6.7+ one whose RAM/1024 pool is under 128 slots a vCPU, sizes it"
+        " differently; the suite has neither (test-swiotlb-state test_pool_areas pins both sides)",
+    "ERA_POOL_AREAS 6.0.. any":
+        "no guest tells the rows apart: with the boot log the tool reads the pool's"
+        " size, and without it (as nobody) only a guest of more than 256 vCPUs, or"
+        " an arm64 6.7+ one whose RAM/1024 pool is under 128 slots a vCPU, sizes it"
+        " differently; the suite has neither (test-swiotlb-state test_pool_areas pins both sides)",
 }

@@ -3661,6 +3661,117 @@ EVIDENCE_PINS["arm-5.10-lpae-window"].append(
     "%s | .[0].evidence.bus_limit == \"0x7fffffff\"" % finding("bounce-impossible", "12000000.ethernet"))
 
 
+# ---- issue 36 part 2 (not modelled): the pool's areas ----
+def arm64_kmalloc_pool_cpus(t, release):
+    """arm64-kmalloc-pool's 2 GiB board with 64 possible CPUs: from 6.0
+    swiotlb_init_remap() gives the pool one area per possible CPU of 128 slots
+    at least (swiotlb_adjust_nareas, round_up_default_nslabs: 20347fca71a3,
+    57e6840cf79a), so 6.7's RAM/1024 pool of 2 MiB becomes 16 MiB; 6.6's
+    64 MiB default already holds 64 areas.
+    Follows: no checked source: a synthetic 64-CPU server board."""
+    checks = arm64_kmalloc_pool(t, release)
+    t.file("sys/devices/system/cpu/possible", "0-63\n")
+    size = 64 << 20 if release.startswith("6.6.") else 16 << 20
+    return [c for c in checks if not c.startswith(".swiotlb.size_bytes")] + [
+        "# 64 possible CPUs: 64 areas of 128 slots at least, 8192 slots of 2 KiB (6.7+); 6.6's 32768 slots already hold them",
+        ".swiotlb.possible_cpus == 64 and .swiotlb.areas == 64",
+        ".swiotlb.size_bytes == %d and .swiotlb.size_provenance == \"assumed\"" % size,
+        "(.swiotlb.size_why | test(\"possible CPU\"))",
+    ]
+
+
+def arm64_dma_zones(t, with_dma32):
+    """arm64-kmalloc-pool's board with 6 GiB from 1 GiB (RAM to 0x1bfffffff), 6.1,
+    a rotated log. A kernel built without ZONE_DMA and ZONE_DMA32 (zoneinfo has
+    Normal and Movable only) keeps arm64_dma_phys_limit at PHYS_MASK + 1: mem_init()
+    finds no RAM beyond it, no pool (arch/arm64/mm/init.c); with ZONE_DMA32 the
+    RAM above 4 GiB makes the default pool.
+    Follows: no checked source: a synthetic 6 GiB board."""
+    arm64_kmalloc_pool(t, "6.1.0-27-arm64")
+    iomem = "40000000-1bfffffff : System RAM\n  40210000-4150ffff : Kernel code\n"
+    zones = [("Normal", 0x40000, 0x180000, 0x180000), ("Movable", None, 0, 0)]
+    if with_dma32:
+        zones = [("DMA32", 0x40000, 0xc0000, 0xc0000), ("Normal", 0x100000, 0xc0000, 0xc0000),
+                 ("Movable", None, 0, 0)]
+    mi = "MemTotal:        6050532 kB\nMemFree:         5835120 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zoneinfo(zones), mi, "console=ttyS0,115200n8 root=/dev/mmcblk0p1 rootwait")
+    mmc = "(.devices[] | select(.id == \"11230000.mmc\"))"
+    if with_dma32:
+        return [
+            "# ZONE_DMA32 ends at 4 GiB and RAM goes beyond: mem_init() allocates the default pool",
+            ".swiotlb.active == true and (.swiotlb.active_why | test(\"beyond the DMA zone\"))",
+            ".swiotlb.size_bytes == 67108864",
+            "# the MMC's 32-bit default mask misses the 3 GiB above 4 GiB, which bounce through the pool",
+            "%s | .verdict == \"partial\" and .unreachable_ram_bytes == 3221225472" % mmc,
+            "%s | length == 1" % finding("bounce-needed", "11230000.mmc"),
+            "%s | length == 0" % finding("no-bounce-pool"),
+            ".exit_status == 0",
+        ] + [c for c in RESTRICTED_POOL_BOARD if "11230000.mmc" not in c or c.startswith("#")][1:]
+    return [
+        "# no ZONE_DMA or ZONE_DMA32 in zoneinfo: arm64_dma_phys_limit is the top of memory, no pool",
+        ".swiotlb.active == false and (.swiotlb.active_why | test(\"no ZONE_DMA or ZONE_DMA32\"))",
+        ".swiotlb.size_bytes == null",
+        "# the MMC's 32-bit default mask misses the 3 GiB above 4 GiB, and there is no pool to bounce through",
+        "%s | .verdict == \"fails\" and .unreachable_ram_bytes == 3221225472" % mmc,
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("bounce-impossible", "11230000.mmc"),
+        "# the machine-wide note that no pool exists",
+        "%s | length == 1" % finding("no-bounce-pool"),
+        ".exit_status == 1",
+    ] + [c for c in RESTRICTED_POOL_BOARD if "11230000.mmc" not in c or c.startswith("#")][1:]
+
+
+def srat_table(ranges):
+    """An ACPI SRAT (struct acpi_table_srat, 48 bytes) of memory affinity entries
+    (struct acpi_srat_mem_affinity, 40 bytes): (base, length, flags), flags 1
+    enabled, 3 enabled and hot-pluggable. The checksum is not checked."""
+    import struct
+    body = b"".join(struct.pack("<BBIHQQIIQ", 1, 40, 0, 0, base, length, 0, flags, 0)
+                    for base, length, flags in ranges)
+    head = struct.pack("<4sIBB6s8sI4sI", b"SRAT", 48 + len(body), 3, 0, b"BOCHS ",
+                       b"BXPC    ", 1, b"BXPC", 1) + struct.pack("<I8s", 1, b"")
+    return head + body
+
+
+def x86_hotplug_3g(t, srat):
+    """x86-iommu-soft-3g's 3 GiB machine without iommu=soft, a rotated log: no RAM
+    above 4 GiB, but pci_swiotlb_detect() tests max_possible_pfn, which the SRAT's
+    hot-pluggable ranges raise (drivers/acpi/numa/srat.c); QEMU -m 3G,maxmem=10G
+    writes one from 4 GiB to 10 GiB. srat: None (unreadable: unknown), False (RAM
+    ranges only), True (and the hotplug range).
+    Follows: QEMU hw/i386/acpi-build.c build_srat's hotplug entry; the rest synthetic."""
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    proc(t, X86_3G_IOMEM, X86_3G_ZONEINFO, X86_3G_MEMINFO, "root=/dev/nvme0n1p1")
+    x86_pc_devices(t)
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
+    ranges = [(0, 0xa0000, 1), (0x100000, 0xbff00000, 1)]
+    if srat:
+        ranges.append((0x100000000, 0x180000000, 3))
+    if srat is not None:
+        t.file("sys/firmware/acpi/tables/SRAT", srat_table(ranges))
+    devs = [
+        "# 3 GiB, all below 4 GiB: the 32-bit AHCI and the 64-bit NVMe reach all of it, pool or none",
+        "%s | .verdict == \"direct\"" % dev("0000:00:1f.2"),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        ".exit_status == 0",
+    ]
+    if srat is None:
+        return [
+            "# no boot log and no SRAT: a hot-pluggable range above 4 GiB would make a pool, unknown",
+            ".swiotlb.active == null and (.swiotlb.active_why | test(\"max_possible_pfn\"))",
+        ] + devs
+    if srat:
+        return [
+            "# the SRAT's hotplug range ends at 10 GiB: max_possible_pfn > MAX_DMA32_PFN, the default pool",
+            ".swiotlb.active == true and .swiotlb.active_provenance == \"derived\"",
+            "(.swiotlb.active_why | test(\"SRAT\")) and .swiotlb.size_bytes == 67108864",
+            "[.inputs[] | select(.path == \"sys/firmware/acpi/tables/SRAT\")][0].status == \"ok\"",
+        ] + devs
+    return [
+        "# the SRAT holds only the 3 GiB: max_possible_pfn is max_pfn, no pool",
+        ".swiotlb.active == false and .swiotlb.active_provenance == \"derived\"",
+    ] + devs
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3763,6 +3874,16 @@ FIXTURES = {
     "arm64-mt8183-36bit": lambda t: arm64_mt8183(t, "6.12.38+deb13-arm64", "dma mask: 36 bits"),
     "arm64-mt8183-32bit": lambda t: arm64_mt8183(t, "6.12.38+deb13-arm64", "dma mask: 32 bits"),
     "arm64-rpi3-sdhost": arm64_rpi3_sdhost,
+    # issue 36 part 2: the pool's areas from the possible CPUs (6.0+)
+    "arm64-kmalloc-pool-64cpu-6.6": lambda t: arm64_kmalloc_pool_cpus(t, "6.6.58-arm64"),
+    "arm64-kmalloc-pool-64cpu-6.12": lambda t: arm64_kmalloc_pool_cpus(t, "6.12.9-arm64"),
+    # issue 36 part 2: arm64 built without ZONE_DMA and ZONE_DMA32, and with ZONE_DMA32
+    "arm64-no-dma-zones-6g": lambda t: arm64_dma_zones(t, False),
+    "arm64-dma32-zone-6g": lambda t: arm64_dma_zones(t, True),
+    # issue 36 part 2: x86-64 under 4 GiB, max_possible_pfn from the SRAT
+    "x86-hotplug-3g-srat": lambda t: x86_hotplug_3g(t, True),
+    "x86-hotplug-3g-no-hotplug": lambda t: x86_hotplug_3g(t, False),
+    "x86-hotplug-3g-unread": lambda t: x86_hotplug_3g(t, None),
 }
 
 
@@ -3808,6 +3929,13 @@ EVIDENCE_PINS.setdefault("arm64-imx8mp", []).append(DMA_DIRECT % dev("30b60000.m
 EVIDENCE_PINS.setdefault("arm64-mt8183-32bit", []).extend(
     [DMA_DIRECT % dev("11200000.usb"), DMA_DIRECT % dev("11201000.usb")])
 EVIDENCE_PINS.setdefault("arm64-mt8183-36bit", []).append(DMA_DIRECT % dev("11200000.usb"))
+# 6 GiB at 0x40000000 and the mt7622 MMC's 32 bits: 0x100000000-0x1bfffffff out of reach
+EVIDENCE_PINS.setdefault("arm64-dma32-zone-6g", []).append(DMA_DIRECT % dev("11230000.mmc"))
+EVIDENCE_PINS.setdefault("arm64-no-dma-zones-6g", []).extend([
+    DMA_DIRECT % dev("11230000.mmc"),
+    "%s | .[0].evidence.limit == \"0xffffffff\"" % finding("bounce-impossible", "11230000.mmc"),
+    "%s | .[0].evidence.ram_above_bytes == 3221225472 and .[0].evidence.boundary == \"0x100000000\""
+    % finding("no-bounce-pool")])
 
 for _name, _extra in EVIDENCE_PINS.items():
     FIXTURES[_name] = _with_evidence(FIXTURES[_name], _extra)

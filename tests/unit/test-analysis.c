@@ -239,6 +239,10 @@ static const struct era_case {
 	  SWIOTLB_PARAM_NOFORCE_WINS, "c6af2aa9ffc9" },
 	{ ERA_SWIOTLB_PARAM, ANY_ARCH, LAST(5, 19), KV(6, 0, 0), SWIOTLB_PARAM_NOFORCE_WINS,
 	  SWIOTLB_PARAM_AREAS, "20347fca71a3" },
+	/* "swiotlb: split up the global swiotlb lock", "swiotlb: ensure a segment doesn't cross
+	 * the area boundary" (both 6.0) */
+	{ ERA_POOL_AREAS, ANY_ARCH, LAST(5, 19), KV(6, 0, 0), POOL_AREAS_NONE, POOL_AREAS_PER_CPU,
+	  "20347fca71a3, 57e6840cf79a" },
 	/* the Hyper-V Isolation VM series (5.16) */
 	{ ERA_HYPERV_FORCE, ANY_ARCH, LAST(5, 16), KV(5, 17, 0), 0, 1, "062a5c4260cd, 5.17" },
 	/* "s390/pci: Use dma-iommu layer" */
@@ -553,6 +557,7 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_IORT_MASK] = "current: min() with the 32-bit default; the older row gives a wider mask, "
 			  "or none where the limit is 0",
 	[ERA_SWIOTLB_PARAM] = "unknown: test-swiotlb-state test_cmdline_words_by_era (forcing the eras read differently)",
+	[ERA_POOL_AREAS] = "current: an assumed size only, never a verdict; size_why says which reading",
 };
 
 static void test_era_unknown_release_judged(void **state)

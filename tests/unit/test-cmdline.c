@@ -17,6 +17,8 @@ struct expect {
 	uint64_t slabs;
 	bool force_areas, noforce_areas; /* the word after <slabs>,<areas> */
 	enum swiotlb_word last;          /* NONE: the one plain word given, if any */
+	bool have_areas;
+	uint64_t areas;                  /* <areas> as written */
 };
 
 static void check(const char *cmdline, struct expect e)
@@ -37,6 +39,9 @@ static void check(const char *cmdline, struct expect e)
 			 p.swiotlb_force_areas, p.swiotlb_noforce_areas, (int)p.swiotlb_last_word,
 			 p.swiotlb_slabs.known, (unsigned long long)p.swiotlb_slabs.v, e.force, e.noforce,
 			 e.force_areas, e.noforce_areas, (int)last, e.have_slabs, (unsigned long long)e.slabs);
+	if (p.swiotlb_areas.known != e.have_areas || (e.have_areas && p.swiotlb_areas.v != e.areas))
+		fail_msg("\"%s\": areas %d/%llu, expected %d/%llu", cmdline, p.swiotlb_areas.known,
+			 (unsigned long long)p.swiotlb_areas.v, e.have_areas, (unsigned long long)e.areas);
 }
 
 static void test_cmdline_forms(void **state)
@@ -51,9 +56,13 @@ static void test_cmdline_forms(void **state)
 	check("swiotlb=0", (struct expect){ .have_slabs = true, .slabs = 0 });
 	/* simple_strtoul base 0: hex, octal; then <areas> */
 	/* after an <areas> field: a word only 6.0+ reads (before, "4,force" is no word) */
-	check("swiotlb=0x100,4,force", (struct expect){ .force_areas = true, .have_slabs = true, .slabs = 256 });
-	check("swiotlb=32768,8,noforce",
-	      (struct expect){ .noforce_areas = true, .have_slabs = true, .slabs = 32768 });
+	check("swiotlb=0x100,4,force", (struct expect){ .force_areas = true, .have_slabs = true, .slabs = 256,
+						       .have_areas = true, .areas = 4 });
+	check("swiotlb=32768,8,noforce", (struct expect){ .noforce_areas = true, .have_slabs = true,
+							 .slabs = 32768, .have_areas = true, .areas = 8 });
+	/* <areas> alone, 0 as written (swiotlb_adjust_nareas makes it one area) */
+	check("swiotlb=,0x10", (struct expect){ .have_areas = true, .areas = 16 });
+	check("swiotlb=1024,0", (struct expect){ .have_slabs = true, .slabs = 1024, .have_areas = true });
 	check("swiotlb=0200", (struct expect){ .have_slabs = true, .slabs = 128 });
 	check("swiotlb=,force", (struct expect){ .force = true });
 	check("swiotlb=force", (struct expect){ .force = true });
@@ -86,7 +95,11 @@ static void test_cmdline_repeated(void **state)
 	      (struct expect){ .force = true, .noforce = true, .last = SWIOTLB_WORD_FORCE });
 	/* a word after <areas> is not the last plain one */
 	check("swiotlb=force swiotlb=1,2,noforce",
-	      (struct expect){ .force = true, .noforce_areas = true, .have_slabs = true, .slabs = 128 });
+	      (struct expect){ .force = true, .noforce_areas = true, .have_slabs = true, .slabs = 128,
+			       .have_areas = true, .areas = 2 });
+	/* a later <areas> replaces an earlier one; one without it keeps it */
+	check("swiotlb=1,2 swiotlb=1,8 swiotlb=4096",
+	      (struct expect){ .have_slabs = true, .slabs = 4096, .have_areas = true, .areas = 8 });
 }
 
 static void test_cmdline_quotes(void **state)

@@ -2,7 +2,7 @@
 /*
  * The one-screen parsers: meminfo_parse, cmdline_parse, manifest_parse,
  * pci_uevent_parse, udev_props_parse, swiotlb_parse_counter, cpuinfo_has_flag,
- * stable_release_parse, iort_parse; and the errno names a MANIFEST's error lines carry.
+ * stable_release_parse, iort_parse, cpu_list_count, srat_parse; and the errno names a MANIFEST's error lines carry.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -776,6 +776,112 @@ static void test_errno_names(void **state)
 	assert_false(errno_is_exhaustion(EACCES) || errno_is_exhaustion(EIO));
 }
 
+/* ---- sys/devices/system/cpu/possible ---- */
+
+static void test_cpu_list(void **state)
+{
+	static const struct {
+		const char *in;
+		int r;
+		unsigned n;
+	} cases[] = {
+		{ "0-63\n", 0, 64 },          /* a 64-CPU arm64 server */
+		{ "0\n", 0, 1 },
+		{ "0,2-5,7\n", 0, 6 },
+		{ "0-3", 0, 4 },               /* no newline: a hand-made snapshot */
+		{ "0-65535\n", 0, 65536 },
+		{ "", -EINVAL, 0 },
+		{ "\n", -EINVAL, 0 },
+		{ "0-\n", -EINVAL, 0 },
+		{ "-3\n", -EINVAL, 0 },
+		{ "3-1\n", -EINVAL, 0 },       /* descending */
+		{ "0-3,2-5\n", -EINVAL, 0 },   /* overlapping */
+		{ "4,4\n", -EINVAL, 0 },
+		{ "0,\n", -EINVAL, 0 },
+		{ "0-3 \n", -EINVAL, 0 },
+		{ "ff\n", -EINVAL, 0 },
+		{ "0-65536\n", -ERANGE, 0 },
+		{ "99999999999999999999\n", -ERANGE, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		unsigned n = 12345;
+		int r = cpu_list_count(cases[i].in, strlen(cases[i].in), &n);
+		if (r != cases[i].r)
+			fail_msg("\"%s\": %d, want %d", cases[i].in, r, cases[i].r);
+		assert_int_equal(n, cases[i].r == 0 ? cases[i].n : 12345u);
+	}
+}
+
+/* ---- ACPI SRAT ---- */
+
+/* An SRAT header (48 bytes) and memory affinity entries {base, length, flags}. */
+static size_t srat_build(unsigned char *b, const uint64_t (*mem)[3], size_t n)
+{
+	size_t len = 48 + 40 * n;
+
+	memset(b, 0, len);
+	memcpy(b, "SRAT", 4);
+	b[4] = (unsigned char)len;
+	b[5] = (unsigned char)(len >> 8);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *e = b + 48 + 40 * i;
+		e[0] = 1;
+		e[1] = 40;
+		for (int k = 0; k < 8; k++) {
+			e[8 + k] = (unsigned char)(mem[i][0] >> (8 * k));
+			e[16 + k] = (unsigned char)(mem[i][1] >> (8 * k));
+		}
+		e[28] = (unsigned char)mem[i][2];
+	}
+	return len;
+}
+
+static void test_srat(void **state)
+{
+	/* QEMU -m 2G,maxmem=10G: RAM below 640 KiB and 2 GiB, a hot-pluggable range (flags 3) */
+	static const uint64_t qemu[][3] = {
+		{ 0, 0xa0000, 1 }, { 0x100000, 0x7ff00000, 1 }, { 0x100000000, 0x180000000, 3 },
+	};
+	static const uint64_t disabled[][3] = { { 0, 0x80000000, 1 }, { 0x100000000, 0x100000000, 2 } };
+	unsigned char b[48 + 40 * 4];
+	uint64_t end = 1;
+	(void)state;
+
+	assert_int_equal(srat_parse(b, srat_build(b, qemu, 3), &end), 0);
+	assert_int_equal(end, 0x280000000);
+	/* a range not enabled raises nothing */
+	assert_int_equal(srat_parse(b, srat_build(b, disabled, 2), &end), 0);
+	assert_int_equal(end, 0x80000000);
+	/* CPU entries only (type 0, 16 bytes): no memory range */
+	size_t len = srat_build(b, NULL, 0);
+	b[48] = 0;
+	b[49] = 16;
+	b[4] = 64;
+	assert_int_equal(srat_parse(b, 64, &end), 0);
+	assert_int_equal(end, 0);
+
+	/* refused: each leaves *ret_end alone */
+	end = 7;
+	len = srat_build(b, qemu, 3);
+	assert_int_equal(srat_parse(b, 47, &end), -EBADMSG);           /* shorter than the header */
+	assert_int_equal(srat_parse(b, len - 1, &end), -EBADMSG);      /* its length past the data */
+	b[0] = 'X';
+	assert_int_equal(srat_parse(b, len, &end), -EBADMSG);          /* not "SRAT" */
+	srat_build(b, qemu, 3);
+	b[48 + 1] = 0;
+	assert_int_equal(srat_parse(b, len, &end), -EBADMSG);          /* an entry of length 0 */
+	srat_build(b, qemu, 3);
+	b[48 + 40 + 1] = 200;
+	assert_int_equal(srat_parse(b, len, &end), -EBADMSG);          /* an entry past the end */
+	srat_build(b, qemu, 1);
+	b[48 + 1] = 24;
+	b[4] = 48 + 24;
+	assert_int_equal(srat_parse(b, 48 + 24, &end), -EBADMSG);      /* a short memory entry */
+	assert_int_equal(end, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -809,6 +915,8 @@ int main(void)
 		cmocka_unit_test(test_stable_release),
 		cmocka_unit_test(test_iort),
 		cmocka_unit_test(test_errno_names),
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_srat),
 	};
 
 	return cmocka_run_group_tests_name("small-parsers", tests, NULL, NULL);

@@ -89,10 +89,11 @@ static void test_iommu_frees_pool(void **state)
 	const char *why;
 	x86_6g(&m, &l);
 	l.end_pfn = 0x100000;
+	opt_set(&m.srat_mem_end, 0x100000000);
 	m.iommu_groups_present = true;
 	m.log_intel_iommu = true;
 	assert_int_equal(active(&m, &l, KV(5, 6, 0), &why), TRI_NO);
-	assert_non_null(strstr(why, "no RAM above 4 GiB"));
+	assert_non_null(strstr(why, "no RAM and no ACPI SRAT memory range above 4 GiB"));
 	l.end_pfn = 0x100001;
 	assert_int_equal(active(&m, &l, KV(5, 6, 0), &why), TRI_UNKNOWN);
 
@@ -107,6 +108,108 @@ static void test_iommu_frees_pool(void **state)
 	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_YES);
 	m.cpu_vendor = (char *)"CentaurHauls";
 	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_UNKNOWN);
+}
+
+/* The assumed size from 6.0 (ERA_POOL_AREAS): one area per possible CPU, a power of
+ * two of 128 slots at least, the slots a power of two (swiotlb_adjust_nareas,
+ * round_up_default_nslabs, 20347fca71a3 and 57e6840cf79a); read sizes win. */
+static void test_pool_areas(void **state)
+{
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	/* a 64-CPU arm64 6.7+ box, 2 GiB all in the DMA zone: RAM/1024 is 2 MiB, 64 areas take 16 */
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 0x40000;
+	l.end_pfn = 0xc0000;
+	l.ram_bytes = 2ull << 30;
+	opt_set(&m.cpus_possible, 64);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.size_bytes.v, 16ull << 20);
+	assert_int_equal(s.size_prov, PROV_ASSUMED);
+	assert_true(s.areas.known);
+	assert_int_equal(s.areas.v, 64);
+	assert_non_null(strstr(s.size_why, "possible CPU"));
+	/* 6 CPUs make 8 areas, 1024 slots: the 2 MiB stand; 9 make 16, 4 MiB */
+	opt_set(&m.cpus_possible, 6);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 2ull << 20);
+	assert_int_equal(s.areas.v, 8);
+	opt_set(&m.cpus_possible, 9);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 4ull << 20);
+	assert_int_equal(s.areas.v, 16);
+	/* 3 GiB: 3 MiB is 1536 slots, rounded up to 2048 whatever the CPUs */
+	opt_set(&m.cpus_possible, 1);
+	l.ram_bytes = 3ull << 30;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 4ull << 20);
+	assert_int_equal(s.areas.v, 1);
+	/* possible CPUs unreadable: the one-area size, a lower bound, no areas */
+	opt_clear(&m.cpus_possible);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 4ull << 20);
+	assert_false(s.areas.known);
+	assert_non_null(strstr(s.size_why, "at least"));
+	/* swiotlb=<slabs>,<areas>: its areas, not the CPUs (3 -> 4 areas, 512 slots) */
+	l.ram_bytes = 2ull << 30;
+	opt_set(&m.cpus_possible, 64);
+	opt_set(&m.cmd.swiotlb_slabs, 256);
+	opt_set(&m.cmd.swiotlb_areas, 3);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 1ull << 20);
+	assert_int_equal(s.areas.v, 4);
+	assert_non_null(strstr(s.size_why, "swiotlb="));
+	/* <areas> 0 is one area ("Zero is treated as 1") */
+	opt_set(&m.cmd.swiotlb_areas, 0);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 512ull << 10);
+	assert_int_equal(s.areas.v, 1);
+	opt_clear(&m.cmd.swiotlb_areas);
+	/* swiotlb=<slabs> alone: 256 slots, 64 areas of 128 */
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 16ull << 20);
+	opt_clear(&m.cmd.swiotlb_slabs);
+
+	/* x86 with RAM above 4 GiB: the 64 MiB default stands up to 256 CPUs */
+	x86_6g(&m, &l);
+	opt_set(&m.cpus_possible, 256);
+	swiotlb_state_compute(&m, &l, KV(6, 0, 0), &s);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	/* 257 CPUs: 512 areas, 65536 slots: 128 MiB from 6.0, 64 MiB in 5.19 */
+	opt_set(&m.cpus_possible, 257);
+	swiotlb_state_compute(&m, &l, KV(6, 0, 0), &s);
+	assert_int_equal(s.size_bytes.v, 128ull << 20);
+	assert_int_equal(s.areas.v, 512);
+	swiotlb_state_compute(&m, &l, KV(5, 19, 255), &s);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	assert_false(s.areas.known);
+	assert_non_null(strstr(s.size_why, "before 6.0"));
+	/* before 6.0, swiotlb=<slabs> as asked (ALIGNed to 128): 3 segments */
+	opt_set(&m.cmd.swiotlb_slabs, 384);
+	swiotlb_state_compute(&m, &l, KV(5, 19, 255), &s);
+	assert_int_equal(s.size_bytes.v, 384ull << 11);
+	swiotlb_state_compute(&m, &l, KV(6, 0, 0), &s);
+	assert_int_equal(s.size_bytes.v, 128ull << 20); /* 512 areas x 128 slots */
+	opt_clear(&m.cmd.swiotlb_slabs);
+
+	/* the log's mapped line and debugfs win over the rule */
+	opt_set(&m.swiotlb.pool_start, 0xbbe00000);
+	opt_set(&m.swiotlb.pool_end, 0xbfe00000);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	assert_int_equal(s.size_prov, PROV_READ);
+	assert_null(s.size_why);
+	assert_false(s.areas.known);
+	opt_set(&m.swiotlb.nslabs, 8192);
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.size_bytes.v, 16ull << 20);
+	assert_int_equal(s.size_prov, PROV_READ);
 }
 
 /* arm64 with 2 GiB below 4 GiB: a kmalloc bouncing pool from 6.5, small from 6.7. */
@@ -152,6 +255,7 @@ static void test_arm64_kmalloc_pool(void **state)
 	m.arch_info = arch_lookup(m.arch.value);
 	l.base_pfn = 1;
 	l.end_pfn = 0x80000;
+	opt_set(&m.srat_mem_end, 0x80000000);
 	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
 	assert_int_equal(s.active, TRI_NO);
 }
@@ -177,10 +281,17 @@ static void test_iommu_off(void **state)
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
 	assert_non_null(strstr(why, "iommu=soft"));
 	m.cmd.iommu_soft = false;
-	/* x86 only: arm64 has no such parameter */
+	/* x86 only: arm64 has no such parameter (a ZONE_DMA32 to 4 GiB, RAM beyond) */
+	struct zone dma32_normal[] = {
+		{ .name = "DMA32", .populated = true, .start_pfn = 1, .spanned = 0xfffff },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x100000, .spanned = 0xc0000 },
+	};
 	m.arch.value = (char *)"aarch64";
 	m.arch_info = arch_lookup(m.arch.value);
+	l.zones = dma32_normal;
+	l.n_zones = 2;
 	assert_int_equal(active(&m, &l, KV(6, 1, 0), &why), TRI_YES);
+	l.n_zones = 0;
 	/* the log line wins over the command line */
 	m.arch.value = (char *)"x86_64";
 	m.arch_info = arch_lookup(m.arch.value);
@@ -452,11 +563,18 @@ static void test_pool_placement(void **state)
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.pool_limit.v, 0xffffffff);
 	assert_non_null(strstr(s.pool_limit_why, "ZONE_DMA32"));
-	/* no zoneinfo: the zone's end unknown, and so the bound */
+	/* no zoneinfo: whether a DMA zone exists, so the pool, and the bound unknown */
 	l.n_zones = 0;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_UNKNOWN);
+	assert_false(s.pool_limit.known);
+	m.cmd.swiotlb_force = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE;
 	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
 	assert_int_equal(s.active, TRI_YES);
 	assert_false(s.pool_limit.known);
+	m.cmd.swiotlb_force = false;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_NONE;
 	/* an architecture with limits of its own */
 	m.arch.value = (char *)"s390x";
 	m.arch_info = arch_lookup(m.arch.value);
@@ -467,6 +585,126 @@ static void test_pool_placement(void **state)
 	assert_false(s.pool_limit.known);
 }
 
+/* x86-64 with RAM below 4 GiB: pci_swiotlb_detect() tests max_possible_pfn, which the
+ * SRAT's (hot-pluggable) ranges raise to PFN_UP(end - 1); unknown without the SRAT. */
+static void test_x86_possible_pfn(void **state)
+{
+	static const struct {
+		bool known;
+		uint64_t end;
+		enum tristate want;
+	} cases[] = {
+		{ false, 0, TRI_UNKNOWN },
+		{ true, 0, TRI_NO },                      /* an SRAT of CPUs only */
+		{ true, 0x80000000, TRI_NO },             /* the 2 GiB present */
+		{ true, 0x100000000, TRI_NO },            /* PFN_UP(0xffffffff) is MAX_DMA32_PFN */
+		{ true, 0x100000001, TRI_NO },            /* PFN_UP(0x100000000) still is */
+		{ true, 0x100000002, TRI_YES },           /* one byte into the next page */
+		{ true, 0x100001000, TRI_YES },
+		{ true, 0x280000000, TRI_YES },           /* maxmem=10G: hotplug to 10 GiB */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct machine m;
+		struct layout l;
+		struct swiotlb_state s;
+		x86_6g(&m, &l);
+		l.end_pfn = 0x80000;
+		if (cases[i].known)
+			opt_set(&m.srat_mem_end, cases[i].end);
+		swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+		if (s.active != cases[i].want)
+			fail_msg("case %zu: %d, want %d (%s)", i, s.active, cases[i].want, s.active_why);
+		assert_int_equal(s.active_prov, cases[i].known ? PROV_DERIVED : PROV_ASSUMED);
+		if (cases[i].want == TRI_YES)
+			assert_non_null(strstr(s.active_why, "SRAT"));
+	}
+
+	/* the boot log outranks the SRAT either way */
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	x86_6g(&m, &l);
+	l.end_pfn = 0x80000;
+	m.kmsg_from_boot = true;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	assert_int_equal(s.active_prov, PROV_READ);
+	opt_set(&m.swiotlb.pool_start, 0x7b000000);
+	opt_set(&m.swiotlb.pool_end, 0x7f000000);
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.active_prov, PROV_READ);
+	/* 32-bit x86 keeps its era rows (ERA_X86_32_POOL) */
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"i686";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.end_pfn = 0x80000;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+}
+
+/* arm64 built without ZONE_DMA and ZONE_DMA32: arm64_dma_phys_limit is PHYS_MASK + 1,
+ * no RAM lies beyond it, no pool (arch/arm64/mm/init.c mem_init); zoneinfo shows the zones. */
+static void test_arm64_no_dma_zones(void **state)
+{
+	struct zone normal_only[] = {
+		{ .name = "Normal", .populated = true, .start_pfn = 0x40000, .spanned = 0x200000 },
+		{ .name = "Movable" },
+	};
+	struct zone dma32_normal[] = {
+		{ .name = "DMA32", .populated = true, .start_pfn = 0x40000, .spanned = 0xc0000 },
+		{ .name = "Normal", .populated = true, .start_pfn = 0x100000, .spanned = 0x140000 },
+	};
+	struct machine m;
+	struct layout l;
+	struct swiotlb_state s;
+	(void)state;
+
+	/* 8 GiB from 1 GiB: RAM above 4 GiB */
+	x86_6g(&m, &l);
+	m.arch.value = (char *)"aarch64";
+	m.arch_info = arch_lookup(m.arch.value);
+	l.base_pfn = 0x40000;
+	l.end_pfn = 0x240000;
+	l.ram_bytes = 8ull << 30;
+	l.zones = normal_only;
+	l.n_zones = 2;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	assert_non_null(strstr(s.active_why, "no ZONE_DMA or ZONE_DMA32"));
+	assert_false(s.size_bytes.known);
+	/* the same RAM with ZONE_DMA32: the default pool */
+	l.zones = dma32_normal;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_int_equal(s.size_bytes.v, 64ull << 20);
+	/* zoneinfo unreadable: either, so unknown rather than the 4 GiB guess */
+	l.n_zones = 0;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_UNKNOWN);
+	assert_non_null(strstr(s.active_why, "proc/zoneinfo"));
+	/* ... but not with all RAM below 4 GiB, where no zone makes a pool before 6.5 */
+	l.end_pfn = 0x100000;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_NO);
+	/* 6.7+ without the zones: the kmalloc pool alone, of RAM / 1024 */
+	l.end_pfn = 0x240000;
+	l.zones = normal_only;
+	l.n_zones = 2;
+	swiotlb_state_compute(&m, &l, KV(6, 12, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_non_null(strstr(s.active_why, "kmalloc"));
+	assert_int_equal(s.size_bytes.v, 8ull << 20);
+	/* x86 never reads the zones so */
+	x86_6g(&m, &l);
+	l.zones = normal_only;
+	l.n_zones = 2;
+	swiotlb_state_compute(&m, &l, KV(6, 1, 0), &s);
+	assert_int_equal(s.active, TRI_YES);
+}
+
 /* A machine of arch with RAM to end_pfn (4 KiB pages) and a rotated log: the default alone. */
 static void plain(struct machine *m, struct layout *l, const char *arch, uint64_t end_pfn)
 {
@@ -475,6 +713,21 @@ static void plain(struct machine *m, struct layout *l, const char *arch, uint64_
 	m->arch_info = arch_lookup(arch);
 	l->end_pfn = end_pfn;
 	l->ram_bytes = (end_pfn - l->base_pfn) << 12;
+	/* x86-64: an SRAT whose ranges are the RAM, none hot-pluggable beyond it */
+	if (strcmp(arch, "x86_64") == 0)
+		opt_set(&m->srat_mem_end, end_pfn << 12);
+	/* arm64: zoneinfo with a ZONE_DMA32 to 4 GiB, as Debian's kernels have it */
+	static struct zone arm64_zones[2];
+	if (strcmp(arch, "aarch64") == 0) {
+		uint64_t dma32_end = end_pfn < 0x100000 ? end_pfn : 0x100000;
+		arm64_zones[0] = (struct zone){ .name = "DMA32", .populated = true, .start_pfn = l->base_pfn,
+						.spanned = dma32_end - l->base_pfn };
+		arm64_zones[1] = (struct zone){ .name = "Normal", .populated = end_pfn > 0x100000,
+						.start_pfn = end_pfn > 0x100000 ? 0x100000 : 0,
+						.spanned = end_pfn > 0x100000 ? end_pfn - 0x100000 : 0 };
+		l->zones = arm64_zones;
+		l->n_zones = 2;
+	}
 }
 
 /* ERA_ARCH_POOL and ERA_X86_32_POOL, each boundary from both sides. */
@@ -602,7 +855,7 @@ static void test_unknown_release_pool(void **state)
 		/* the IOMMU drivers freed it before 5.19 (was: TRI_YES, the current row) */
 		{ "x86_64", 0x1c0000, true, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
 		{ "x86_64", 0x1c0000, false, -ENOENT, TRI_YES, "RAM above 4 GiB" },
-		{ "x86_64", 0xc0000, true, -ENOENT, TRI_NO, "no RAM above 4 GiB" },
+		{ "x86_64", 0xc0000, true, -ENOENT, TRI_NO, "no ACPI SRAT memory range above 4 GiB" },
 		/* 32-bit x86 before 4.19: none (was: TRI_YES) */
 		{ "i686", 0x180000, false, -ENOENT, TRI_UNKNOWN, "kernel release unknown" },
 		{ "i686", 0xc0000, false, -ENOENT, TRI_NO, "no RAM above 4 GiB" },
@@ -780,6 +1033,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_kmalloc_pool),
+		cmocka_unit_test(test_pool_areas),
+		cmocka_unit_test(test_arm64_no_dma_zones),
+		cmocka_unit_test(test_x86_possible_pfn),
 		cmocka_unit_test(test_default_pool),
 		cmocka_unit_test(test_iommu_frees_pool),
 		cmocka_unit_test(test_iommu_off),
