@@ -182,6 +182,20 @@ static char *device_from_dict(const char *v, size_t len)
 	return strndup(colon + 1, (size_t)(v + len - colon - 1));
 }
 
+/* The device a dev_printk record names: its DEVICE= (dict_dev) first, else the
+ * word before at (at NULL: none); NULL when neither names one, an empty name too. */
+static char *record_device(const char *s, const char *at, const char *dict_dev, size_t dict_len)
+{
+	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	if (!dev && at)
+		dev = device_before(s, at);
+	if (dev && !*dev) {
+		free(dev);
+		dev = NULL;
+	}
+	return dev;
+}
+
 /* "ADDR+SIZE overflow (mask M, bus limit L)" at s, as kernel/dma/direct.h and swiotlb.c print it. */
 static bool parse_overflow_numbers(const char *p, const char *end, struct dma_overflow *o)
 {
@@ -200,15 +214,9 @@ static bool parse_overflow_numbers(const char *p, const char *end, struct dma_ov
 static int append_overflow(struct dma_overflow **v, size_t *n, const struct dma_overflow *o,
 			   const char *s, const char *at, const char *dict_dev, size_t dict_len)
 {
-	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
-	if (!dev)
-		dev = device_before(s, at);
+	char *dev = record_device(s, at, dict_dev, dict_len);
 	if (!dev)
 		return -EBADMSG;
-	if (!*dev) {
-		free(dev);
-		return -EBADMSG;
-	}
 	if (array_full(*n)) {
 		struct dma_overflow *nv = reallocarray(*v, array_capacity(*n), sizeof(*nv));
 		if (!nv) {
@@ -311,13 +319,8 @@ static int match_swiotlb_full(struct kmsg_ctx *ctx, const char *s, size_t len, c
 			}
 		}
 	}
-	l.device = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
-	if (!l.device && at - s >= 2 && at[-2] == ':' && at[-1] == ' ')
-		l.device = device_before(s, at - 2);
-	if (l.device && !*l.device) {
-		free(l.device);
-		l.device = NULL;
-	}
+	l.device = record_device(s, at - s >= 2 && at[-2] == ':' && at[-1] == ' ' ? at - 2 : NULL,
+				 dict_dev, dict_len);
 	if (array_full(m->n_swiotlb_full)) {
 		struct swiotlb_full *nv =
 			reallocarray(m->swiotlb_full, array_capacity(m->n_swiotlb_full), sizeof(*nv));
@@ -422,13 +425,9 @@ static int match_dw_mmc_line(struct kmsg_ctx *ctx, const char *s, size_t len, co
 		bits = 32;
 	else
 		return -EBADMSG;
-	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	char *dev = record_device(s, at, dict_dev, dict_len);
 	if (!dev)
-		dev = device_before(s, at);
-	if (!dev || !*dev) {
-		free(dev);
 		return -EBADMSG;
-	}
 	return append_mask_line(ctx->m, dev, MASK_LINE_DW_MMC, bits,
 				bits == 64 ? "boot log: IDMAC supports 64-bit address mode"
 					   : "boot log: IDMAC supports 32-bit address mode (no mask set)");
@@ -459,13 +458,9 @@ static int match_stmmac_line(struct kmsg_ctx *ctx, const char *s, size_t len, co
 	/* DMA_BIT_MASK() of 0 or past 64 cannot have been set */
 	if (host < 1 || host > 64)
 		return -EBADMSG;
-	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	char *dev = record_device(s, at, dict_dev, dict_len);
 	if (!dev)
-		dev = device_before(s, at);
-	if (!dev || !*dev) {
-		free(dev);
 		return -EBADMSG;
-	}
 	return append_mask_line(ctx->m, dev, MASK_LINE_STMMAC, (unsigned)host, "boot log: Using N bits DMA (host) width");
 }
 
@@ -493,13 +488,9 @@ static int match_mtu3_line(struct kmsg_ctx *ctx, const char *s, size_t len, cons
 		bits = 32;
 	else
 		return -EBADMSG;
-	char *dev = dict_dev ? device_from_dict(dict_dev, dict_len) : NULL;
+	char *dev = record_device(s, at, dict_dev, dict_len);
 	if (!dev)
-		dev = device_before(s, at);
-	if (!dev || !*dev) {
-		free(dev);
 		return -EBADMSG;
-	}
 	return append_mask_line(ctx->m, dev, MASK_LINE_MTU3, bits,
 				bits == 36 ? "boot log: mtu3 dma mask: 36 bits"
 					   : "boot log: mtu3 dma mask: 32 bits (the bus default kept)");
