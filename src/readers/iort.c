@@ -45,6 +45,9 @@ int iort_parse(const void *data, size_t len, struct iort_node **ret, size_t *ret
 		return parse_fail(e, 0, "table length beyond the file");
 	if (count > IORT_NODES_MAX)
 		return parse_fail(e, 0, "more nodes than a table can hold");
+	/* nodes follow the header: one that overlaps it reads the header as a node */
+	if (count && off < 48)
+		return parse_fail(e, 0, "a node inside the table's header");
 	for (uint32_t i = 0; i < count; i++) {
 		if (off > table_len || table_len - off < 16) {
 			iort_nodes_free(v, n);

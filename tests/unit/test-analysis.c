@@ -554,8 +554,7 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_IORT_LIMIT] = "current: both limits applied, the strictest reach",
 	[ERA_KMALLOC_BOUNCE] = "unknown: test-observe test_prediction_unknown_release",
 	[ERA_REMOVABLE_ATTR] = "unknown: test-devices test_removable_unknown (release 0 is the old row)",
-	[ERA_IORT_MASK] = "current: min() with the 32-bit default; the older row gives a wider mask, "
-			  "or none where the limit is 0",
+	[ERA_IORT_MASK] = "current: min() with the 32-bit default; the older row: a wider mask, or none",
 	[ERA_SWIOTLB_PARAM] = "unknown: test-swiotlb-state test_cmdline_words_by_era (forcing the eras read differently)",
 	[ERA_POOL_AREAS] = "current: an assumed size only, never a verdict; size_why says which reading",
 };

@@ -715,6 +715,7 @@ static void test_iort(void **state)
 		{ 4, 0, 0xff, "beyond the file" },     /* table length past the file */
 		{ 89, 0, 0, "node length" },           /* the named component's length 0 */
 		{ 40, 0, 0xf0, "beyond the table" },   /* node_offset past the end */
+		{ 40, 0, 10, "header" },               /* node_offset 10: inside the header (a fuzzer's) */
 		{ 0, 100, 0, "beyond the file" },      /* the file cut inside the root complex */
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
