@@ -350,6 +350,16 @@ static int append_mask_line(struct machine *m, char *dev, enum mask_line_kind ki
 	return 1;
 }
 
+/* A mask line for the device the record names (record_device); none named is malformed. */
+static int append_named_mask_line(struct kmsg_ctx *ctx, const char *s, const char *at, const char *dict_dev,
+				  size_t dict_len, enum mask_line_kind kind, unsigned bits, const char *said)
+{
+	char *dev = record_device(s, at, dict_dev, dict_len);
+	if (!dev)
+		return -EBADMSG;
+	return append_mask_line(ctx->m, dev, kind, bits, said);
+}
+
 /* The rest of the line from p, trailing blanks dropped, is exactly word. */
 static bool rest_is(const char *p, const char *end, const char *word)
 {
@@ -425,10 +435,7 @@ static int match_dw_mmc_line(struct kmsg_ctx *ctx, const char *s, size_t len, co
 		bits = 32;
 	else
 		return -EBADMSG;
-	char *dev = record_device(s, at, dict_dev, dict_len);
-	if (!dev)
-		return -EBADMSG;
-	return append_mask_line(ctx->m, dev, MASK_LINE_DW_MMC, bits,
+	return append_named_mask_line(ctx, s, at, dict_dev, dict_len, MASK_LINE_DW_MMC, bits,
 				bits == 64 ? "boot log: IDMAC supports 64-bit address mode"
 					   : "boot log: IDMAC supports 32-bit address mode (no mask set)");
 }
@@ -458,10 +465,7 @@ static int match_stmmac_line(struct kmsg_ctx *ctx, const char *s, size_t len, co
 	/* DMA_BIT_MASK() of 0 or past 64 cannot have been set */
 	if (host < 1 || host > 64)
 		return -EBADMSG;
-	char *dev = record_device(s, at, dict_dev, dict_len);
-	if (!dev)
-		return -EBADMSG;
-	return append_mask_line(ctx->m, dev, MASK_LINE_STMMAC, (unsigned)host, "boot log: Using N bits DMA (host) width");
+	return append_named_mask_line(ctx, s, at, dict_dev, dict_len, MASK_LINE_STMMAC, (unsigned)host, "boot log: Using N bits DMA (host) width");
 }
 
 /*
@@ -488,10 +492,7 @@ static int match_mtu3_line(struct kmsg_ctx *ctx, const char *s, size_t len, cons
 		bits = 32;
 	else
 		return -EBADMSG;
-	char *dev = record_device(s, at, dict_dev, dict_len);
-	if (!dev)
-		return -EBADMSG;
-	return append_mask_line(ctx->m, dev, MASK_LINE_MTU3, bits,
+	return append_named_mask_line(ctx, s, at, dict_dev, dict_len, MASK_LINE_MTU3, bits,
 				bits == 36 ? "boot log: mtu3 dma mask: 36 bits"
 					   : "boot log: mtu3 dma mask: 32 bits (the bus default kept)");
 }
