@@ -23,6 +23,7 @@ struct driver_mask_row {
 	const char *driver;       /* the driver link's name (platform_driver.driver.name) */
 	const char *compatible;   /* the of_match_table entry; NULL: every device the driver binds */
 	uint32_t since;           /* KV(): the first release the row was checked for */
+	uint32_t until;           /* KV(): the first release it no longer holds (0: none); first span wins */
 	enum driver_mask_rule rule;
 	unsigned bits;            /* FIXED: the streaming mask */
 	unsigned coherent_bits;   /* FIXED: the coherent mask; 0 the bus default is kept */
@@ -44,7 +45,7 @@ struct driver_mask {
  * The row for device d (its driver, then its compatible strings in the
  * node's order, as of_match_device() picks the best match) at release, and
  * what it decides with the machine's log lines. A driver not in the table,
- * an unknown release or one before the row's: ret->row NULL.
+ * an unknown release or one no row of its entry spans: ret->row NULL.
  */
 void driver_mask_find(const struct machine *m, const struct device *d, uint32_t release,
 		      struct driver_mask *ret) _nonnull_all_;

@@ -1519,13 +1519,18 @@ static void test_driver_mask_window(void **state)
 	static const struct {
 		const char *name;
 		const char *driver;
-		unsigned line_bits; /* 0: no mtu3 line */
+		enum mask_line_kind kind;
+		unsigned line_bits; /* 0: no line */
 		uint64_t mask;
 	} cases[] = {
-		{ "mtu3 32 bits: none set, the clipped default", "mtu3", 32, 0x7fffffff },
-		{ "mtu3 36 bits: set after the clip", "mtu3", 36, 0xfffffffff },
-		{ "fec: 32 bits set after the clip", "fec", 0, 0xffffffff },
-		{ "sunxi-mmc: none set, the clipped default", "sunxi-mmc", 0, 0x7fffffff },
+		{ "mtu3 32 bits: none set, the clipped default", "mtu3", MASK_LINE_MTU3, 32, 0x7fffffff },
+		{ "mtu3 36 bits: set after the clip", "mtu3", MASK_LINE_MTU3, 36, 0xfffffffff },
+		{ "fec: 32 bits set after the clip", "fec", MASK_LINE_MTU3, 0, 0xffffffff },
+		{ "sunxi-mmc: none set, the clipped default", "sunxi-mmc", MASK_LINE_MTU3, 0, 0x7fffffff },
+		/* stmmac_dvr_probe() prints "Using 32/32" after dma_set_mask_and_coherent(32) */
+		{ "stmmac 32 bits: set after the clip", "rk_gmac-dwmac", MASK_LINE_STMMAC, 32, 0xffffffff },
+		/* dw_mmc's "32-bit address mode" follows no dma_set_mask */
+		{ "dw_mmc 32 bits: none set, the clipped default", "dwmmc_rockchip", MASK_LINE_DW_MMC, 32, 0x7fffffff },
 	};
 	(void)state;
 
@@ -1538,7 +1543,7 @@ static void test_driver_mask_window(void **state)
 		if (cases[i].line_bits) {
 			m.mask_lines = calloc(1, sizeof(*m.mask_lines));
 			assert_non_null(m.mask_lines);
-			m.mask_lines[0] = (struct mask_line){ strdup("11201000.usb"), MASK_LINE_MTU3,
+			m.mask_lines[0] = (struct mask_line){ strdup("11201000.usb"), cases[i].kind,
 							      cases[i].line_bits, "boot log" };
 			m.n_mask_lines = 1;
 		}
@@ -1554,7 +1559,23 @@ static void test_driver_mask_window(void **state)
 	}
 }
 
-/* Every row cites a kernel file and says what decides; a row's (driver, compatible) is unique. */
+static bool same_entry(const struct driver_mask_row *a, const struct driver_mask_row *b)
+{
+	return strcmp(a->driver, b->driver) == 0 &&
+	       (a->compatible == b->compatible ||
+		(a->compatible && b->compatible && strcmp(a->compatible, b->compatible) == 0));
+}
+
+static bool spans(const struct driver_mask_row *r, uint32_t release)
+{
+	return release >= r->since && (r->until == 0 || release < r->until);
+}
+
+/*
+ * Every row cites a kernel file and says what decides. The rows of one
+ * (driver, compatible): each decides at its own first release (no earlier row
+ * spans it), and one that ends is followed by one spanning its end: no gap.
+ */
 static void test_driver_mask_rows(void **state)
 {
 	size_t n;
@@ -1566,13 +1587,65 @@ static void test_driver_mask_rows(void **state)
 		assert_non_null(strstr(rows[i].source, "drivers/"));
 		assert_non_null(rows[i].why);
 		assert_true(rows[i].since >= KV(5, 10, 0));
+		assert_true(rows[i].until == 0 || rows[i].until > rows[i].since);
 		if (rows[i].rule == DRIVER_MASK_FIXED)
 			assert_true(rows[i].bits == 0 || (rows[i].bits >= 24 && rows[i].bits <= 64));
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(rows[i].driver, rows[j].driver) == 0)
-				assert_false(rows[i].compatible == rows[j].compatible ||
-					     (rows[i].compatible && rows[j].compatible &&
-					      strcmp(rows[i].compatible, rows[j].compatible) == 0));
+		bool continued = rows[i].until == 0;
+		for (size_t j = 0; j < n; j++) {
+			if (j == i || !same_entry(&rows[i], &rows[j]))
+				continue;
+			if (j < i && spans(&rows[j], rows[i].since))
+				fail_msg("%s row %zu is shadowed at %#x by row %zu", rows[i].driver, i, rows[i].since, j);
+			continued |= spans(&rows[j], rows[i].until);
+		}
+		if (!continued)
+			fail_msg("%s row %zu ends at %#x and no row follows", rows[i].driver, i, rows[i].until);
+	}
+}
+
+/* A row split by release: each side of each boundary finds its own row (its commit in the source). */
+static void test_driver_mask_releases(void **state)
+{
+	static const struct {
+		const char *release;
+		const char *source; /* a substring of the row's source */
+		const char *why;    /* a substring of what it says decides */
+	} cases[] = {
+		/* dwc3_probe(): no mask before 45d39448b4d0 (5.14) */
+		{ "5.10.0-30-arm64", "no dma_set_mask* before 45d39448b4d0", "sets no mask before 5.14" },
+		{ "5.13.19-arm64", "no dma_set_mask* before 45d39448b4d0", "sets no mask before 5.14" },
+		{ "5.14.0-1-arm64", "(45d39448b4d0, 5.14; until 91062e663b26)", "sets 64 bits whatever" },
+		/* 91062e663b26 (6.0) in stable 5.15.71 and 5.19.12: the stable rows decide there */
+		{ "5.15.70-arm64", "(45d39448b4d0, 5.14; until 91062e663b26)", "sets 64 bits whatever" },
+		{ "5.15.71-arm64", "91062e663b26 in stable 5.15.71", "only when GHWPARAMS0's AWIDTH is 64" },
+		{ "5.15.180-arm64", "91062e663b26 in stable 5.15.71", "only when GHWPARAMS0's AWIDTH is 64" },
+		{ "5.16.0-arm64", "(45d39448b4d0, 5.14; until 91062e663b26)", "sets 64 bits whatever" },
+		{ "5.19.11-arm64", "(45d39448b4d0, 5.14; until 91062e663b26)", "sets 64 bits whatever" },
+		{ "5.19.12-arm64", "91062e663b26 in stable 5.19.12", "only when GHWPARAMS0's AWIDTH is 64" },
+		{ "6.0.0-arm64", "(91062e663b26, 6.0)", "only when GHWPARAMS0's AWIDTH is 64" },
+		{ "6.1.0-27-arm64", "(91062e663b26, 6.0)", "only when GHWPARAMS0's AWIDTH is 64" },
+		{ "7.0.4-arm64", "(91062e663b26, 6.0)", "only when GHWPARAMS0's AWIDTH is 64" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct machine m;
+		struct report r;
+		setup_virt(&m);
+		set_release(&m, cases[i].release);
+		add(&m, "5200000.usb", DEV_BUS_PLATFORM, "dwc3", 1u << DMA_SIGN_USB_HOST);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *x = report_of(&r, "5200000.usb");
+		/* every side: the xHCI's HCCPARAMS1 still decides, the default assumed */
+		if (!x->mask_row || !strstr(x->mask_row->source, cases[i].source) || !x->mask_why ||
+		    !strstr(x->mask_why, cases[i].why) || x->mask_source != MASK_SOURCE_ASSUMED ||
+		    x->dma_mask.v != 0xffffffff)
+			fail_msg("dwc3 at %s: row %s, why %s, mask_source %s", cases[i].release,
+				 x->mask_row ? x->mask_row->source : "none", x->mask_why ? x->mask_why : "none",
+				 mask_source_to_string(x->mask_source));
+		report_done(&r);
+		machine_done(&m);
 	}
 }
 
@@ -1957,6 +2030,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_release_platform_mask),
 		cmocka_unit_test(test_driver_masks),
 		cmocka_unit_test(test_driver_mask_rows),
+		cmocka_unit_test(test_driver_mask_releases),
 		cmocka_unit_test(test_driver_mask_window),
 		cmocka_unit_test(test_unknown_release_restricted_pool),
 		cmocka_unit_test(test_unknown_release_hyperv),
