@@ -288,6 +288,8 @@ struct device {
 	struct opt_bool removable;
 	bool removable_absent;
 	unsigned dma_signs;      /* 1u << DMA_SIGN_*: evidence that it does DMA (read_dma_signs) */
+	/* a root hub under it has a MASK_LINE_USB_STORAGE line on its bus (read_dma_signs) */
+	bool usb_storage_refused;
 	enum dev_bus bus;
 	char *iommu_type;        /* sys/kernel/iommu_groups/N/type as read, for the report */
 	char *interfaces;        /* network interfaces under it, "eth0,wlan0" (sys/class/net); NULL none */
@@ -313,6 +315,9 @@ enum mask_line_kind {
 	MASK_LINE_DW_MMC, /* "DRV DEV: IDMAC supports N-bit address mode." (dw_mmc.c dw_mci_init_dma) */
 	MASK_LINE_STMMAC, /* "DRV DEV: Using N/M bits DMA host/device width" (stmmac_main.c stmmac_dvr_probe) */
 	MASK_LINE_MTU3,   /* "mtu3 DEV: dma mask: N bits" (usb/mtu3/mtu3_core.c mtu3_set_dma_mask) */
+	/* "usb-storage INTF: USB Mass Storage not supported on this host controller" (6.16+):
+	 * device is the USB interface, bits 0 (its host controller does no DMA to RAM) */
+	MASK_LINE_USB_STORAGE,
 	_MASK_LINE_KIND_MAX,
 };
 

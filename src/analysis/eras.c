@@ -469,6 +469,17 @@ static const struct era_row table[] = {
 	  "lib/swiotlb.c, kernel/dma/swiotlb.c swiotlb_init: memblock_alloc_low, below ARCH_LOW_ADDRESS_LIMIT" },
 	{ ERA_POOL_PLACEMENT, KV(5, 19, 0), 0, ANY_ARCH, POOL_PLACE_LOW_UNLESS_ANY,
 	  "kernel/dma/swiotlb.c swiotlb_init_remap (swiotlb_memblock_alloc, 6.2): low unless SWIOTLB_ANY (8ba2ed1be90f, 5.19)" },
+
+	/* drivers/usb/storage/usb.c usb_stor_probe1(): a host controller without DMA
+	 * (!hcd_uses_dma) or with a localmem_pool got host->no_highmem, a
+	 * BLK_BOUNCE_HIGH queue (which 5.13-6.15 never bounces with highmem: see
+	 * ERA_BLOCK_BOUNCE); 48610ec22f0c "usb-storage: reject probe of device one
+	 * non-DMA HCDs when using highmem" (6.16) fails the probe instead when
+	 * IS_ENABLED(CONFIG_HIGHMEM), whatever the RAM, with a dev_warn. */
+	{ ERA_USB_STORAGE_NO_DMA_HCD, 0, KV(6, 16, 0), ANY_ARCH, USB_STORAGE_BOUNCE_HIGH,
+	  "drivers/usb/storage/usb.c usb_stor_probe1: host->no_highmem, before 6.16" },
+	{ ERA_USB_STORAGE_NO_DMA_HCD, KV(6, 16, 0), 0, ANY_ARCH, USB_STORAGE_REFUSED,
+	  "drivers/usb/storage/usb.c usb_stor_probe1: -EINVAL with CONFIG_HIGHMEM (48610ec22f0c, 6.16)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)
@@ -542,6 +553,7 @@ static const char *const rule_names[_ERA_RULE_MAX] = {
 	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
 	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
 	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM), N(ERA_IORT_MASK), N(ERA_POOL_AREAS),
+	N(ERA_USB_STORAGE_NO_DMA_HCD),
 };
 
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
@@ -587,6 +599,7 @@ static const char *const arm_pool_names[] = {
 	N(ARM_POOL_NONE), N(ARM_POOL_ALWAYS), N(ARM_POOL_ABOVE_DMA_LIMIT) };
 static const char *const pool_place_names[] = { N(POOL_PLACE_LOW), N(POOL_PLACE_LOW_UNLESS_ANY) };
 static const char *const poolless_names[] = { N(POOLLESS_TRIES_SWIOTLB), N(POOLLESS_OVERFLOW) };
+static const char *const usb_storage_names[] = { N(USB_STORAGE_BOUNCE_HIGH), N(USB_STORAGE_REFUSED) };
 static const char *const yes_no_names[] = { "0", "1" };
 #undef N
 
@@ -626,6 +639,7 @@ static const struct {
 	V(ERA_SWIOTLB_PARAM, swiotlb_param_names),
 	V(ERA_IORT_MASK, iort_mask_names),
 	V(ERA_POOL_AREAS, pool_areas_names),
+	V(ERA_USB_STORAGE_NO_DMA_HCD, usb_storage_names),
 };
 #undef V
 

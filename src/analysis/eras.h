@@ -55,6 +55,7 @@ enum era_rule {
 	ERA_SWIOTLB_PARAM,       /* how swiotlb='s force and noforce words add up: SWIOTLB_PARAM_* */
 	ERA_IORT_MASK,           /* what an IORT limit does to a device's masks: IORT_MASK_* */
 	ERA_POOL_AREAS,          /* how the pool's size follows the possible CPUs: POOL_AREAS_* */
+	ERA_USB_STORAGE_NO_DMA_HCD, /* usb-storage on a host controller without DMA, CONFIG_HIGHMEM: USB_STORAGE_* */
 	_ERA_RULE_MAX,
 };
 
@@ -205,6 +206,13 @@ enum {
 enum {
 	POOL_PLACE_LOW,          /* memblock "low": below ARCH_LOW_ADDRESS_LIMIT */
 	POOL_PLACE_LOW_UNLESS_ANY, /* low, unless the caller passes SWIOTLB_ANY (Xen, powerpc secure guests) */
+};
+
+/* usb_stor_probe1() for a host controller that does no DMA (!hcd_uses_dma) or
+ * only from its own local memory (localmem_pool), on a CONFIG_HIGHMEM kernel. */
+enum {
+	USB_STORAGE_BOUNCE_HIGH, /* probed: host->no_highmem, a BLK_BOUNCE_HIGH queue */
+	USB_STORAGE_REFUSED,     /* -EINVAL: "USB Mass Storage not supported on this host controller" */
 };
 
 struct era_row {

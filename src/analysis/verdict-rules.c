@@ -158,6 +158,16 @@ bool decided_outside_dma_api(const struct devices_input *in, struct device_repor
 			    "within the mask its driver sets; nothing is mapped for streaming";
 		return true;
 	}
+	/* the refusal is printed only for a host controller that does no DMA or
+	 * only from its own local memory: nothing of RAM is mapped for it */
+	if (d->usb_storage_refused &&
+	    era_value(ERA_USB_STORAGE_NO_DMA_HCD, in->release, in->arch_family, NULL) == USB_STORAGE_REFUSED) {
+		r->verdict = VERDICT_IDLE;
+		r->reason = "usb-storage refused this host controller (boot log): on a CONFIG_HIGHMEM "
+			    "kernel from 6.16 a controller without DMA, or with only its own local "
+			    "memory, gets no USB disk; it maps no RAM";
+		return true;
+	}
 	if (no_dma_api_reason(d->driver)) {
 		r->verdict = VERDICT_DIRECT;
 		r->reason = no_dma_api_reason(d->driver);

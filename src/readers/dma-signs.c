@@ -193,6 +193,21 @@ static bool is_root_hub(const char *name)
 	return true;
 }
 
+/* A usb-storage refusal on bus "usbN": the interface "N-PORT...:C.I" lies on it
+ * (drivers/usb/core/message.c usb_set_configuration names "%d-%s:%d.%d"). */
+static bool refused_on_bus(const struct machine *m, const char *hub)
+{
+	size_t n = strlen(hub + 3);
+
+	for (size_t i = 0; i < m->n_mask_lines; i++) {
+		const struct mask_line *l = &m->mask_lines[i];
+		if (l->kind == MASK_LINE_USB_STORAGE && strncmp(l->device, hub + 3, n) == 0 &&
+		    l->device[n] == '-')
+			return true;
+	}
+	return false;
+}
+
 /* Each root hub's parent is its host controller (hcd->self.controller), or lies under it. */
 static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
 			  size_t n_idx)
@@ -217,8 +232,11 @@ static int read_usb_hosts(struct sysroot *sr, struct machine *m, const struct de
 			break;
 		r = 0; /* not a link (a copied directory): nothing to climb */
 		const struct dev_index *hit = hub ? dev_index_find(idx, n_idx, hub, false) : NULL;
-		if (hit)
+		if (hit) {
 			set_sign(&m->devices[hit->index], DMA_SIGN_USB_HOST);
+			if (refused_on_bus(m, names.v[i]))
+				m->devices[hit->index].usb_storage_refused = true;
+		}
 	}
 	strv_done(&names);
 	return r < 0 ? r : 0;

@@ -497,6 +497,27 @@ static int match_mtu3_line(struct kmsg_ctx *ctx, const char *s, size_t len, cons
 					   : "boot log: mtu3 dma mask: 32 bits (the bus default kept)");
 }
 
+/*
+ * drivers/usb/storage/usb.c usb_stor_probe1 (48610ec22f0c, 6.16): on a
+ * CONFIG_HIGHMEM kernel, a host controller without DMA (!hcd_uses_dma) or with
+ * a localmem_pool gets dev_warn(&intf->dev, "USB Mass Storage not supported on
+ * this host controller") and -EINVAL: "usb-storage 1-1:1.0: ...".
+ * Returns 1 matched, 0 not this line, -EBADMSG malformed, -ENOMEM.
+ */
+static int match_usb_storage_line(struct kmsg_ctx *ctx, const char *s, size_t len, const char *dict_dev,
+				  size_t dict_len)
+{
+	static const char lead[] = ": USB Mass Storage not supported on this host controller";
+	const char *end = s + len, *at = find(s, len, lead);
+
+	if (!at || !starts_with(s, len, "usb-storage "))
+		return 0;
+	if (!rest_is(at + 2, end, lead + 2))
+		return -EBADMSG;
+	return append_named_mask_line(ctx, s, at, dict_dev, dict_len, MASK_LINE_USB_STORAGE, 0,
+				      "boot log: usb-storage: USB Mass Storage not supported on this host controller");
+}
+
 /* Keep the first CoCo line. */
 static int keep_line(struct machine *m, const char *s, size_t len)
 {
@@ -711,6 +732,9 @@ static int match_line(struct kmsg_ctx *ctx, const char *s, size_t len, const cha
 	if (r != 0)
 		return r;
 	r = match_mtu3_line(ctx, s, len, dict_dev, dict_len);
+	if (r != 0)
+		return r;
+	r = match_usb_storage_line(ctx, s, len, dict_dev, dict_len);
 	if (r != 0)
 		return r;
 	return match_coco(ctx, s, len);

@@ -381,4 +381,14 @@ ROWS = {
         " size, and without it (as nobody) only a guest of more than 256 vCPUs, or"
         " an arm64 6.7+ one whose RAM/1024 pool is under 128 slots a vCPU, sizes it"
         " differently; the suite has neither (test-swiotlb-state test_pool_areas pins both sides)",
+
+    # ---- issue 36 part: usb-storage on a host controller without DMA ----
+    "ERA_USB_STORAGE_NO_DMA_HCD 0..6.16 any":
+        "QEMU's USB host controllers (usb-ehci, qemu-xhci, pci-ohci) all set HCD_DMA,"
+        " so usb-storage never takes the no-DMA branch in a guest; tests/machines/"
+        "armhf-lpae-usb-pio-6.15 holds the row",
+    "ERA_USB_STORAGE_NO_DMA_HCD 6.16.. any":
+        "QEMU's USB host controllers (usb-ehci, qemu-xhci, pci-ohci) all set HCD_DMA,"
+        " so usb-storage never refuses in a guest; tests/machines/"
+        "armhf-lpae-usb-pio-6.16 holds the row",
 }

@@ -3772,6 +3772,81 @@ def x86_hotplug_3g(t, srat):
     ] + devs
 
 
+# ---- issue 36 part: 6.16's companions of the block-bounce removal (usb-storage) ----
+
+def armhf_lpae_usb(t, release, refused):
+    """A 32-bit ARM LPAE board (2 GiB at 0x40000000, 1.25 GiB of it highmem:
+    meminfo's HighTotal, CONFIG_HIGHMEM) with two USB host controllers, each
+    with a USB disk plugged in: an EHCI (ehci-platform: ehci_hc_driver sets
+    HCD_DMA) and the OHCI of an SM501 companion chip (ohci-sm501: a
+    localmem_pool, usb_hcd_setup_local_mem, 7d9e6f5aebe8). usb_stor_probe1()
+    gives the SM501's bus a BLK_BOUNCE_HIGH queue before 6.16 and refuses it
+    from 6.16 (48610ec22f0c, CONFIG_HIGHMEM): "USB Mass Storage not supported
+    on this host controller", no disk. The EHCI's disk is the same on both
+    sides. Follows: drivers/usb/storage/usb.c usb_stor_probe1's two lines; the
+    board, its addresses and the SM501's placement are synthetic."""
+    manifest(t, "armv7l", release, "2026-12-07T08:00:00Z")
+    proc(t, ARM2013_IOMEM, ARM2013_ZONEINFO,
+         "MemTotal:        2097152 kB\nMemFree:         1000000 kB\nHighTotal:       1318912 kB\n"
+         "HighFree:         900000 kB\nLowTotal:         778240 kB\nLowFree:          100000 kB\n",
+         "console=ttyS0 root=/dev/mmcblk0p2")
+    dt_node(t, "", n_address_cells=[1], n_size_cells=[1], compatible=strings("vendor,board"))
+    dt_node(t, "soc", n_address_cells=[1], n_size_cells=[1], compatible="simple-bus", ranges=b"")
+    dt_node(t, "soc/usb@12110000", compatible="generic-ehci", reg=[0x12110000, 0x100])
+    dt_node(t, "soc/usb@13e40000", compatible="smi,sm501", reg=[0x13e40000, 0x20000])
+    soc = "sys/devices/platform/soc"
+    platform(t, soc, "soc", "simple-bus")
+    ehci = platform(t, soc + "/12110000.usb", "soc/usb@12110000", "generic-ehci",
+                    "ehci-platform", "ehci_platform")
+    ohci = platform(t, soc + "/13e40000.usb", "soc/usb@13e40000", "smi,sm501",
+                    "sm501-usb", "ohci_hcd")
+    buses = ((1, ehci, "sda", (8, 0)), (2, ohci, "sdb", (8, 16)))
+    for n, hcd, _, _ in buses:
+        hub = "%s/usb%d" % (hcd, n)
+        t.file(hub + "/busnum", "%d\n" % n)
+        t.link("sys/bus/usb/devices/usb%d" % n, hub)
+    lines = [
+        "Booting Linux on physical CPU 0x0",
+        "Linux version %s (debian-kernel@lists.debian.org) #1 SMP Debian" % release,
+    ] + arm_cpu_lines(0x30c5387d)
+    for n, hcd, name, mm in buses:
+        intf = "%d-1:1.0" % n
+        lines.append(("usb-storage %s: USB Mass Storage device detected" % intf,
+                      ["SUBSYSTEM=usb", "DEVICE=+usb:" + intf]))
+        if refused and n == 2:
+            lines.append(("!usb-storage %s: USB Mass Storage not supported on this host controller" % intf,
+                          ["SUBSYSTEM=usb", "DEVICE=+usb:" + intf]))
+            continue
+        sdev = "%s/usb%d/%d-1/%s/host%d/target%d:0:0/%d:0:0:0" % (hcd, n, n, intf, n - 1, n - 1, n - 1)
+        disk(t, sdev, name, [name + "1"], mm, sectors=62333952, max_sectors_kb=240,
+             max_hw_sectors_kb=240)
+    kmsg(t, lines)
+    e, o = dev("12110000.usb"), dev("13e40000.usb")
+    checks = [
+        "# LPAE (SCTLR bit 29 in the boot log) with highmem: the kernels 48610ec22f0c speaks of",
+        ".kernel.arm_lpae == true",
+        "# the EHCI does DMA (HCD_DMA) and its 32-bit mask reaches all 2 GiB: direct on both sides of 6.16",
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0" % e,
+        "[.block[] | select(.dma_device == \"12110000.usb\") | .disk] == [\"sda\"]",
+    ]
+    if refused:
+        return checks + [
+            "# 6.16: usb-storage refused the SM501's bus (boot log): no disk, and a host controller",
+            "# that does DMA only from its own local memory maps no RAM",
+            "%s | .verdict == \"idle\" and (.reason | test(\"usb-storage refused\"))" % o,
+            "[.block[] | .disk] == [\"sda\"]",
+            ".exit_status == 0",
+        ]
+    return checks + [
+        "# 6.15: usb-storage probed on the SM501's bus (a BLK_BOUNCE_HIGH queue, which 5.13-6.15 never",
+        "# bounces with highmem): sdb is there, and nothing says its controller maps no RAM, so its mask",
+        "# and the RAM decide, as for any master: the 32-bit default reaches all 2 GiB",
+        "%s | .verdict == \"direct\" and .unreachable_ram_bytes == 0 and (.reason | test(\"usb-storage\") | not)" % o,
+        "[.block[] | select(.dma_device == \"13e40000.usb\") | .disk] == [\"sdb\"]",
+        ".exit_status == 0",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3884,6 +3959,9 @@ FIXTURES = {
     "x86-hotplug-3g-srat": lambda t: x86_hotplug_3g(t, True),
     "x86-hotplug-3g-no-hotplug": lambda t: x86_hotplug_3g(t, False),
     "x86-hotplug-3g-unread": lambda t: x86_hotplug_3g(t, None),
+    # issue 36 part: usb-storage on a host controller without DMA, one release each side of 6.16
+    "armhf-lpae-usb-pio-6.15": lambda t: armhf_lpae_usb(t, "6.15.6+deb14-armmp-lpae", False),
+    "armhf-lpae-usb-pio-6.16": lambda t: armhf_lpae_usb(t, "6.16.3+deb14-armmp-lpae", True),
 }
 
 

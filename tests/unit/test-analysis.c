@@ -393,6 +393,9 @@ static const struct era_case {
 	/* "swiotlb: add a SWIOTLB_ANY flag to lift the low memory restriction" */
 	{ ERA_POOL_PLACEMENT, ANY_ARCH, LAST(5, 18), KV(5, 19, 0), POOL_PLACE_LOW,
 	  POOL_PLACE_LOW_UNLESS_ANY, "8ba2ed1be90f" },
+	/* "usb-storage: reject probe of device one non-DMA HCDs when using highmem" */
+	{ ERA_USB_STORAGE_NO_DMA_HCD, ANY_ARCH, LAST(6, 15), KV(6, 16, 0), USB_STORAGE_BOUNCE_HIGH,
+	  USB_STORAGE_REFUSED, "48610ec22f0c" },
 };
 
 static bool row_holds(const struct era_row *r, enum era_rule rule, enum arch_family arch)
@@ -557,6 +560,7 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_IORT_MASK] = "current: min() with the 32-bit default; the older row: a wider mask, or none",
 	[ERA_SWIOTLB_PARAM] = "unknown: test-swiotlb-state test_cmdline_words_by_era (forcing the eras read differently)",
 	[ERA_POOL_AREAS] = "current: an assumed size only, never a verdict; size_why says which reading",
+	[ERA_USB_STORAGE_NO_DMA_HCD] = "current: read only with the refusal line, which only the current row prints",
 };
 
 static void test_era_unknown_release_judged(void **state)

@@ -213,6 +213,47 @@ static void test_iommu_unit(void **state)
 	machine_done(&m);
 }
 
+/* usb_stor_probe1's refusal (48610ec22f0c, 6.16): the line marks its host controller
+ * as mapping no RAM; a kernel before 6.16 prints no such line, so it is not taken there. */
+static void test_usb_storage_refused(void **state)
+{
+	static const struct ram_range ram = { 0x40000000, 0x23fffffff };
+	static const struct {
+		const char *release;
+		enum verdict want;
+	} cases[] = {
+		{ "6.15.11-arm64", VERDICT_PARTIAL },
+		{ "6.16.0-arm64", VERDICT_IDLE },
+		{ "7.1.2+deb14-arm64", VERDICT_IDLE },
+		{ "unknown", VERDICT_IDLE }, /* the current row: only it prints the line */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct machine m;
+		struct report r;
+
+		new_machine(&m, "aarch64", cases[i].release, &ram, 1);
+		opt_set(&m.swiotlb.pool_start, 0x7bfff000);
+		opt_set(&m.swiotlb.pool_end, 0x7ffff000);
+		add(&m, "13e40000.usb", DEV_BUS_PLATFORM, "sm501-usb", 1u << DMA_SIGN_USB_HOST)->usb_storage_refused = true;
+		add(&m, "12110000.usb", DEV_BUS_PLATFORM, "ehci-platform", 1u << DMA_SIGN_USB_HOST);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		const struct device_report *refused = report_of(&r, "13e40000.usb");
+		if (refused->verdict != cases[i].want)
+			fail_msg("%s: verdict %d, want %d", cases[i].release, refused->verdict, cases[i].want);
+		assert_true((strstr(refused->reason, "usb-storage refused") != NULL) ==
+			    (cases[i].want == VERDICT_IDLE));
+		/* the other controller is judged as ever (partial: 4 GiB above its 32-bit default;
+		 * unknown at an unknown release, whose platform default is unknown) */
+		assert_int_equal(report_of(&r, "12110000.usb")->verdict,
+				 i == ARRAY_SIZE(cases) - 1 ? VERDICT_UNKNOWN : VERDICT_PARTIAL);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
 static void test_idle_pci_raises_nothing(void **state)
 {
 	struct machine m;
@@ -2005,6 +2046,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_platform_needs_a_sign),
 		cmocka_unit_test(test_iommu_unit),
+		cmocka_unit_test(test_usb_storage_refused),
 		cmocka_unit_test(test_idle_pci_raises_nothing),
 		cmocka_unit_test(test_idle_keeps_logged_overflow),
 		cmocka_unit_test(test_window_unchecked_disk),

@@ -217,6 +217,46 @@ static void test_log_sign(void **state)
 	fx_done(&f);
 }
 
+/* usb-storage's refusal names an interface "BUS-PORT:C.I": it marks the host controller of
+ * root hub usbBUS only (usb1 is not usb12's), and a line on no root hub marks nobody. */
+static void test_usb_storage_refusal(void **state)
+{
+	static const char *const refused[] = { "12-1:1.0", "7-1.2:1.0", "usb3" };
+	struct fake_root f;
+	struct machine m;
+	struct sysroot *sr;
+
+	(void)state;
+	fx_init(&f);
+	fx_platform(&f, "platform", "a0000.usb", "usb@a0000", "ehci-platform");
+	fx_platform(&f, "platform", "c0000.usb", "usb@c0000", "sm501-usb");
+	fx_platform(&f, "platform", "d0000.usb", "usb@d0000", "ohci-platform");
+	fx_dir(&f, PLAT "/a0000.usb/usb1");
+	fx_dir(&f, PLAT "/c0000.usb/usb12");
+	fx_dir(&f, PLAT "/d0000.usb/usb3");
+	fx_link(&f, "sys/bus/usb/devices/usb1", "../../../devices/platform/a0000.usb/usb1");
+	fx_link(&f, "sys/bus/usb/devices/usb12", "../../../devices/platform/c0000.usb/usb12");
+	fx_link(&f, "sys/bus/usb/devices/usb3", "../../../devices/platform/d0000.usb/usb3");
+	sr = fx_open(&f);
+	machine_init(&m);
+	assert_int_equal(read_platform(sr, &m), 0);
+	m.mask_lines = calloc(ARRAY_SIZE(refused), sizeof(*m.mask_lines));
+	assert_non_null(m.mask_lines);
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		m.mask_lines[i] = (struct mask_line){ strdup(refused[i]), MASK_LINE_USB_STORAGE, 0, "" };
+		assert_non_null(m.mask_lines[i].device);
+	}
+	m.n_mask_lines = ARRAY_SIZE(refused);
+	assert_int_equal(read_dma_signs(sr, &m), 0);
+	assert_false(machine_find_device(&m, "a0000.usb")->usb_storage_refused);
+	assert_true(machine_find_device(&m, "c0000.usb")->usb_storage_refused);
+	assert_false(machine_find_device(&m, "d0000.usb")->usb_storage_refused);
+	assert_int_equal(signs_of(&m, "c0000.usb"), BIT(DMA_SIGN_USB_HOST));
+	machine_done(&m);
+	sysroot_free(sr);
+	fx_done(&f);
+}
+
 /* Spoilt inputs: recorded or ignored, never a crash, never a sign they do not show. */
 static void test_bad_inputs(void **state)
 {
@@ -330,6 +370,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_dma_signs),
 		cmocka_unit_test(test_log_sign),
+		cmocka_unit_test(test_usb_storage_refusal),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_dump_parse),
 	};

@@ -472,9 +472,18 @@ static void test_mask_lines(void **state)
 		      "6,20,20,-;mtu3 : dma mask: 36 bits\n"
 		      "6,21,21,-;mtu3 2.usb: dma mask: 36\n"
 		      /* another driver's "dma mask:" line is not mtu3's */
-		      "6,22,22,-;foo 3.usb: dma mask: 36 bits\n"),
+		      "6,22,22,-;foo 3.usb: dma mask: 36 bits\n"
+		      /* usb-storage's refusal (6.16+): the interface, by prefix or DEVICE= */
+		      "4,23,23,-;usb-storage 1-1:1.0: USB Mass Storage not supported on this host controller\n"
+		      "4,24,24,-;usb-storage 2-1.3:1.0: USB Mass Storage not supported on this host controller\n"
+		      " SUBSYSTEM=usb\n"
+		      " DEVICE=+usb:2-1.3:1.0\n"
+		      /* another driver's words, and a line with more after them: not it */
+		      "4,25,25,-;uas 3-1:1.0: USB Mass Storage not supported on this host controller\n"
+		      "4,26,26,-;usb-storage 4-1:1.0: USB Mass Storage not supported on this host controller yet\n"
+		      "4,27,27,-;usb-storage : USB Mass Storage not supported on this host controller\n"),
 		0);
-	assert_int_equal(m->n_mask_lines, 10);
+	assert_int_equal(m->n_mask_lines, 12);
 	static const struct {
 		const char *dev;
 		enum mask_line_kind kind;
@@ -485,6 +494,7 @@ static void test_mask_lines(void **state)
 		{ "fe320000.mmc", MASK_LINE_DW_MMC, 32 },	  { "ff37f000.dwmmc1", MASK_LINE_DW_MMC, 64 },
 		{ "30bf0000.ethernet", MASK_LINE_STMMAC, 34 }, { "fe300000.eth", MASK_LINE_STMMAC, 40 },
 		{ "11201000.usb", MASK_LINE_MTU3, 36 },	  { "11211000.usb", MASK_LINE_MTU3, 32 },
+		{ "1-1:1.0", MASK_LINE_USB_STORAGE, 0 },	  { "2-1.3:1.0", MASK_LINE_USB_STORAGE, 0 },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		assert_string_equal(m->mask_lines[i].device, want[i].dev);
