@@ -295,4 +295,17 @@ for o in "--observe 5" "--color always"; do
 	check "'$o': did you mean $1=$2" grep -q "did you mean $1=$2?" "$tmp/sel.err"
 done
 
+# OBSERVED holds bounces and failed mappings: a line each in the table a person
+# reads (as lsblk's MOUNTPOINTS), one line a device with ", " for -r, -P and -J
+obs=$(fixture_root riscv-poolless-5.13) || exit 99
+COLUMNS=80 timeout 30 "$TOOL" --sysroot "$obs" -o DEVICE,OBSERVED,CHECK 0000:00:05.0 > "$tmp/obs.txt" 2>&1
+check "OBSERVED in a table: a line for the bounces, one for the failures" \
+	bash -c 'grep -q "^0000:00:05.0 *1 / 1.5 KiB consistent\$" "$1" && grep -q "^ *1 failed *\$" "$1"' _ "$tmp/obs.txt"
+check "OBSERVED in a table: no escaped newline" bash -c '! grep -q "x0a" "$1"' _ "$tmp/obs.txt"
+timeout 30 "$TOOL" --sysroot "$obs" -r -n -o DEVICE,OBSERVED 0000:00:05.0 > "$tmp/obs.raw" 2>&1
+check "OBSERVED in -r: one line, parts joined ($(cat "$tmp/obs.raw"))" \
+	test "$(cat "$tmp/obs.raw")" = '0000:00:05.0 1\x20/\x201.5\x20KiB,\x201\x20failed'
+timeout 30 "$TOOL" --sysroot "$obs" -J -o DEVICE,OBSERVED 0000:00:05.0 > "$tmp/obs.json" 2>&1
+check "OBSERVED in -J -o: one string" jqe "$tmp/obs.json" '.devices[0].observed == "1 / 1.5 KiB, 1 failed"'
+
 tap_done

@@ -144,6 +144,12 @@ void prediction_check(const struct devices_input *in, struct device_report *r)
 			set(r, OBSERVED_CONSISTENT,
 			    "its mappings failed, as predicted: with no pool each swiotlb_bounced "
 			    "event is an attempt, \"swiotlb buffer is full\" (before 5.19)");
+		else if (unexplained && in->sw->active == TRI_YES && r->pool_reachable == TRI_NO)
+			/* kernel/dma/swiotlb.c swiotlb_map() (5.0 on) fires the event before it
+			 * takes a slot and checks the slot's reach: each one is a failed attempt */
+			set(r, OBSERVED_CONSISTENT,
+			    "its mappings failed, as predicted: the pool lies out of its reach, so each "
+			    "swiotlb_bounced event is an attempt (\"swiotlb addr ... overflow\")");
 		else if (unexplained)
 			set(r, OBSERVED_CONTRADICTED,
 			    "a device predicted to fail bounced successfully: a pool it reaches exists");

@@ -109,7 +109,8 @@ static char *get_signs(const struct device_report *r, bool bytes)
 	return strbuf_steal(&b);
 }
 
-/* "1219 / 74 MiB": the window's bounces and bytes; "-" for no traffic; NULL when not observed. */
+/* "1219 / 74 MiB": the window's bounces and bytes, then "N failed" (overflow lines) on a
+ * line of its own, alone with no bounce; "-" for no traffic; NULL when not observed. */
 static char *get_observed(const struct device_report *r, bool bytes)
 {
 	struct strbuf b = { 0 };
@@ -118,11 +119,14 @@ static char *get_observed(const struct device_report *r, bool bytes)
 		return NULL;
 	if (!r->observed || (!r->observed->bounces && !r->observed->overflow_messages))
 		return strdup("-");
-	strbuf_append_u64(&b, r->observed->bounces);
-	strbuf_append(&b, " / ");
-	append_size(&b, r->observed->bytes, bytes);
+	if (r->observed->bounces) {
+		strbuf_append_u64(&b, r->observed->bounces);
+		strbuf_append(&b, " / ");
+		append_size(&b, r->observed->bytes, bytes);
+	}
 	if (r->observed->overflow_messages) {
-		strbuf_append(&b, ", ");
+		if (b.len)
+			strbuf_append(&b, "\n");
 		strbuf_append_u64(&b, r->observed->overflow_messages);
 		strbuf_append(&b, " failed");
 	}
@@ -151,30 +155,30 @@ static bool key_observed(const struct device_report *r, uint64_t *v)
 }
 
 static const struct column columns[] = {
-	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device, 0, NULL, COLUMN_TEXT },
-	{ "DRIVER", "bound driver", false, true, true, get_driver, 0.125, NULL, COLUMN_TEXT },
-	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask, 0, key_mask, COLUMN_TEXT },
-	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit, 0, key_limit, COLUMN_TEXT },
-	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu, 0, NULL, COLUMN_TEXT },
-	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict, 0, NULL, COLUMN_TEXT },
-	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach, 0, key_unreach, COLUMN_NUMBER_BYTES },
-	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach, 0, key_reach, COLUMN_NUMBER_BYTES },
-	{ "BUS", "pci, platform or amba", false, false, false, get_bus, 0, NULL, COLUMN_TEXT },
-	{ "MODULE", "kernel module of the driver", false, true, false, get_module, 0.125, NULL, COLUMN_TEXT },
-	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08, NULL, COLUMN_TEXT },
-	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0, key_mask, COLUMN_TEXT },
-	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0, key_coherent, COLUMN_TEXT },
-	{ "MASK_SOURCE", "sysfs, driver, assumed, user, or none", false, false, false, get_src, 0, NULL, COLUMN_TEXT },
-	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0, key_group, COLUMN_NUMBER },
-	{ "NUMA", "NUMA node", true, false, false, get_numa, 0, key_numa, COLUMN_NUMBER },
-	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0, NULL, COLUMN_TEXT },
-	{ "REASON", "why this verdict", false, true, false, get_reason, 0.08, NULL, COLUMN_TEXT },
-	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs, 0.08, NULL, COLUMN_TEXT },
-	{ "OF_NODE", "devicetree node", false, true, false, get_of_node, 0.08, NULL, COLUMN_TEXT },
-	{ "SYSPATH", "sysfs path", false, true, false, get_syspath, 0.08, NULL, COLUMN_TEXT },
-	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path, 0.08, NULL, COLUMN_TEXT },
-	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed, 0, key_observed, COLUMN_TEXT },
-	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check, 0, NULL, COLUMN_TEXT },
+	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device, 0, NULL, COLUMN_TEXT, false },
+	{ "DRIVER", "bound driver", false, true, true, get_driver, 0.125, NULL, COLUMN_TEXT, false },
+	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask, 0, key_mask, COLUMN_TEXT, false },
+	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit, 0, key_limit, COLUMN_TEXT, false },
+	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu, 0, NULL, COLUMN_TEXT, false },
+	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict, 0, NULL, COLUMN_TEXT, false },
+	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach, 0, key_unreach, COLUMN_NUMBER_BYTES, false },
+	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach, 0, key_reach, COLUMN_NUMBER_BYTES, false },
+	{ "BUS", "pci, platform or amba", false, false, false, get_bus, 0, NULL, COLUMN_TEXT, false },
+	{ "MODULE", "kernel module of the driver", false, true, false, get_module, 0.125, NULL, COLUMN_TEXT, false },
+	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08, NULL, COLUMN_TEXT, false },
+	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0, key_mask, COLUMN_TEXT, false },
+	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0, key_coherent, COLUMN_TEXT, false },
+	{ "MASK_SOURCE", "sysfs, driver, assumed, user, or none", false, false, false, get_src, 0, NULL, COLUMN_TEXT, false },
+	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0, key_group, COLUMN_NUMBER, false },
+	{ "NUMA", "NUMA node", true, false, false, get_numa, 0, key_numa, COLUMN_NUMBER, false },
+	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0, NULL, COLUMN_TEXT, false },
+	{ "REASON", "why this verdict", false, true, false, get_reason, 0.08, NULL, COLUMN_TEXT, false },
+	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs, 0.08, NULL, COLUMN_TEXT, false },
+	{ "OF_NODE", "devicetree node", false, true, false, get_of_node, 0.08, NULL, COLUMN_TEXT, false },
+	{ "SYSPATH", "sysfs path", false, true, false, get_syspath, 0.08, NULL, COLUMN_TEXT, false },
+	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path, 0.08, NULL, COLUMN_TEXT, false },
+	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed, 0, key_observed, COLUMN_TEXT, true },
+	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check, 0, NULL, COLUMN_TEXT, false },
 };
 
 const struct column *columns_all(size_t *ret_n)

@@ -27,6 +27,9 @@ struct column {
 	bool (*key)(const struct device_report *r, uint64_t *ret);
 	/* -J -o: a JSON number, as lsblk -J: COLUMN_NUMBER always, COLUMN_NUMBER_BYTES with -b */
 	enum { COLUMN_TEXT, COLUMN_NUMBER, COLUMN_NUMBER_BYTES } json;
+	/* the cell's parts are '\n'-separated: a line each in a table, as lsblk's
+	 * MOUNTPOINTS; joined with ", " in -r, -P and -J */
+	bool lines;
 };
 
 const struct column *columns_all(size_t *ret_n);

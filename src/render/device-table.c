@@ -9,6 +9,7 @@
 #include "render/device-table.h"
 #include "render/text-util.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 #include "shared/utf8.h"
 
 #define MAX_TABLE_COLUMNS 32
@@ -67,8 +68,23 @@ static size_t default_columns(const struct report *r, const struct render_option
 	return n;
 }
 
+/* A multi-line cell for -r, -P or -J: its parts joined with ", " (frees v). */
+static char *join_lines(char *v)
+{
+	struct strbuf b = { 0 };
+
+	for (const char *p = v, *nl; p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (b.len)
+			strbuf_append(&b, ", ");
+		strbuf_append_n(&b, p, nl ? (size_t)(nl - p) : strlen(p));
+	}
+	free(v);
+	return strbuf_steal(&b);
+}
+
 static int fill_rows(struct libscols_table *t, const struct report *r, const struct render_options *o,
-		     const size_t *idx, size_t n, bool json)
+		     const size_t *idx, size_t n, bool json, bool table)
 {
 	const struct column *all = columns_all(&(size_t){ 0 });
 	_cleanup_free_ size_t *order = columns_order(&r->devices, o->sort);
@@ -82,6 +98,8 @@ static int fill_rows(struct libscols_table *t, const struct report *r, const str
 			return -ENOMEM;
 		for (size_t c = 0; c < n; c++) {
 			char *v = all[idx[c]].get(dr, o->bytes);
+			if (v && all[idx[c]].lines && !table)
+				v = join_lines(v);
 			if (v && json) { /* libsmartcols escapes controls but passes any byte: JSON is UTF-8 */
 				char *valid = utf8_make_valid(v);
 				free(v);
@@ -107,6 +125,8 @@ int device_table_print(FILE *out, const struct report *r, const struct render_op
 	size_t defaults[MAX_TABLE_COLUMNS], n = o->n_columns;
 	const size_t *idx = o->columns;
 	struct render_options to = *o;
+	/* a table a person reads: -r, -P and -J keep one line a device */
+	bool table = !json && !o->pairs && !o->raw;
 	int ret;
 
 	if (json || o->pairs)
@@ -130,16 +150,22 @@ int device_table_print(FILE *out, const struct report *r, const struct render_op
 	}
 	for (size_t c = 0; c < n; c++) {
 		const struct column *col = &all[idx[c]];
-		int fl = (col->right ? SCOLS_FL_RIGHT : 0) | (col->trunc ? SCOLS_FL_TRUNC : 0);
+		int fl = (col->right ? SCOLS_FL_RIGHT : 0) | (col->trunc ? SCOLS_FL_TRUNC : 0) |
+			 (col->lines && table ? SCOLS_FL_WRAP : 0);
 		/* an absolute hint (> 1) is never cut: numbers and verdicts stay whole */
 		struct libscols_column *cl = scols_table_new_column(t, col->name, col->trunc ? col->share : 2, fl);
 		if (!cl)
+			return -ENOMEM;
+		/* as lsblk's MOUNTPOINTS: a line a part, the '\n' not escaped */
+		if (col->lines && table &&
+		    (scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL) < 0 ||
+		     scols_column_set_safechars(cl, "\n") < 0))
 			return -ENOMEM;
 		/* as lsblk -J -b: sizes and counts are numbers when the cell holds one */
 		if (json && (col->json == COLUMN_NUMBER || (col->json == COLUMN_NUMBER_BYTES && o->bytes)))
 			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 	}
-	ret = fill_rows(t, r, &to, idx, n, json);
+	ret = fill_rows(t, r, &to, idx, n, json, table);
 	if (ret < 0)
 		return ret;
 	if (scols_print_table(t) < 0)

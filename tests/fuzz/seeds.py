@@ -24,6 +24,8 @@ FILES = {
     "pci-uevent": ["sys/bus/pci/devices/*/uevent"],
     "udev-props": ["run/dmamask-audit/udev/*", "run/dmamask-audit/udev/block/*"],
     "iort": ["sys/firmware/acpi/tables/IORT"],
+    "srat": ["sys/firmware/acpi/tables/SRAT"],
+    "cpus": ["sys/devices/system/cpu/possible"],
     "virtio": ["sys/bus/pci/devices/*/virtio*/features", "sys/bus/platform/devices/*/virtio*/features"],
 }
 SWIOTLB = ["io_tlb_nslabs", "io_tlb_used", "io_tlb_used_hiwater", "io_tlb_transient_nslabs"]

@@ -3847,6 +3847,212 @@ def armhf_lpae_usb(t, release, refused):
     ]
 
 
+# ---- issue 36 part 7 (i36c): mapping out of reach with no pool (ERA_POOLLESS_MAP) ----
+# Where mem_init() makes no pool, arm64 (5.0 on), 32-bit ARM LPAE (fcf044891c84:
+# 5.13, stable 5.4.149 and 5.10.69) and riscv (ce3aca0465e3, 5.14) set
+# swiotlb_force = SWIOTLB_NO_FORCE, so kernel/dma/direct.h dma_direct_map_page()
+# (5.10-5.18: "if (swiotlb_force != SWIOTLB_NO_FORCE) return swiotlb_map(...)")
+# skips swiotlb_map(), whose trace_swiotlb_bounced() would fire, and logs
+# dev_WARN_ONCE "DMA addr %pad+%zu overflow (mask %llx, bus limit %llx).": one
+# line per boot ("DRIVER DEVICE: " before it, no dev_printk dictionary), no event.
+
+# the swiotlb_bounced format before 6.0 (an enum swiotlb_force field), as tests/fuzz/seeds/trace/format-5.10
+FORMAT_5_10 = (
+    "name: swiotlb_bounced\nID: 1196\nformat:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+    "\tfield:__data_loc char[] dev_name;\toffset:8;\tsize:4;\tsigned:1;\n"
+    "\tfield:u64 dma_mask;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:dma_addr_t dev_addr;\toffset:24;\tsize:8;\tsigned:0;\n"
+    "\tfield:size_t size;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:enum swiotlb_force swiotlb_force;\toffset:40;\tsize:4;\tsigned:0;\n\n"
+    "print fmt: \"dev_name: %s dma_mask=%llx dev_addr=%llx size=%zu %s\", __get_str(dev_name), "
+    "REC->dma_mask, (unsigned long long)REC->dev_addr, REC->size, "
+    "__print_symbolic(REC->swiotlb_force, { SWIOTLB_NORMAL, \"NORMAL\" }, "
+    "{ SWIOTLB_FORCE, \"FORCE\" }, { SWIOTLB_NO_FORCE, \"NO_FORCE\" })\n")
+
+
+def poolless_observe(t, bounces=(), overflow=None):
+    """A 5-second --observe window: bounces, (device, mask, addr, size) records of
+    swiotlb_bounced; overflow, one raw kmsg record logged during the window."""
+    o = "run/dmamask-audit/observe/"
+    t.file(o + "window", "requested_seconds=5\nwindow_seconds=5.000\ninterrupted=0\n"
+           "lost_events=0\ntracefs=sys/kernel/tracing\n")
+    t.file(o + "format", FORMAT_5_10)
+    t.file(o + "trace", "# tracer: nop\n#\n" + "".join(
+        bounce_line(d, mask, addr, size, t=101 + i)
+        for i, (d, mask, addr, size) in enumerate(bounces)))
+    if overflow:
+        t.file(o + "kmsg", "4,900,104800000,-;%s\n" % overflow)
+
+
+def arm64_poolless_515(t):
+    """A 5.15 arm64 board whose 2 GiB of RAM start at 32 GiB (0x800000000), a
+    rotated log: max_zone_phys() caps ZONE_DMA at the end of RAM when RAM starts
+    above 4 GiB ("if (phys_start > U32_MAX) zone_mask = PHYS_ADDR_MAX"), so no RAM
+    lies beyond arm64_dma_phys_limit and mem_init() makes no pool (SWIOTLB_NO_FORCE).
+    The MMC's default 32-bit mask reaches none of it: every mapping fails, and the
+    window's kernel log holds dma-direct's overflow line, with no swiotlb_bounced event.
+    Follows: arch/arm64/mm/init.c (5.15) max_zone_phys, zone_sizes_init, mem_init;
+    kernel/dma/direct.h dma_direct_map_page; the board itself is synthetic."""
+    manifest(t, "aarch64", "5.15.80", "2026-12-07T07:00:00Z")
+    iomem = ("11230000-11230fff : 11230000.mmc mmc@11230000\n"
+             "800000000-87fffffff : System RAM\n  800210000-80150ffff : Kernel code\n")
+    zi = zoneinfo([("DMA", 0x800000, 0x80000, 0x80000), ("DMA32", None, 0, 0),
+                   ("Normal", None, 0, 0), ("Movable", None, 0, 0)])
+    mi = "MemTotal:        2010532 kB\nMemFree:         1835120 kB\nBounce:                0 kB\n"
+    proc(t, iomem, zi, mi, "console=ttyS0,115200n8 root=/dev/mmcblk0p1 rootwait")
+    dt_node(t, "", n_address_cells=[2], n_size_cells=[2], compatible=strings("vendor,board"))
+    dt_node(t, "soc", n_address_cells=[2], n_size_cells=[2], compatible="simple-bus", ranges=b"")
+    dt_node(t, "soc/mmc@11230000", compatible="mediatek,mt7622-mmc",
+            reg=[0x0, 0x11230000, 0x0, 0x1000])
+    mmc = platform(t, "sys/devices/platform/soc/11230000.mmc", "soc/mmc@11230000",
+                   "mediatek,mt7622-mmc", "mtk-msdc", "mtk_sd")
+    card = mmc + "/mmc_host/mmc0/mmc0:0001"
+    disk(t, card, "mmcblk0", ["mmcblk0p1"], (179, 0), sectors=31116288)
+    kmsg(t, ["mmc0: new high speed SDHC card at address 0001"], first_seq=700)
+    poolless_observe(t, overflow="mtk-msdc 11230000.mmc: DMA addr 0x0000000800123000+4096 "
+                     "overflow (mask ffffffff, bus limit 0).")
+    d = dev("11230000.mmc")
+    return [
+        "# RAM starts above 4 GiB: ZONE_DMA spans all of it, so mem_init() makes no pool",
+        ".swiotlb.active == false",
+        "# the MMC's 32-bit mask reaches none of the 2 GiB at 0x800000000: its mappings fail",
+        "%s | .verdict == \"fails\" and .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 2147483648" % d,
+        "%s | length == 1 and .[0].severity == \"error\" and .[0].evidence.limit == \"0xffffffff\"" % finding("bounce-impossible", "11230000.mmc"),
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == 2147483648" % finding("no-bounce-pool"),
+        "# arm64 5.15 without a pool (SWIOTLB_NO_FORCE): the overflow line, no swiotlb_bounced event, as predicted",
+        "%s | .observed.bounces == 0 and .observed.overflow_messages == 1" % d,
+        "%s | .observed.prediction == \"consistent\"" % d,
+        ".exit_status == 1",
+    ]
+
+
+B44_MASK = 0x3fffffff  # drivers/net/ethernet/broadcom/b44.c b44_init_one: dma_set_mask_and_coherent(DMA_BIT_MASK(30))
+
+
+def b44_nic(t):
+    """A Broadcom BCM4401 (b44) NIC at 0000:00:05.0 of a host bridge, with its eth1."""
+    b44 = pci(t, "sys/devices/pci0000:00", "0000:00:05.0", 0x14e4, 0x4401, 0x020000, 30,
+              "b44", "b44", subsys=(0x14e4, 0x4401))
+    t.file(b44 + "/net/eth1/address", "52:54:00:12:34:57\n")
+    t.link(b44 + "/net/eth1/device", b44)
+    t.link("sys/class/net/eth1", b44 + "/net/eth1")
+    return "0000:00:05.0"
+
+
+def arm_lpae_poolless_510(t, release):
+    """arm_window_board's 2 GiB from 0x40000000 under an LPAE 5.10 stable kernel
+    (cr=30c5387d in the boot log), its SoC bus unlimited (an empty dma-ranges) and a
+    b44 in a PCI slot, whose 30 bits reach none of the RAM. All RAM lies below
+    arm_dma_pfn_limit (no dma_zone_size: 4 GiB), so from 5.10.69 (fcf044891c84
+    backported) mem_init() makes no pool and sets SWIOTLB_NO_FORCE: dma-direct's
+    overflow line, no event. 5.10.68's mem_init() calls swiotlb_init(1) whatever
+    the RAM: a pool at the top of lowmem, out of the 30 bits' reach too, so
+    swiotlb_map() fires swiotlb_bounced, then logs "swiotlb addr ... overflow".
+    Follows: arch/arm/mm/init.c mem_init (fcf044891c84, stable 5.10.69);
+    kernel/dma/direct.h dma_direct_map_page; kernel/dma/swiotlb.c swiotlb_map."""
+    pool = release == "5.10.68"
+    log = arm_cpu_lines(0x30c5387d)
+    if pool:
+        log.append("software IO TLB: mapped [mem 0x6b800000-0x6f800000] (64MB)")
+    arm_window_board(t, release, log)
+    # an empty dma-ranges: the SoC bus maps 1:1, no limit on the Ethernet
+    t.file(DT + "/soc/dma-ranges", b"")
+    nic = b44_nic(t)
+    d = dev(nic)
+    common = [
+        ".kernel.arm_lpae == true",
+        "# the SoC's Ethernet: a 32-bit default mask and no window reach all RAM, below 4 GiB",
+        "%s | .verdict == \"direct\"" % dev("12000000.ethernet"),
+        "%s | .[0].evidence.unnecessary_bounce_bytes == 796917760" % finding("pfn-count-confusion"),
+    ] + ARM_510_CONFUSION
+    if pool:
+        poolless_observe(t, bounces=[(nic, B44_MASK, 0x80001000, 1538)],
+                         overflow="b44 %s: swiotlb addr 0x000000006b800000+1538 overflow "
+                         "(mask 3fffffff, bus limit 0)." % nic)
+        return [
+            "# 5.10.68: mem_init() makes the pool whatever the RAM, at the top of lowmem, past 30 bits",
+            ".swiotlb.active == true and .swiotlb.pool_start == \"0x6b800000\"",
+            "%s | .verdict == \"fails\" and .swiotlb_pool_reachable == false and .kernel_model == \"dma-direct\"" % d,
+            "%s | .unreachable_ram_bytes == 2147483648" % d,
+            "%s | length == 1 and .[0].evidence.limit == \"0x3fffffff\" and .[0].evidence.pool_start == \"0x6b800000\" and .[0].evidence.pool_end == \"0x6f7fffff\"" % finding("swiotlb-out-of-reach", nic),
+            "%s | length == 1 and .[0].evidence.limit == \"0x3fffffff\"" % finding("bounce-impossible", nic),
+            "# swiotlb_map() fires swiotlb_bounced before its slot proves out of reach: an attempt, not a bounce",
+            "%s | .observed.bounces == 1 and .observed.overflow_messages == 1" % d,
+            "%s | .observed.prediction == \"consistent\" and (.observed.why | test(\"out of its reach\"))" % d,
+            "%s | length == 1 and .[0].evidence.lowest_addr == \"0x80001000\"" % finding("bounce-observed", nic),
+            ".exit_status == 1",
+        ] + common
+    poolless_observe(t, overflow="b44 %s: DMA addr 0x0000000080001000+1538 overflow "
+                     "(mask 3fffffff, bus limit 0)." % nic)
+    return [
+        "# 5.10.69: all RAM below arm_dma_pfn_limit, no pool, SWIOTLB_NO_FORCE (fcf044891c84)",
+        ".swiotlb.active == false",
+        "%s | .verdict == \"fails\" and .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 2147483648" % d,
+        "%s | length == 1 and .[0].severity == \"error\" and .[0].evidence.dma_mask == \"0x3fffffff\"" % finding("bounce-impossible", nic),
+        "# no RAM above 4 GiB and no window: no machine-wide note, the b44's own finding says it",
+        "%s | length == 0" % finding("no-bounce-pool"),
+        "# no swiotlb_map(): the overflow line and no swiotlb_bounced event, as predicted",
+        "%s | .observed.bounces == 0 and .observed.overflow_messages == 1" % d,
+        "%s | .observed.prediction == \"consistent\"" % d,
+        ".exit_status == 1",
+    ] + common
+
+
+def riscv_poolless(t, release):
+    """riscv_virt_1g's 1 GiB at 0x80000000 with a Broadcom BCM4401 (b44, whose
+    driver sets a 30-bit mask: DMA_BIT_MASK(30) in b44_init_one) that reaches none
+    of it. 5.14's mem_init() makes no pool with all RAM below dma32_phys_limit and
+    sets SWIOTLB_NO_FORCE (ce3aca0465e3): the overflow line, no event. 5.13's
+    setup_arch() calls swiotlb_init(1) always: a pool at the top of RAM, which the
+    30 bits do not reach either: swiotlb_map() fires swiotlb_bounced, takes a slot,
+    then logs "swiotlb addr ... overflow" and fails.
+    Follows: arch/riscv/mm/init.c mem_init (ce3aca0465e3), drivers/net/ethernet/
+    broadcom/b44.c b44_init_one, kernel/dma/swiotlb.c swiotlb_map (5.13)."""
+    board = riscv_virt_1g(t, release, False)
+    nic = b44_nic(t)
+    d = dev(nic)
+    if release.startswith("5.13."):
+        # the boot log says where memblock_alloc_low() put the pool: the top of RAM
+        kmsg(t, ["Linux version %s (riscv64-linux-gnu-gcc 10.2.1) #1 SMP" % release,
+                 "software IO TLB: mapped [mem 0x00000000bbfff000-0x00000000bffff000] (64MB)",
+                 "virtio_blk virtio1: [vda] 16777216 512-byte logical blocks"])
+        poolless_observe(t, bounces=[(nic, B44_MASK, 0x80400000, 1538)],
+                         overflow="b44 %s: swiotlb addr 0x00000000bbfff000+1538 overflow "
+                         "(mask 3fffffff, bus limit 0)." % nic)
+        return board[1:] + [
+            "# 5.13: the boot log's pool (it outranks the era's guess), at the top of the 1 GiB",
+            ".swiotlb.active == true and (.swiotlb.active_why | test(\"kernel log\")) and .swiotlb.pool_start == \"0xbbfff000\"",
+            "# past the 30-bit reach: the b44's mappings fail there, in dma-direct's swiotlb",
+            "%s | .kernel_model == \"dma-direct\"" % d,
+            "%s | .[0].evidence.pool_start == \"0xbbfff000\" and .[0].evidence.pool_end == \"0xbfffefff\"" % finding("swiotlb-out-of-reach", nic),
+            "%s | .verdict == \"fails\" and .swiotlb_pool_reachable == false and .unreachable_ram_bytes == 1073741824" % d,
+            "%s | length == 1 and .[0].evidence.limit == \"0x3fffffff\"" % finding("swiotlb-out-of-reach", nic),
+            "%s | length == 1 and .[0].evidence.limit == \"0x3fffffff\"" % finding("bounce-impossible", nic),
+            "# swiotlb_map() fires swiotlb_bounced before its slot proves out of reach: an attempt, not a bounce",
+            "%s | .observed.bounces == 1 and .observed.overflow_messages == 1" % d,
+            "%s | .observed.prediction == \"consistent\" and (.observed.why | test(\"out of its reach\"))" % d,
+            "%s | length == 1 and .[0].evidence.lowest_addr == \"0x80400000\"" % finding("bounce-observed", nic),
+            ".exit_status == 1",
+        ]
+    poolless_observe(t, overflow="b44 %s: DMA addr 0x0000000080400000+1538 overflow "
+                     "(mask 3fffffff, bus limit 0)." % nic)
+    return board + [
+        "# 5.14: no pool (all RAM below 4 GiB), SWIOTLB_NO_FORCE: the b44's mappings fail",
+        "%s | .verdict == \"fails\" and .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 1073741824" % d,
+        "%s | length == 1 and .[0].severity == \"error\" and .[0].evidence.dma_mask == \"0x3fffffff\"" % finding("bounce-impossible", nic),
+        "# no RAM above 4 GiB and no dma-ranges window: no machine-wide note, the b44's own finding says it",
+        "%s | length == 0" % finding("no-bounce-pool"),
+        "# no swiotlb_map(): the overflow line and no swiotlb_bounced event, as predicted",
+        "%s | .observed.bounces == 0 and .observed.overflow_messages == 1" % d,
+        "%s | .observed.prediction == \"consistent\"" % d,
+        ".exit_status == 1",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -3962,6 +4168,12 @@ FIXTURES = {
     # issue 36 part: usb-storage on a host controller without DMA, one release each side of 6.16
     "armhf-lpae-usb-pio-6.15": lambda t: armhf_lpae_usb(t, "6.15.6+deb14-armmp-lpae", False),
     "armhf-lpae-usb-pio-6.16": lambda t: armhf_lpae_usb(t, "6.16.3+deb14-armmp-lpae", True),
+    # issue 36 part 7 (i36c): mapping out of reach with no pool, both sides of each row
+    "arm64-poolless-5.15": arm64_poolless_515,
+    "arm-lpae-poolless-5.10.69": lambda t: arm_lpae_poolless_510(t, "5.10.69"),
+    "arm-lpae-poolless-5.10.68": lambda t: arm_lpae_poolless_510(t, "5.10.68"),
+    "riscv-poolless-5.14": lambda t: riscv_poolless(t, "5.14.21"),
+    "riscv-poolless-5.13": lambda t: riscv_poolless(t, "5.13.19"),
 }
 
 

@@ -182,6 +182,7 @@ static void judged_init(struct judged *j, enum verdict v, uint64_t bounces)
 	j->r.dev = &j->dev;
 	j->r.verdict = v;
 	j->r.limit = 0xffffffff;
+	j->r.pool_reachable = TRI_YES; /* where there is a pool, the device reaches it */
 }
 
 static int check(struct judged *j)
@@ -275,6 +276,16 @@ static void test_prediction_check(void **state)
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
 	j.sw.active = TRI_NO;
 	j.in.release = KV(5, 19, 0); /* is_swiotlb_active() first: no event without a pool */
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	/* a pool out of its reach: swiotlb_map() fires the event, then the slot's
+	 * dma_capable() fails, in every era (was: contradicted, "bounced successfully") */
+	j.sw.active = TRI_YES;
+	j.r.pool_reachable = TRI_NO;
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	assert_non_null(strstr(j.r.observed_why, "out of its reach"));
+	j.in.release = KV(5, 13, 0);
+	assert_int_equal(check(&j), OBSERVED_CONSISTENT);
+	j.r.pool_reachable = TRI_UNKNOWN; /* where the pool lies is unknown: a bounce may have worked */
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
 
 	/* a device the trace never names, and no observation at all */
