@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 #include "analysis/findings.h"
 #include "machine.h"
 

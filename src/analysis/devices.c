@@ -16,40 +16,6 @@
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 
-static const char *const verdict_names[_VERDICT_MAX] = {
-	[VERDICT_DIRECT] = "direct", [VERDICT_IOMMU] = "iommu", [VERDICT_PARTIAL] = "partial",
-	[VERDICT_FORCED] = "forced", [VERDICT_FAILS] = "fails", [VERDICT_IDLE] = "idle",
-	[VERDICT_UNKNOWN] = "unknown",
-};
-
-const char *verdict_to_string(enum verdict v)
-{
-	return v >= 0 && v < _VERDICT_MAX ? verdict_names[v] : NULL;
-}
-
-static const char *const mask_source_names[_MASK_SOURCE_MAX] = {
-	[MASK_SOURCE_SYSFS] = "sysfs",
-	[MASK_SOURCE_ASSUMED] = "assumed",
-	[MASK_SOURCE_USER] = "user",
-	[MASK_SOURCE_NONE] = "none",
-	[MASK_SOURCE_DRIVER] = "driver",
-};
-
-const char *mask_source_to_string(enum mask_source s)
-{
-	return s < _MASK_SOURCE_MAX ? mask_source_names[s] : NULL;
-}
-
-static const char *const kernel_model_names[_KERNEL_MODEL_MAX] = {
-	[KERNEL_MODEL_DMA_DIRECT] = "dma-direct",
-	[KERNEL_MODEL_LEGACY_BLOCK] = "legacy-block",
-};
-
-const char *kernel_model_to_string(enum kernel_model k)
-{
-	return k >= 0 && k < _KERNEL_MODEL_MAX ? kernel_model_names[k] : NULL;
-}
-
 static uint64_t bit_mask(int bits)
 {
 	return bits >= 64 ? UINT64_MAX : bits <= 0 ? 0 : (1ull << bits) - 1;
@@ -723,12 +689,6 @@ int devices_analyse(const struct devices_input *in, struct devices_result *ret)
 	}
 	*ret = res;
 	return 0;
-}
-
-const struct legacy_result *device_legacy(const struct device_report *r)
-{
-	static const struct legacy_result none;
-	return r->legacy ? r->legacy : &none;
 }
 
 void devices_result_done(struct devices_result *r)

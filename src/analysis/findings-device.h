@@ -2,7 +2,7 @@
 /* Per-device findings (findings-device.c). Pure. */
 #pragma once
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 
 /*
  * Append r's findings to f: the predictions of its verdict (none for an

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "analysis/legacy-block.h"
-#include "analysis/report.h"
+#include "analysis/model.h"
 
 /* Append the machine-wide findings of m, with r's layout, swiotlb state and era values, to f. */
 void machine_findings(const struct machine *m, const struct report *r, struct findings *f);

@@ -11,18 +11,6 @@
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
 
-static const char *const result_names[_OBSERVED_RESULT_MAX] = {
-	[OBSERVED_CONSISTENT] = "consistent",
-	[OBSERVED_CONTRADICTED] = "contradicted",
-	[OBSERVED_NO_TRAFFIC] = "no-traffic",
-	[OBSERVED_UNJUDGED] = "unjudged",
-};
-
-const char *observed_result_to_string(enum observed_result r)
-{
-	return r > OBSERVED_NONE && r < _OBSERVED_RESULT_MAX ? result_names[r] : NULL;
-}
-
 static const struct observed_device *observed_for(const struct observation *o, const char *id)
 {
 	for (size_t i = 0; i < o->n_devices; i++)

@@ -9,10 +9,7 @@
 
 #include <errno.h>
 
-#include "analysis/devices.h"
-
-/* "consistent", ...; NULL for OBSERVED_NONE and out of range. */
-const char *observed_result_to_string(enum observed_result r);
+#include "analysis/model.h"
 
 /* Set r->observed, r->observed_result and r->observed_why (static) from in->m->observed. */
 void prediction_check(const struct devices_input *in, struct device_report *r) _nonnull_all_;

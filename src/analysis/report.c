@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "analysis/devices.h"
 #include "analysis/device-select.h"
 #include "analysis/eras.h"
 #include "analysis/legacy-block.h"
@@ -108,15 +109,4 @@ void report_done(struct report *r)
 	devices_result_done(&r->devices);
 	layout_done(&r->layout);
 	findings_done(&r->findings);
-}
-
-bool report_all_clear(const struct report *r)
-{
-	for (size_t i = 0; i < r->devices.n_devices; i++)
-		if (device_needs_action(&r->devices.devices[i]))
-			return false;
-	for (size_t i = 0; i < r->findings.n; i++)
-		if (!r->findings.v[i].device && r->findings.v[i].severity >= SEVERITY_WARNING)
-			return false;
-	return r->unlisted_action == 0;
 }

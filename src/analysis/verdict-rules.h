@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 
 /* No driver, a bridge, no sign of DMA, a driver outside the DMA API, virtio's bypass. */
 bool decided_outside_dma_api(const struct devices_input *in, struct device_report *r) _nonnull_all_;

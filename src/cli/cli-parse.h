@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 
 /*
  * --assume-mask DEV=0xHEX (a mask) or DEV=BITS (1-64, as dma_mask_bits shows

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "analysis/report.h"
+#include "analysis/model.h"
 #include "cli/cli-parse.h"
 #include "cli/options.h"
 #include "cli/options-groups.h"

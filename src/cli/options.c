@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/report.h"
+#include "analysis/model.h"
 #include "cli/cli-usage.h"
 #include "cli/options.h"
 #include "cli/options-groups.h"

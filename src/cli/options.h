@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 #include "analysis/findings.h"
 #include "render/render.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 #include "diff/report-diff.h"
 #include "shared/macro.h"
 
@@ -49,14 +49,14 @@ static const char *str_at(json_object *doc, const char *path)
 
 int verdict_severity(const char *verdict)
 {
-	if (!verdict)
-		return -1;
-	if (strcmp(verdict, "fails") == 0)
+	switch (verdict_gravity(verdict_from_string(verdict))) {
+	case VERDICT_GRAVITY_ERROR:
 		return SEVERITY_ERROR;
-	if (strcmp(verdict, "partial") == 0 || strcmp(verdict, "forced") == 0 ||
-	    strcmp(verdict, "unknown") == 0)
+	case VERDICT_GRAVITY_WARNING:
 		return SEVERITY_WARNING;
-	return -1;
+	default:
+		return -1;
+	}
 }
 
 int report_diff_check(json_object *doc, const char **why)

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "analysis/report.h"
+#include "analysis/model.h"
 #include "render/render.h"
 
 /*

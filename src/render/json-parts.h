@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 #include "analysis/eras.h"
 #include "analysis/findings.h"
 #include "render/json-writer.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/report.h"
+#include "analysis/model.h"
 #include "machine.h"
 
 struct column;

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "analysis/report.h"
+#include "analysis/model.h"
 #include "render/render.h"
 
 /* Devices judged, how many bounce, fail or are forced; one entry per device needing action. 0 or -ENOMEM. */

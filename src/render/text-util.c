@@ -162,19 +162,13 @@ void text_set_cell(struct libscols_line *ln, size_t col, struct strbuf *b)
 
 const char *text_verdict_colour(enum verdict v)
 {
-	switch (v) {
-	case VERDICT_FAILS:
-		return "red";
-	case VERDICT_PARTIAL:
-	case VERDICT_FORCED:
-	case VERDICT_UNKNOWN:
-		return "yellow";
-	case VERDICT_DIRECT:
-	case VERDICT_IOMMU:
-		return "green";
-	default:
-		return NULL;
-	}
+	static const char *const colours[] = {
+		[VERDICT_GRAVITY_NONE] = NULL,
+		[VERDICT_GRAVITY_GOOD] = "green",
+		[VERDICT_GRAVITY_WARNING] = "yellow",
+		[VERDICT_GRAVITY_ERROR] = "red",
+	};
+	return colours[verdict_gravity(v)];
 }
 
 const char *text_severity_sgr(enum severity s)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/devices.h"
+#include "analysis/model.h"
 #include "analysis/findings.h"
 #include "render/render.h"
 #include "shared/strbuf.h"
