@@ -11,6 +11,7 @@
 #include "analysis/devices.h"
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
+#include "analysis/verdict-catalogue.h"
 #include "analysis/verdict-rules.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
@@ -267,43 +268,38 @@ static enum tristate pool_reachable(const struct devices_input *in, const struct
 	return b <= r->limit || r->limit == 0 ? TRI_YES : TRI_NO;
 }
 
-/* The verdict when some RAM must bounce through swiotlb. */
-static void needs_pool(const struct devices_input *in, struct device_report *r)
+/* The verdict when some RAM must bounce through swiotlb (r->pool_reachable set). */
+static struct verdict_decision pool_decision(const struct devices_input *in, const struct device_report *r)
 {
 	const struct swiotlb_state *sw = in->sw;
+	int noforce = sw->cmdline_noforce ? era_value(ERA_SWIOTLB_NOFORCE, in->release, ANY_ARCH, NULL) : -1;
 
-	r->out_of_reach_decides = true;
-	r->pool_reachable = pool_reachable(in, r);
-	int noforce = sw->cmdline_noforce
-			      ? era_value(ERA_SWIOTLB_NOFORCE, in->release, ANY_ARCH, NULL) : -1;
-	if (noforce == NOFORCE_ONE_SLAB || noforce == NOFORCE_NO_POOL) {
-		/* the token slab of 4.10-5.17 is never used: dma-direct skips swiotlb_map() */
-		r->verdict = VERDICT_FAILS;
-		r->reason = "RAM out of reach and swiotlb=noforce: the kernel never bounces, "
-			    "mappings there fail";
-	} else if (sw->active == TRI_NO) {
-		r->verdict = VERDICT_FAILS;
-		r->reason = "RAM out of reach and no swiotlb pool: mappings there fail";
-	} else if (sw->active == TRI_UNKNOWN) {
-		verdict_unknown(r, UNKNOWN_CAUSE_POOL,
-				"RAM out of reach; whether a swiotlb pool exists is unknown");
-	} else if (r->pool_reachable == TRI_NO) {
-		r->verdict = VERDICT_FAILS;
-		r->reason = sw->pool.known ? "RAM out of reach and the swiotlb pool is out of reach too"
-					   : "RAM out of reach, and the swiotlb pool, placed below its derived "
-					     "bound, is out of reach too";
-	} else if (r->pool_reachable == TRI_UNKNOWN) {
-		verdict_unknown(r, UNKNOWN_CAUSE_POOL,
-				sw->pool_limit.known
-				    ? "RAM out of reach; the swiotlb pool lies below its derived bound, where "
-				      "only part of the RAM is within reach: whether it is is unknown"
-				    : "RAM out of reach; whether the swiotlb pool is within reach is unknown");
-	} else {
-		r->verdict = VERDICT_PARTIAL;
-		r->reason = sw->pool.known ? "RAM out of reach bounces through the swiotlb pool"
-					   : "RAM out of reach bounces through the swiotlb pool (placed below "
-					     "its derived bound, all within reach)";
-	}
+	/* the token slab of 4.10-5.17 is never used: dma-direct skips swiotlb_map() */
+	if (noforce == NOFORCE_ONE_SLAB || noforce == NOFORCE_NO_POOL)
+		return DECIDED(VR_POOL_NOFORCE);
+	if (sw->active == TRI_NO)
+		return DECIDED(VR_NO_POOL);
+	if (sw->active == TRI_UNKNOWN)
+		return DECIDED(VR_POOL_UNKNOWN);
+	if (r->pool_reachable == TRI_NO)
+		return DECIDED(sw->pool.known ? VR_POOL_OUT_OF_REACH : VR_POOL_DERIVED_OUT_OF_REACH);
+	if (r->pool_reachable == TRI_UNKNOWN)
+		return DECIDED(sw->pool_limit.known ? VR_POOL_REACH_PARTLY : VR_POOL_REACH_UNKNOWN);
+	return DECIDED(sw->pool.known ? VR_BOUNCES : VR_BOUNCES_DERIVED);
+}
+
+/*
+ * What the kernel checks reaches past the dma-ranges window (window_unchecked):
+ * a host bridge's window before 5.5, the window rounded up 4.20-5.4, the mask
+ * alone before 4.20; below the block layer (block) or not, the words differ.
+ */
+static struct verdict_decision window_unchecked(const struct device_report *r, bool block)
+{
+	if (r->window_ignored)
+		return DECIDED(block ? VR_BLOCK_WINDOW_IGNORED : VR_WINDOW_IGNORED);
+	if (r->bus_limit)
+		return DECIDED(block ? VR_BLOCK_WINDOW_ROUNDED : VR_WINDOW_ROUNDED);
+	return DECIDED(block ? VR_BLOCK_WINDOW_MASK_ONLY : VR_WINDOW_MASK_ONLY);
 }
 
 /*
@@ -319,145 +315,110 @@ static struct opt_bool device_removable(const struct devices_input *in, const st
 	return (struct opt_bool){ .v = false, .known = true };
 }
 
-static void decide(const struct devices_input *in, struct device_report *r)
+/* The block layer's verdict before 5.13, for a device whose disks' bounce_pfn decides. */
+static struct verdict_decision decide_legacy(const struct devices_input *in, const struct device_report *r)
+{
+	const struct legacy_result *lr = device_legacy(r);
+
+	if (lr->missed_bytes == 0)
+		return DECIDED(lr->by_reading[lr->kernel_reading].bounce_bytes ? VR_BLOCK_BOUNCES : VR_BLOCK_NOTHING);
+	if (!r->dma_mask.known)
+		return DECIDED(VR_BLOCK_NO_MASK);
+	/* 32-bit ARM's arm_dma_ops map without checking the mask (no swiotlb
+	 * without LPAE/Xen): what the block layer misses reaches the device */
+	switch (arm_streaming_unchecked(in)) {
+	case TRI_YES:
+		return DECIDED(VR_BLOCK_MISSED_UNCHECKED);
+	case TRI_UNKNOWN:
+		return DECIDED(VR_BLOCK_MISSED_LPAE_UNKNOWN);
+	default:
+		break;
+	}
+	/* before 4.20 dma_capable() below the block layer compares with the mask
+	 * alone: what lies past the window but inside the mask is handed over */
+	if (r->window_unchecked)
+		return window_unchecked(r, true);
+	return UNDECIDED; /* dma-direct/swiotlb below the block layer catches the rest */
+}
+
+/* The mask or the memory layout is not known: what is missing. */
+static struct verdict_decision decide_unknown_reach(const struct devices_input *in, const struct device_report *r)
 {
 	const struct device *d = r->dev;
-	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
-	bool legacy_decides = block_era == BLOCK_BOUNCE_PFN && r->has_block && device_legacy(r)->known;
 
-	r->kernel_model = legacy_decides ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
-	r->pool_reachable = TRI_UNKNOWN;
-	if (decided_outside_dma_api(in, r) || decided_by_domain(in, r) || decided_by_forcing(in, r))
-		return;
-	if (r->iort_zeroed) {
-		/* no highmem-only reading of "no mask" here: what the driver sets decides */
-		verdict_unknown(r, UNKNOWN_CAUSE_MASK, r->mask_why);
-		return;
-	}
-	if (r->forced) {
-		r->verdict = VERDICT_FORCED;
-		r->reason = r->forced_why;
-		return;
-	}
-	if (r->map.state == DMA_MAP_ERROR) {
-		verdict_unknown(r, UNKNOWN_CAUSE_DEVICETREE,
-				device_dt(d)->err ? "devicetree unreadable: the kernel's translation and bus limit "
-					"cannot be known"
-				      : "devicetree dma-ranges unusable: the kernel's translation and bus limit "
-					"cannot be known");
-		return;
-	}
-	if (legacy_decides) {
-		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
-		if (device_legacy(r)->missed_bytes == 0) {
-			r->verdict = k->bounce_bytes ? VERDICT_PARTIAL : VERDICT_DIRECT;
-			r->reason = k->bounce_bytes ? "the block layer bounces pages above bounce_pfn"
-						    : "nothing to bounce";
-			return;
-		}
-		if (!r->dma_mask.known) {
-			verdict_unknown(r, UNKNOWN_CAUSE_MASK,
-					"highmem not bounced by the block layer; no DMA mask to judge it");
-			return;
-		}
-		/* 32-bit ARM's arm_dma_ops map without checking the mask (no swiotlb
-		 * without LPAE/Xen): what the block layer misses reaches the device */
-		enum tristate unchecked = arm_streaming_unchecked(in);
-		if (unchecked == TRI_YES) {
-			r->verdict = VERDICT_FAILS;
-			r->missed_corrupts = true;
-			r->reason = "RAM out of reach that the block layer does not bounce, and no mask "
-				    "check below it: DMA hits the wrong memory";
-			return;
-		}
-		if (unchecked == TRI_UNKNOWN) {
-			r->out_of_reach_decides = true;
-			verdict_unknown(r, UNKNOWN_CAUSE_KERNEL,
-					"RAM out of reach that the block layer does not bounce, on a 32-bit ARM "
-					"kernel of 5.3-5.19 not known to be LPAE: arm_dma_ops would corrupt it, "
-					"LPAE's dma-direct would bounce or fail it");
-			return;
-		}
-		/* before 4.20 dma_capable() below the block layer compares with the mask
-		 * alone: what lies past the window but inside the mask is handed over */
-		if (r->window_unchecked) {
-			r->verdict = VERDICT_FAILS;
-			r->missed_corrupts = true;
-			r->out_of_reach_decides = true;
-			r->reason = r->window_ignored
-					    ? "RAM past the host bridge's dma-ranges window, which a kernel "
-					      "before 5.5 never reads (of_dma_get_range starts above it): "
-					      "nothing bounces it, DMA there goes astray"
-					    : r->bus_limit
-					    ? "RAM past the devicetree dma-ranges window that the block layer does "
-					      "not bounce, and from 4.20 to 5.4 dma_capable() checks the window "
-					      "rounded up to a power of two: DMA there goes astray"
-					    : "RAM past the devicetree dma-ranges window that the block layer does "
-					      "not bounce, and before 4.20 dma_capable() checks only the mask: DMA "
-					      "there goes astray";
-			return;
-		}
-		needs_pool(in, r); /* dma-direct/swiotlb below the block layer catches the rest */
-		return;
-	}
 	if (!r->dma_mask.known) {
-		verdict_unknown(r, d->bus != DEV_BUS_PCI && in->release == 0 ? UNKNOWN_CAUSE_RELEASE
-									     : UNKNOWN_CAUSE_MASK,
-				d->bus == DEV_BUS_PCI
-				    ? (opt_is(&d->dma_mask_bits, 0) ? "dma_mask_bits is 0: no DMA mask set"
-							     : "no dma_mask_bits in sysfs")
-				    : in->release == 0
-				    ? "kernel release unknown: a platform device's default DMA mask is 32 "
-				      "bits from 3.13, none before; give --assume-mask"
-				    : "no default DMA mask for this bus and era: give --assume-mask");
+		if (d->bus == DEV_BUS_PCI)
+			return DECIDED(opt_is(&d->dma_mask_bits, 0) ? VR_MASK_ZERO : VR_NO_MASK_BITS);
+		return DECIDED(in->release == 0 ? VR_PLATFORM_MASK_RELEASE_UNKNOWN : VR_NO_DEFAULT_MASK);
+	}
+	/* no RAM ranges: what the mask reaches is not known; the memory inputs
+	 * contradicting one another is said so: the remedy differs */
+	return DECIDED(in->l->check.disagree ? VR_LAYOUT_CONTRADICTS : VR_LAYOUT_UNKNOWN);
+}
+
+/* The kernel's order: outside the DMA API, the IOMMU domain, forcing; then reach. */
+static struct verdict_decision decide(const struct devices_input *in, struct device_report *r)
+{
+	struct verdict_decision v = decided_outside_dma_api(in, r);
+
+	if (!v.why)
+		v = decided_by_domain(in, r);
+	if (!v.why)
+		v = decided_by_forcing(in, r);
+	if (v.why == VR_FORCED) {
+		r->forced = true;
+		r->forced_why = v.detail;
+	}
+	if (v.why && v.why != VR_FORCED)
+		return v;
+	/* no highmem-only reading of "no mask" here: what the driver sets decides */
+	if (r->iort_zeroed)
+		return (struct verdict_decision){ VR_IORT_ZEROED, r->mask_why };
+	if (v.why)
+		return v;
+	if (r->map.state == DMA_MAP_ERROR)
+		return DECIDED(device_dt(r->dev)->err ? VR_DT_MAP_UNREADABLE : VR_DT_RANGES_UNUSABLE);
+	if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
+		v = decide_legacy(in, r);
+		if (v.why)
+			return v;
+	} else {
+		if (!r->dma_mask.known || !r->direct.known)
+			return decide_unknown_reach(in, r);
+		if (r->direct.unreachable_bytes == 0)
+			return DECIDED(VR_ALL_IN_REACH);
+		v = decided_by_lowmem_only_net(in, r);
+		if (!v.why && in->arch_family == ARCH_ARM)
+			v = decided_by_arm_dma_ops(in);
+		if (v.why)
+			return v;
+		/* the current rows check the window exactly; before 4.20 the mask alone, before
+		 * 5.5 a host bridge's window not at all: what lies past it would go astray */
+		if (in->release == 0 && r->map.state == DMA_MAP_RANGES && !r->map.from_iort &&
+		    r->dma_mask.v > r->map.bus_limit)
+			return DECIDED(VR_WINDOW_RELEASE_UNKNOWN);
+		if (r->window_unchecked)
+			return window_unchecked(r, false);
+	}
+	r->pool_reachable = pool_reachable(in, r);
+	return pool_decision(in, r);
+}
+
+/* The decision's verdict, cause, words and flags into the report. */
+static void apply(struct device_report *r, struct verdict_decision v)
+{
+	const struct verdict_reason_info *c = verdict_reason_info(v.why);
+
+	if (!c) { /* decide() always ends in pool_decision(): a bug, said rather than guessed */
+		verdict_unknown(r, UNKNOWN_CAUSE_OTHER, "internal error: no rule decided (please report it)");
 		return;
 	}
-	if (!r->direct.known) { /* no RAM ranges: what the mask reaches is not known */
-		/* the memory inputs contradicting one another is said so: the remedy differs */
-		verdict_unknown(r, in->l->check.disagree ? UNKNOWN_CAUSE_CONTRADICTION : UNKNOWN_CAUSE_LAYOUT,
-				in->l->check.disagree
-				    ? "proc/iomem, proc/zoneinfo and proc/meminfo disagree on the RAM "
-				      "(memory-inputs-disagree): which RAM the mask reaches cannot be known"
-				    : "memory layout unknown: which RAM the mask reaches cannot be known");
-		return;
-	}
-	if (r->direct.unreachable_bytes == 0) {
-		r->verdict = VERDICT_DIRECT;
-		r->reason = "all RAM within reach";
-		return;
-	}
-	if (decided_by_lowmem_only_net(in, r))
-		return;
-	if (in->arch_family == ARCH_ARM && decided_by_arm_dma_ops(in, r))
-		return;
-	/* the current rows check the window exactly; before 4.20 the mask alone, before
-	 * 5.5 a host bridge's window not at all: what lies past it would go astray */
-	if (in->release == 0 && r->map.state == DMA_MAP_RANGES && !r->map.from_iort &&
-	    r->dma_mask.v > r->map.bus_limit) {
-		r->out_of_reach_decides = true;
-		verdict_unknown(r, UNKNOWN_CAUSE_RELEASE,
-				"RAM past the devicetree dma-ranges window, kernel release unknown: from "
-				"5.5 it bounces or fails, before 4.20 (or 5.5 for a host bridge's window) the "
-				"mask alone is checked and DMA there goes astray");
-		return;
-	}
-	if (r->window_unchecked) {
-		r->verdict = VERDICT_FAILS;
-		r->missed_corrupts = true;
-		r->out_of_reach_decides = true;
-		r->reason = r->window_ignored
-				    ? "the mask reaches past the host bridge's dma-ranges window, which a "
-				      "kernel before 5.5 never reads (of_dma_get_range starts above it): "
-				      "DMA there goes astray"
-				    : r->bus_limit
-				    ? "the devicetree dma-ranges window does not end at a power of two, and "
-				      "from 4.20 to 5.4 the kernel's bus limit is the window rounded up to one: "
-				      "DMA past the window and below that goes astray"
-				    : "the mask reaches past the devicetree dma-ranges window and, before 4.20, "
-				      "the kernel kept no bus limit to check: DMA there goes astray";
-		return;
-	}
-	needs_pool(in, r);
+	r->verdict = c->verdict;
+	r->unknown_cause = c->cause;
+	r->reason = c->text ? c->text : v.detail;
+	r->out_of_reach_decides = c->flags & VR_OUT_OF_REACH;
+	r->missed_corrupts = c->flags & VR_MISSED_CORRUPTS;
+	r->untrusted = c->flags & VR_UNTRUSTED;
 }
 
 /*
@@ -639,7 +600,11 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		if (e < 0)
 			return e;
 	}
-	decide(in, r);
+	int block_era = era_value(ERA_BLOCK_BOUNCE, in->release, in->arch_family, NULL);
+	r->kernel_model = block_era == BLOCK_BOUNCE_PFN && r->has_block && device_legacy(r)->known
+				  ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
+	r->pool_reachable = TRI_UNKNOWN;
+	apply(r, decide(in, r));
 	verdict_unreachable_ram(in, r);
 	prediction_check(in, r);
 	return 0;
