@@ -8,7 +8,7 @@
 
 #include "analysis/eras.h"
 #include "analysis/findings-device.h"
-#include "analysis/findings-machine.h"
+#include "analysis/findings-evidence.h"
 #include "analysis/prediction-check.h"
 #include "shared/macro.h"
 #include "shared/sat.h"
@@ -323,16 +323,6 @@ static void add_tally_evidence(struct findings *f, struct finding *x, const stru
 	finding_add_u64(f, x, "log_lines", t->n);
 }
 
-void add_full_evidence(struct findings *f, struct finding *x, const struct swiotlb_full *l, uint64_t lines)
-{
-	finding_add_u64(f, x, "log_lines", lines);
-	if (l->size.known)
-		finding_add_u64(f, x, "size", l->size.v);
-	if (l->total.known) {
-		finding_add_u64(f, x, "total_slots", l->total.v);
-		finding_add_u64(f, x, "used_slots", l->used.v);
-	}
-}
 
 /*
  * "swiotlb addr ... overflow" (kernel/dma/swiotlb.c swiotlb_map, dev_WARN_ONCE:

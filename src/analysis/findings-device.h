@@ -11,7 +11,3 @@
  */
 void device_findings(const struct devices_input *in, const struct device_report *r,
 		     struct findings *f);
-
-/* A "swiotlb buffer is full" line's numbers on x: the first line's, and how many lines. */
-void add_full_evidence(struct findings *f, struct finding *x, const struct swiotlb_full *l, uint64_t lines)
-	_nonnull_(1, 3);

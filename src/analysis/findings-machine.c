@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "analysis/eras.h"
-#include "analysis/findings-device.h"
+#include "analysis/findings-evidence.h"
 #include "analysis/findings-machine.h"
 #include "analysis/legacy-block.h"
 #include "shared/array.h"
@@ -18,19 +18,6 @@
 #include "shared/strmap.h"
 #include "shared/sat.h"
 
-void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
-			const struct legacy_block *c, const struct legacy_block *p)
-{
-	finding_add_u64(f, x, "base_pfn", l->base_pfn);
-	finding_add_u64(f, x, "max_low_pfn_as_count", l->lowmem.max_low_pfn_as_count);
-	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->lowmem.max_low_pfn_as_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
-	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
-	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
-	finding_add_u64(f, x, "unnecessary_bounce_bytes",
-			c->bounce_bytes > p->bounce_bytes ? c->bounce_bytes - p->bounce_bytes : 0);
-}
 
 /* A snapshot whose capture did not finish (its MANIFEST says so): what it missed reads as absent. */
 static void snapshot_findings(const struct machine *m, struct findings *f)

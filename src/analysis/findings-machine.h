@@ -2,7 +2,6 @@
 /* Machine-wide findings (findings-machine.c). Pure. */
 #pragma once
 
-#include "analysis/legacy-block.h"
 #include "analysis/model.h"
 
 /* Append the machine-wide findings of m, with r's layout, swiotlb state and era values, to f. */
@@ -10,7 +9,3 @@ void machine_findings(const struct machine *m, const struct report *r, struct fi
 
 /* The risk a device bound later meets (no-bounce-pool): needs r's devices analysed. */
 void latent_findings(const struct report *r, struct findings *f);
-
-/* The numbers of a pfn-count-confusion finding: the layout and both readings of max_low_pfn. */
-void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
-			const struct legacy_block *as_count, const struct legacy_block *as_pfn);
