@@ -39,4 +39,23 @@ check "unknown words alone: no trace" sh -c "! grep -q 'sysroot:' '$tmp/e1'"
 DMAMASK_DEBUG=nonsense,sysroot, "$TOOL" --sysroot "$root" > /dev/null 2> "$tmp/e2"
 check "unknown words beside sysroot: the trace" grep -q 'sysroot: read proc/iomem: 0' "$tmp/e2"
 
+# readers: a line per reader with its result; verdicts: a line per device naming
+# the catalogue case that decided and the numbers behind it, the report unchanged
+"$TOOL" --sysroot "$root" --json > "$tmp/plain" 2> /dev/null
+DMAMASK_DEBUG=readers,verdicts "$TOOL" --sysroot "$root" --json > "$tmp/traced" 2> "$tmp/trace"
+check "readers,verdicts: stdout unchanged by the trace" same_report "$tmp/plain" "$tmp/traced"
+check "readers: identity first, with the release" \
+	sh -c "head -1 '$tmp/trace' | grep -Eq '^dmamask-audit: readers: identity: 0 \\(release [^)]+\\)$'"
+check "readers: iomem read, its inputs counted" \
+	grep -Eq '^dmamask-audit: readers: iomem: 0 \(inputs: [0-9]+, devices added: 0\)$' "$tmp/trace"
+check "readers: pci adds the PCI devices" \
+	grep -Eq '^dmamask-audit: readers: pci: 0 \(inputs: [0-9]+, devices added: [1-9][0-9]*\)$' "$tmp/trace"
+n_dev=$(jq '.devices | length' "$tmp/plain")
+check "verdicts: one line per device ($n_dev)" \
+	test "$(grep -c '^dmamask-audit: verdicts: ' "$tmp/trace")" -eq "$n_dev"
+sata=$(jq -r '.devices[] | select(.id == "0000:00:1f.2") | .verdict' "$tmp/plain")
+check "verdicts: the AHCI's case and its verdict ($sata) with its mask" \
+	grep -Eq "^dmamask-audit: verdicts: 0000:00:1f\.2: VR_[A-Z_]+ -> $sata \(mask 0xffffffff, " "$tmp/trace"
+check "verdicts: no sysroot line unless asked" sh -c "! grep -q ': sysroot: ' '$tmp/trace'"
+
 tap_done

@@ -5,6 +5,7 @@
  * DMA); an IOMMU translates before reach matters; forced bouncing ignores
  * reach; then the kernel model of the era compares RAM with the reach.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "analysis/prediction-check.h"
 #include "analysis/verdict-catalogue.h"
 #include "analysis/verdict-rules.h"
+#include "shared/debug.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -404,8 +406,13 @@ static struct verdict_decision decide(const struct devices_input *in, struct dev
 	return pool_decision(in, r);
 }
 
+static const char *tri(enum tristate t)
+{
+	return t == TRI_YES ? "yes" : t == TRI_NO ? "no" : "unknown";
+}
+
 /* The decision's verdict, cause, words and flags into the report. */
-static void apply(struct device_report *r, struct verdict_decision v)
+static void apply(const struct devices_input *in, struct device_report *r, struct verdict_decision v)
 {
 	const struct verdict_reason_info *c = verdict_reason_info(v.why);
 
@@ -419,6 +426,15 @@ static void apply(struct device_report *r, struct verdict_decision v)
 	r->out_of_reach_decides = c->flags & VR_OUT_OF_REACH;
 	r->missed_corrupts = c->flags & VR_MISSED_CORRUPTS;
 	r->untrusted = c->flags & VR_UNTRUSTED;
+	/* "why is this device partial?": the case and the numbers the rules read */
+	if (debug_enabled(DEBUG_VERDICTS))
+		debug_log(DEBUG_VERDICTS,
+			  "%s: %s -> %s (mask %s%#" PRIx64 ", bus limit %#" PRIx64 ", model %s, "
+			  "unreachable %s%" PRIu64 " bytes, pool %s, reachable %s)",
+			  r->dev->id, c->name, verdict_to_string(r->verdict), r->dma_mask.known ? "" : "unknown ",
+			  r->dma_mask.v, r->bus_limit, kernel_model_to_string(r->kernel_model),
+			  r->direct.known ? "" : "unknown ", r->direct.unreachable_bytes,
+			  tri(in->sw->active), tri(r->pool_reachable));
 }
 
 /*
@@ -604,7 +620,7 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 	r->kernel_model = block_era == BLOCK_BOUNCE_PFN && r->has_block && device_legacy(r)->known
 				  ? KERNEL_MODEL_LEGACY_BLOCK : KERNEL_MODEL_DMA_DIRECT;
 	r->pool_reachable = TRI_UNKNOWN;
-	apply(r, decide(in, r));
+	apply(in, r, decide(in, r));
 	verdict_unreachable_ram(in, r);
 	prediction_check(in, r);
 	return 0;

@@ -94,6 +94,7 @@ enum {
 };
 
 struct verdict_reason_info {
+	const char *name;          /* "VR_BOUNCES": the case in DMAMASK_DEBUG=verdicts */
 	enum verdict verdict;
 	enum unknown_cause cause;  /* VERDICT_UNKNOWN: what it lacks */
 	unsigned flags;            /* VR_OUT_OF_REACH, ... */

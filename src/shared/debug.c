@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* DMAMASK_DEBUG parsing; see debug.h. */
+/* DMAMASK_DEBUG parsing and its trace lines; see debug.h. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,9 @@ static const struct {
 	enum debug_area area;
 } areas[] = {
 	{ "sysroot", DEBUG_SYSROOT },
+	{ "readers", DEBUG_READERS },
+	{ "eras", DEBUG_ERAS },
+	{ "verdicts", DEBUG_VERDICTS },
 };
 
 unsigned debug_parse(const char *value)
@@ -31,5 +36,25 @@ unsigned debug_parse(const char *value)
 
 bool debug_enabled(enum debug_area area)
 {
-	return debug_parse(getenv("DMAMASK_DEBUG")) & area;
+	/* read once: era lookups ask for every device */
+	static int mask = -1;
+
+	if (mask < 0)
+		mask = (int)debug_parse(getenv("DMAMASK_DEBUG"));
+	return (unsigned)mask & area;
+}
+
+void debug_log(enum debug_area area, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!debug_enabled(area))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(areas); i++)
+		if (areas[i].area == area)
+			fprintf(stderr, "%s: %s: ", PACKAGE, areas[i].name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }

@@ -433,6 +433,9 @@ static void test_debug_parse(void **ptr)
 	assert_int_equal(debug_parse("all,sysroot,"), DEBUG_SYSROOT); /* unknown words ignored */
 	assert_int_equal(debug_parse(",,sysroot"), DEBUG_SYSROOT);
 	assert_int_equal(debug_parse("sysroots,sys"), 0);
+	assert_int_equal(debug_parse("verdicts,readers"), DEBUG_VERDICTS | DEBUG_READERS);
+	assert_int_equal(debug_parse("eras,sysroot,eras"), DEBUG_ERAS | DEBUG_SYSROOT);
+	assert_int_equal(debug_parse("verdict,reader,era"), 0); /* whole words only */
 }
 
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
