@@ -9,28 +9,23 @@
 #include "shared/array.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
+#include "shared/string-table.h"
 
-static const char *const provenance_names[_PROV_MAX] = {
+static const char *const provenance_table[_PROV_MAX] = {
 	[PROV_UNKNOWN] = "unknown", [PROV_READ] = "read",	[PROV_DERIVED] = "derived",
 	[PROV_ASSUMED] = "assumed", [PROV_USER] = "user",
 };
 
-const char *provenance_to_string(enum provenance p)
-{
-	return p >= 0 && p < _PROV_MAX ? provenance_names[p] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(provenance, enum provenance);
 
-static const char *const input_status_names[_INPUT_STATUS_MAX] = {
+static const char *const input_status_table[_INPUT_STATUS_MAX] = {
 	[INPUT_OK] = "ok",
 	[INPUT_MISSING] = "missing",
 	[INPUT_DENIED] = "denied",
 	[INPUT_INVALID] = "invalid",
 };
 
-const char *input_status_to_string(enum input_status s)
-{
-	return s >= 0 && s < _INPUT_STATUS_MAX ? input_status_names[s] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(input_status, enum input_status);
 
 enum input_status input_status_from_errno(int err)
 {
@@ -48,7 +43,7 @@ enum input_status input_status_from_errno(int err)
 	}
 }
 
-static const char *const dma_sign_names[_DMA_SIGN_MAX] = {
+static const char *const dma_sign_table[_DMA_SIGN_MAX] = {
 	[DMA_SIGN_DISK] = "disk",
 	[DMA_SIGN_NET] = "net",
 	[DMA_SIGN_USB_HOST] = "usb-host",
@@ -64,10 +59,7 @@ static const char *const dma_sign_names[_DMA_SIGN_MAX] = {
 	[DMA_SIGN_KERNEL_LOG] = "kernel-log",
 };
 
-const char *dma_sign_to_string(enum dma_sign s)
-{
-	return s >= 0 && s < _DMA_SIGN_MAX ? dma_sign_names[s] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(dma_sign, enum dma_sign);
 
 void machine_init(struct machine *m)
 {
@@ -175,24 +167,14 @@ bool machine_input_ok(const struct machine *m, const char *path)
 	return false;
 }
 
-enum iommu_domain iommu_domain_from_string(const char *s)
-{
-	static const struct {
-		const char *name;
-		enum iommu_domain domain;
-	} names[] = {
-		{ "DMA", IOMMU_DOMAIN_DMA },		 { "DMA-FQ", IOMMU_DOMAIN_DMA_FQ },
-		{ "identity", IOMMU_DOMAIN_IDENTITY },	 { "unmanaged", IOMMU_DOMAIN_UNMANAGED },
-		{ "blocked", IOMMU_DOMAIN_BLOCKED },	 { "unknown", IOMMU_DOMAIN_UNKNOWN },
-	};
-
-	if (!s)
-		return IOMMU_DOMAIN_NONE;
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (strcmp(s, names[i].name) == 0)
-			return names[i].domain;
-	return IOMMU_DOMAIN_OTHER;
-}
+/* iommu_group/type as drivers/iommu/iommu.c iommu_group_show_type() writes it */
+static const char *const iommu_domain_table[] = {
+	[IOMMU_DOMAIN_DMA] = "DMA",		  [IOMMU_DOMAIN_DMA_FQ] = "DMA-FQ",
+	[IOMMU_DOMAIN_IDENTITY] = "identity",	  [IOMMU_DOMAIN_UNMANAGED] = "unmanaged",
+	[IOMMU_DOMAIN_BLOCKED] = "blocked",	  [IOMMU_DOMAIN_UNKNOWN] = "unknown",
+};
+DEFINE_STRING_TABLE_LOOKUP_FROM_STRING_OR(iommu_domain, enum iommu_domain, IOMMU_DOMAIN_NONE,
+					  IOMMU_DOMAIN_OTHER);
 
 const char *machine_manifest_get(const struct machine *m, const char *key)
 {
@@ -202,16 +184,13 @@ const char *machine_manifest_get(const struct machine *m, const char *key)
 	return NULL;
 }
 
-static const char *const bus_names[_DEV_BUS_MAX] = {
+static const char *const dev_bus_table[_DEV_BUS_MAX] = {
 	[DEV_BUS_PCI] = "pci",
 	[DEV_BUS_PLATFORM] = "platform",
 	[DEV_BUS_AMBA] = "amba",
 };
 
-const char *dev_bus_to_string(enum dev_bus b)
-{
-	return b >= 0 && b < _DEV_BUS_MAX ? bus_names[b] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(dev_bus, enum dev_bus);
 
 static const char *const bus_dirs[_DEV_BUS_MAX] = {
 	[DEV_BUS_PCI] = "sys/bus/pci/devices",

@@ -542,20 +542,13 @@ const struct era_row *era_table(unsigned *ret_n)
 	return table;
 }
 
-/* The names the kernel-suite's era table (tests/kernels/README) prints. */
-#define N(x) [x] = #x
-static const char *const rule_names[_ERA_RULE_MAX] = {
-	N(ERA_MAX_LOW_PFN), N(ERA_BLOCK_BOUNCE), N(ERA_BLOCK_LIMIT), N(ERA_RANGE_MAP),
-	N(ERA_BUS_LIMIT), N(ERA_DT_WALK_START), N(ERA_SWIOTLB_NOFORCE), N(ERA_PLATFORM_MASK),
-	N(ERA_POOL_LOGGED), N(ERA_SCSI_BLOCK_LIMIT), N(ERA_STREAMING_MAP), N(ERA_KMALLOC_POOL),
-	N(ERA_HYPERV_FORCE), N(ERA_S390_PCI_DMA), N(ERA_MAPPING_ALIGN), N(ERA_RESTRICTED_POOL),
-	N(ERA_UNTRUSTED_BOUNCE), N(ERA_INTEL_IDENTITY_FALLBACK), N(ERA_IOMMU_DROPS_POOL),
-	N(ERA_ARM_LPAE_POOL), N(ERA_POOL_PLACEMENT), N(ERA_POOLLESS_MAP), N(ERA_ARCH_POOL),
-	N(ERA_X86_32_POOL), N(ERA_AMD_PASSTHROUGH), N(ERA_IORT_LIMIT), N(ERA_KMALLOC_BOUNCE),
-	N(ERA_REMOVABLE_ATTR), N(ERA_SWIOTLB_PARAM), N(ERA_IORT_MASK), N(ERA_POOL_AREAS),
-	N(ERA_USB_STORAGE_NO_DMA_HCD),
-};
+/* The names the kernel-suite's era table (tests/kernels/README) prints:
+ * each rule's from ERA_RULES, its values' from the table ERA_RULES names. */
+#define ERA_RULE_NAME(rule, value_names) [rule] = #rule,
+static const char *const rule_names[_ERA_RULE_MAX] = { ERA_RULES(ERA_RULE_NAME) };
+#undef ERA_RULE_NAME
 
+#define N(x) [x] = #x
 static const char *const max_low_pfn_names[] = { N(MAX_LOW_PFN_PFN), N(MAX_LOW_PFN_COUNT) };
 static const char *const block_bounce_names[] = {
 	N(BLOCK_BOUNCE_PFN), N(BLOCK_BOUNCE_NEVER_HIGHMEM), N(BLOCK_BOUNCE_NONE) };
@@ -603,45 +596,19 @@ static const char *const usb_storage_names[] = { N(USB_STORAGE_BOUNCE_HIGH), N(U
 static const char *const yes_no_names[] = { "0", "1" };
 #undef N
 
-#define V(rule, names) [rule] = { names, ARRAY_SIZE(names) }
+/* Every rule has two values at least (a yes-or-no rule "0" and "1"): a shorter
+ * table is a rule whose names were not written. */
+#define ERA_RULE_CHECK(rule, names) \
+	_Static_assert(ARRAY_SIZE(names) >= 2, #rule ": its values' names, " #names ", too few");
+ERA_RULES(ERA_RULE_CHECK)
+#undef ERA_RULE_CHECK
+
+#define ERA_RULE_VALUES(rule, names) [rule] = { names, ARRAY_SIZE(names) },
 static const struct {
 	const char *const *names;
 	size_t n;
-} value_names[_ERA_RULE_MAX] = {
-	V(ERA_MAX_LOW_PFN, max_low_pfn_names),
-	V(ERA_BLOCK_BOUNCE, block_bounce_names),
-	V(ERA_BLOCK_LIMIT, block_limit_names),
-	V(ERA_RANGE_MAP, range_map_names),
-	V(ERA_BUS_LIMIT, bus_limit_names),
-	V(ERA_DT_WALK_START, dt_walk_names),
-	V(ERA_SWIOTLB_NOFORCE, noforce_names),
-	V(ERA_PLATFORM_MASK, platform_mask_names),
-	V(ERA_POOL_LOGGED, pool_log_names),
-	V(ERA_SCSI_BLOCK_LIMIT, scsi_limit_names),
-	V(ERA_STREAMING_MAP, streaming_names),
-	V(ERA_KMALLOC_POOL, kmalloc_pool_names),
-	V(ERA_HYPERV_FORCE, yes_no_names),
-	V(ERA_S390_PCI_DMA, s390_pci_names),
-	V(ERA_MAPPING_ALIGN, mapping_align_names),
-	V(ERA_RESTRICTED_POOL, yes_no_names),
-	V(ERA_UNTRUSTED_BOUNCE, untrusted_names),
-	V(ERA_INTEL_IDENTITY_FALLBACK, yes_no_names),
-	V(ERA_IOMMU_DROPS_POOL, iommu_pool_names),
-	V(ERA_ARM_LPAE_POOL, arm_pool_names),
-	V(ERA_POOL_PLACEMENT, pool_place_names),
-	V(ERA_POOLLESS_MAP, poolless_names),
-	V(ERA_ARCH_POOL, arch_pool_names),
-	V(ERA_X86_32_POOL, x86_32_pool_names),
-	V(ERA_AMD_PASSTHROUGH, yes_no_names),
-	V(ERA_IORT_LIMIT, iort_limit_names),
-	V(ERA_KMALLOC_BOUNCE, yes_no_names),
-	V(ERA_REMOVABLE_ATTR, yes_no_names),
-	V(ERA_SWIOTLB_PARAM, swiotlb_param_names),
-	V(ERA_IORT_MASK, iort_mask_names),
-	V(ERA_POOL_AREAS, pool_areas_names),
-	V(ERA_USB_STORAGE_NO_DMA_HCD, usb_storage_names),
-};
-#undef V
+} value_names[_ERA_RULE_MAX] = { ERA_RULES(ERA_RULE_VALUES) };
+#undef ERA_RULE_VALUES
 
 const char *era_rule_name(enum era_rule rule)
 {

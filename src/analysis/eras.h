@@ -23,39 +23,52 @@
 /* "6.18.44-fc-v1147" -> KV(6, 18, 44). 0 and false when it does not parse. */
 bool kernel_version_parse(const char *release, uint32_t *ret);
 
+/*
+ * Every rule, once: its constant and the table of its values' names (eras.c,
+ * for the kernel suite's era table). The enum, era_rule_name() and
+ * era_value_name() are generated from it, as the kernel's trace headers
+ * expand one EM() list into enums and names (include/trace/events/migrate.h
+ * MIGRATE_REASON). A rule also needs its values' enum below, their names in
+ * eras.c (a yes-or-no rule shares yes_no_names) and its rows.
+ */
+#define ERA_RULES(X) \
+	X(ERA_MAX_LOW_PFN, max_low_pfn_names)            /* what max_low_pfn/max_pfn hold */ \
+	X(ERA_BLOCK_BOUNCE, block_bounce_names)          /* how the block layer bounces */ \
+	X(ERA_BLOCK_LIMIT, block_limit_names)            /* what MMC/SCSI pass to blk_queue_bounce_limit */ \
+	X(ERA_RANGE_MAP, range_map_names)                /* how dma-direct translates */ \
+	X(ERA_BUS_LIMIT, bus_limit_names)                /* how the firmware bus limit is kept */ \
+	X(ERA_DT_WALK_START, dt_walk_names)              /* where of_dma_get_range starts */ \
+	X(ERA_SWIOTLB_NOFORCE, noforce_names)            /* what swiotlb=noforce leaves */ \
+	X(ERA_PLATFORM_MASK, platform_mask_names)        /* default mask of a DT platform device */ \
+	X(ERA_POOL_LOGGED, pool_log_names)               /* whether the boot log names every pool */ \
+	X(ERA_SCSI_BLOCK_LIMIT, scsi_limit_names)        /* what a SCSI/ATA queue's bounce limit follows */ \
+	X(ERA_STREAMING_MAP, streaming_names)            /* what checks a streaming mapping's reach */ \
+	X(ERA_KMALLOC_POOL, kmalloc_pool_names)          /* arm64's pool for unaligned kmalloc bouncing */ \
+	X(ERA_HYPERV_FORCE, yes_no_names)                /* whether a Hyper-V isolated VM forces bouncing */ \
+	X(ERA_S390_PCI_DMA, s390_pci_names)              /* how s390 PCI functions map DMA */ \
+	X(ERA_MAPPING_ALIGN, mapping_align_names)        /* what a device's min_align_mask takes from one swiotlb mapping */ \
+	X(ERA_RESTRICTED_POOL, yes_no_names)             /* whether a DT restricted-dma-pool is honoured */ \
+	X(ERA_UNTRUSTED_BOUNCE, untrusted_names)         /* how an untrusted device's unaligned buffers are mapped */ \
+	X(ERA_INTEL_IDENTITY_FALLBACK, yes_no_names)     /* Intel passthrough moves a device with a small mask to a DMA domain */ \
+	X(ERA_IOMMU_DROPS_POOL, iommu_pool_names)        /* whether an x86 IOMMU driver frees the swiotlb pool */ \
+	X(ERA_ARM_LPAE_POOL, arm_pool_names)             /* when a 32-bit ARM LPAE kernel allocates the pool */ \
+	X(ERA_POOL_PLACEMENT, pool_place_names)          /* where the default pool may lie */ \
+	X(ERA_POOLLESS_MAP, poolless_names)              /* what mapping out of reach with no pool does */ \
+	X(ERA_ARCH_POOL, arch_pool_names)                /* when arm64, riscv and x86-64 allocate the default pool */ \
+	X(ERA_X86_32_POOL, x86_32_pool_names)            /* when 32-bit x86 allocates it */ \
+	X(ERA_AMD_PASSTHROUGH, yes_no_names)             /* AMD keeps the pool for an identity default domain, not only iommu=pt */ \
+	X(ERA_IORT_LIMIT, iort_limit_names)              /* which ACPI IORT memory address limits arm64 applies */ \
+	X(ERA_KMALLOC_BOUNCE, yes_no_names)              /* small unaligned kmalloc buffers of non-coherent devices bounce */ \
+	X(ERA_REMOVABLE_ATTR, yes_no_names)              /* PCI sysfs shows "removable", so its absence means fixed */ \
+	X(ERA_SWIOTLB_PARAM, swiotlb_param_names)        /* how swiotlb='s force and noforce words add up */ \
+	X(ERA_IORT_MASK, iort_mask_names)                /* what an IORT limit does to a device's masks */ \
+	X(ERA_POOL_AREAS, pool_areas_names)              /* how the pool's size follows the possible CPUs */ \
+	X(ERA_USB_STORAGE_NO_DMA_HCD, usb_storage_names) /* usb-storage on a host controller without DMA, CONFIG_HIGHMEM */
+
 enum era_rule {
-	ERA_MAX_LOW_PFN,         /* what max_low_pfn/max_pfn hold: MAX_LOW_PFN_* */
-	ERA_BLOCK_BOUNCE,        /* how the block layer bounces: BLOCK_BOUNCE_* */
-	ERA_BLOCK_LIMIT,         /* what MMC/SCSI pass to blk_queue_bounce_limit: BLOCK_LIMIT_* */
-	ERA_RANGE_MAP,           /* how dma-direct translates: RANGE_MAP_* */
-	ERA_BUS_LIMIT,           /* how the firmware bus limit is kept: BUS_LIMIT_* */
-	ERA_DT_WALK_START,       /* where of_dma_get_range starts: DT_WALK_* */
-	ERA_SWIOTLB_NOFORCE,     /* what swiotlb=noforce leaves: NOFORCE_* */
-	ERA_PLATFORM_MASK,       /* default mask of a DT platform device: PLATFORM_MASK_* */
-	ERA_POOL_LOGGED,         /* whether the boot log names every pool: POOL_LOG_* */
-	ERA_SCSI_BLOCK_LIMIT,    /* what a SCSI/ATA queue's bounce limit follows: SCSI_LIMIT_* */
-	ERA_STREAMING_MAP,       /* what checks a streaming mapping's reach: STREAMING_* */
-	ERA_KMALLOC_POOL,        /* arm64's pool for unaligned kmalloc bouncing: KMALLOC_POOL_* */
-	ERA_HYPERV_FORCE,        /* whether a Hyper-V isolated VM forces bouncing: 0 or 1 */
-	ERA_S390_PCI_DMA,        /* how s390 PCI functions map DMA: S390_PCI_* */
-	ERA_MAPPING_ALIGN,       /* what a device's min_align_mask takes from one swiotlb mapping: MAPPING_ALIGN_* */
-	ERA_RESTRICTED_POOL,     /* whether a DT restricted-dma-pool is honoured: 0 or 1 */
-	ERA_UNTRUSTED_BOUNCE,    /* how an untrusted device's unaligned buffers are mapped: UNTRUSTED_* */
-	ERA_INTEL_IDENTITY_FALLBACK, /* Intel passthrough moves a device with a small mask to a DMA domain: 0 or 1 */
-	ERA_IOMMU_DROPS_POOL,    /* whether an x86 IOMMU driver frees the swiotlb pool: IOMMU_POOL_* */
-	ERA_ARM_LPAE_POOL,       /* when a 32-bit ARM LPAE kernel allocates the pool: ARM_POOL_* */
-	ERA_POOL_PLACEMENT,      /* where the default pool may lie: POOL_PLACE_* */
-	ERA_POOLLESS_MAP,        /* what mapping out of reach with no pool does: POOLLESS_* */
-	ERA_ARCH_POOL,           /* when arm64, riscv and x86-64 allocate the default pool: ARCH_POOL_* */
-	ERA_X86_32_POOL,         /* when 32-bit x86 allocates it: X86_32_POOL_* */
-	ERA_AMD_PASSTHROUGH,     /* AMD keeps the pool for an identity default domain, not only iommu=pt: 0 or 1 */
-	ERA_IORT_LIMIT,          /* which ACPI IORT memory address limits arm64 applies: IORT_LIMIT_* */
-	ERA_KMALLOC_BOUNCE,      /* small unaligned kmalloc buffers of non-coherent devices bounce: 0 or 1 */
-	ERA_REMOVABLE_ATTR,      /* PCI sysfs shows "removable", so its absence means fixed: 0 or 1 */
-	ERA_SWIOTLB_PARAM,       /* how swiotlb='s force and noforce words add up: SWIOTLB_PARAM_* */
-	ERA_IORT_MASK,           /* what an IORT limit does to a device's masks: IORT_MASK_* */
-	ERA_POOL_AREAS,          /* how the pool's size follows the possible CPUs: POOL_AREAS_* */
-	ERA_USB_STORAGE_NO_DMA_HCD, /* usb-storage on a host controller without DMA, CONFIG_HIGHMEM: USB_STORAGE_* */
+#define ERA_RULE_ENUM(rule, value_names) rule,
+	ERA_RULES(ERA_RULE_ENUM)
+#undef ERA_RULE_ENUM
 	_ERA_RULE_MAX,
 };
 

@@ -1,82 +1,113 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The catalogue of findings: each id's name, highest severity and usual
- * remedy, and each case it is raised in with its message template, severity
+ * The catalogue of findings: each id's name, then its highest severity and
+ * usual remedy, and each case it is raised in with its message template, severity
  * and remedy. Call sites name a case and pass values (struct finding_args);
  * the words are all here. lsblk's infos[] is the model.
  */
 #include <string.h>
 
 #include "analysis/findings.h"
+#include "shared/string-table.h"
 #include "shared/strbuf.h"
 
-/* In the man page's order (FINDINGS). */
+/* The ids' names, stable (JSON "id", Prometheus label), in the man page's order (FINDINGS). */
+static const char *const finding_id_table[_FINDING_ID_MAX] = {
+	[FINDING_IOMEM_HIDDEN] = "iomem-hidden",
+	[FINDING_MEMORY_LAYOUT_UNKNOWN] = "memory-layout-unknown",
+	[FINDING_LOWMEM_UNKNOWN] = "lowmem-unknown",
+	[FINDING_MEMORY_INPUTS_DISAGREE] = "memory-inputs-disagree",
+	[FINDING_SNAPSHOT_INCONSISTENT] = "snapshot-inconsistent",
+	[FINDING_BOUNCE_NEEDED] = "bounce-needed",
+	[FINDING_BOUNCE_IMPOSSIBLE] = "bounce-impossible",
+	[FINDING_BOUNCE_MISSED] = "bounce-missed",
+	[FINDING_SWIOTLB_OUT_OF_REACH] = "swiotlb-out-of-reach",
+	[FINDING_SWIOTLB_PRESSURE] = "swiotlb-pressure",
+	[FINDING_SWIOTLB_NO_SLOT] = "swiotlb-no-slot",
+	[FINDING_FORCED_BOUNCE] = "forced-bounce",
+	[FINDING_MASK_NOT_CONTIGUOUS] = "mask-not-contiguous",
+	[FINDING_MASK_LIMITED_BY_BUS] = "mask-limited-by-bus",
+	[FINDING_PFN_COUNT_CONFUSION] = "pfn-count-confusion",
+	[FINDING_DMA_OVERFLOW_LOGGED] = "dma-overflow-logged",
+	[FINDING_XEN_PV_UNDECIDABLE] = "xen-pv-undecidable",
+	[FINDING_SNAPSHOT_INCOMPLETE] = "snapshot-incomplete",
+	[FINDING_BOUNCE_MAPPING_TOO_LARGE] = "bounce-mapping-too-large",
+	[FINDING_UNTRUSTED_BOUNCE] = "untrusted-bounce",
+	[FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE] = "untrusted-bounce-impossible",
+	[FINDING_PREDICTION_CONTRADICTED] = "prediction-contradicted",
+	[FINDING_BOUNCE_OBSERVED] = "bounce-observed",
+	[FINDING_DEVICES_NOT_VISIBLE] = "devices-not-visible",
+	[FINDING_VERDICT_UNKNOWN] = "verdict-unknown",
+	[FINDING_NO_BOUNCE_POOL] = "no-bounce-pool",
+};
+DEFINE_STRING_TABLE_LOOKUP(finding_id, enum finding_id);
+
 static const struct finding_info catalogue[_FINDING_ID_MAX] = {
-	[FINDING_IOMEM_HIDDEN] = { "iomem-hidden", SEVERITY_INFO,
+	[FINDING_IOMEM_HIDDEN] = { SEVERITY_INFO,
 		"run as root (CAP_SYS_ADMIN) for the exact System RAM ranges" },
-	[FINDING_MEMORY_LAYOUT_UNKNOWN] = { "memory-layout-unknown", SEVERITY_ERROR,
+	[FINDING_MEMORY_LAYOUT_UNKNOWN] = { SEVERITY_ERROR,
 		"check the inputs list: proc/iomem (as root) or proc/zoneinfo must be readable" },
-	[FINDING_LOWMEM_UNKNOWN] = { "lowmem-unknown", SEVERITY_WARNING,
+	[FINDING_LOWMEM_UNKNOWN] = { SEVERITY_WARNING,
 		"make proc/zoneinfo readable, or capture it with the snapshot" },
-	[FINDING_MEMORY_INPUTS_DISAGREE] = { "memory-inputs-disagree", SEVERITY_ERROR,
+	[FINDING_MEMORY_INPUTS_DISAGREE] = { SEVERITY_ERROR,
 		"audit again (memory hot-plugged between the reads?); if it stays, report the three "
 		"files: a snapshot edited or assembled from two machines, or a kernel bug" },
-	[FINDING_SNAPSHOT_INCONSISTENT] = { "snapshot-inconsistent", SEVERITY_ERROR,
+	[FINDING_SNAPSHOT_INCONSISTENT] = { SEVERITY_ERROR,
 		"capture again with --capture; a MANIFEST written by hand or copied from another "
 		"snapshot must say what the tree's kernel files say" },
-	[FINDING_BOUNCE_NEEDED] = { "bounce-needed", SEVERITY_WARNING,
+	[FINDING_BOUNCE_NEEDED] = { SEVERITY_WARNING,
 		"widen the driver's DMA mask if the hardware allows, enable an IOMMU, or keep its "
 		"buffers in low memory" },
-	[FINDING_BOUNCE_IMPOSSIBLE] = { "bounce-impossible", SEVERITY_ERROR,
+	[FINDING_BOUNCE_IMPOSSIBLE] = { SEVERITY_ERROR,
 		"place the swiotlb pool within the device's reach (swiotlb= and memory layout), or "
 		"enable an IOMMU" },
-	[FINDING_BOUNCE_MISSED] = { "bounce-missed", SEVERITY_ERROR,
+	[FINDING_BOUNCE_MISSED] = { SEVERITY_ERROR,
 		"give the queue a bounce limit that matches the reach (a contiguous mask, "
 		"dma-ranges), or use a kernel that checks dma_capable()" },
-	[FINDING_SWIOTLB_OUT_OF_REACH] = { "swiotlb-out-of-reach", SEVERITY_ERROR,
+	[FINDING_SWIOTLB_OUT_OF_REACH] = { SEVERITY_ERROR,
 		"move the pool low (swiotlb placement, mem= or a restricted-dma-pool the device "
 		"reaches)" },
-	[FINDING_SWIOTLB_PRESSURE] = { "swiotlb-pressure", SEVERITY_WARNING,
+	[FINDING_SWIOTLB_PRESSURE] = { SEVERITY_WARNING,
 		"enlarge it with swiotlb=<slabs> or remove the need to bounce" },
-	[FINDING_SWIOTLB_NO_SLOT] = { "swiotlb-no-slot", SEVERITY_ERROR,
+	[FINDING_SWIOTLB_NO_SLOT] = { SEVERITY_ERROR,
 		"a larger pool does not help: see swiotlb-out-of-reach (the pool must lie in the "
 		"device's dma-ranges window), or cap the device's I/O below 256 KiB" },
-	[FINDING_FORCED_BOUNCE] = { "forced-bounce", SEVERITY_INFO,
+	[FINDING_FORCED_BOUNCE] = { SEVERITY_INFO,
 		"expected for confidential guests; otherwise drop swiotlb=force" },
-	[FINDING_MASK_NOT_CONTIGUOUS] = { "mask-not-contiguous", SEVERITY_WARNING,
+	[FINDING_MASK_NOT_CONTIGUOUS] = { SEVERITY_WARNING,
 		"express the reach as dma-ranges (a bus limit and offset) and keep the mask 2^n-1" },
-	[FINDING_MASK_LIMITED_BY_BUS] = { "mask-limited-by-bus", SEVERITY_INFO,
+	[FINDING_MASK_LIMITED_BY_BUS] = { SEVERITY_INFO,
 		"none needed if the dma-ranges are right; otherwise fix the devicetree" },
-	[FINDING_PFN_COUNT_CONFUSION] = { "pfn-count-confusion", SEVERITY_WARNING,
+	[FINDING_PFN_COUNT_CONFUSION] = { SEVERITY_WARNING,
 		"use a v3.13+ kernel (26ba47b18318, ARM: 7805/1 makes max*pfn absolute)" },
-	[FINDING_DMA_OVERFLOW_LOGGED] = { "dma-overflow-logged", SEVERITY_ERROR,
+	[FINDING_DMA_OVERFLOW_LOGGED] = { SEVERITY_ERROR,
 		"see bounce-impossible; the log line is proof the failure happens" },
-	[FINDING_XEN_PV_UNDECIDABLE] = { "xen-pv-undecidable", SEVERITY_INFO,
+	[FINDING_XEN_PV_UNDECIDABLE] = { SEVERITY_INFO,
 		"audit from the hypervisor side, or use a PVH/HVM guest" },
-	[FINDING_SNAPSHOT_INCOMPLETE] = { "snapshot-incomplete", SEVERITY_ERROR,
+	[FINDING_SNAPSHOT_INCOMPLETE] = { SEVERITY_ERROR,
 		"capture again into an empty directory with room to spare, and let it finish; "
 		"--allow-incomplete audits this one anyway" },
-	[FINDING_BOUNCE_MAPPING_TOO_LARGE] = { "bounce-mapping-too-large", SEVERITY_ERROR,
+	[FINDING_BOUNCE_MAPPING_TOO_LARGE] = { SEVERITY_ERROR,
 		"cap the queue below the swiotlb maximum (echo N > queue/max_sectors_kb), use a "
 		"kernel whose driver caps it with dma_max_mapping_size(), or remove the need to "
 		"bounce" },
-	[FINDING_UNTRUSTED_BOUNCE] = { "untrusted-bounce", SEVERITY_INFO,
+	[FINDING_UNTRUSTED_BOUNCE] = { SEVERITY_INFO,
 		"none needed: the bounce protects memory around the buffer from the device" },
-	[FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE] = { "untrusted-bounce-impossible", SEVERITY_ERROR,
+	[FINDING_UNTRUSTED_BOUNCE_IMPOSSIBLE] = { SEVERITY_ERROR,
 		"give the kernel a swiotlb pool (swiotlb=<slabs>, or iommu=soft on x86), or align "
 		"the driver's buffers to the IOMMU page" },
-	[FINDING_PREDICTION_CONTRADICTED] = { "prediction-contradicted", SEVERITY_ERROR,
+	[FINDING_PREDICTION_CONTRADICTED] = { SEVERITY_ERROR,
 		"report it with a --capture --observe snapshot: the tool's model of this kernel is "
 		"wrong here" },
-	[FINDING_BOUNCE_OBSERVED] = { "bounce-observed", SEVERITY_INFO,
+	[FINDING_BOUNCE_OBSERVED] = { SEVERITY_INFO,
 		"none needed if the rate is low; otherwise remove the need to bounce (a wider mask, "
 		"an IOMMU)" },
-	[FINDING_DEVICES_NOT_VISIBLE] = { "devices-not-visible", SEVERITY_ERROR,
+	[FINDING_DEVICES_NOT_VISIBLE] = { SEVERITY_ERROR,
 		"run on the host, or in a container with the host's /sys mounted (read-only is "
 		"enough) and enough descriptors; for a snapshot, capture it again" },
-	[FINDING_VERDICT_UNKNOWN] = { "verdict-unknown", SEVERITY_WARNING,
+	[FINDING_VERDICT_UNKNOWN] = { SEVERITY_WARNING,
 		"see the reason; --verbose lists the inputs that could not be read" },
-	[FINDING_NO_BOUNCE_POOL] = { "no-bounce-pool", SEVERITY_INFO,
+	[FINDING_NO_BOUNCE_POOL] = { SEVERITY_INFO,
 		"none while no such device is bound; to be ready for one, boot without "
 		"swiotlb=noforce or iommu=off, or keep an IOMMU translating" },
 };
@@ -391,20 +422,6 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 const struct finding_info *finding_info(enum finding_id id)
 {
 	return id >= 0 && id < _FINDING_ID_MAX ? &catalogue[id] : NULL;
-}
-
-const char *finding_id_to_string(enum finding_id id)
-{
-	const struct finding_info *i = finding_info(id);
-	return i ? i->name : NULL;
-}
-
-enum finding_id finding_id_from_string(const char *s)
-{
-	for (int i = 0; s && i < _FINDING_ID_MAX; i++)
-		if (strcmp(s, catalogue[i].name) == 0)
-			return (enum finding_id)i;
-	return _FINDING_ID_INVALID;
 }
 
 const struct finding_case_info *finding_case_info(enum finding_case c)

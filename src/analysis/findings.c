@@ -6,25 +6,15 @@
 #include "analysis/findings.h"
 #include "shared/array.h"
 #include "shared/macro.h"
+#include "shared/string-table.h"
 
-static const char *const severity_names[_SEVERITY_MAX] = {
+static const char *const severity_table[_SEVERITY_MAX] = {
 	[SEVERITY_INFO] = "info",
 	[SEVERITY_WARNING] = "warning",
 	[SEVERITY_ERROR] = "error",
 };
 
-const char *severity_to_string(enum severity s)
-{
-	return s >= 0 && s < _SEVERITY_MAX ? severity_names[s] : NULL;
-}
-
-enum severity severity_from_string(const char *s)
-{
-	for (int i = 0; i < _SEVERITY_MAX; i++)
-		if (s && strcmp(s, severity_names[i]) == 0)
-			return (enum severity)i;
-	return _SEVERITY_INVALID;
-}
+DEFINE_STRING_TABLE_LOOKUP(severity, enum severity);
 
 static char *dup_or_null(const char *s, int *err)
 {

@@ -62,7 +62,6 @@ enum finding_id {
 };
 
 struct finding_info {
-	const char *name;       /* stable: JSON "id", Prometheus label, man page */
 	enum severity severity; /* the highest it is raised at; some cases are lower */
 	const char *remedy;     /* the usual one; some cases give their own */
 };

@@ -4,18 +4,16 @@
 #include <string.h>
 
 #include "analysis/layout.h"
+#include "shared/string-table.h"
 #include "shared/sat.h"
 
-static const char *const source_names[_LAYOUT_SOURCE_MAX] = {
+static const char *const layout_source_table[_LAYOUT_SOURCE_MAX] = {
 	[LAYOUT_SOURCE_NONE] = "none",
 	[LAYOUT_SOURCE_IOMEM] = "iomem",
 	[LAYOUT_SOURCE_ZONEINFO] = "zoneinfo",
 };
 
-const char *layout_source_to_string(enum layout_source s)
-{
-	return s >= 0 && s < _LAYOUT_SOURCE_MAX ? source_names[s] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(layout_source, enum layout_source);
 
 static unsigned log2u(unsigned v)
 {

@@ -7,17 +7,15 @@
 #include "cli/output.h"
 #include "render/columns.h"
 #include "shared/macro.h"
+#include "shared/string-table.h"
 
-static const char *const format_names[] = {
+static const char *const format_table[] = {
 	[FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_PROMETHEUS] = "prometheus",
 	[FORMAT_NDJSON] = "ndjson",
 };
-_Static_assert(ARRAY_SIZE(format_names) == _FORMAT_MAX, "a name for every format");
-
-const char *format_to_string(enum format f)
-{
-	return (size_t)f < ARRAY_SIZE(format_names) ? format_names[f] : NULL;
-}
+_Static_assert(ARRAY_SIZE(format_table) == _FORMAT_MAX, "a name for every format");
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(format, enum format);
+DEFINE_PRIVATE_STRING_TABLE_LOOKUP_FROM_STRING(format, enum format);
 
 static const struct argp_option output_options[] = {
 	{ "format", 'f', "FORMAT", 0,
@@ -48,12 +46,10 @@ static error_t parse_output(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'f': {
-		size_t f = 0;
-		while (f < ARRAY_SIZE(format_names) && strcmp(arg, format_names[f]) != 0)
-			f++;
-		if (f == ARRAY_SIZE(format_names))
+		enum format f = format_from_string(arg);
+		if (f == _FORMAT_INVALID)
 			argp_error(state, "unknown format '%s' (text, json, ndjson or prometheus)", arg);
-		o->format = (enum format)f;
+		o->format = f;
 		o->json_flag = false;
 		break;
 	}

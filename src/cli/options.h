@@ -11,6 +11,7 @@
 #pragma once
 
 #include <argp.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@ enum format {
 	FORMAT_PROMETHEUS,
 	FORMAT_NDJSON,
 	_FORMAT_MAX,
+	_FORMAT_INVALID = -EINVAL,
 };
 
 #define MAX_ASSUMED_MASKS 64

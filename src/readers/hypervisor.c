@@ -11,6 +11,7 @@
 
 #include "readers/readers.h"
 #include "shared/macro.h"
+#include "shared/string-table.h"
 #include "shared/text.h"
 
 #define HYP_VALUE_MAX 4096
@@ -38,18 +39,14 @@ static int read_trimmed(struct sysroot *sr, const char *path, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-static enum xen_guest_type xen_guest_type_from_string(const char *s)
-{
-	if (!s)
-		return XEN_GUEST_UNKNOWN;
-	if (strcmp(s, "PV") == 0)
-		return XEN_GUEST_PV;
-	if (strcmp(s, "HVM") == 0)
-		return XEN_GUEST_HVM;
-	if (strcmp(s, "PVH") == 0)
-		return XEN_GUEST_PVH;
-	return XEN_GUEST_OTHER;
-}
+static const char *const xen_guest_type_table[] = {
+	[XEN_GUEST_PV] = "PV",
+	[XEN_GUEST_HVM] = "HVM",
+	[XEN_GUEST_PVH] = "PVH",
+};
+/* no guest_type file (before 4.12): unknown; a word not above: other */
+DEFINE_PRIVATE_STRING_TABLE_LOOKUP_FROM_STRING_OR(xen_guest_type, enum xen_guest_type,
+						  XEN_GUEST_UNKNOWN, XEN_GUEST_OTHER);
 
 static int read_type(struct sysroot *sr, struct machine *m)
 {

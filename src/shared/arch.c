@@ -10,8 +10,9 @@
 
 #include "shared/arch.h"
 #include "shared/macro.h"
+#include "shared/string-table.h"
 
-static const char *const family_names[_ARCH_FAMILY_MAX] = {
+static const char *const arch_family_table[_ARCH_FAMILY_MAX] = {
 	[ARCH_X86] = "x86",
 	[ARCH_ARM] = "arm",
 	[ARCH_ARM64] = "arm64",
@@ -31,10 +32,7 @@ static const char *const family_names[_ARCH_FAMILY_MAX] = {
 	[ARCH_SH] = "sh",
 };
 
-const char *arch_family_to_string(enum arch_family f)
-{
-	return f >= 0 && f < _ARCH_FAMILY_MAX ? family_names[f] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(arch_family, enum arch_family);
 
 static const struct {
 	const char *name;

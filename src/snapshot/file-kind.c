@@ -4,13 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shared/string-table.h"
 #include "shared/text.h"
 #include "shared/utf8.h"
 #include "snapshot/file-kind.h"
 
 #define SNIFF_BYTES 4096
 
-static const char *const kind_names[_FILE_KIND_MAX] = {
+static const char *const file_kind_table[_FILE_KIND_MAX] = {
 	[FILE_KIND_ARCHIVE] = "an archive",
 	[FILE_KIND_REPORT] = "a dmamask-audit JSON report",
 	[FILE_KIND_DIFF_REPORT] = "a dmamask-audit --diff report",
@@ -22,10 +23,7 @@ static const char *const kind_names[_FILE_KIND_MAX] = {
 	[FILE_KIND_UNKNOWN] = "neither text nor an archive",
 };
 
-const char *file_kind_to_string(enum file_kind k)
-{
-	return k < _FILE_KIND_MAX ? kind_names[k] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(file_kind, enum file_kind);
 
 static bool starts_with(const char *buf, size_t n, const char *prefix)
 {
