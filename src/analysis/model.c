@@ -3,27 +3,17 @@
 #include <string.h>
 
 #include "analysis/model.h"
+#include "shared/string-table.h"
 
-static const char *const verdict_names[_VERDICT_MAX] = {
+static const char *const verdict_table[_VERDICT_MAX] = {
 	[VERDICT_DIRECT] = "direct", [VERDICT_IOMMU] = "iommu", [VERDICT_PARTIAL] = "partial",
 	[VERDICT_FORCED] = "forced", [VERDICT_FAILS] = "fails", [VERDICT_IDLE] = "idle",
 	[VERDICT_UNKNOWN] = "unknown",
 };
 
-const char *verdict_to_string(enum verdict v)
-{
-	return v >= 0 && v < _VERDICT_MAX ? verdict_names[v] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP(verdict, enum verdict);
 
-enum verdict verdict_from_string(const char *s)
-{
-	for (int v = 0; s && v < _VERDICT_MAX; v++)
-		if (strcmp(verdict_names[v], s) == 0)
-			return (enum verdict)v;
-	return _VERDICT_INVALID;
-}
-
-static const char *const mask_source_names[_MASK_SOURCE_MAX] = {
+static const char *const mask_source_table[_MASK_SOURCE_MAX] = {
 	[MASK_SOURCE_SYSFS] = "sysfs",
 	[MASK_SOURCE_ASSUMED] = "assumed",
 	[MASK_SOURCE_USER] = "user",
@@ -31,32 +21,23 @@ static const char *const mask_source_names[_MASK_SOURCE_MAX] = {
 	[MASK_SOURCE_DRIVER] = "driver",
 };
 
-const char *mask_source_to_string(enum mask_source s)
-{
-	return s < _MASK_SOURCE_MAX ? mask_source_names[s] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(mask_source, enum mask_source);
 
-static const char *const kernel_model_names[_KERNEL_MODEL_MAX] = {
+static const char *const kernel_model_table[_KERNEL_MODEL_MAX] = {
 	[KERNEL_MODEL_DMA_DIRECT] = "dma-direct",
 	[KERNEL_MODEL_LEGACY_BLOCK] = "legacy-block",
 };
 
-const char *kernel_model_to_string(enum kernel_model k)
-{
-	return k >= 0 && k < _KERNEL_MODEL_MAX ? kernel_model_names[k] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kernel_model, enum kernel_model);
 
-static const char *const observed_result_names[_OBSERVED_RESULT_MAX] = {
+static const char *const observed_result_table[_OBSERVED_RESULT_MAX] = {
 	[OBSERVED_CONSISTENT] = "consistent",
 	[OBSERVED_CONTRADICTED] = "contradicted",
 	[OBSERVED_NO_TRAFFIC] = "no-traffic",
 	[OBSERVED_UNJUDGED] = "unjudged",
 };
 
-const char *observed_result_to_string(enum observed_result r)
-{
-	return r > OBSERVED_NONE && r < _OBSERVED_RESULT_MAX ? observed_result_names[r] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(observed_result, enum observed_result);
 
 enum verdict_gravity verdict_gravity(enum verdict v)
 {
