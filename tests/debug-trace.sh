@@ -58,4 +58,13 @@ check "verdicts: the AHCI's case and its verdict ($sata) with its mask" \
 	grep -Eq "^dmamask-audit: verdicts: 0000:00:1f\.2: VR_[A-Z_]+ -> $sata \(mask 0xffffffff, " "$tmp/trace"
 check "verdicts: no sysroot line unless asked" sh -c "! grep -q ': sysroot: ' '$tmp/trace'"
 
+# eras: each lookup of a kernel-era rule, its release, arch, value and the row's citation
+DMAMASK_DEBUG=eras "$TOOL" --sysroot "$root" --json > "$tmp/traced" 2> "$tmp/trace"
+check "eras: stdout unchanged by the trace" same_report "$tmp/plain" "$tmp/traced"
+rel=$(jq -r '.kernel.release' "$tmp/plain" | grep -oE '^[0-9]+\.[0-9]+' )
+check "eras: ERA_MAX_LOW_PFN looked up at the snapshot's release ($rel), a value and its citation" \
+	grep -Eq "^dmamask-audit: eras: ERA_MAX_LOW_PFN at $rel\.[0-9]+, x86: MAX_LOW_PFN_(PFN|COUNT) \(.+\)$" "$tmp/trace"
+check "eras: every line names a rule and a value or no row" \
+	sh -c "! grep -Ev '^dmamask-audit: eras: ERA_[A-Z0-9_]+ at .*: ([A-Z0-9_]+|no row) \(.*\)$' '$tmp/trace' | grep -q ."
+
 tap_done

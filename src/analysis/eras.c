@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analysis/eras.h"
+#include "shared/debug.h"
 #include "shared/macro.h"
 
 static const struct era_row table[] = {
@@ -533,6 +534,17 @@ int era_value(enum era_rule rule, uint32_t release, enum arch_family arch,
 	}
 	if (ret_source)
 		*ret_source = hit ? hit->source : NULL;
+	if (debug_enabled(DEBUG_ERAS)) {
+		const char *a = arch == ANY_ARCH ? "any arch" : arch_family_to_string(arch);
+		if (release == 0)
+			debug_log(DEBUG_ERAS, "%s at an unknown release (the current row), %s: %s (%s)",
+				  era_rule_name(rule), a ? a : "unknown arch",
+				  hit ? era_value_name(rule, hit->value) : "no row", hit ? hit->source : "-");
+		else
+			debug_log(DEBUG_ERAS, "%s at %u.%u.%u, %s: %s (%s)", era_rule_name(rule), release >> 16,
+				  (release >> 8) & 0xff, release & 0xff, a ? a : "unknown arch",
+				  hit ? era_value_name(rule, hit->value) : "no row", hit ? hit->source : "-");
+	}
 	return hit ? hit->value : -1;
 }
 
