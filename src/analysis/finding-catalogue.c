@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "analysis/findings.h"
+#include "analysis/finding-catalogue.h"
 #include "shared/string-table.h"
 #include "shared/strbuf.h"
 
@@ -41,6 +41,14 @@ static const char *const finding_id_table[_FINDING_ID_MAX] = {
 	[FINDING_NO_BOUNCE_POOL] = "no-bounce-pool",
 };
 DEFINE_STRING_TABLE_LOOKUP(finding_id, enum finding_id);
+
+static const char *const severity_table[_SEVERITY_MAX] = {
+	[SEVERITY_INFO] = "info",
+	[SEVERITY_WARNING] = "warning",
+	[SEVERITY_ERROR] = "error",
+};
+
+DEFINE_STRING_TABLE_LOOKUP(severity, enum severity);
 
 static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 	[FINDING_IOMEM_HIDDEN] = { SEVERITY_INFO,

@@ -6,15 +6,6 @@
 #include "analysis/findings.h"
 #include "shared/array.h"
 #include "shared/macro.h"
-#include "shared/string-table.h"
-
-static const char *const severity_table[_SEVERITY_MAX] = {
-	[SEVERITY_INFO] = "info",
-	[SEVERITY_WARNING] = "warning",
-	[SEVERITY_ERROR] = "error",
-};
-
-DEFINE_STRING_TABLE_LOOKUP(severity, enum severity);
 
 static char *dup_or_null(const char *s, int *err)
 {
