@@ -159,14 +159,6 @@ int machine_add_input_errno(struct machine *m, const char *path, int r)
 				 r < 0 ? errno_describe(r) : NULL);
 }
 
-bool machine_input_ok(const struct machine *m, const char *path)
-{
-	for (size_t i = m->n_inputs; i > 0; i--)
-		if (strcmp(m->inputs[i - 1].path, path) == 0)
-			return m->inputs[i - 1].status == INPUT_OK;
-	return false;
-}
-
 /* iommu_group/type as drivers/iommu/iommu.c iommu_group_show_type() writes it */
 static const char *const iommu_domain_table[] = {
 	[IOMMU_DOMAIN_DMA] = "DMA",		  [IOMMU_DOMAIN_DMA_FQ] = "DMA-FQ",

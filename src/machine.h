@@ -602,9 +602,6 @@ _must_check_ int machine_add_input(struct machine *m, const char *path, enum inp
 		      const char *detail) _nonnull_(1, 2);
 /* Record the outcome of a sysroot call that returned r (0 or -errno). */
 _must_check_ int machine_add_input_errno(struct machine *m, const char *path, int r) _nonnull_(1, 2);
-/* Whether the last input recorded for path was read and used (tests ask this; the
- * analysis asks the field its reader sets, such as iomem_ok). */
-bool machine_input_ok(const struct machine *m, const char *path) _nonnull_all_;
 
 const char *machine_manifest_get(const struct machine *m, const char *key) _nonnull_all_;
 

@@ -25,6 +25,8 @@ for res in openat2 walk; do
 	check "($res): a read through a device's directory names its whole path" \
 		grep -Eq '^dmamask-audit: sysroot: read sys/bus/pci/devices/[^/]+/dma_mask_bits: 0 ' "$tmp/trace"
 	check "($res): a missing file says ENOENT" grep -Eq ': ENOENT$' "$tmp/trace"
+	check "($res): the first line names the resolver" \
+		sh -c "grep 'sysroot:' '$tmp/trace' | head -1 | grep -Eq '^dmamask-audit: sysroot: open \\.: 0 \\((openat2|walk)\\)$'"
 	check "($res): a listing counts its entries" \
 		grep -Eq '^dmamask-audit: sysroot: list sys/bus/pci/devices: 0 \([0-9]+ entries\)$' "$tmp/trace"
 	check "($res): every trace line has the format, no host path" \

@@ -45,8 +45,7 @@ static uint64_t subset_below(uint64_t x, uint64_t mask, bool *ret_x_in)
 	return count;
 }
 
-/* Addresses in [lo, hi] under the bitmask: false for none, else *ret_m1 = count - 1. */
-static bool bitmask_count_m1(uint64_t lo, uint64_t hi, uint64_t mask, uint64_t *ret_m1)
+bool bitmask_count_m1(uint64_t lo, uint64_t hi, uint64_t mask, uint64_t *ret_m1)
 {
 	bool hi_in, lo_in;
 
@@ -62,15 +61,6 @@ static bool bitmask_count_m1(uint64_t lo, uint64_t hi, uint64_t mask, uint64_t *
 		return false;
 	*ret_m1 = n - 1;
 	return true;
-}
-
-uint64_t bitmask_count(uint64_t lo, uint64_t hi, uint64_t mask)
-{
-	uint64_t m1;
-
-	if (!bitmask_count_m1(lo, hi, mask, &m1))
-		return 0;
-	return m1 == UINT64_MAX ? UINT64_MAX : m1 + 1; /* 2^64 saturates */
 }
 
 /*

@@ -36,8 +36,9 @@ struct reach {
 _must_check_ int reach_compute(const struct layout *l, const struct dma_map *map, enum range_map range_map,
 		  uint64_t mask, uint64_t bus_limit, enum reach_test test, struct reach *ret);
 
-/* Addresses a in [lo, hi] with (a & ~mask) == 0. */
-uint64_t bitmask_count(uint64_t lo, uint64_t hi, uint64_t mask);
+/* Addresses a in [lo, hi] with (a & ~mask) == 0: false for none, else *ret_m1 = count - 1
+ * (the count minus one, so that all 2^64 addresses fit). */
+bool bitmask_count_m1(uint64_t lo, uint64_t hi, uint64_t mask, uint64_t *ret_m1) _nonnull_all_;
 
 /* True for masks of the form 2^n - 1 (where both readings agree). */
 bool mask_is_contiguous(uint64_t mask);

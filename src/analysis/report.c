@@ -97,13 +97,6 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	return 0;
 }
 
-int report_build(const struct machine *m, enum severity fail_on, struct report *ret)
-{
-	const struct report_options o = { .fail_on = fail_on };
-
-	return report_build_with(m, &o, ret);
-}
-
 void report_done(struct report *r)
 {
 	devices_result_done(&r->devices);

@@ -8,6 +8,4 @@
 
 /* 0, or -ENOMEM / -EINVAL (bad page size). */
 _must_check_ int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret) _nonnull_all_;
-/* The same with only --fail-on. */
-_must_check_ int report_build(const struct machine *m, enum severity fail_on, struct report *ret) _nonnull_all_;
 void report_done(struct report *r);

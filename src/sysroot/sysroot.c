@@ -158,6 +158,8 @@ int sysroot_open(const char *path, unsigned flags, struct sysroot **ret)
 			sr->use_openat2 = true;
 		}
 	}
+	/* which resolver every later line went through: openat2 or the walk */
+	sysroot_trace(sr, "open", NULL, ".", 0, sysroot_resolver(sr));
 	*ret = sr;
 	return 0;
 }

@@ -230,7 +230,7 @@ static void audit(const char *dir, unsigned flags)
 		return;
 	machine_init(&m);
 	m.sysroot = strdup(dir);
-	if (read_machine(sr, &m, 0) == 0 && report_build(&m, SEVERITY_WARNING, &rep) == 0) {
+	if (read_machine(sr, &m, 0) == 0 && report_build_with(&m, &(const struct report_options){ .fail_on = SEVERITY_WARNING }, &rep) == 0) {
 		/* no wrapped page arithmetic (issue 8: RAM up to 2^64-1 was all highmem) */
 		const struct layout *l = &rep.layout;
 		fuzz_assert(l->lowmem.highmem_bytes <= l->ram_bytes);

@@ -11,6 +11,7 @@
 
 #include "readers/readers.h"
 #include "fake-root.h"
+#include "shortcuts.h"
 
 struct expect {
 	bool force, noforce, have_slabs;

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "shortcuts.h"
 #include "analysis/report.h"
 
 /* A machine of arch and release whose proc/iomem shows these RAM ranges. */

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "shortcuts.h"
 #include "analysis/coco.h"
 #include "readers/readers.h"
 #include "fake-root.h"

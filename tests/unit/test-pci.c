@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "readers/readers.h"
+#include "shortcuts.h"
 #include "shared/path.h"
 #include "shared/text.h"
 #include "fake-root.h"

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "shortcuts.h"
 #include "analysis/report.h"
 
 #define KiB 1024ull
