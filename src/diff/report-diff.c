@@ -78,10 +78,7 @@ int report_diff_check(json_object *doc, const char **why)
 
 static bool is_verdict(const char *s)
 {
-	for (int v = 0; v < _VERDICT_MAX; v++)
-		if (strcmp(s, verdict_to_string(v)) == 0)
-			return true;
-	return false;
+	return verdict_from_string(s) != _VERDICT_INVALID;
 }
 
 static bool is_severity(const char *s)
