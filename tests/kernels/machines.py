@@ -14,6 +14,10 @@ Fields:
   append    kernel command line words beyond the suite's own
   modules   drivers the guest loads, in order (their dependencies follow)
   disks     block devices to wait for before the audit
+  smp, cpu  QEMU -smp and -cpu where the board fixes them (default 1 and the
+            architecture's CPU, kernels.ARCHES)
+  dtb       the kernel package's own devicetree for a board QEMU builds none
+            for (broadcom/bcm2837-rpi-3-b.dtb), passed as -dtb
   dma_ranges  (arm, riscv64) identity dma-ranges window (start, size) written into
             the PCIe host node of QEMU's own devicetree
   why       what the machine shows
@@ -95,6 +99,20 @@ MACHINES = [
          modules=["sym53c8xx", "sd_mod"], disks=1,
          why="LPAE with highmem, RAM at 0x40000000, a 1 GiB dma-ranges window"),
     # bookworm is the last suite with an i386 kernel
+    # QEMU's Raspberry Pi 3B (hw/arm/raspi.c): 4 Cortex-A53, 1 GiB fixed, no devicetree of
+    # its own: Debian's. /soc's dma-ranges puts RAM at bus 0xc0000000 (the VideoCore's
+    # alias); the SD card sits on sdhost (the DT's pinctrl routes GPIO 48-53 to it), the
+    # USB disk and NIC on the DWC2. bcm2835_wdt: poweroff (bcm2835_power_off) ends QEMU
+    dict(name="arm64-raspi3b", arch="arm64", machine="raspi3b", mem="1G", smp=4,
+         cpu="cortex-a53", dtb="broadcom/bcm2837-rpi-3-b.dtb",
+         devices=["-drive", "file=DISK(0),if=sd,format=raw",
+                  "-drive", "file=DISK(1),if=none,id=usbdisk,format=raw",
+                  "-device", "usb-storage,drive=usbdisk",
+                  "-device", "usb-net,netdev=n0", "-netdev", "user,id=n0"],
+         modules=["bcm2835_wdt", "bcm2835", "sdhci_iproc", "phy_generic", "dwc2",
+                  "usb_storage", "sd_mod", "cdc_ether"], disks=2,
+         why="bus addresses 0xc0000000 above RAM (dma-ranges offset), all 1 GiB in ZONE_DMA:"
+             " no swiotlb pool, non-coherent platform DMA"),
     dict(name="i386-pc-6g", arch="i386", machine="pc", mem="6G",
          devices=["-drive", "file=DISK(0),if=ide,format=raw"] + PC_32BIT,
          modules=PC_MODULES, disks=1,
