@@ -200,6 +200,11 @@ MACHINES += [
     on("riscv64-virt-4g-noforce", "trixie"),
     on("x86-q35-amd-iommu", "trixie", why="AMD-Vi DMA domains keep the pool from 5.19"),
     on("x86-q35-amd-iommu-pt", "trixie"),
+    # 6.12 bounces small unaligned kmalloc buffers of devices not dma-coherent (6.5+)
+    # and keeps a RAM / 1024 pool for it (6.7+), all RAM in ZONE_DMA or not
+    on("arm64-raspi3b", "trixie",
+       why="bus offset 0xc0000000, all RAM in ZONE_DMA: a 1 MiB pool (RAM / 1024) for the"
+           " small unaligned kmalloc buffers the non-coherent DWC2 maps, which bounce in reach"),
     dict(name="arm64-virt-smmuv3-trixie", arch="arm64", suite="trixie", machine="virt,iommu=smmuv3",
          # a USB disk: the LSI's self-test DMAs to its own BAR, which the SMMU faults
          # (event 0x10, "CACHE TEST FAILED", no disk)

@@ -82,7 +82,8 @@ def observed(a, trace, prediction=None, counts=None):
 
 
 def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs=None,
-        obs_err="status=1\n", killed=KILLED, five=FIVE, user=None, user_err="status=1\n"):
+        obs_err="status=1\n", killed=KILLED, five=FIVE, user=None, user_err="status=1\n",
+        more=()):
     """The judge's result over a made-up guest's files; the run as nobody is
     root's own unless given (a dict is dumped, a string written as it is)."""
     user = a if user is None else user
@@ -94,7 +95,7 @@ def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs
                            ("observe.err", obs_err), ("observe-kill.log", killed),
                            ("observe5.txt", five),
                            ("user.json", user if isinstance(user, str) else json.dumps(user)),
-                           ("user.err", user_err)):
+                           ("user.err", user_err)) + tuple(more):
             if name in skip:
                 continue
             with open(os.path.join(d, name), "w") as f:
@@ -550,5 +551,48 @@ fcase("unexercised: the verdict said unpinned, no finding",
       run(audit([dev(A, "direct", unreachable=0, lowest=None)], active=False), dmesg=BOOT),
       ['# unpinned: "%s" .verdict (direct): the kernel showed no traffic of it, the judge '
        "asserts nothing" % A], ["findings"])
+
+# arm64 6.5+ bounces small unaligned kmalloc buffers of a device that is not
+# dma-coherent, in reach (dma_kmalloc_needs_bounce): a direct verdict stands
+# only for those, read from the guest's own devicetree (dt-coherent)
+P = "3f980000.usb"
+PSYS = "/sys/devices/platform/soc/" + P
+DT = "node %s /soc/usb@7e980000\n" % PSYS
+
+
+def pdev(verdict, mask="0xffffffff"):
+    return {"id": P, "verdict": verdict, "driver": "dwc2", "reason": "r", "bus": "platform",
+            "syspath": PSYS[1:], "kernel_model": "dma-direct", "dma_mask": mask,
+            "models": {"dma_direct": {"lowest_unreachable": None, "unreachable_ram_bytes": 0,
+                                      "uncovered_ram_bytes": 0}}}
+
+
+def small(size, addr=0xc5b48000):
+    return event(P, addr).replace("size=4096", "size=%d" % size)
+
+
+def kcase(what, sizes, expect_ok, release="6.12.117+deb13-arm64", dt=DT, verdict="direct",
+          mask="0xffffffff"):
+    a = audit([pdev(verdict, mask)], active=True)
+    a["host"]["arch"] = "aarch64"
+    more = () if dt is None else (("dt-coherent", dt),)
+    case(what, run(a, "".join(small(z) for z in sizes), m={"name": "test", "arch": "arm64"},
+                   dmesg=BOOT.replace("6.1.0-57-amd64", release) + POOL, more=more), expect_ok)
+
+
+KSIZES = (2, 16, 25, 32, 67, 96)  # kmalloc-8, -16, -32, -96: not a multiple of 64
+kcase("arm64 6.12: small unaligned kmalloc bounces of a non-coherent direct device agree",
+      KSIZES, True)
+kcase("arm64 6.12: the same device dma-coherent (its parent's node) disagrees", KSIZES, False,
+      dt=DT + "coherent /soc\n")
+kcase("arm64 6.1: small bounces of a direct device disagree (no kmalloc bouncing)", KSIZES, False,
+      release="6.1.0-50-arm64")
+kcase("arm64 6.12: a 64-byte bounce (kmalloc-64, cache-aligned) disagrees", (16, 64), False)
+kcase("arm64 6.12: a 200-byte bounce (kmalloc-256) disagrees", (200,), False)
+kcase("arm64 6.12: no dt-coherent record: coherence unknown, a bounce disagrees", KSIZES, False,
+      dt=None)
+kcase("arm64 6.12: an idle device's small bounces disagree", KSIZES, False, verdict="idle")
+kcase("arm64 6.12: excused bounces still carry the kernel's mask: another than the audit's"
+      " disagrees", KSIZES, False, mask="0xfffffff")
 print("1..%d" % n)
 sys.exit(1 if bad else 0)
