@@ -37,6 +37,9 @@ device that is not dma-coherent, in reach or not (dma_kmalloc_needs_bounce):
 for a direct or partial device those bounces (the guest's devicetree, its
 dt-coherent record, says which devices lack dma-coherent) are excused, counted
 in the table and named in the check; they still carry the device's mask.
+Every bounce's dev_addr is a bus address: inside the dma-ranges regions the
+tool read it must translate (bus - dma_start + cpu_start) into the kernel's
+RAM, outside them (the kernel's no-translation value) RAM must lie uncovered.
 Block-layer bouncing (block_bio_bounce, the kernel's MAJ:MIN mapped to the
 guest's disks): where the tool's legacy-block model (pre-5.13) predicts bounce
 bytes, the disk bounced during the traffic; where it predicts none, or the
@@ -548,6 +551,35 @@ def judge(work, m):
         if (mine or small) and d.get("dma_mask"):
             check(not odd, "%s: the kernel's bounces carry the mask the audit read (%s)"
                   % (dev, d.get("dma_mask")), "\n".join("mask=%#x" % e["mask"] for e in odd[:5]),
+                  dev=dev)
+        # a bounce's dev_addr is the buffer's bus address (phys_to_dma): through the
+        # dma-ranges the tool read it must land in RAM the kernel listed; one outside
+        # every region is the kernel's "no translation" (all ones, or 5.10 ARM's
+        # pfn_to_dma() of it, 0xffffffff000), which only uncovered RAM explains
+        regions = [(int(r["cpu_start"], 16), int(r["dma_start"], 16), r["size"])
+                   for r in ((d.get("dma_ranges") or {}).get("regions") or [])]
+        mapped = [e for e in mine + small if e["addr"] != ALL_ONES]
+        if regions and mapped and b["ram"]:
+            uncovered = b["ram"]
+            for cpu, _, size in regions:
+                uncovered = [p for lo, hi in uncovered for p in outside([(lo, hi)], cpu, cpu + size - 1)]
+
+            def to_ram(e):
+                for cpu, dma, size in regions:
+                    if dma <= e["addr"] and e["addr"] + max(e["size"], 1) - 1 < dma + size:
+                        c = e["addr"] - dma + cpu
+                        return any(lo <= c and c + max(e["size"], 1) - 1 <= hi
+                                   for lo, hi in b["ram"])
+                return bool(uncovered)
+            stray = [e for e in mapped if not to_ram(e)]
+            inside = [e for e in mapped if any(dma <= e["addr"] < dma + size
+                                               for _, dma, size in regions)]
+            check(not stray, "%s: the kernel's %d bounced bus addresses land in RAM: %d inside"
+                  " the tool's dma-ranges (%s) translate into it, %d outside them need RAM"
+                  " they leave uncovered" % (dev, len(mapped), len(inside), ", ".join(
+                      "bus %#x = CPU %#x" % (dma, cpu) for cpu, dma, _ in regions),
+                      len(mapped) - len(inside)),
+                  "\n".join("addr=%#x size=%d" % (e["addr"], e["size"]) for e in stray[:5]),
                   dev=dev)
         if v in ("direct", "iommu", "idle"):
             if not had:

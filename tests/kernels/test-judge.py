@@ -594,5 +594,41 @@ kcase("arm64 6.12: no dt-coherent record: coherence unknown, a bounce disagrees"
 kcase("arm64 6.12: an idle device's small bounces disagree", KSIZES, False, verdict="idle")
 kcase("arm64 6.12: excused bounces still carry the kernel's mask: another than the audit's"
       " disagrees", KSIZES, False, mask="0xfffffff")
+
+# a bounce's dev_addr is a bus address: through the dma-ranges the tool read
+# (the raspi's /soc: bus 0xc0000000 = CPU 0) it must land in the kernel's RAM
+RPI_BOOT = """[    0.000000] Linux version 6.12.117+deb13-arm64 (debian-kernel@lists.debian.org)
+[    0.000000]   DMA      [mem 0x0000000000000000-0x000000003bffffff]
+[    0.000000]   node   0: [mem 0x0000000000000000-0x000000003bffffff]
+"""
+RPI_POOL = "[    0.000000] software IO TLB: mapped [mem 0x0000000034680000-0x0000000034780000] (1MB)\n"
+
+
+def rcase(what, addrs, expect_ok, cpu="0x0", dma="0xc0000000", size=0x3f000000, only=False):
+    d = pdev("direct")
+    d["dma_ranges"] = {"state": "ranges", "node": "soc",
+                       "regions": [{"cpu_start": cpu, "dma_start": dma, "size": size}]}
+    a = audit([d], active=True, start="0x34680000", end="0x3477ffff", size=1 << 20)
+    a["host"]["arch"] = "aarch64"
+    a["memory"] = {"source": "iomem", "page_size": 4096, "base_pfn": 0, "end_pfn": 0x3c000,
+                   "ram_ranges": [{"start": "0x0", "end": "0x3bffffff"}]}
+    res = run(a, "".join(small(16, x) for x in addrs), m={"name": "test", "arch": "arm64"},
+              dmesg=RPI_BOOT + RPI_POOL, more=(("dt-coherent", DT),))
+    if only:  # the translation check alone (and it must be there)
+        mine = [c for c in res["checks"] if "bounced bus addresses" in c["what"]]
+        res = dict(res, checks=mine or [dict(ok=False, what="no translation check")])
+    case(what, res, expect_ok)
+
+
+rcase("bus 0xc0000000 = CPU 0: bounced bus addresses in RAM through the offset agree",
+      (0xc5b48000, 0xfbfff000), True)
+rcase("the tool's identity reading (bus 0 = CPU 0) leaves 0xc5b48000 nowhere: disagrees",
+      (0xc5b48000,), False, dma="0x0")
+rcase("bus 0xfc000000 translates to CPU 0x3c000000, past the kernel's RAM: disagrees",
+      (0xfc000000,), False)
+rcase("outside the tool's dma-ranges with uncovered RAM (a 512 MiB window): explained",
+      (0xfffffffff000,), True, size=0x20000000, only=True)
+rcase("outside the tool's dma-ranges with all RAM covered: disagrees",
+      (0xfffffffff000,), False, only=True)
 print("1..%d" % n)
 sys.exit(1 if bad else 0)
