@@ -103,10 +103,13 @@ ROWS = {
     "ERA_RANGE_MAP 5.10.. any": dict(
         guests=["arm64-virt-window", "arm64-virt-window-bullseye", "arm64-virt-window-sid",
                 "armhf-virt-highmem", "armhf-virt-window-lpae-bullseye",
-                "armhf-virt-highmem-trixie", "riscv64-virt-window-sid"],
+                "armhf-virt-highmem-trixie", "riscv64-virt-window-sid", "arm64-raspi3b-window"],
         how="a PCIe dma-ranges window the suite writes into QEMU's devicetree: the RAM"
             " outside it is uncovered, and bounces (or failures, where the pool lies"
-            " outside: riscv64-virt-window-sid) follow"),
+            " outside: riscv64-virt-window-sid) follow; arm64-raspi3b-window cuts the"
+            " Raspberry Pi's /soc window (bus 0xc0000000 = CPU 0) to 512 MiB: the RAM"
+            " above CPU 0x20000000 is uncovered (one pfn offset for all RAM, before 5.10,"
+            " would leave none), the limit is the bus end 0xdfffffff"),
     "ERA_BUS_LIMIT 0..4.20 any": OLDER + "; tests/machines/arm64-4.14-pcie-window holds it",
     "ERA_BUS_LIMIT 4.20..5.5 any": NO_DEBIAN,
     "ERA_BUS_LIMIT 5.5.. any": dict(
@@ -187,10 +190,11 @@ ROWS = {
             " say no pool, as the layout check holds it to"),
     "ERA_KMALLOC_POOL 0..6.5 arm64":
         "the arm64 virt guests of 5.10 and 6.1 have RAM past the DMA zone (6 GiB from"
-        " 0x40000000), where the pool is allocated whatever this row says; arm64-raspi3b"
-        " (6.1) has all RAM in ZONE_DMA and no pool, as this row says and as nobody's"
-        " audit assumes from it, but every device there reaches all RAM: no verdict"
-        " hangs on the pool; tests/machines/arm64-kmalloc-pool-6.1 holds it",
+        " 0x40000000), and arm64-raspi3b-window past its 512 MiB one, where the pool is"
+        " allocated whatever this row says; arm64-raspi3b (6.1, booted by name) has all"
+        " RAM in ZONE_DMA and no pool, as this row says and as nobody's audit assumes"
+        " from it, but every device there reaches all RAM: no verdict hangs on the pool;"
+        " tests/machines/arm64-kmalloc-pool-6.1 holds it",
     "ERA_KMALLOC_POOL 6.5..6.7 arm64":
         "no Debian suite's kernel lies in this range (bookworm 6.1, trixie 6.12)",
     "ERA_KMALLOC_POOL 6.7.. arm64":
@@ -205,9 +209,10 @@ ROWS = {
         how="all RAM below 4 GiB on x86, no pool; " + NOBODY),
     "ERA_KMALLOC_BOUNCE 0..6.5 arm64":
         "no arm64 guest's --observe window holds a small unaligned kmalloc bounce of"
-        " a device in reach: arm64-raspi3b (6.1) drives the same non-coherent DWC2 as"
-        " arm64-raspi3b-trixie and the kernel bounces nothing, so excusing or not"
-        " excuses nothing; test-observe.c holds the rule",
+        " a device in reach: arm64-raspi3b-window (6.1) drives the same non-coherent"
+        " DWC2 as arm64-raspi3b-trixie, and its small bounces (2 and 16 bytes) are all of"
+        " buffers past its window (all-ones bus addresses), none in reach; arm64-raspi3b"
+        " (booted by name) bounces nothing; test-observe.c holds the rule",
     "ERA_KMALLOC_BOUNCE 6.5.. arm64": dict(
         guests=["arm64-raspi3b-trixie"],
         how="QEMU's raspi3b DWC2 is not dma-coherent (no dma-coherent on its node or"
@@ -254,9 +259,10 @@ ROWS = {
     "ERA_POOL_PLACEMENT 5.19.. any": dict(
         guests=["x86-pc-6g", "x86-pc-6g-trixie", "x86-pc-6g-sid", "arm64-virt-6g",
                 "armhf-virt-highmem", "armhf-virt-highmem-trixie", "i386-pc-6g",
-                "riscv64-virt-4g-trixie"],
+                "riscv64-virt-4g-trixie", "arm64-raspi3b-window"],
         how="32-bit devices that reach all RAM below the derived bound (4 GiB, lowmem's"
-            " end, arm64's ZONE_DMA end) reach the pool; " + NOBODY),
+            " end, arm64's ZONE_DMA end: 512 MiB on arm64-raspi3b-window, from its /soc"
+            " dma-ranges) reach the pool; " + NOBODY),
     "ERA_MAPPING_ALIGN 0..5.11.19 any":
         "no guest bounces a device with a min_align_mask (NVMe), and the judge does"
         " not check the mapping-size finding this row decides",
@@ -322,8 +328,9 @@ ROWS = {
     # ---- the default pool by architecture ----
     "ERA_ARCH_POOL 0..4.8 arm64": OLDER + "; tests/machines/arm64-4.7-pool holds it",
     "ERA_ARCH_POOL 4.8.. arm64": dict(
-        guests=["arm64-virt-6g", "arm64-virt-6g-bullseye"],
-        how="6 GiB from 0x40000000, past the DMA zone: a pool; " + NOBODY),
+        guests=["arm64-virt-6g", "arm64-virt-6g-bullseye", "arm64-raspi3b-window"],
+        how="6 GiB from 0x40000000, past the DMA zone: a pool (arm64-raspi3b-window:"
+            " 960 MiB past a 512 MiB DMA zone, the end of its /soc window); " + NOBODY),
     "ERA_ARCH_POOL 0..5.14 riscv":
         "no Debian suite's riscv64 kernel lies in this range (trixie 6.12, sid 7.x);"
         " tests/machines/riscv-5.13-1g holds it",

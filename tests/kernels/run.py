@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import judge  # noqa: E402
 import kernels  # noqa: E402
-from machines import MACHINES, STALLED  # noqa: E402
+from machines import MACHINES, OPTIONAL, STALLED  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 BOOT_TIMEOUT = int(os.environ.get("DMAMASK_KERNELS_TIMEOUT", "300"))
@@ -107,6 +107,26 @@ def edit_dtb(m, base, work):
     return out
 
 
+def edit_soc_dtb(m, dtb, work):
+    """The kernel package's devicetree with the /soc node's dma-ranges written
+    as the machine's soc_dma_ranges (bus, CPU, size): one cell each, as the
+    Raspberry Pi's /soc has them (#address-cells and #size-cells 1)."""
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", dtb], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    bus, cpu, size = m["soc_dma_ranges"]
+    dts, n = re.subn(r"(\n\tsoc \{\n(?:\t\t[^\n]*\n)*?\t\tdma-ranges = )<0x[0-9a-f]+ 0x[0-9a-f]+ "
+                     r"0x[0-9a-f]+>;",
+                     lambda mo: mo.group(1) + "<0x%x 0x%x 0x%x>;" % (bus, cpu, size), dts, count=1)
+    if n != 1:
+        raise RuntimeError("no /soc dma-ranges of three cells in " + dtb)
+    out = os.path.join(work, "soc-dma-ranges.dtb")
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out], input=dts, text=True,
+                   check=True)
+    with open(os.path.join(work, "soc-dma-ranges.dts"), "w") as f:
+        f.write(dts)
+    return out
+
+
 def parse_console(text):
     """The files the guest emitted between its markers, decoded."""
     files = {}
@@ -127,6 +147,8 @@ def boot(m, kernel, initrd, outdir):
     base = qemu_base(m, kernel, initrd, work)
     if m.get("dma_ranges"):
         base += ["-dtb", edit_dtb(m, base, work)]
+    elif m.get("dtb") and m.get("soc_dma_ranges"):
+        base += ["-dtb", edit_soc_dtb(m, kernel.dtb(m["dtb"]), work)]
     elif m.get("dtb"):
         base += ["-dtb", kernel.dtb(m["dtb"])]
     a = kernels.ARCHES[m["arch"]]
@@ -282,7 +304,7 @@ def main():
     o = ap.parse_args()
 
     machines = [m for m in MACHINES if not o.names or m["name"] in o.names] + \
-        [m for m in STALLED if m["name"] in (o.names or [])]
+        [m for m in STALLED + OPTIONAL if m["name"] in (o.names or [])]
     if o.names and len(machines) != len(o.names):
         sys.exit("unknown machine in: %s" % " ".join(o.names))
     tools = dict(t.split("=", 1) for t in o.tool)

@@ -630,5 +630,38 @@ rcase("outside the tool's dma-ranges with uncovered RAM (a 512 MiB window): expl
       (0xfffffffff000,), True, size=0x20000000, only=True)
 rcase("outside the tool's dma-ranges with all RAM covered: disagrees",
       (0xfffffffff000,), False, only=True)
+
+# /soc's window cut to 512 MiB at bus 0xc0000000 (arm64-raspi3b-window): the
+# RAM above CPU 0x20000000 is uncovered, the reach ends at bus 0xdfffffff
+SOCW = {"name": "test", "arch": "arm64", "soc_dma_ranges": (0xc0000000, 0x0, 0x20000000)}
+OUT = 0x3c000000 - 0x20000000
+
+
+def wcase(what, expect_ok, uncovered=OUT, unreachable=OUT, limit="0xdfffffff",
+          addrs=((1 << 64) - 1,)):
+    d = pdev("partial")
+    d["bus_limit"] = limit
+    d["dma_ranges"] = {"state": "ranges", "node": "soc",
+                       "regions": [{"cpu_start": "0x0", "dma_start": "0xc0000000",
+                                    "size": 0x20000000}]}
+    d["models"]["dma_direct"].update(uncovered_ram_bytes=uncovered,
+                                     unreachable_ram_bytes=unreachable,
+                                     lowest_unreachable="0x20000000")
+    a = audit([d], active=True, start="0x1bfff000", end="0x1fffefff", size=64 << 20)
+    a["host"]["arch"] = "aarch64"
+    a["memory"] = {"source": "iomem", "page_size": 4096, "base_pfn": 0, "end_pfn": 0x3c000,
+                   "ram_ranges": [{"start": "0x0", "end": "0x3bffffff"}]}
+    boot = RPI_BOOT.replace("6.12.117+deb13", "6.1.0-50")
+    pool = "[    0.000000] software IO TLB: mapped [mem 0x000000001bfff000-0x000000001ffff000] (64MB)\n"
+    case(what, run(a, "".join(event(P, x) for x in addrs), m=SOCW, dmesg=boot + pool,
+                   more=(("dt-coherent", DT),)), expect_ok)
+
+
+wcase("a /soc window at bus 0xc0000000: 448 MiB uncovered, limit 0xdfffffff, all-ones bounces agree",
+      True)
+wcase("the same read as one pfn offset for all RAM (before 5.10: nothing uncovered) disagrees",
+      False, uncovered=0)
+wcase("the window's limit taken as a CPU address (0x1fffffff) disagrees", False, limit="0x1fffffff")
+wcase("a bounce at bus 0xc0001000 (CPU 0x1000, in reach) disagrees", False, addrs=(0xc0001000,))
 print("1..%d" % n)
 sys.exit(1 if bad else 0)
