@@ -32,6 +32,14 @@ Rules, for every device the tool judged:
             pool at all ("swiotlb buffer is full ... total 0 (slots)", 5.0-5.18:
             then each attempt is itself the failure)
   unknown   only for a device the kernel shows no traffic of
+On arm64 from 6.5 the kernel also bounces small unaligned kmalloc buffers of a
+device that is not dma-coherent, in reach or not (dma_kmalloc_needs_bounce):
+for a direct or partial device those bounces (the guest's devicetree, its
+dt-coherent record, says which devices lack dma-coherent) are excused, counted
+in the table and named in the check; they still carry the device's mask.
+Every bounce's dev_addr is a bus address: inside the dma-ranges regions the
+tool read it must translate (bus - dma_start + cpu_start) into the kernel's
+RAM, outside them (the kernel's no-translation value) RAM must lie uncovered.
 Block-layer bouncing (block_bio_bounce, the kernel's MAJ:MIN mapped to the
 guest's disks): where the tool's legacy-block model (pre-5.13) predicts bounce
 bytes, the disk bounced during the traffic; where it predicts none, or the
@@ -253,6 +261,67 @@ def boot_lines(dmesg):
     return f
 
 
+def kmalloc_bounces(dmesg, m):
+    """Whether the kernel bounces small unaligned kmalloc buffers of a device
+    that is not dma-coherent, reach or not: arm64 from 6.5 (arch/arm64/Kconfig
+    select DMA_BOUNCE_UNALIGNED_KMALLOC; include/linux/dma-map-ops.h
+    dma_kmalloc_needs_bounce, kernel/dma/direct.h dma_direct_map_page). The
+    banner's release decides; riscv's guests have no Zicbom: coherent."""
+    mo = re.search(r"Linux version (\d+)\.(\d+)", dmesg)
+    return bool(mo) and m.get("arch") == "arm64" and (int(mo.group(1)), int(mo.group(2))) >= (6, 5)
+
+
+# QEMU's Cortex-A53 and -A57 have CTR_EL0.CWG 4 (64 bytes): arm64's
+# dma_get_cache_alignment() is cache_line_size() (arch/arm64/include/asm/cache.h)
+CACHE_LINE = 64
+
+
+def kmalloc_unaligned(size):
+    """dma_kmalloc_size_aligned() false: under 2 * ARCH_DMA_MINALIGN (arm64: 128)
+    and kmalloc_size_roundup() (the kmalloc-8 ... -192 caches, mm/slab_common.c
+    kmalloc_info) not a multiple of the cache line."""
+    if size >= 2 * 128:
+        return False
+    cache = next(c for c in (8, 16, 32, 64, 96, 128, 192, 256) if size <= c)
+    return cache % CACHE_LINE != 0
+
+
+def noncoherent_of(text):
+    """From the guest's dt-coherent: the sysfs paths of devices whose
+    devicetree node and every parent lack dma-coherent (of_dma_is_coherent)."""
+    coherent, nodes = set(), {}
+    for line in text.splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind == "coherent":
+            coherent.add(rest.strip())
+        elif kind == "node" and " " in rest:
+            path, node = rest.rsplit(" ", 1)
+            nodes[path] = node
+    out = set()
+    for path, node in nodes.items():
+        parts = node.strip("/").split("/")
+        chain = ["/" + "/".join(parts[:i]) if i else "" for i in range(len(parts) + 1)]
+        if node and not coherent.intersection(chain):
+            out.add(path)
+    return out
+
+
+def dma_engines_of(text):
+    """From the guest's dt-coherent: client sysfs path -> the sysfs path of the
+    DMA engine its first "dmas" names. A dmaengine client's buffers are mapped
+    on the channel's device (drivers/mmc/host/bcm2835.c bcm2835_prepare_dma:
+    dma_map_sg(dma_chan->device->dev, ...)): its bounces carry that name."""
+    by_node, dmas = {}, []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0] == "node":
+            if f[2] not in by_node or len(f[1]) < len(by_node[f[2]]):
+                by_node[f[2]] = f[1]
+        elif len(f) == 3 and f[0] == "dmas":
+            dmas.append((f[1], f[2]))
+    return {by_node[c]: by_node[p] for c, p in dmas if c in by_node and p in by_node}
+
+
 def device_of(path, devices):
     """The judged device a sysfs path lies under (the deepest one)."""
     best = None
@@ -264,11 +333,23 @@ def device_of(path, devices):
     return best
 
 
+def window_of(d, m):
+    """The dma-ranges window the suite wrote in front of the device, as (bus
+    start, CPU start, size), or None: identity for a PCI device behind the
+    PCIe host (dma_ranges), bus to CPU for a device under /soc (soc_dma_ranges)."""
+    if m.get("dma_ranges") and d.get("bus") == "pci":
+        start, size = m["dma_ranges"]
+        return start, start, size
+    if m.get("soc_dma_ranges") and (d.get("syspath") or "").startswith("sys/devices/platform/soc/"):
+        return m["soc_dma_ranges"]
+    return None
+
+
 def reach_of(d, mine, m):
     """What the device reaches by the kernel's own facts, as an inclusive
     (low, high) DMA-address pair, or None when no mask is known: the mask the
     kernel printed in its bounce events (else the audit's sysfs reading),
-    within the dma-ranges window the suite wrote (identity) for a PCI device."""
+    within the dma-ranges window the suite wrote."""
     masks = {e["mask"] for e in mine}
     if masks:
         mask = min(masks)
@@ -277,10 +358,19 @@ def reach_of(d, mine, m):
     else:
         return None
     lo, hi = 0, mask
-    if m.get("dma_ranges") and d.get("bus") == "pci":
-        start, size = m["dma_ranges"]
-        lo, hi = start, min(hi, start + size - 1)
+    w = window_of(d, m)
+    if w:
+        bus, _, size = w
+        lo, hi = bus, min(hi, bus + size - 1)
     return lo, hi
+
+
+def cpu_reach(reach, d, m):
+    """The CPU addresses of a reach (bus addresses): the window's offset taken off."""
+    w = window_of(d, m)
+    if not reach or not w:
+        return reach
+    return reach[0] - w[0] + w[1], reach[1] - w[0] + w[1]
 
 
 def outside(ram, lo, hi):
@@ -296,10 +386,11 @@ def outside(ram, lo, hi):
 
 def window_outside(ram, d, m):
     """RAM outside the dma-ranges window: no translation, DMA_MAPPING_ERROR."""
-    if not (m.get("dma_ranges") and d.get("bus") == "pci"):
+    w = window_of(d, m)
+    if not w:
         return []
-    start, size = m["dma_ranges"]
-    return outside(ram, start, start + size - 1)
+    _, cpu, size = w
+    return outside(ram, cpu, cpu + size - 1)
 
 
 def nbytes(ranges):
@@ -452,12 +543,22 @@ def judge(work, m):
 
     blocks = block_checks(check, audit, io, trace, disk_dev, moved)
 
+    # small unaligned kmalloc buffers of a device not dma-coherent bounce in reach
+    kmalloc_era = kmalloc_bounces(dmesg, m)
+    noncoherent = noncoherent_of(read(work, "dt-coherent"))
+    engines = dma_engines_of(read(work, "dt-coherent"))
+    by_sys = {"/" + (x.get("syspath") or ""): x["id"] for x in devices}
     driven = set(m.get("driven") or ())
     unexercised = []
     evidence = {}  # device -> what finding_checks() may hold the tool to
     for d in devices:
         dev, v = d["id"], d.get("verdict")
         mine = [e for e in evs if e["dev"] == dev]
+        # a dmaengine client the guest drove (a disk on it) bounces as its engine:
+        # counted for both; an engine serves clients idle here too (hdmi, i2s)
+        engine = by_sys.get(engines.get("/" + (d.get("syspath") or "")))
+        if engine and engine != dev and traffic.get(dev):
+            mine += [e for e in evs if e["dev"] == engine]
         masks = {e["mask"] for e in mine}
         evidence[dev] = dict(pci=d.get("bus") == "pci", pool_overflows=len(pool_out.get(dev, [])),
                              half_empty=len(half_empty.get(dev, [])),
@@ -471,8 +572,19 @@ def judge(work, m):
         drove = bool(traffic.get(dev))
         had = drove or bool(mine) or bool(failed) or bool(nblk)
         reach = reach_of(d, mine, m)
-        far = outside(b["ram"], *reach) if reach else None
-        row = [dev, d.get("driver") or "-", v, len(mine), len(forced), len(failed),
+        far = outside(b["ram"], *cpu_reach(reach, d, m)) if reach else None
+        # what dma_kmalloc_needs_bounce() bounced, not the reach: excused from the verdict
+        small = []
+        if (kmalloc_era and reach and v in ("direct", "partial")
+                and "/" + (d.get("syspath") or "") in noncoherent):
+            split = ([], [])
+            for e in mine:
+                split[kmalloc_unaligned(e["size"]) and reach[0] <= e["addr"]
+                      and e["addr"] + max(e["size"], 1) - 1 <= reach[1]].append(e)
+            mine, small = split
+        excused = (" (%d small unaligned kmalloc bounces in reach excused: not dma-coherent, arm64"
+                   " 6.5+)" % len(small)) if small else ""
+        row = [dev, d.get("driver") or "-", v, len(mine) + len(small), len(forced), len(failed),
                "-" if blk is None else nblk, ",".join(traffic.get(dev, [])) or "-"]
         table.append(row)
         ev_diag = "\n".join("%s addr=%#x size=%d%s" % (e["dev"], e["addr"], e["size"],
@@ -480,10 +592,39 @@ def judge(work, m):
                             for e in mine[:5])
         fail_diag = "\n".join(failed[:5])
         what = "%s is %s" % (dev, v)
-        odd = [e for e in mine if d.get("dma_mask") and e["mask"] != int(d["dma_mask"], 16)]
-        if mine and d.get("dma_mask"):
+        odd = [e for e in mine + small if d.get("dma_mask") and e["mask"] != int(d["dma_mask"], 16)]
+        if (mine or small) and d.get("dma_mask"):
             check(not odd, "%s: the kernel's bounces carry the mask the audit read (%s)"
                   % (dev, d.get("dma_mask")), "\n".join("mask=%#x" % e["mask"] for e in odd[:5]),
+                  dev=dev)
+        # a bounce's dev_addr is the buffer's bus address (phys_to_dma): through the
+        # dma-ranges the tool read it must land in RAM the kernel listed; one outside
+        # every region is the kernel's "no translation" (all ones, or 5.10 ARM's
+        # pfn_to_dma() of it, 0xffffffff000), which only uncovered RAM explains
+        regions = [(int(r["cpu_start"], 16), int(r["dma_start"], 16), r["size"])
+                   for r in ((d.get("dma_ranges") or {}).get("regions") or [])]
+        mapped = [e for e in mine + small if e["addr"] != ALL_ONES]
+        if regions and mapped and b["ram"]:
+            uncovered = b["ram"]
+            for cpu, _, size in regions:
+                uncovered = [p for lo, hi in uncovered for p in outside([(lo, hi)], cpu, cpu + size - 1)]
+
+            def to_ram(e):
+                for cpu, dma, size in regions:
+                    if dma <= e["addr"] and e["addr"] + max(e["size"], 1) - 1 < dma + size:
+                        c = e["addr"] - dma + cpu
+                        return any(lo <= c and c + max(e["size"], 1) - 1 <= hi
+                                   for lo, hi in b["ram"])
+                return bool(uncovered)
+            stray = [e for e in mapped if not to_ram(e)]
+            inside = [e for e in mapped if any(dma <= e["addr"] < dma + size
+                                               for _, dma, size in regions)]
+            check(not stray, "%s: the kernel's %d bounced bus addresses land in RAM: %d inside"
+                  " the tool's dma-ranges (%s) translate into it, %d outside them need RAM"
+                  " they leave uncovered" % (dev, len(mapped), len(inside), ", ".join(
+                      "bus %#x = CPU %#x" % (dma, cpu) for cpu, dma, _ in regions),
+                      len(mapped) - len(inside)),
+                  "\n".join("addr=%#x size=%d" % (e["addr"], e["size"]) for e in stray[:5]),
                   dev=dev)
         if v in ("direct", "iommu", "idle"):
             if not had:
@@ -495,8 +636,8 @@ def judge(work, m):
                           "driven: %s" % " ".join(sorted(driven)), dev=dev)
                 continue
             check(not mine and not failed and not nblk,
-                  "%s: the kernel neither bounced (%d, block %d) nor failed (%d)"
-                  % (what, len(mine), nblk, len(failed)),
+                  "%s: the kernel neither bounced (%d, block %d) nor failed (%d)%s"
+                  % (what, len(mine), nblk, len(failed), excused),
                   "reason: %s\n%s\n%s" % (d.get("reason"), ev_diag, fail_diag), dev=dev)
         elif v == "partial":
             if reach is None:
@@ -510,8 +651,8 @@ def judge(work, m):
                 return reach[0] <= e["addr"] and e["addr"] + max(e["size"], 1) - 1 <= reach[1]
             bad = [e for e in mine if within(e)]
             check(not bad and not failed,
-                  "%s: %d bounces, all of buffers out of its reach %#x-%#x; no failure"
-                  % (what, len(mine), reach[0], reach[1]),
+                  "%s: %d bounces, all of buffers out of its reach %#x-%#x; no failure%s"
+                  % (what, len(mine), reach[0], reach[1], excused),
                   "RAM outside the reach: %s\nthe tool's out-of-reach RAM: %s\n"
                   "bounced within reach:\n%s\nfailures:\n%s" % (
                       ", ".join("%#x-%#x" % r for r in far) or "none",
@@ -851,22 +992,24 @@ def fmt_pages(ranges):
 
 def window_checks(check, m, audit, b):
     """A dma-ranges window the suite wrote: what lies outside it is uncovered
-    RAM for every device behind the PCIe host, and reach ends at its end."""
-    if not m.get("dma_ranges"):
+    RAM for every device behind it (the PCIe host, or /soc), and reach ends at
+    its bus end."""
+    if not (m.get("dma_ranges") or m.get("soc_dma_ranges")):
         return
-    start, size = m["dma_ranges"]
-    end = start + size - 1
-    outside = sum(e + 1 - s for s, e in b["ram"]) - sum(
-        max(0, min(e, end) + 1 - max(s, start)) for s, e in b["ram"])
     behind = [d for d in audit.get("devices", [])
-              if d.get("bus") == "pci" and d.get("driver") and d.get("verdict") != "idle"]
-    check(behind, "a judged PCI device lies behind the dma-ranges window")
+              if window_of(d, m) and d.get("driver") and d.get("verdict") != "idle"]
+    check(behind, "a judged %s device lies behind the dma-ranges window"
+          % ("PCI" if m.get("dma_ranges") else "/soc"))
     for d in behind:
+        bus, start, size = window_of(d, m)
+        end = start + size - 1
+        outside = sum(e + 1 - s for s, e in b["ram"]) - sum(
+            max(0, min(e, end) + 1 - max(s, start)) for s, e in b["ram"])
         # dma-direct's figures whatever decides the verdict: below a legacy block
         # layer (before 5.13) it is dma-direct that checks the window
         model = (d.get("models") or {}).get("dma_direct") or {}
         check(model.get("uncovered_ram_bytes") == outside
-              and d.get("bus_limit") == "%#x" % end,
+              and d.get("bus_limit") == "%#x" % (bus + size - 1),
               "%s: %d bytes of RAM outside the window %#x-%#x, bus limit %#x (tool: %s, %s)" % (
-                  d["id"], outside, start, end, end, model.get("uncovered_ram_bytes"),
+                  d["id"], outside, start, end, bus + size - 1, model.get("uncovered_ram_bytes"),
                   d.get("bus_limit")))

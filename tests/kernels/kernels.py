@@ -131,6 +131,17 @@ class Kernel:
             for line in f:
                 self.builtin.add(os.path.basename(line.strip()).split(".ko")[0].replace("-", "_"))
 
+    def dtb(self, name):
+        """The package's own devicetree NAME (broadcom/bcm2837-rpi-3-b.dtb):
+        usr/lib/linux-image-RELEASE/ (bookworm, trixie), lib/ before merged
+        /usr (bullseye), or dtb/ beside the modules (sid from 7.x)."""
+        for d in (os.path.join(self.root, "usr", "lib", "linux-image-" + self.release),
+                  os.path.join(self.root, "lib", "linux-image-" + self.release),
+                  os.path.join(self.moddir, "dtb")):
+            if os.path.exists(os.path.join(d, name)):
+                return os.path.join(d, name)
+        raise RuntimeError("%s: no devicetree %s in %s" % (self.package, name, self.root))
+
     def module_files(self, names):
         """The .ko files of NAMES and of everything they depend on (none for a
         driver this kernel has built in)."""

@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import judge  # noqa: E402
 import kernels  # noqa: E402
-from machines import MACHINES, STALLED  # noqa: E402
+from machines import MACHINES, OPTIONAL, STALLED  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 BOOT_TIMEOUT = int(os.environ.get("DMAMASK_KERNELS_TIMEOUT", "300"))
@@ -65,8 +65,9 @@ class Tap:
 def qemu_base(m, kernel, initrd, work):
     a = kernels.ARCHES[m["arch"]]
     kvm = m["arch"] == "amd64" and os.environ.get("DMAMASK_KERNELS_KVM") == "1"
-    cmd = [a["qemu"], "-machine", m["machine"], "-m", m["mem"], "-smp", "1",
-           "-accel", "kvm" if kvm else "tcg", "-cpu", "host" if kvm else a["cpu"],
+    # a board (raspi3b) fixes its CPU count and core: the machine says so
+    cmd = [a["qemu"], "-machine", m["machine"], "-m", m["mem"], "-smp", str(m.get("smp", 1)),
+           "-accel", "kvm" if kvm else "tcg", "-cpu", "host" if kvm else m.get("cpu", a["cpu"]),
            "-display", "none", "-monitor", "none", "-no-reboot", "-nodefaults",
            "-kernel", kernel.vmlinuz, "-initrd", initrd] + a.get("qemu_extra", [])
     devices = []
@@ -106,6 +107,26 @@ def edit_dtb(m, base, work):
     return out
 
 
+def edit_soc_dtb(m, dtb, work):
+    """The kernel package's devicetree with the /soc node's dma-ranges written
+    as the machine's soc_dma_ranges (bus, CPU, size): one cell each, as the
+    Raspberry Pi's /soc has them (#address-cells and #size-cells 1)."""
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", dtb], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    bus, cpu, size = m["soc_dma_ranges"]
+    dts, n = re.subn(r"(\n\tsoc \{\n(?:\t\t[^\n]*\n)*?\t\tdma-ranges = )<0x[0-9a-f]+ 0x[0-9a-f]+ "
+                     r"0x[0-9a-f]+>;",
+                     lambda mo: mo.group(1) + "<0x%x 0x%x 0x%x>;" % (bus, cpu, size), dts, count=1)
+    if n != 1:
+        raise RuntimeError("no /soc dma-ranges of three cells in " + dtb)
+    out = os.path.join(work, "soc-dma-ranges.dtb")
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out], input=dts, text=True,
+                   check=True)
+    with open(os.path.join(work, "soc-dma-ranges.dts"), "w") as f:
+        f.write(dts)
+    return out
+
+
 def parse_console(text):
     """The files the guest emitted between its markers, decoded."""
     files = {}
@@ -126,6 +147,10 @@ def boot(m, kernel, initrd, outdir):
     base = qemu_base(m, kernel, initrd, work)
     if m.get("dma_ranges"):
         base += ["-dtb", edit_dtb(m, base, work)]
+    elif m.get("dtb") and m.get("soc_dma_ranges"):
+        base += ["-dtb", edit_soc_dtb(m, kernel.dtb(m["dtb"]), work)]
+    elif m.get("dtb"):
+        base += ["-dtb", kernel.dtb(m["dtb"])]
     a = kernels.ARCHES[m["arch"]]
     # log_buf_len: I/O errors must not push the boot lines the judge reads out of the log
     append = ["console=" + a["console"], "loglevel=1", "log_buf_len=8M", "panic=-1", "rdinit=/init",
@@ -255,6 +280,9 @@ def prepare(machines, tools, outdir, kern, initrd, tap):
                 subprocess.run([os.path.join(SRCDIR, "tools", "cross"), "--build-only", arch],
                                check=True, stdout=sys.stderr)
                 tool = built[arch] = os.path.join(SRCDIR, "build-" + arch, "dmamask-audit")
+            for m in machines:
+                if kernels.kernel_key(m) == key and m.get("dtb") and not m.get("dma_ranges"):
+                    k.dtb(m["dtb"])  # now, not in a boot thread: a missing one fails its machines
             mods = sorted({x for m in machines if kernels.kernel_key(m) == key for x in m["modules"]})
             initrd[key] = kernels.initramfs(k, mods, tool, os.path.join(HERE, "guest-init"),
                                             os.path.join(outdir, "initrd-%s-%s-%s.gz" % key))
@@ -276,7 +304,7 @@ def main():
     o = ap.parse_args()
 
     machines = [m for m in MACHINES if not o.names or m["name"] in o.names] + \
-        [m for m in STALLED if m["name"] in (o.names or [])]
+        [m for m in STALLED + OPTIONAL if m["name"] in (o.names or [])]
     if o.names and len(machines) != len(o.names):
         sys.exit("unknown machine in: %s" % " ".join(o.names))
     tools = dict(t.split("=", 1) for t in o.tool)

@@ -82,7 +82,8 @@ def observed(a, trace, prediction=None, counts=None):
 
 
 def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs=None,
-        obs_err="status=1\n", killed=KILLED, five=FIVE, user=None, user_err="status=1\n"):
+        obs_err="status=1\n", killed=KILLED, five=FIVE, user=None, user_err="status=1\n",
+        more=()):
     """The judge's result over a made-up guest's files; the run as nobody is
     root's own unless given (a dict is dumped, a string written as it is)."""
     user = a if user is None else user
@@ -94,7 +95,7 @@ def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs
                            ("observe.err", obs_err), ("observe-kill.log", killed),
                            ("observe5.txt", five),
                            ("user.json", user if isinstance(user, str) else json.dumps(user)),
-                           ("user.err", user_err)):
+                           ("user.err", user_err)) + tuple(more):
             if name in skip:
                 continue
             with open(os.path.join(d, name), "w") as f:
@@ -550,5 +551,117 @@ fcase("unexercised: the verdict said unpinned, no finding",
       run(audit([dev(A, "direct", unreachable=0, lowest=None)], active=False), dmesg=BOOT),
       ['# unpinned: "%s" .verdict (direct): the kernel showed no traffic of it, the judge '
        "asserts nothing" % A], ["findings"])
+
+# arm64 6.5+ bounces small unaligned kmalloc buffers of a device that is not
+# dma-coherent, in reach (dma_kmalloc_needs_bounce): a direct verdict stands
+# only for those, read from the guest's own devicetree (dt-coherent)
+P = "3f980000.usb"
+PSYS = "/sys/devices/platform/soc/" + P
+DT = "node %s /soc/usb@7e980000\n" % PSYS
+
+
+def pdev(verdict, mask="0xffffffff"):
+    return {"id": P, "verdict": verdict, "driver": "dwc2", "reason": "r", "bus": "platform",
+            "syspath": PSYS[1:], "kernel_model": "dma-direct", "dma_mask": mask,
+            "models": {"dma_direct": {"lowest_unreachable": None, "unreachable_ram_bytes": 0,
+                                      "uncovered_ram_bytes": 0}}}
+
+
+def small(size, addr=0xc5b48000):
+    return event(P, addr).replace("size=4096", "size=%d" % size)
+
+
+def kcase(what, sizes, expect_ok, release="6.12.117+deb13-arm64", dt=DT, verdict="direct",
+          mask="0xffffffff"):
+    a = audit([pdev(verdict, mask)], active=True)
+    a["host"]["arch"] = "aarch64"
+    more = () if dt is None else (("dt-coherent", dt),)
+    case(what, run(a, "".join(small(z) for z in sizes), m={"name": "test", "arch": "arm64"},
+                   dmesg=BOOT.replace("6.1.0-57-amd64", release) + POOL, more=more), expect_ok)
+
+
+KSIZES = (2, 16, 25, 32, 67, 96)  # kmalloc-8, -16, -32, -96: not a multiple of 64
+kcase("arm64 6.12: small unaligned kmalloc bounces of a non-coherent direct device agree",
+      KSIZES, True)
+kcase("arm64 6.12: the same device dma-coherent (its parent's node) disagrees", KSIZES, False,
+      dt=DT + "coherent /soc\n")
+kcase("arm64 6.1: small bounces of a direct device disagree (no kmalloc bouncing)", KSIZES, False,
+      release="6.1.0-50-arm64")
+kcase("arm64 6.12: a 64-byte bounce (kmalloc-64, cache-aligned) disagrees", (16, 64), False)
+kcase("arm64 6.12: a 200-byte bounce (kmalloc-256) disagrees", (200,), False)
+kcase("arm64 6.12: no dt-coherent record: coherence unknown, a bounce disagrees", KSIZES, False,
+      dt=None)
+kcase("arm64 6.12: an idle device's small bounces disagree", KSIZES, False, verdict="idle")
+kcase("arm64 6.12: excused bounces still carry the kernel's mask: another than the audit's"
+      " disagrees", KSIZES, False, mask="0xfffffff")
+
+# a bounce's dev_addr is a bus address: through the dma-ranges the tool read
+# (the raspi's /soc: bus 0xc0000000 = CPU 0) it must land in the kernel's RAM
+RPI_BOOT = """[    0.000000] Linux version 6.12.117+deb13-arm64 (debian-kernel@lists.debian.org)
+[    0.000000]   DMA      [mem 0x0000000000000000-0x000000003bffffff]
+[    0.000000]   node   0: [mem 0x0000000000000000-0x000000003bffffff]
+"""
+RPI_POOL = "[    0.000000] software IO TLB: mapped [mem 0x0000000034680000-0x0000000034780000] (1MB)\n"
+
+
+def rcase(what, addrs, expect_ok, cpu="0x0", dma="0xc0000000", size=0x3f000000, only=False):
+    d = pdev("direct")
+    d["dma_ranges"] = {"state": "ranges", "node": "soc",
+                       "regions": [{"cpu_start": cpu, "dma_start": dma, "size": size}]}
+    a = audit([d], active=True, start="0x34680000", end="0x3477ffff", size=1 << 20)
+    a["host"]["arch"] = "aarch64"
+    a["memory"] = {"source": "iomem", "page_size": 4096, "base_pfn": 0, "end_pfn": 0x3c000,
+                   "ram_ranges": [{"start": "0x0", "end": "0x3bffffff"}]}
+    res = run(a, "".join(small(16, x) for x in addrs), m={"name": "test", "arch": "arm64"},
+              dmesg=RPI_BOOT + RPI_POOL, more=(("dt-coherent", DT),))
+    if only:  # the translation check alone (and it must be there)
+        mine = [c for c in res["checks"] if "bounced bus addresses" in c["what"]]
+        res = dict(res, checks=mine or [dict(ok=False, what="no translation check")])
+    case(what, res, expect_ok)
+
+
+rcase("bus 0xc0000000 = CPU 0: bounced bus addresses in RAM through the offset agree",
+      (0xc5b48000, 0xfbfff000), True)
+rcase("the tool's identity reading (bus 0 = CPU 0) leaves 0xc5b48000 nowhere: disagrees",
+      (0xc5b48000,), False, dma="0x0")
+rcase("bus 0xfc000000 translates to CPU 0x3c000000, past the kernel's RAM: disagrees",
+      (0xfc000000,), False)
+rcase("outside the tool's dma-ranges with uncovered RAM (a 512 MiB window): explained",
+      (0xfffffffff000,), True, size=0x20000000, only=True)
+rcase("outside the tool's dma-ranges with all RAM covered: disagrees",
+      (0xfffffffff000,), False, only=True)
+
+# /soc's window cut to 512 MiB at bus 0xc0000000 (arm64-raspi3b-window): the
+# RAM above CPU 0x20000000 is uncovered, the reach ends at bus 0xdfffffff
+SOCW = {"name": "test", "arch": "arm64", "soc_dma_ranges": (0xc0000000, 0x0, 0x20000000)}
+OUT = 0x3c000000 - 0x20000000
+
+
+def wcase(what, expect_ok, uncovered=OUT, unreachable=OUT, limit="0xdfffffff",
+          addrs=((1 << 64) - 1,)):
+    d = pdev("partial")
+    d["bus_limit"] = limit
+    d["dma_ranges"] = {"state": "ranges", "node": "soc",
+                       "regions": [{"cpu_start": "0x0", "dma_start": "0xc0000000",
+                                    "size": 0x20000000}]}
+    d["models"]["dma_direct"].update(uncovered_ram_bytes=uncovered,
+                                     unreachable_ram_bytes=unreachable,
+                                     lowest_unreachable="0x20000000")
+    a = audit([d], active=True, start="0x1bfff000", end="0x1fffefff", size=64 << 20)
+    a["host"]["arch"] = "aarch64"
+    a["memory"] = {"source": "iomem", "page_size": 4096, "base_pfn": 0, "end_pfn": 0x3c000,
+                   "ram_ranges": [{"start": "0x0", "end": "0x3bffffff"}]}
+    boot = RPI_BOOT.replace("6.12.117+deb13", "6.1.0-50")
+    pool = "[    0.000000] software IO TLB: mapped [mem 0x000000001bfff000-0x000000001ffff000] (64MB)\n"
+    case(what, run(a, "".join(event(P, x) for x in addrs), m=SOCW, dmesg=boot + pool,
+                   more=(("dt-coherent", DT),)), expect_ok)
+
+
+wcase("a /soc window at bus 0xc0000000: 448 MiB uncovered, limit 0xdfffffff, all-ones bounces agree",
+      True)
+wcase("the same read as one pfn offset for all RAM (before 5.10: nothing uncovered) disagrees",
+      False, uncovered=0)
+wcase("the window's limit taken as a CPU address (0x1fffffff) disagrees", False, limit="0x1fffffff")
+wcase("a bounce at bus 0xc0001000 (CPU 0x1000, in reach) disagrees", False, addrs=(0xc0001000,))
 print("1..%d" % n)
 sys.exit(1 if bad else 0)
