@@ -74,10 +74,14 @@ static bool parse_seconds(const char *s, size_t len, double *ret)
 		return false;
 	if (flen && parse_u64(dot + 1, flen, 10, &frac) < 0)
 		return false;
-	double f = (double)frac;
+	/* one division of two exact integers (below 2^53), so the nearest double to the
+	 * text on every FPU: a division per digit rounds each time, and x87's extended
+	 * precision (i386) rounds differently from SSE, so a replay read 5.738 as
+	 * 5.7379999999999995 where the live run had 5.738 */
+	uint64_t scale = 1;
 	for (size_t i = 0; i < flen; i++)
-		f /= 10;
-	*ret = (double)whole + f;
+		scale *= 10;
+	*ret = (double)(whole * scale + frac) / (double)scale;
 	return true;
 }
 

@@ -121,6 +121,35 @@ static void test_parse_kmsg_counters(void **state)
 }
 
 /* A window file the tool did not write is refused, not guessed. */
+/* window_seconds reads as the nearest double to its text on every FPU: a replay must
+ * print what the live run printed (i386's x87 read 5.738 as 5.7379999999999995). */
+static void test_window_seconds_exact(void **state)
+{
+	static const struct {
+		const char *text;
+		double want;
+	} cases[] = {
+		{ "5.738", 5.738 }, { "0.1", 0.1 }, { "9.5", 9.5 }, { "1", 1.0 },
+		{ "86400.999999999", 86400.999999999 }, { "3.3", 3.3 }, { "0.000000001", 0.000000001 },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct observe_raw raw = { 0 };
+		struct observation o = { 0 };
+		struct parse_error e = { 0 };
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "window_seconds=%s\n", cases[i].text);
+		raw_set(&raw, OBSERVE_WINDOW, buf);
+		assert_int_equal(observe_parse(&raw, &o, &e), 0);
+		if (o.window_seconds != cases[i].want)
+			fail_msg("%s read as %.17g", cases[i].text, o.window_seconds);
+		observation_done(&o);
+		observe_raw_done(&raw);
+	}
+}
+
 static void test_parse_bad_window(void **state)
 {
 	static const char *const bad[] = {
@@ -374,6 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_trace),
 		cmocka_unit_test(test_parse_kmsg_counters),
+		cmocka_unit_test(test_window_seconds_exact),
 		cmocka_unit_test(test_parse_bad_window),
 		cmocka_unit_test(test_prediction_check),
 		cmocka_unit_test(test_prediction_unknown_release),
