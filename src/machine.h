@@ -543,6 +543,10 @@ struct machine {
 	bool log_intel_iommu;
 	/* log "AMD-Vi: Found IOMMU" (amd_iommu_init.c; "pci ...: AMD-Vi: Found IOMMU cap" from 5.2) */
 	bool log_amd_iommu;
+	/* sys/class/iommu unit names, readable by anyone: "dmarN" (drivers/iommu/intel/dmar.c
+	 * alloc_iommu), "ivhdN" (drivers/iommu/amd/init.c iommu_init_pci) (read_dma_signs) */
+	bool class_intel_iommu;
+	bool class_amd_iommu;
 	char *cpu_vendor;            /* x86 proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD"; NULL unknown */
 	/* sys/firmware/acpi/tables/SRAT (x86-64, root only): the highest end of an enabled memory
 	 * range, hot-pluggable ones included, which max_possible_pfn follows; unknown: not read */

@@ -9,6 +9,10 @@ enum iommu_vendor iommu_vendor(const struct machine *m)
 
 	if (m->log_intel_iommu != m->log_amd_iommu)
 		return m->log_intel_iommu ? IOMMU_VENDOR_INTEL : IOMMU_VENDOR_AMD;
+	/* the units' sysfs names: before the CPU vendor, which an emulated CPU
+	 * (QEMU's qemu64 says AuthenticAMD) need not share with the IOMMU */
+	if (m->class_intel_iommu != m->class_amd_iommu)
+		return m->class_intel_iommu ? IOMMU_VENDOR_INTEL : IOMMU_VENDOR_AMD;
 	if (v && strcmp(v, "GenuineIntel") == 0)
 		return IOMMU_VENDOR_INTEL;
 	if (v && (strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0))

@@ -12,5 +12,5 @@ enum iommu_vendor {
 	IOMMU_VENDOR_AMD,   /* AMD-Vi: drivers/iommu/amd_iommu.c (amd/iommu.c from 5.9) */
 };
 
-/* The log names it; on x86 the CPU vendor does too (Hygon's is AMD-Vi). */
+/* The log names it, else sys/class/iommu's unit names; on x86 the CPU vendor last (Hygon's is AMD-Vi). */
 enum iommu_vendor iommu_vendor(const struct machine *m) _nonnull_all_;

@@ -163,6 +163,19 @@ static int read_class_device(struct sysroot *sr, struct machine *m, const struct
 	return 0;
 }
 
+/* "dmar0", "ivhd12": prefix then one or more digits, nothing else. */
+static bool prefix_digits(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || !name[n])
+		return false;
+	for (const char *p = name + n; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
 static int read_class(struct sysroot *sr, struct machine *m, const struct dev_index *idx,
 		      size_t n_idx, const char *dir, enum dma_sign sign, bool climb)
 {
@@ -176,8 +189,14 @@ static int read_class(struct sysroot *sr, struct machine *m, const struct dev_in
 	if (r == -ENOMEM)
 		return r;
 	r = machine_add_input_errno(m, dir, r);
-	for (size_t i = 0; r >= 0 && i < names.n; i++)
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
+		/* the unit's name says whose driver made it, to users the log is closed to */
+		if (sign == DMA_SIGN_IOMMU_UNIT) {
+			m->class_intel_iommu |= prefix_digits(names.v[i], "dmar");
+			m->class_amd_iommu |= prefix_digits(names.v[i], "ivhd");
+		}
 		r = read_class_device(sr, m, idx, n_idx, class, names.v[i], sign, climb);
+	}
 	strv_done(&names);
 	return r < 0 ? r : 0;
 }
@@ -185,12 +204,7 @@ static int read_class(struct sysroot *sr, struct machine *m, const struct dev_in
 /* "usb1", "usb12": a root hub (drivers/usb/core/hcd.c usb_add_hcd names it usb<busnum>). */
 static bool is_root_hub(const char *name)
 {
-	if (strncmp(name, "usb", 3) != 0 || !name[3])
-		return false;
-	for (const char *p = name + 3; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
+	return prefix_digits(name, "usb");
 }
 
 /* A usb-storage refusal on bus "usbN": the interface "N-PORT...:C.I" lies on it

@@ -257,6 +257,48 @@ static void test_usb_storage_refusal(void **state)
 	fx_done(&f);
 }
 
+/* sys/class/iommu's unit names say whose driver made them (dmarN Intel, ivhdN AMD):
+ * read as anyone, where the log may be closed; other names say nothing. */
+static void test_iommu_unit_names(void **state)
+{
+	static const struct {
+		const char *names[3];
+		bool intel, amd;
+	} cases[] = {
+		{ { "dmar0", "dmar1" }, true, false },
+		{ { "ivhd0" }, false, true },
+		{ { "dmar0", "ivhd0" }, true, true },   /* both: the analysis calls it unknown */
+		{ { "smmu3.0x9050000", "dmarx", "ivhd" }, false, false },
+		{ { "dmar0x", "xdmar0" }, false, false },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct fake_root f;
+		struct machine m;
+		char path[128];
+
+		fx_init(&f);
+		for (size_t j = 0; j < 3 && cases[i].names[j]; j++) {
+			/* Intel's units are virtual devices (no parent): drivers/iommu/intel/dmar.c */
+			snprintf(path, sizeof(path), "sys/devices/virtual/iommu/%s", cases[i].names[j]);
+			fx_dir(&f, path);
+			snprintf(path, sizeof(path), "sys/class/iommu/%s", cases[i].names[j]);
+			char target[160];
+			snprintf(target, sizeof(target), "../../devices/virtual/iommu/%s", cases[i].names[j]);
+			fx_link(&f, path, target);
+		}
+		struct sysroot *sr = fx_open(&f);
+		machine_init(&m);
+		assert_int_equal(read_dma_signs(sr, &m), 0);
+		if (m.class_intel_iommu != cases[i].intel || m.class_amd_iommu != cases[i].amd)
+			fail_msg("case %zu: intel %d amd %d", i, m.class_intel_iommu, m.class_amd_iommu);
+		machine_done(&m);
+		sysroot_free(sr);
+		fx_done(&f);
+	}
+}
+
 /* Spoilt inputs: recorded or ignored, never a crash, never a sign they do not show. */
 static void test_bad_inputs(void **state)
 {
@@ -371,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_read_dma_signs),
 		cmocka_unit_test(test_log_sign),
 		cmocka_unit_test(test_usb_storage_refusal),
+		cmocka_unit_test(test_iommu_unit_names),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_dump_parse),
 	};

@@ -108,6 +108,20 @@ static void test_iommu_frees_pool(void **state)
 	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_YES);
 	m.cpu_vendor = (char *)"CentaurHauls";
 	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_UNKNOWN);
+	/* sys/class/iommu's unit names before the CPU vendor: QEMU's qemu64 says
+	 * AuthenticAMD on a q35 with intel-iommu (dmar0), where the pool stays */
+	m.cpu_vendor = (char *)"AuthenticAMD";
+	m.class_intel_iommu = true;
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_YES);
+	m.class_amd_iommu = true; /* both names: the CPU vendor decides again */
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_NO);
+	m.class_intel_iommu = false; /* ivhd only, an Intel CPU: AMD's driver */
+	m.cpu_vendor = (char *)"GenuineIntel";
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_NO);
+	m.log_intel_iommu = true; /* the log first */
+	assert_int_equal(active(&m, &l, KV(5, 10, 0), &why), TRI_YES);
+	m.log_intel_iommu = false;
+	m.class_amd_iommu = false;
 }
 
 /* The assumed size from 6.0 (ERA_POOL_AREAS): one area per possible CPU, a power of
