@@ -7,12 +7,14 @@
 #include "render/json-writer.h"
 #include "render/text-util.h"
 #include "shared/strbuf.h"
+#include "shared/string-table.h"
 
 #define DIFF_SCHEMA_VERSION 1
 
-static const char *const kind_names[] = {
+static const char *const diff_kind_table[] = {
 	[DIFF_ADDED] = "added", [DIFF_REMOVED] = "removed", [DIFF_CHANGED] = "changed",
 };
+DEFINE_PRIVATE_STRING_TABLE_LOOKUP_TO_STRING(diff_kind, enum diff_kind);
 
 static const char *side_str(json_object *doc, const char *a, const char *b)
 {
@@ -75,7 +77,7 @@ static void print_side(FILE *out, const char *label, const struct diff_side *s)
 
 static void print_device(FILE *out, const struct diff_device *x, bool bytes)
 {
-	fprintf(out, "  %-8s ", kind_names[x->kind]);
+	fprintf(out, "  %-8s ", diff_kind_to_string(x->kind) ?: "?");
 	text_put_safe(out, x->id);
 	if (x->driver) {
 		fputc(' ', out);
@@ -207,7 +209,7 @@ int diff_render_json(FILE *out, const struct report_diff *d, const struct diff_s
 		const struct diff_device *x = &d->devices[i];
 		jw_open_object(&w, NULL);
 		jw_string(&w, "id", x->id);
-		jw_string(&w, "change", kind_names[x->kind]);
+		jw_string(&w, "change", diff_kind_to_string(x->kind));
 		jw_string(&w, "driver", x->driver);
 		jw_string(&w, "old_verdict", x->old_verdict);
 		jw_string(&w, "new_verdict", x->new_verdict);

@@ -33,7 +33,7 @@ int observe_record(const struct observe_raw *raw, struct capture *cap, struct ma
 		_cleanup_free_ char *path = NULL;
 		if (!raw->buf[i])
 			continue;
-		if (!(path = path_join(OBSERVE_DIR, observe_file_name(i))))
+		if (!(path = path_join(OBSERVE_DIR, observe_file_to_string(i))))
 			return -ENOMEM;
 		capture_file(cap, path, raw->buf[i], raw->len[i]);
 	}

@@ -15,9 +15,10 @@
 #include "shared/macro.h"
 #include "shared/path.h"
 #include "shared/strmap.h"
+#include "shared/string-table.h"
 #include "shared/text.h"
 
-static const char *const file_names[_OBSERVE_FILE_MAX] = {
+static const char *const observe_file_table[_OBSERVE_FILE_MAX] = {
 	[OBSERVE_WINDOW] = "window",
 	[OBSERVE_TRACE] = "trace",
 	[OBSERVE_FORMAT] = "format",
@@ -26,10 +27,7 @@ static const char *const file_names[_OBSERVE_FILE_MAX] = {
 	[OBSERVE_SWIOTLB_AFTER] = "swiotlb-after",
 };
 
-const char *observe_file_name(enum observe_file f)
-{
-	return f < _OBSERVE_FILE_MAX ? file_names[f] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(observe_file, enum observe_file);
 
 void observe_raw_done(struct observe_raw *raw)
 {
@@ -307,7 +305,7 @@ int read_observed(struct sysroot *sr, struct machine *m)
 		return 0;
 	for (size_t i = 0; i < _OBSERVE_FILE_MAX; i++) {
 		_cleanup_free_ char *path = NULL;
-		if (!(path = path_join(OBSERVE_DIR, file_names[i])))
+		if (!(path = path_join(OBSERVE_DIR, observe_file_to_string(i))))
 			return -ENOMEM;
 		r = sysroot_read_file(sr, path, i == OBSERVE_TRACE || i == OBSERVE_KMSG ? OBSERVE_TRACE_MAX
 										 : SYSROOT_READ_MAX,

@@ -28,7 +28,7 @@ enum observe_file {
 };
 
 /* "window", "trace", ...: the file's name in OBSERVE_DIR. */
-const char *observe_file_name(enum observe_file f);
+const char *observe_file_to_string(enum observe_file f);
 
 /* Each buffer NULL when absent; len without a terminating NUL (one is there). */
 struct observe_raw {

@@ -20,6 +20,7 @@
 #include "shared/rfc3339.h"
 #include "shared/macro.h"
 #include "shared/sat.h"
+#include "shared/string-table.h"
 
 #define SCHEMA_VERSION 2
 
@@ -114,11 +115,12 @@ static void findings_json(struct json_writer *w, const struct findings *f)
 	jw_close_array(w);
 }
 
-static const char *const block_bounce_names[] = {
+static const char *const block_bounce_table[] = {
 	[BLOCK_BOUNCE_PFN] = "pfn-arithmetic",
 	[BLOCK_BOUNCE_NEVER_HIGHMEM] = "highmem-only-never-runs",
 	[BLOCK_BOUNCE_NONE] = "removed",
 };
+DEFINE_PRIVATE_STRING_TABLE_LOOKUP_TO_STRING(block_bounce, enum block_bounce);
 
 static void kernel_json(struct json_writer *w, const struct machine *m, const struct report *r)
 {
@@ -131,7 +133,7 @@ static void kernel_json(struct json_writer *w, const struct machine *m, const st
 	json_opt_int(w, "bits", r->bits.known, r->bits.v);
 	jw_string(w, "max_low_pfn_reading", json_reading_name(r->max_low_pfn_reading));
 	jw_string(w, "max_low_pfn_source", r->max_low_pfn_source);
-	jw_string(w, "block_bounce", block_bounce_names[r->block_bounce]);
+	jw_string(w, "block_bounce", block_bounce_to_string(r->block_bounce));
 	jw_string(w, "block_bounce_source", r->block_bounce_source);
 	if (r->arch_family == ARCH_ARM)
 		json_tristate(w, "arm_lpae", r->swiotlb.arm_lpae);
