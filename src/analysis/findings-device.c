@@ -108,7 +108,7 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 				   &(struct finding_args){ .bytes = device_legacy(r)->missed_bytes });
 		add_reach_evidence(f, x, r);
 		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
-		finding_add_u64(f, x, "bounce_pfn", k->bounce_pfn);
+		finding_add_pfn(f, x, "bounce_pfn", k->bounce_pfn);
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
 		if (r->window_unchecked)
 			finding_add_hex(f, x, "window_end", r->map.bus_limit);

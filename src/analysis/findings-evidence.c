@@ -9,11 +9,11 @@
 void confusion_evidence(struct findings *f, struct finding *x, const struct layout *l,
 			const struct legacy_block *c, const struct legacy_block *p)
 {
-	finding_add_u64(f, x, "base_pfn", l->base_pfn);
-	finding_add_u64(f, x, "max_low_pfn_as_count", l->lowmem.max_low_pfn_as_count);
-	finding_add_u64(f, x, "max_low_pfn_as_pfn", l->lowmem.max_low_pfn_as_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_count", c->bounce_pfn);
-	finding_add_u64(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
+	finding_add_pfn(f, x, "base_pfn", l->base_pfn);
+	finding_add_pfn(f, x, "max_low_pfn_as_count", l->lowmem.max_low_pfn_as_count);
+	finding_add_pfn(f, x, "max_low_pfn_as_pfn", l->lowmem.max_low_pfn_as_pfn);
+	finding_add_pfn(f, x, "bounce_pfn_as_count", c->bounce_pfn);
+	finding_add_pfn(f, x, "bounce_pfn_as_pfn", p->bounce_pfn);
 	finding_add_u64(f, x, "bounce_bytes_as_count", c->bounce_bytes);
 	finding_add_u64(f, x, "bounce_bytes_as_pfn", p->bounce_bytes);
 	finding_add_u64(f, x, "unnecessary_bounce_bytes",

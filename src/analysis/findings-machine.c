@@ -156,8 +156,8 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 	if (m->iomem_hidden && l->source == LAYOUT_SOURCE_ZONEINFO) {
 		x = findings_raise(f, FC_IOMEM_HIDDEN, NULL, NULL);
 		finding_add_str(f, x, "source", "zoneinfo");
-		finding_add_u64(f, x, "base_pfn", l->base_pfn);
-		finding_add_u64(f, x, "end_pfn", l->end_pfn);
+		finding_add_pfn(f, x, "base_pfn", l->base_pfn);
+		finding_add_pfn(f, x, "end_pfn", l->end_pfn);
 		finding_add_u64(f, x, "ram_bytes", l->ram_bytes);
 	}
 	if (l->source == LAYOUT_SOURCE_NONE) {
@@ -171,8 +171,8 @@ static void layout_findings(const struct machine *m, const struct layout *l, str
 		x = findings_raise(f, FC_LOWMEM_UNKNOWN, NULL,
 				   &(struct finding_args){ .why = l->unknown_reason ? l->unknown_reason
 										: "lowmem end unknown" });
-		finding_add_u64(f, x, "base_pfn", l->base_pfn);
-		finding_add_u64(f, x, "end_pfn", l->end_pfn);
+		finding_add_pfn(f, x, "base_pfn", l->base_pfn);
+		finding_add_pfn(f, x, "end_pfn", l->end_pfn);
 	}
 }
 

@@ -82,6 +82,13 @@ void finding_add_hex(struct findings *f, struct finding *x, const char *key, uin
 		e->u = v;
 }
 
+void finding_add_pfn(struct findings *f, struct finding *x, const char *key, uint64_t v)
+{
+	struct evidence *e = add_evidence(f, x, key, EVIDENCE_PFN);
+	if (e)
+		e->u = v;
+}
+
 void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v)
 {
 	struct evidence *e = add_evidence(f, x, key, EVIDENCE_STR);

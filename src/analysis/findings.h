@@ -19,6 +19,7 @@ enum evidence_type {
 	EVIDENCE_HEX, /* an address, PFN or mask: a "0x..." string */
 	EVIDENCE_STR,
 	EVIDENCE_BOOL, /* a JSON true/false */
+	EVIDENCE_PFN,  /* a page frame number: a JSON integer, hex in text as the prose writes PFNs */
 };
 
 struct evidence {
@@ -55,6 +56,7 @@ struct finding *findings_raise(struct findings *f, enum finding_case c, const ch
 void finding_add_u64(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
+void finding_add_pfn(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 /* What one finding holds, freed (a selection drops findings one by one). */
 void finding_done(struct finding *x);

@@ -280,7 +280,7 @@ void json_finding(struct json_writer *w, const struct finding *x)
 	jw_open_object(w, "evidence");
 	for (size_t j = 0; j < x->n_evidence; j++) {
 		const struct evidence *e = &x->evidence[j];
-		if (e->type == EVIDENCE_U64)
+		if (e->type == EVIDENCE_U64 || e->type == EVIDENCE_PFN)
 			jw_u64(w, e->key, e->u);
 		else if (e->type == EVIDENCE_HEX)
 			jw_hex(w, e->key, e->u);

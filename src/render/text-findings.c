@@ -30,7 +30,7 @@ static char *evidence_text(const struct finding *x)
 		strbuf_append(&b, "=");
 		if (e->type == EVIDENCE_STR)
 			text_append_safe(&b, e->s);
-		else if (e->type == EVIDENCE_HEX)
+		else if (e->type == EVIDENCE_HEX || e->type == EVIDENCE_PFN)
 			strbuf_append_hex(&b, e->u);
 		else if (e->type == EVIDENCE_BOOL)
 			strbuf_append(&b, e->u ? "true" : "false");
