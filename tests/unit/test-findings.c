@@ -18,23 +18,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "source-file.h"
 #include "analysis/devices.h"
 #include "analysis/findings.h"
-
-static char *slurp(const char *rel)
-{
-	const char *top = getenv("SRCDIR");
-	char path[4096];
-	char *buf = NULL;
-	size_t len = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel);
-	FILE *f = fopen(path, "re");
-	assert_non_null(f);
-	assert_int_equal(getdelim(&buf, &len, '\0', f) > 0, true);
-	fclose(f);
-	return buf;
-}
 
 static void test_names_round_trip(void **state)
 {

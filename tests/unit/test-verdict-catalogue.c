@@ -14,25 +14,11 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "source-file.h"
 #include "analysis/verdict-catalogue.h"
 
 /* The cases whose words come from their source (the decision's detail). */
 static const enum verdict_reason detailed[] = { VR_NO_DMA_API, VR_FORCING_UNKNOWN, VR_FORCED, VR_IORT_ZEROED };
-
-static char *slurp(const char *rel)
-{
-	const char *top = getenv("SRCDIR");
-	char path[4096];
-	char *buf = NULL;
-	size_t len = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel);
-	FILE *f = fopen(path, "re");
-	assert_non_null(f);
-	assert_int_equal(getdelim(&buf, &len, '\0', f) > 0, true);
-	fclose(f);
-	return buf;
-}
 
 /* s with each run of blanks, tabs and newlines as one space, in place. */
 static char *squeeze(char *s)
