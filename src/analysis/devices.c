@@ -427,14 +427,13 @@ static void apply(const struct devices_input *in, struct device_report *r, struc
 	r->missed_corrupts = c->flags & VR_MISSED_CORRUPTS;
 	r->untrusted = c->flags & VR_UNTRUSTED;
 	/* "why is this device partial?": the case and the numbers the rules read */
-	if (debug_enabled(DEBUG_VERDICTS))
-		debug_log(DEBUG_VERDICTS,
-			  "%s: %s -> %s (mask %s%#" PRIx64 ", bus limit %#" PRIx64 ", model %s, "
-			  "unreachable %s%" PRIu64 " bytes, pool %s, reachable %s)",
-			  r->dev->id, c->name, verdict_to_string(r->verdict), r->dma_mask.known ? "" : "unknown ",
-			  r->dma_mask.v, r->bus_limit, kernel_model_to_string(r->kernel_model),
-			  r->direct.known ? "" : "unknown ", r->direct.unreachable_bytes,
-			  tri(in->sw->active), tri(r->pool_reachable));
+	debug_log(DEBUG_VERDICTS,
+		  "%s: %s -> %s (mask %s%#" PRIx64 ", bus limit %#" PRIx64 ", model %s, "
+		  "unreachable %s%" PRIu64 " bytes, pool %s, reachable %s)",
+		  r->dev->id, c->name, verdict_to_string(r->verdict), r->dma_mask.known ? "" : "unknown ",
+		  r->dma_mask.v, r->bus_limit, kernel_model_to_string(r->kernel_model),
+		  r->direct.known ? "" : "unknown ", r->direct.unreachable_bytes,
+		  tri(in->sw->active), tri(r->pool_reachable));
 }
 
 /*

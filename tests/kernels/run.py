@@ -99,10 +99,15 @@ def edit_dtb(m, base, work):
                      dts, count=1)
     if n != 1:
         raise RuntimeError("no pcie node in QEMU's devicetree")
-    out = os.path.join(work, "virt-dma-ranges.dtb")
+    return write_dtb(dts, work, "virt-dma-ranges")
+
+
+def write_dtb(dts, work, name):
+    """dts compiled to WORK/NAME.dtb (its path returned), the source kept beside it."""
+    out = os.path.join(work, name + ".dtb")
     subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out], input=dts, text=True,
                    check=True)
-    with open(os.path.join(work, "virt-dma-ranges.dts"), "w") as f:
+    with open(os.path.join(work, name + ".dts"), "w") as f:
         f.write(dts)
     return out
 
@@ -119,12 +124,7 @@ def edit_soc_dtb(m, dtb, work):
                      lambda mo: mo.group(1) + "<0x%x 0x%x 0x%x>;" % (bus, cpu, size), dts, count=1)
     if n != 1:
         raise RuntimeError("no /soc dma-ranges of three cells in " + dtb)
-    out = os.path.join(work, "soc-dma-ranges.dtb")
-    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out], input=dts, text=True,
-                   check=True)
-    with open(os.path.join(work, "soc-dma-ranges.dts"), "w") as f:
-        f.write(dts)
-    return out
+    return write_dtb(dts, work, "soc-dma-ranges")
 
 
 def parse_console(text):
