@@ -4246,6 +4246,26 @@ EVIDENCE_PINS.setdefault("arm64-no-dma-zones-6g", []).extend([
     "%s | .[0].evidence.limit == \"0xffffffff\"" % finding("bounce-impossible", "11230000.mmc"),
     "%s | .[0].evidence.ram_above_bytes == 3221225472 and .[0].evidence.boundary == \"0x100000000\""
     % finding("no-bounce-pool")])
+# what limits each device (issue 38): the subject of its remedy, one pin per kind of limiter
+EVIDENCE_PINS.setdefault("arm-2013-highmem", []).extend([
+    "# the count reading bounces lowmem too: the release's block layer, not the mask, is to blame",
+    "%s | .limiter == \"kernel-era\"" % dev("12200000.mmc"),
+    "%s | .[0].evidence.limiter == \"kernel-era\" and (.[0].remedy | test(\"5.13\"))"
+    % finding("bounce-needed", "12200000.mmc")])
+EVIDENCE_PINS.setdefault("x86-amd-5.4-identity", []).extend([
+    "# an identity (passthrough) domain: a translated one would reach all RAM",
+    "%s | .limiter == \"iommu\" and .iommu_domain == \"identity\"" % dev("0000:00:1f.2"),
+    "%s | .[0].evidence.limiter == \"iommu\" and (.[0].remedy | test(\"passthrough\"))"
+    % finding("bounce-needed", "0000:00:1f.2")])
+EVIDENCE_PINS.setdefault("arm64-acpi-iort-6.1", []).extend([
+    "# mask and IORT limit both 0xffffffff: a wider mask alone cannot help, so the limit is named",
+    "%s | .dma_mask == \"0xffffffff\" and .bus_limit == \"0xffffffff\" and .limiter == \"bus-window\""
+    % dev("APMC0D0D:00"),
+    "# the 64-bit root port: the IORT's 32-bit limit ends it",
+    "%s | .limiter == \"bus-window\" and .cpu_reach_end == \"0xffffffff\"" % dev("0000:00:01.0")])
+EVIDENCE_PINS.setdefault("x86-virtio", []).extend([
+    "# no window: a 32-bit mask ends the reach, and a wider one would reach further",
+    "[.findings[] | select(.id == \"bounce-needed\")] | length == 1 and .[0].evidence.limiter == \"mask\""])
 
 for _name, _extra in EVIDENCE_PINS.items():
     FIXTURES[_name] = _with_evidence(FIXTURES[_name], _extra)

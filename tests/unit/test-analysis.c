@@ -718,6 +718,9 @@ static void test_reach_cpu_end(void **state)
 	assert_int_equal(e, 0x3fffffff);
 	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, UINT64_MAX, &e));
 	assert_int_equal(e, 0x3fffffff);
+	/* one past the window's last bus address: still its end, not a byte more */
+	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, 0x100000000, &e));
+	assert_int_equal(e, 0x3fffffff);
 	/* a limit inside the window: bus 0xc0000fff is CPU 0xfff; below it nothing */
 	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, 0xc0000fff, &e));
 	assert_int_equal(e, 0xfff);
