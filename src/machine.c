@@ -106,6 +106,7 @@ void machine_done(struct machine *m)
 	for (size_t i = 0; i < m->n_blocks; i++)
 		block_queue_done(&m->blocks[i]);
 	free(m->blocks);
+	free(m->virtual_interfaces);
 	for (size_t i = 0; i < m->n_overflows; i++)
 		free(m->overflows[i].device);
 	free(m->overflows);

@@ -518,6 +518,7 @@ struct machine {
 	struct bus_listing buses[_DEV_BUS_MAX]; /* how each bus's device list was read */
 	struct block_queue *blocks;  /* sorted by disk name */
 	size_t n_blocks;
+	char *virtual_interfaces;    /* "lo,sit0": sys/class/net entries under no device (virtual/); NULL none */
 
 	bool kmsg_from_boot;         /* its first record has sequence 0: nothing rotated out */
 	/* 32-bit ARM log "CPU: NAME [MIDR] revision N (ARMvX), cr=%08lx" (arch/arm/kernel/setup.c

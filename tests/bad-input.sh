@@ -37,6 +37,16 @@ usage "unknown format" --format xml
 usage "page size not a power of two" --page-size 5000
 usage "page size too small" --page-size 1024
 usage "page size not a number" --page-size 4k
+# the running kernel's page size is known: another one on this system is a mistake, said
+live_ps=$(getconf PAGESIZE)
+other_ps=$((live_ps == 65536 ? 4096 : 65536))
+usage "page size other than this kernel's ($other_ps, live $live_ps)" --page-size "$other_ps"
+check "... naming the kernel's own" grep -q "page size is $live_ps" "$tmp/err"
+check "... one line" test "$(wc -l < "$tmp/err")" -eq 1
+timeout 30 "$TOOL" --page-size "$live_ps" -r > /dev/null 2>&1
+check "page size the kernel's own: accepted on this system" test $? -ne 2
+timeout 30 "$TOOL" --sysroot "$good" --page-size "$other_ps" -r > /dev/null 2>&1
+check "page size for a snapshot: accepted" test $? -ne 2
 usage "unknown severity" --fail-on fatal
 usage "stray argument" stray
 usage "unknown option" --no-such-option

@@ -12,6 +12,8 @@ complete_words() {
 		_dmamask_audit
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$SRCDIR/completions/bash/dmamask-audit" "$@"
 }
+complete_words_run() { complete_words dmamask-audit --sysroot "$1" l; }
+export -f complete_words complete_words_run 2> /dev/null
 check "--form completes to --format" test "$(complete_words dmamask-audit --form)" = "--format"
 check "--format offers text, json, ndjson and prometheus" test "$(complete_words dmamask-audit --format '' | sort | tr '\n' ' ')" = "json ndjson prometheus text "
 check "--fail-on w completes to warning" test "$(complete_words dmamask-audit --fail-on w)" = "warning"
@@ -61,6 +63,19 @@ check "--assume-mask fe<TAB> offers the snapshot's platform device, then =" \
 	test "$(complete_words dmamask-audit --sysroot "$root" --assume-mask fe)" = "fe340000.mmc="
 check "a DEVICE word fe<TAB> offers the snapshot's platform device, no =" \
 	test "$(complete_words dmamask-audit --sysroot "$root" fe)" = "fe340000.mmc"
+check "a DEVICE word mmc<TAB> offers the snapshot's disk" \
+	test "$(complete_words dmamask-audit --sysroot "$root" mmc)" = "mmcblk0"
+check "--assume-mask mmc<TAB> offers no disk (a mask is a device's)" \
+	test -z "$(complete_words dmamask-audit --sysroot "$root" --assume-mask mmc)"
+# a TAB lists sysfs: it runs no audit (a tool that cannot run still completes)
+check "a DEVICE word runs no audit: a missing tool still completes fe<TAB>" \
+	test "$(complete_words /nonexistent/dmamask-audit --sysroot "$root" fe)" = "fe340000.mmc"
+tar -C "$root" -czf "$dirs/snap.tar.gz" . || exit 99
+check "an archive is not unpacked for a TAB: nothing offered" \
+	test -z "$(complete_words dmamask-audit --sysroot "$dirs/snap.tar.gz" fe)"
+lo_root=$(fixture_root arm64-virt) || exit 99
+check "a DEVICE word offers network interfaces (lo)" \
+	bash -c '"$@" | grep -qx lo' _ complete_words_run "$lo_root"
 check "--assume-mask 0000:01<TAB> (one word) offers what follows the last ':'" \
 	test "$(complete_words dmamask-audit --sysroot "$root" --assume-mask 0000:01)" = "01:00.0="
 check "--assume-mask 0000:01<TAB> (split at ':' by bash) still sees --assume-mask" bash -c '

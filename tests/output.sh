@@ -287,6 +287,22 @@ check "DEVICE naming nothing: exit 2 ($rc)" test "$rc" -eq 2
 check "DEVICE naming nothing: one line that says so" \
 	bash -c '[ "$(wc -l < "$1")" -eq 1 ] && grep -q "sdz: no such device, disk or network interface" "$1"' _ "$tmp/sel.err"
 check "DEVICE naming nothing: no report" test ! -s "$tmp/sel.json"
+# a disk or an interface with no DMA device is no typo: said, left out, exit 0
+sel virtual-disk loop0
+check "DEVICE a virtual disk (loop0): exit 0 ($rc)" test "$rc" -eq 0
+check "DEVICE a virtual disk: one line that says what it is" \
+	bash -c '[ "$(wc -l < "$1")" -eq 1 ] && grep -q "^dmamask-audit: loop0: a virtual disk with no DMA device" "$1"' _ "$tmp/sel.err"
+check "DEVICE a virtual disk alone: nothing judged, no report" test ! -s "$tmp/sel.json"
+sel virtual-and-real /dev/loop0 sda
+check "DEVICE a virtual disk and a real one: the real one's report ($rc)" \
+	jqe "$tmp/sel.json" '[.devices[].id] == ["0000:00:1f.2"]'
+check "... the virtual one said on stderr" grep -q "loop0: a virtual disk" "$tmp/sel.err"
+virt=$(fixture_root arm64-virt) || exit 99
+timeout 30 "$TOOL" --sysroot "$virt" lo > "$tmp/lo.out" 2> "$tmp/lo.err"
+rc=$?
+check "DEVICE a virtual interface (lo): exit 0 ($rc), said, no report" \
+	bash -c '[ "$1" -eq 0 ] && [ ! -s "$2" ] && grep -q "^dmamask-audit: lo: a virtual network interface with no DMA device" "$3"' \
+	_ "$rc" "$tmp/lo.out" "$tmp/lo.err"
 for o in "--observe 5" "--color always"; do
 	set -- $o
 	timeout 10 "$TOOL" "$1" "$2" > /dev/null 2> "$tmp/sel.err"

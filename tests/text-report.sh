@@ -15,7 +15,7 @@ run() { "$TOOL" --sysroot "$good" "$@" 2>&1; }
 # ---- the answer first ----
 run > "$tmp/text"
 check "the summary follows the header" \
-	test "$(sed -n 4p "$tmp/text")" = "4 devices judged: 1 bounces, 0 fail, 0 forced; 1 direct; 2 idle"
+	test "$(sed -n 4p "$tmp/text")" = "4 devices judged: 1 partial, 0 fails, 0 forced, 1 direct, 2 idle; findings: 1 warning"
 check "the device needing action comes next, with its disk, verdict and bytes" \
 	grep -q '^  0000:00:1f.2 ahci (sda): partial, 21 GiB: ' "$tmp/text"
 check "the healthy nvme is not listed as needing action" \
@@ -25,7 +25,9 @@ check "the memory block says where RAM starts, in words" \
 check "the memory block says what a 32-bit device cannot reach" \
 	grep -q '^  21 GiB of it lies above 4 GiB, out of reach of a 32-bit DMA mask$' "$tmp/text"
 check "absent inputs are one line without -v" \
-	test "$(grep -c '^  missing ' "$tmp/text")" -eq 1
+	test "$(grep -c '^  absent ' "$tmp/text")" -eq 1
+check "absent inputs are not counted as not usable on a healthy host" \
+	grep -q '^Inputs: [0-9]* read, [0-9]* absent$' "$tmp/text"
 check "no range table without -v" bash -c '! grep -q "^START " "$1"' _ "$tmp/text"
 
 # ---- -v: the ranges, zones and every absent input ----

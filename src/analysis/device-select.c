@@ -40,6 +40,19 @@ bool device_matches(const struct machine *m, size_t index, const char *sel)
 	return in_list(d->interfaces, sel);
 }
 
+enum selector_kind selector_classify(const struct machine *m, const char *sel)
+{
+	const char *disk = strncmp(sel, "/dev/", 5) == 0 ? sel + 5 : sel;
+
+	for (size_t d = 0; d < m->n_devices; d++)
+		if (device_matches(m, d, sel))
+			return SELECTOR_DEVICE;
+	for (size_t i = 0; i < m->n_blocks; i++)
+		if (!m->blocks[i].dev_index.known && m->blocks[i].disk && strcmp(m->blocks[i].disk, disk) == 0)
+			return SELECTOR_VIRTUAL_DISK;
+	return in_list(m->virtual_interfaces, sel) ? SELECTOR_VIRTUAL_INTERFACE : SELECTOR_NONE;
+}
+
 static bool selected(const struct machine *m, const struct device_report *dr, const char *const *sel,
 		     size_t n, bool no_idle)
 {

@@ -22,6 +22,15 @@
  */
 bool device_matches(const struct machine *m, size_t index, const char *sel) _nonnull_all_;
 
+/* What a DEVICE argument names: a device (or its disk, interface), or what has none. */
+enum selector_kind {
+	SELECTOR_DEVICE,            /* device_matches() some device */
+	SELECTOR_VIRTUAL_DISK,      /* a disk with no DMA device (loop, zram, dm): nothing to judge */
+	SELECTOR_VIRTUAL_INTERFACE, /* an interface under sys/devices/virtual (lo): nothing to judge */
+	SELECTOR_NONE,              /* nothing of that name */
+};
+enum selector_kind selector_classify(const struct machine *m, const char *sel) _nonnull_all_;
+
 /*
  * Keep the devices any of sel names (all when n is 0), less the idle ones
  * when no_idle; the disks of the devices kept (with a selection, no disk

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/device-select.h"
 #include "analysis/report.h"
@@ -38,20 +39,37 @@ static int check_assumed_masks(const struct machine *m, const struct options *o)
 	return 0;
 }
 
-/* DEVICE...: each must name a device, a disk or an interface, so a typo is not an empty report. */
-static int check_selection(const struct machine *m, const struct options *o)
+/*
+ * DEVICE...: each must name a device, a disk or an interface, so a typo is not
+ * an empty report; a disk or interface with no device of its own is said so and
+ * left out. 1 when nothing is left to judge, 0, or -ENODEV (said).
+ */
+static int check_selection(const struct machine *m, struct options *o)
 {
-	for (size_t i = 0; i < o->n_select; i++) {
-		bool found = false;
-		for (size_t d = 0; !found && d < m->n_devices; d++)
-			found = device_matches(m, d, o->select[i]);
-		if (!found) {
+	size_t kept = 0, n = o->n_select;
+
+	for (size_t i = 0; i < n; i++) {
+		switch (selector_classify(m, o->select[i])) {
+		case SELECTOR_DEVICE:
+			o->select[kept++] = o->select[i];
+			continue;
+		case SELECTOR_VIRTUAL_DISK:
+			fprintf(stderr, "%s: %s: a virtual disk with no DMA device (loop, zram, "
+				"device-mapper): nothing to judge\n", program_invocation_short_name,
+				o->select[i]);
+			continue;
+		case SELECTOR_VIRTUAL_INTERFACE:
+			fprintf(stderr, "%s: %s: a virtual network interface with no DMA device: "
+				"nothing to judge\n", program_invocation_short_name, o->select[i]);
+			continue;
+		default:
 			fprintf(stderr, "%s: %s: no such device, disk or network interface (see the DEVICE "
 				"column)\n", program_invocation_short_name, o->select[i]);
 			return -ENODEV;
 		}
 	}
-	return 0;
+	o->n_select = kept;
+	return n && !kept ? 1 : 0;
 }
 
 static void capture_freep(struct capture **c)
@@ -171,9 +189,24 @@ static int exhausted(struct options *o, struct audit_run *a)
 	return run_failed(o, err == -EMFILE || err == -ENFILE ? "out-of-file-descriptors" : "out-of-memory");
 }
 
-/* The machine: observed, read (and captured), and the devices the command line names checked. */
+/* --page-size on this system: the running kernel's own is known, and another one is a mistake. */
+static int check_live_page_size(const struct options *o, const struct audit_run *a)
+{
+	long live = sysconf(_SC_PAGESIZE);
+
+	if (!o->page_size || !sysroot_is_live(a->sr) || live <= 0 || (unsigned long)live == o->page_size)
+		return 0;
+	fprintf(stderr, "%s: --page-size %u: this kernel's page size is %ld; the option is for "
+		"snapshots\n", program_invocation_short_name, o->page_size, live);
+	return -EINVAL;
+}
+
+/* The machine: observed, read (and captured), and the devices the command line names checked.
+ * 0, 1 when the names leave nothing to judge, -1 (said). */
 static int read_root(struct options *o, struct audit_run *a)
 {
+	if (check_live_page_size(o, a) < 0)
+		return run_failed(o, "page-size");
 	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
 	if (o->observe && observe_window(o->observe, a->sr, &a->raw) < 0)
 		return run_failed(o, "observe");
@@ -194,8 +227,11 @@ static int read_root(struct options *o, struct audit_run *a)
 		return -1;
 	if (check_assumed_masks(&a->m, o) < 0)
 		return run_failed(o, "assume-mask");
-	if (check_selection(&a->m, o) < 0)
+	int sel = check_selection(&a->m, o);
+	if (sel < 0)
 		return run_failed(o, "selection");
+	if (sel > 0)
+		return 1;
 	if (machine_incomplete_why(&a->m) && !o->allow_incomplete)
 		fprintf(stderr, "%s: --sysroot %s: incomplete snapshot (%s); exit status 2, "
 			"--allow-incomplete audits it anyway\n", program_invocation_short_name, o->sysroot,
@@ -233,8 +269,12 @@ void audit_run_init(struct audit_run *a)
 
 int audit_run(struct options *o, struct audit_run *a, struct output **out)
 {
-	if (open_root(o, a) == 0 && read_root(o, a) == 0) {
-		int r = audit(o, a, out);
+	int r = open_root(o, a) == 0 ? read_root(o, a) : -1;
+
+	if (r > 0)
+		return EXIT_CLEAN; /* only disks or interfaces with no DMA device: said, nothing judged */
+	if (r == 0) {
+		r = audit(o, a, out);
 		if (r != -1)
 			return r;
 	}

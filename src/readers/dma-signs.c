@@ -65,16 +65,21 @@ static void set_sign(struct device *d, enum dma_sign s)
 }
 
 /* A network interface under d, for the report's "used by": names sorted as listed. 0 or -ENOMEM. */
-static int add_interface(struct device *d, const char *name)
+/* "a,b" + name into *list: 0 or -ENOMEM. */
+static int append_name(char **list, const char *name)
 {
 	char *s;
 
-	if (asprintf(&s, "%s%s%s", d->interfaces ? d->interfaces : "", d->interfaces ? "," : "",
-		     name) < 0)
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", name) < 0)
 		return -ENOMEM;
-	free(d->interfaces);
-	d->interfaces = s;
+	free(*list);
+	*list = s;
 	return 0;
+}
+
+static int add_interface(struct device *d, const char *name)
+{
+	return append_name(&d->interfaces, name);
 }
 
 static bool has_prefix(const char *s, const char *prefix)
@@ -116,9 +121,10 @@ static int read_class_device(struct sysroot *sr, struct machine *m, const struct
 	} else {
 		return machine_add_input_errno(m, link, r);
 	}
-	/* lo, sit0, the ALSA sequencer and timer: no hardware behind them */
+	/* lo, sit0, the ALSA sequencer and timer: no hardware behind them; an interface
+	 * is kept by name, so that selecting it says what it is */
 	if (has_prefix(devpath, "sys/devices/virtual/"))
-		return 0;
+		return sign == DMA_SIGN_NET ? append_name(&m->virtual_interfaces, name) : 0;
 
 	if (sysroot_dir_new(sr, &dir, "%s", devpath) < 0 || !(dlink = path_join(devpath, "device")))
 		return -ENOMEM;

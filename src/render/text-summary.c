@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The answer first: how many devices were judged and how many bounce, fail
- * or are forced, then one entry per device that needs action (its driver,
- * what uses it, the verdict, the bytes, why).
+ * The answer first: how many devices were judged, by verdict word, and how
+ * many findings of each severity, then one entry per device that needs
+ * action (its driver, what uses it, the verdict, the bytes, why).
  */
 #include <string.h>
 
@@ -26,20 +26,36 @@ static void append_users(struct strbuf *b, const struct report *r, const struct 
 	}
 }
 
-/* "1 bounces" / "2 bounce": English agreement for the summary's verbs. */
-static void count_verb(struct strbuf *b, size_t n, const char *verb, const char *verb_s)
+/* "; findings: 1 error, 2 warnings": what the findings say, the gravest first; nothing when none. */
+static void append_finding_counts(struct strbuf *b, const struct findings *f)
 {
-	strbuf_append_u64(b, n);
-	strbuf_append(b, " ");
-	strbuf_append(b, n == 1 ? verb_s : verb);
+	size_t n[_SEVERITY_MAX] = { 0 };
+	bool first = true;
+
+	for (size_t k = 0; k < f->n; k++)
+		if (f->v[k].severity >= 0 && f->v[k].severity < _SEVERITY_MAX)
+			n[f->v[k].severity]++;
+	for (int s = _SEVERITY_MAX - 1; s >= 0; s--) {
+		if (!n[s])
+			continue;
+		strbuf_append(b, first ? "; findings: " : ", ");
+		first = false;
+		strbuf_append_u64(b, n[s]);
+		strbuf_append(b, " ");
+		strbuf_append(b, severity_to_string((enum severity)s));
+		/* "2 errors", "2 warnings", "2 info" (a mass noun) */
+		if (n[s] > 1 && s != SEVERITY_INFO)
+			strbuf_append(b, "s");
+	}
 }
 
 int text_print_summary(FILE *out, const struct report *r, const struct render_options *o,
 		       unsigned width)
 {
-	static const char *const rest[] = {
-		[VERDICT_DIRECT] = "direct", [VERDICT_IOMMU] = "behind an IOMMU",
-		[VERDICT_IDLE] = "idle", [VERDICT_UNKNOWN] = "unknown",
+	/* verdict words only, the costly three always (a 0 is an answer), the rest when met */
+	static const enum verdict order[] = {
+		VERDICT_PARTIAL, VERDICT_FAILS, VERDICT_FORCED, VERDICT_DIRECT, VERDICT_IOMMU,
+		VERDICT_IDLE, VERDICT_UNKNOWN,
 	};
 	size_t count[_VERDICT_MAX] = { 0 }, action = 0;
 	struct strbuf b = { 0 };
@@ -51,20 +67,16 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 	}
 	strbuf_append_u64(&b, r->devices.n_devices);
 	strbuf_append(&b, r->devices.n_devices == 1 ? " device judged: " : " devices judged: ");
-	count_verb(&b, count[VERDICT_PARTIAL], "bounce", "bounces");
-	strbuf_append(&b, ", ");
-	count_verb(&b, count[VERDICT_FAILS], "fail", "fails");
-	strbuf_append(&b, ", ");
-	strbuf_append_u64(&b, count[VERDICT_FORCED]);
-	strbuf_append(&b, " forced");
-	for (size_t v = 0; v < ARRAY_SIZE(rest); v++) {
-		if (!rest[v] || !count[v])
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		enum verdict v = order[i];
+		if (!count[v] && v != VERDICT_PARTIAL && v != VERDICT_FAILS && v != VERDICT_FORCED)
 			continue;
-		strbuf_append(&b, "; ");
+		strbuf_append(&b, i ? ", " : "");
 		strbuf_append_u64(&b, count[v]);
 		strbuf_append(&b, " ");
-		strbuf_append(&b, rest[v]);
+		strbuf_append(&b, verdict_to_string(v));
 	}
+	append_finding_counts(&b, &r->findings);
 	_cleanup_free_ char *line = strbuf_steal(&b);
 	text_print_wrapped(out, line, 0, 2, width);
 	if (report_all_clear(r)) {

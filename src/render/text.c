@@ -171,7 +171,13 @@ static void print_inputs(FILE *out, const struct machine *m, bool verbose, unsig
 		bad += m->inputs[i].status != INPUT_OK;
 		missing += m->inputs[i].status == INPUT_MISSING;
 	}
-	fprintf(out, "\nInputs: %zu read, %zu not usable\n", m->n_inputs - bad, bad);
+	/* absent is usual on a healthy machine: it is not counted as a fault */
+	fprintf(out, "\nInputs: %zu read", m->n_inputs - bad);
+	if (bad > missing)
+		fprintf(out, ", %zu not usable", bad - missing);
+	if (missing)
+		fprintf(out, ", %zu absent", missing);
+	fputc('\n', out);
 	for (size_t i = 0; i < m->n_inputs; i++) {
 		const struct input *in = &m->inputs[i];
 		if (in->status == INPUT_OK || (in->status == INPUT_MISSING && !verbose))
@@ -188,7 +194,7 @@ static void print_inputs(FILE *out, const struct machine *m, bool verbose, unsig
 		char t[128];
 		snprintf(t, sizeof(t), "%zu interface%s this kernel or snapshot does not have "
 			 "(--verbose lists them)", missing, missing == 1 ? "" : "s");
-		fputs("  missing  ", out);
+		fputs("  absent   ", out);
 		text_print_wrapped(out, t, 11, 13, width);
 	}
 }
