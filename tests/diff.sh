@@ -70,6 +70,8 @@ jq '(.devices[] | select(.id == "0000:01:00.0")) |= (.verdict = "partial")' "$tm
 jq '(.devices[] | select(.id == "0000:00:1f.2")).unreachable_ram_bytes += 4096' "$tmp/a.json" > "$tmp/more.json"
 diff_ "$tmp/a.json" "$tmp/more.json"
 check "more RAM out of reach on a bouncing device: a warning, exit 0 by default ($rc)" test "$rc" -eq 0
+check "4 KiB more: exact bytes where both would read 21 GiB" \
+	grep -Eqx " +unreachable_ram_bytes +22548578304 bytes -> 22548582400 bytes" "$tmp/out"
 diff_ --fail-on warning "$tmp/a.json" "$tmp/more.json"
 check "... exit 1 with --fail-on warning ($rc)" test "$rc" -eq 1
 
