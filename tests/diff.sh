@@ -75,6 +75,11 @@ check "4 KiB more: exact bytes where both would read 21 GiB" \
 diff_ --fail-on warning "$tmp/a.json" "$tmp/more.json"
 check "... exit 1 with --fail-on warning ($rc)" test "$rc" -eq 1
 
+jq '.memory.base_pfn = 262144' "$tmp/a.json" > "$tmp/pfn.json"
+diff_ "$tmp/a.json" "$tmp/pfn.json"
+check "a PFN that moved: in hex, as the report writes PFNs" \
+	grep -Eqx " +memory.base_pfn +0x1 -> 0x40000" "$tmp/out"
+
 # ---- a real kernel change, from snapshots ----
 diff_ "$k53" "$k54"
 check "5.3 -> 5.4 (AMD identity keeps the pool): exit 0 ($rc)" test "$rc" -eq 0

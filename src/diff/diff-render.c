@@ -32,9 +32,16 @@ static bool is_size(const char *name, json_object *v)
 	return v && json_object_is_type(v, json_type_int) && n > 6 && strcmp(name + n - 6, "_bytes") == 0;
 }
 
+/* A page frame number (JSON keeps it an integer): hex, as the text report writes PFNs. */
+static bool is_pfn(const char *name, json_object *v)
+{
+	size_t n = strlen(name);
+	return v && json_object_is_type(v, json_type_int) && n > 4 && strcmp(name + n - 4, "_pfn") == 0;
+}
+
 /*
  * A value as the text report shows it: sizes in units (bytes with -b, and
- * where old and new would round alike), absent as "-".
+ * where old and new would round alike), PFNs in hex, absent as "-".
  */
 static void append_value(struct strbuf *b, const char *name, json_object *v, json_object *other,
 			 bool bytes)
@@ -46,6 +53,8 @@ static void append_value(struct strbuf *b, const char *name, json_object *v, jso
 					  (uint64_t)json_object_get_int64(other));
 	else if (is_size(name, v))
 		text_append_size(b, (uint64_t)json_object_get_int64(v), bytes);
+	else if (is_pfn(name, v))
+		strbuf_append_hex(b, (uint64_t)json_object_get_int64(v));
 	else if (json_object_is_type(v, json_type_string))
 		text_append_safe(b, json_object_get_string(v));
 	else
