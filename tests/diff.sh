@@ -70,8 +70,15 @@ jq '(.devices[] | select(.id == "0000:01:00.0")) |= (.verdict = "partial")' "$tm
 jq '(.devices[] | select(.id == "0000:00:1f.2")).unreachable_ram_bytes += 4096' "$tmp/a.json" > "$tmp/more.json"
 diff_ "$tmp/a.json" "$tmp/more.json"
 check "more RAM out of reach on a bouncing device: a warning, exit 0 by default ($rc)" test "$rc" -eq 0
+check "4 KiB more: exact bytes where both would read 21 GiB" \
+	grep -Eqx " +unreachable_ram_bytes +22548578304 bytes -> 22548582400 bytes" "$tmp/out"
 diff_ --fail-on warning "$tmp/a.json" "$tmp/more.json"
 check "... exit 1 with --fail-on warning ($rc)" test "$rc" -eq 1
+
+jq '.memory.base_pfn = 262144' "$tmp/a.json" > "$tmp/pfn.json"
+diff_ "$tmp/a.json" "$tmp/pfn.json"
+check "a PFN that moved: in hex, as the report writes PFNs" \
+	grep -Eqx " +memory.base_pfn +0x1 -> 0x40000" "$tmp/out"
 
 # ---- a real kernel change, from snapshots ----
 diff_ "$k53" "$k54"

@@ -34,6 +34,12 @@ check "no range table without -v" bash -c '! grep -q "^START " "$1"' _ "$tmp/tex
 run -v > "$tmp/verbose"
 check "-v prints the RAM ranges" grep -q '^START  *END  *SIZE$' "$tmp/verbose"
 check "-v prints the zones" grep -q '^ZONE ' "$tmp/verbose"
+check "-v zones: START_PFN a PFN, SPANNED and PRESENT page counts, all in hex, sizes beside" \
+	grep -Eq '^Normal +0 +0x100000 +0x540000 = 21 GiB +0x540000 = 21 GiB$' "$tmp/verbose"
+check "-v zones: an empty zone's count is 0x0, no size" grep -Eq '^Movable +0 +- +0x0 +0x0$' "$tmp/verbose"
+run -v -b > "$tmp/verbose-bytes"
+check "-v -b zones: the size beside a page count in bytes" \
+	grep -Eq '^DMA +0 +0x1 +0xfff = 16773120 +0xf9e = ' "$tmp/verbose-bytes"
 check "-v lists each absent input" grep -q '^  missing  proc/cpuinfo: ' "$tmp/verbose"
 
 # RAM from 0x40000000 and no release: which max_low_pfn the kernel keeps is not

@@ -484,10 +484,10 @@ static bool put_placeholder(struct strbuf *b, const char *name, size_t len,
 			    const struct finding_args *a)
 {
 #define IS(s) (len == sizeof(s) - 1 && memcmp(name, s, len) == 0)
-	if (IS("bytes"))
-		strbuf_append_size(b, a->bytes);
+	if (IS("bytes")) /* {bytes} and {max_bytes} are compared: exact where they round alike */
+		strbuf_append_size_beside(b, a->bytes, a->max_bytes);
 	else if (IS("max_bytes"))
-		strbuf_append_size(b, a->max_bytes);
+		strbuf_append_size_beside(b, a->max_bytes, a->bytes);
 	else if (IS("text"))
 		strbuf_append(b, a->text ? a->text : "");
 	else if (IS("why"))

@@ -324,13 +324,13 @@ static void mapping_size_finding(const struct devices_input *in, const struct de
 		break;
 	case MAPPING_ALIGN_UNCOUNTED:
 		finding_add_str(f, x, "swiotlb_max_mapping",
-				"upper bound: a device's min_align_mask (NVMe 4095) keeps its offset in "
+				"upper bound: a device's min_align_mask (NVMe 0xfff) keeps its offset in "
 				"the slots, which dma_max_mapping_size() ignores before 5.19");
 		break;
 	default:
 		finding_add_str(f, x, "swiotlb_max_mapping",
 				"upper bound: less roundup(min_align_mask, 2 KiB) for a device with one "
-				"(NVMe 4095: 252 KiB), which sysfs does not show");
+				"(NVMe 0xfff: 252 KiB), which sysfs does not show");
 		break;
 	}
 	if (disks > 1)

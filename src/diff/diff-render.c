@@ -26,15 +26,35 @@ static const char *side_str(json_object *doc, const char *a, const char *b)
 	return json_object_get_string(v);
 }
 
-/* A value as the text report shows it: sizes in units (bytes with -b), absent as "-". */
-static void append_value(struct strbuf *b, const char *name, json_object *v, bool bytes)
+static bool is_size(const char *name, json_object *v)
 {
 	size_t n = strlen(name);
+	return v && json_object_is_type(v, json_type_int) && n > 6 && strcmp(name + n - 6, "_bytes") == 0;
+}
 
+/* A page frame number (JSON keeps it an integer): hex, as the text report writes PFNs. */
+static bool is_pfn(const char *name, json_object *v)
+{
+	size_t n = strlen(name);
+	return v && json_object_is_type(v, json_type_int) && n > 4 && strcmp(name + n - 4, "_pfn") == 0;
+}
+
+/*
+ * A value as the text report shows it: sizes in units (bytes with -b, and
+ * where old and new would round alike), PFNs in hex, absent as "-".
+ */
+static void append_value(struct strbuf *b, const char *name, json_object *v, json_object *other,
+			 bool bytes)
+{
 	if (!v)
 		strbuf_append(b, "-");
-	else if (json_object_is_type(v, json_type_int) && n > 6 && strcmp(name + n - 6, "_bytes") == 0)
+	else if (is_size(name, v) && !bytes && is_size(name, other))
+		strbuf_append_size_beside(b, (uint64_t)json_object_get_int64(v),
+					  (uint64_t)json_object_get_int64(other));
+	else if (is_size(name, v))
 		text_append_size(b, (uint64_t)json_object_get_int64(v), bytes);
+	else if (is_pfn(name, v))
+		strbuf_append_hex(b, (uint64_t)json_object_get_int64(v));
 	else if (json_object_is_type(v, json_type_string))
 		text_append_safe(b, json_object_get_string(v));
 	else
@@ -45,9 +65,9 @@ static void print_field(FILE *out, const struct diff_field *f, unsigned indent, 
 {
 	struct strbuf b = { 0 };
 
-	append_value(&b, f->name, f->old_value, bytes);
+	append_value(&b, f->name, f->old_value, f->new_value, bytes);
 	strbuf_append(&b, " -> ");
-	append_value(&b, f->name, f->new_value, bytes);
+	append_value(&b, f->name, f->new_value, f->old_value, bytes);
 	_cleanup_free_ char *t = strbuf_steal(&b);
 	fprintf(out, "%*s%-22s %s\n", (int)indent, "", f->name, t ? t : "?");
 }

@@ -58,9 +58,9 @@ static void print_zones(FILE *out, const struct layout *l, const struct render_o
 		else
 			strbuf_append(&b, "-");
 		text_set_cell(ln, 2, &b);
-		strbuf_append_u64(&b, z->spanned);
+		text_append_pages(&b, z->spanned, l->page_shift, o->bytes);
 		text_set_cell(ln, 3, &b);
-		strbuf_append_u64(&b, z->present);
+		text_append_pages(&b, z->present, l->page_shift, o->bytes);
 		text_set_cell(ln, 4, &b);
 	}
 	fputc('\n', out);

@@ -124,6 +124,16 @@ void text_append_amount(struct strbuf *b, uint64_t bytes, bool exact)
 		strbuf_append(b, bytes == 1 ? " byte" : " bytes");
 }
 
+void text_append_pages(struct strbuf *b, uint64_t pages, unsigned page_shift, bool exact)
+{
+	strbuf_append_hex(b, pages);
+	/* a count past 2^64 bytes is no zone's: say no size rather than a wrapped one */
+	if (!pages || !page_shift || page_shift >= 64 || pages > UINT64_MAX >> page_shift)
+		return;
+	strbuf_append(b, " = ");
+	text_append_size(b, pages << page_shift, exact);
+}
+
 void text_table_setup(struct libscols_table *t, const struct render_options *o)
 {
 	if (o->width) { /* a terminal, or COLUMNS: fit it, truncating the truncatable columns */

@@ -38,6 +38,11 @@ void text_print_wrapped(FILE *out, const char *text, unsigned col, unsigned inde
 void text_append_size(struct strbuf *b, uint64_t bytes, bool exact);
 /* The same in prose: -b gives "8443133952 bytes", not a bare number. */
 void text_append_amount(struct strbuf *b, uint64_t bytes, bool exact);
+/*
+ * A page count in hex as PFNs are written, and its size: "0x40000 = 1 GiB";
+ * "0x0" alone, and no size when page_shift is 0 (page size unknown).
+ */
+void text_append_pages(struct strbuf *b, uint64_t pages, unsigned page_shift, bool exact);
 
 /*
  * A table on out, set up from the options: the first n_left columns are

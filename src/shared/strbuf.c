@@ -60,29 +60,56 @@ void strbuf_append_hex(struct strbuf *b, uint64_t v)
 	append_base(b, v, 16);
 }
 
+/*
+ * Rounded to the nearest tenth (half up), a ".0" dropped, as util-linux's
+ * size_to_human_string() (lib/strutils.c, used by lsblk) rounds: 23.96 GiB
+ * reads "24 GiB" where lsblk says 24G. It may read above the true size; JSON
+ * and -b keep the exact bytes.
+ */
 void strbuf_append_size(struct strbuf *b, uint64_t bytes)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	unsigned u = 0;
-	uint64_t whole = bytes, rem = 0, div = 1;
+	unsigned u = 0, shift = 0;
 
-	while (whole >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
-		whole /= 1024;
-		div *= 1024;
+	/* the unit is chosen before rounding, as util-linux's get_exp() does */
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >> (shift + 10)) {
 		u++;
+		shift += 10;
 	}
-	rem = bytes - whole * div;
-	strbuf_append_u64(b, whole);
-	if (rem) {
-		/* one decimal, rounded down so "4.0 GiB" never stands for less than 4 GiB */
-		uint64_t tenth = (uint64_t)((rem / (div / 1024 ? div / 1024 : 1)) * 10 / 1024);
-		if (u > 0 && tenth > 0) {
-			strbuf_append(b, ".");
-			strbuf_append_u64(b, tenth);
+	uint64_t whole = bytes >> shift, tenths = 0;
+	if (shift) {
+		/* rem < 2^shift <= 2^60: 10 * rem + 2^(shift-1) stays below 2^64 */
+		uint64_t rem = bytes & ((1ULL << shift) - 1);
+		tenths = (10 * rem + (1ULL << (shift - 1))) >> shift;
+		if (tenths == 10) { /* 1023.95 KiB: "1024 KiB", as lsblk prints 1024K */
+			whole++;
+			tenths = 0;
 		}
+	}
+	strbuf_append_u64(b, whole);
+	if (tenths) {
+		strbuf_append(b, ".");
+		strbuf_append_u64(b, tenths);
 	}
 	strbuf_append(b, " ");
 	strbuf_append(b, units[u]);
+}
+
+/* Two sizes set side by side (a threshold, a diff) must not read alike when they differ. */
+void strbuf_append_size_beside(struct strbuf *b, uint64_t bytes, uint64_t other)
+{
+	struct strbuf x = { 0 }, y = { 0 };
+
+	strbuf_append_size(&x, bytes);
+	strbuf_append_size(&y, other);
+	if (bytes != other && !x.oom && !y.oom && strcmp(x.s, y.s) == 0) {
+		strbuf_append_u64(b, bytes);
+		strbuf_append(b, bytes == 1 ? " byte" : " bytes");
+	} else {
+		strbuf_append_size(b, bytes);
+	}
+	strbuf_done(&x);
+	strbuf_done(&y);
 }
 
 char *strbuf_steal(struct strbuf *b)

@@ -22,8 +22,10 @@ void strbuf_append_n(struct strbuf *b, const char *s, size_t n);
 void strbuf_append_u64(struct strbuf *b, uint64_t v);
 /* "0x" and lower-case hex digits, no padding. */
 void strbuf_append_hex(struct strbuf *b, uint64_t v);
-/* 1536 -> "1.5 KiB"; exact multiples lose the decimals ("4 GiB"). */
+/* 1536 -> "1.5 KiB"; rounded to a tenth as lsblk rounds, so 23.96 GiB -> "24 GiB". */
 void strbuf_append_size(struct strbuf *b, uint64_t bytes);
+/* As strbuf_append_size(), but "N bytes" where the rounded figure would read as other's. */
+void strbuf_append_size_beside(struct strbuf *b, uint64_t bytes, uint64_t other);
 /* The NUL-terminated string, ownership to the caller; NULL after OOM. */
 char *strbuf_steal(struct strbuf *b);
 void strbuf_done(struct strbuf *b);

@@ -216,6 +216,36 @@ static void test_case_templates(void **state)
 	assert_null(finding_case_message(_FINDING_CASE_MAX, NULL));
 }
 
+/* A comparison whose two sizes round alike prints them exact, never "24 GiB ... 24 GiB". */
+static void test_case_templates_compare_exact(void **state)
+{
+	const struct finding_args alike = { .bytes = (24ull << 30) - (41ull << 20), .max_bytes = 24ull << 30 };
+	const struct finding_args apart = { .bytes = 23ull << 30, .max_bytes = 24ull << 30 };
+	size_t compared = 0;
+	(void)state;
+
+	for (int c = 0; c < _FINDING_CASE_MAX; c++) {
+		const struct finding_case_info *k = finding_case_info((enum finding_case)c);
+		if (!strstr(k->message, "{bytes}") || !strstr(k->message, "{max_bytes}"))
+			continue;
+		compared++;
+		char *m = finding_case_message((enum finding_case)c, &alike);
+		assert_non_null(m);
+		assert_non_null(strstr(m, "25726812160 bytes"));
+		assert_non_null(strstr(m, "25769803776 bytes"));
+		assert_null(strstr(m, "GiB"));
+		free(m);
+		m = finding_case_message((enum finding_case)c, &apart);
+		assert_non_null(m);
+		assert_non_null(strstr(m, "23 GiB"));
+		assert_non_null(strstr(m, "24 GiB"));
+		assert_null(strstr(m, "bytes"));
+		free(m);
+	}
+	/* zones vs iomem, MemTotal vs iomem and vs zoneinfo, segment vs bounce (x2) */
+	assert_true(compared >= 4);
+}
+
 static void test_raise(void **state)
 {
 	struct findings f = { 0 };
@@ -252,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_cases_cover_ids),
 		cmocka_unit_test(test_case_severity_and_remedy),
 		cmocka_unit_test(test_case_templates),
+		cmocka_unit_test(test_case_templates_compare_exact),
 		cmocka_unit_test(test_raise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,16 +88,60 @@ static void test_size_fractions(void **state)
 {
 	check_size(1536, "1.5 KiB");
 	check_size(3ull << 29, "1.5 GiB");
-	check_size(0x50800ull * 4096, "1.2 GiB"); /* highmem of the 2013 board: 1.26 GiB */
-	check_size((1ull << 20) + (1ull << 18), "1.2 MiB"); /* 1.25: rounded down */
-	check_size((1ull << 20) - 1, "1023.9 KiB");       /* never rounded up to "1024.0" */
-	check_size((4ull << 30) - 1, "3.9 GiB");          /* never shown as 4 GiB */
+	check_size(0x50800ull * 4096, "1.3 GiB"); /* highmem of the 2013 board: 1.2578 GiB */
+	check_size((1ull << 20) + (1ull << 18), "1.3 MiB"); /* 1.25: half rounds up */
+	check_size((1ull << 20) + (1ull << 18) - 1, "1.2 MiB"); /* a byte short of half */
+	check_size(1024 + 51, "1 KiB");   /* 1.0498: ".0" dropped, as lsblk's "1K" */
+	check_size(1024 + 52, "1.1 KiB"); /* 1.0508 */
+	check_size(1023ull * 1024 + 972, "1023.9 KiB"); /* 1023.949 */
+}
+
+/* Rounding up: the figure may read above the bytes, as lsblk's does. */
+static void test_size_rounds_up(void **state)
+{
+	/* 24 GiB of RAM less the firmware's 41 MiB: 23.96 GiB, lsblk and free -h say 24G */
+	check_size((24ull << 30) - (41ull << 20), "24 GiB");
+	check_size((4ull << 30) - 1, "4 GiB");
+	check_size(4241280205ull, "4 GiB");   /* 3.95 GiB and 0.2 bytes: half rounds up */
+	check_size(4241280204ull, "3.9 GiB"); /* 0.8 bytes short of 3.95 GiB */
+	/* The unit is the one before rounding (util-linux get_exp()): 1023.95 KiB is
+	 * "1024 KiB" as lsblk prints 1024K, not "1 MiB", nor "1023.9 KiB". */
+	check_size(1023ull * 1024 + 973, "1024 KiB");
+	check_size((1ull << 20) - 1, "1024 KiB");
+	check_size((1ull << 30) - 1, "1024 MiB");
+	check_size(1ull << 20, "1 MiB");
 }
 
 static void test_size_max(void **state)
 {
-	/* 2^64-1 is 15.99.. EiB: one decimal, rounded down. */
-	check_size(UINT64_MAX, "15.9 EiB");
+	/* 2^64-1 is 15.99.. EiB: rounded, 16 EiB, as util-linux prints 16E. */
+	check_size(UINT64_MAX, "16 EiB");
+	check_size((15ull << 60) + (1ull << 59), "15.5 EiB");
+	check_size((15ull << 60) + (1ull << 59) - 1, "15.5 EiB");
+	check_size(UINT64_MAX - (UINT64_MAX >> 4) / 10, "15.9 EiB"); /* 15.9 EiB and a little */
+	check_size((1ull << 60) - 1, "1024 PiB");
+}
+
+static void check_beside(uint64_t bytes, uint64_t other, const char *expected)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_size_beside(&b, bytes, other);
+	char *s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+/* Sizes set side by side: exact where the rounded figures would read alike. */
+static void test_size_beside(void **state)
+{
+	check_beside((24ull << 30) - (41ull << 20), 24ull << 30, "25726812160 bytes");
+	check_beside(24ull << 30, (24ull << 30) - (41ull << 20), "25769803776 bytes");
+	check_beside(24ull << 30, 24ull << 30, "24 GiB");  /* equal: nothing to tell apart */
+	check_beside(23ull << 30, 24ull << 30, "23 GiB");  /* apart already */
+	check_beside(1, 0, "1 B");
+	check_beside(1536, 1537, "1536 bytes");
+	check_beside(1, 1024 + 1, "1 B");
 }
 
 static void test_append_concatenates(void **state)
@@ -206,7 +250,9 @@ int main(void)
 		cmocka_unit_test(test_size_bytes),
 		cmocka_unit_test(test_size_exact_multiples),
 		cmocka_unit_test(test_size_fractions),
+		cmocka_unit_test(test_size_rounds_up),
 		cmocka_unit_test(test_size_max),
+		cmocka_unit_test(test_size_beside),
 		cmocka_unit_test(test_append_concatenates),
 		cmocka_unit_test(test_append_grows),
 		cmocka_unit_test(test_steal_empty),

@@ -112,6 +112,29 @@ static void test_safe_escapes_outside_utf8_locale(void **state)
 	free(s);
 }
 
+static void check_pages(uint64_t pages, unsigned shift, bool exact, const char *expected)
+{
+	struct strbuf b = { 0 };
+	text_append_pages(&b, pages, shift, exact);
+	char *s = strbuf_steal(&b);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+/* A page count in hex as PFNs are, its size beside it. */
+static void test_pages_hex_and_size(void **state)
+{
+	check_pages(0x40000, 12, false, "0x40000 = 1 GiB");
+	check_pages(0x2f800, 12, false, "0x2f800 = 760 MiB"); /* the 2013 board's lowmem */
+	check_pages(0x40000, 16, false, "0x40000 = 16 GiB");  /* 64 KiB pages */
+	check_pages(0x40000, 12, true, "0x40000 = 1073741824");
+	check_pages(0, 12, false, "0x0");
+	check_pages(0x40000, 0, false, "0x40000");      /* page size unknown: no size */
+	check_pages((1ull << 52) - 1, 12, false, "0xfffffffffffff = 16 EiB"); /* 2^64 - 4 KiB */
+	check_pages(1ull << 52, 12, false, "0x10000000000000"); /* 2^64 bytes: past a u64 */
+	check_pages(UINT64_MAX, 12, false, "0xffffffffffffffff");
+}
+
 static void test_rfc3339_by_hand(void **state)
 {
 	char b[RFC3339_MAX];
@@ -147,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_counts_display_columns),
 		cmocka_unit_test(test_wrap_never_splits_a_word),
 		cmocka_unit_test(test_safe_escapes_outside_utf8_locale),
+		cmocka_unit_test(test_pages_hex_and_size),
 		cmocka_unit_test(test_rfc3339_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
