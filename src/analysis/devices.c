@@ -212,6 +212,9 @@ static int legacy_for(const struct devices_input *in, const struct device_report
 	if (lr.kernel_reading < 0)
 		lr.kernel_reading = MAX_LOW_PFN_PFN;
 
+	if (lr.kernel_reading == MAX_LOW_PFN_COUNT)
+		legacy_block_count_cost(&lr.by_reading[MAX_LOW_PFN_COUNT], &lr.by_reading[MAX_LOW_PFN_PFN],
+					&lr.count_reading_only_bytes, &lr.count_reading_missed_bytes);
 	const struct legacy_block *k = &lr.by_reading[lr.kernel_reading];
 	uint64_t t = 0;
 	bool bounces = bounce_threshold(l, k, &t);

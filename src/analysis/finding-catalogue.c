@@ -134,6 +134,14 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 #define PFN_QUEUE_MESSAGE "the block layer's bounce decision for this device's queue depends " \
 			  "on whether max_low_pfn is a page count or a PFN (they differ by the " \
 			  "memory base PFN)"
+#define PFN_QUEUE_REMEDY "use a v3.13+ kernel (ARM: 7805/1) or set the queue's bounce limit " \
+			 "from dma_max_pfn()"
+#define PFN_UNUSED_MESSAGE "this kernel keeps max_low_pfn as a page count where the block " \
+			   "layer compares page frame numbers, but here that changes no queue's " \
+			   "bounce decision: "
+#define PFN_UNUSED_REMEDY "none needed on this layout; high memory, or a disk whose bounce " \
+			  "limit falls between the two readings, would make it cost (a v3.13+ " \
+			  "kernel, ARM: 7805/1, removes it)"
 #define NO_USABLE_POOL_MESSAGE "{bytes} of RAM is out of this device's reach and there is no " \
 			       "usable bounce buffer: DMA to it fails (\"DMA addr ... overflow\")"
 #define VERDICT_UNKNOWN_MESSAGE "the verdict is unknown: {why}"
@@ -191,10 +199,27 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		.harmless = true,
 		.remedy = "none on this kernel; shown because code written on x86 mixes the "
 			  "readings"),
+	[FC_PFN_COUNT_CONFUSION_UNUSED_NO_HIGHMEM] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		PFN_UNUSED_MESSAGE "with no high memory, max_low_pfn and max_pfn are equal under "
+		"either reading, so a queue without a DMA mask (BLK_BOUNCE_HIGH) bounces nothing "
+		"either way, and no listed disk's queue decides differently",
+		.harmless = true, .remedy = PFN_UNUSED_REMEDY),
+	[FC_PFN_COUNT_CONFUSION_UNUSED] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		PFN_UNUSED_MESSAGE "a queue without a DMA mask (BLK_BOUNCE_HIGH) bounces the same "
+		"pages under either reading, and no listed disk's queue decides differently",
+		.harmless = true, .remedy = PFN_UNUSED_REMEDY),
 	[FC_PFN_COUNT_CONFUSION_QUEUE] = CASE(FINDING_PFN_COUNT_CONFUSION,
-		PFN_QUEUE_MESSAGE,
-		.remedy = "use a v3.13+ kernel (ARM: 7805/1) or set the queue's bounce limit from "
-			  "dma_max_pfn()"),
+		PFN_QUEUE_MESSAGE, .remedy = PFN_QUEUE_REMEDY),
+	[FC_PFN_COUNT_CONFUSION_QUEUE_BOUNCED] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		"{bytes} of the {max_bytes} this device's queue bounces is bounced only because "
+		"this kernel keeps max_low_pfn as a page count where the block layer compares "
+		"page frame numbers: read as a PFN, it would not be",
+		.remedy = PFN_QUEUE_REMEDY),
+	[FC_PFN_COUNT_CONFUSION_QUEUE_MISSED] = CASE(FINDING_PFN_COUNT_CONFUSION,
+		"{bytes} of RAM goes unbounced on this device's queue only because this kernel "
+		"keeps max_low_pfn as a page count where the block layer compares page frame "
+		"numbers: read as a PFN, the block layer would bounce it",
+		.remedy = PFN_QUEUE_REMEDY),
 	[FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED] = CASE(FINDING_PFN_COUNT_CONFUSION,
 		PFN_QUEUE_MESSAGE,
 		.harmless = true, .remedy = PFN_NOT_USED_REMEDY),

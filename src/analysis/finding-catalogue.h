@@ -88,7 +88,11 @@ enum finding_case {
 	FC_SNAPSHOT_INCONSISTENT,              /* MANIFEST against the tree's proc/sys file */
 	FC_PFN_COUNT_CONFUSION_STORED,         /* the kernel stores the count */
 	FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO,    /* it stores the PFN: harmless here */
-	FC_PFN_COUNT_CONFUSION_QUEUE,          /* a queue's decision, count stored */
+	FC_PFN_COUNT_CONFUSION_UNUSED_NO_HIGHMEM, /* count stored, no queue's decision changes: no highmem */
+	FC_PFN_COUNT_CONFUSION_UNUSED,         /* count stored, no queue's decision changes */
+	FC_PFN_COUNT_CONFUSION_QUEUE,          /* a queue's decision, count stored, same bytes */
+	FC_PFN_COUNT_CONFUSION_QUEUE_BOUNCED,  /* the count makes its queue bounce more */
+	FC_PFN_COUNT_CONFUSION_QUEUE_MISSED,   /* the count makes its queue bounce less */
 	FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED, /* a queue's decision, PFN stored */
 	FC_FORCED_BOUNCE,                      /* machine-wide */
 	FC_FORCED_BOUNCE_RESTRICTED_POOL,      /* one device: its restricted-dma-pool */

@@ -161,6 +161,44 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	}
 }
 
+/*
+ * pfn-count-confusion for a device's queue whose decision differs by reading:
+ * on a kernel that keeps the count, what the count costs this queue (mask or
+ * BLK_BOUNCE_HIGH); on 32-bit ARM that keeps the PFN, a queue with a mask
+ * only (without one, the machine-wide finding says what a count would do).
+ */
+static void confusion_queue_finding(const struct devices_input *in, const struct device_report *r,
+				    struct findings *f)
+{
+	const struct legacy_result *lr = device_legacy(r);
+	bool used_count = lr->kernel_reading == MAX_LOW_PFN_COUNT;
+
+	if (!lr->known || !r->has_block || !legacy_decisions_differ(lr) ||
+	    !(used_count || (in->arch_family == ARCH_ARM && r->dma_mask.known)))
+		return;
+	const struct legacy_block *c = &lr->by_reading[MAX_LOW_PFN_COUNT];
+	const struct legacy_block *p = &lr->by_reading[MAX_LOW_PFN_PFN];
+	enum finding_case fc = !used_count		       ? FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED
+			       : lr->count_reading_only_bytes   ? FC_PFN_COUNT_CONFUSION_QUEUE_BOUNCED
+			       : lr->count_reading_missed_bytes ? FC_PFN_COUNT_CONFUSION_QUEUE_MISSED
+								: FC_PFN_COUNT_CONFUSION_QUEUE;
+	struct finding *x = findings_raise(
+		f, fc, r->dev->id,
+		&(struct finding_args){ .bytes = lr->count_reading_only_bytes ? lr->count_reading_only_bytes
+									       : lr->count_reading_missed_bytes,
+					.max_bytes = c->bounce_bytes });
+	confusion_evidence(f, x, in->l, c, p);
+	if (r->dma_mask.known)
+		finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
+	else
+		finding_add_str(f, x, "mask_source", "none (BLK_BOUNCE_HIGH)");
+	finding_add_u64(f, x, "missed_bytes", lr->missed_bytes);
+	if (used_count) {
+		finding_add_u64(f, x, "count_reading_only_bytes", lr->count_reading_only_bytes);
+		finding_add_u64(f, x, "count_reading_missed_bytes", lr->count_reading_missed_bytes);
+	}
+}
+
 /* What the mask itself and the readings of max_low_pfn say about a device that does DMA. */
 static void mask_findings(const struct devices_input *in, const struct device_report *r,
 			  struct findings *f)
@@ -190,19 +228,7 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 		if (r->map.node)
 			finding_add_str(f, x, "dma_ranges_node", r->map.node);
 	}
-	/* a queue without a mask is the machine-wide pfn-count-confusion finding's case */
-	if (device_legacy(r)->known && r->has_block && r->dma_mask.known && legacy_decisions_differ(device_legacy(r)) &&
-	    (device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT || in->arch_family == ARCH_ARM)) {
-		const struct legacy_block *c = &device_legacy(r)->by_reading[MAX_LOW_PFN_COUNT];
-		const struct legacy_block *p = &device_legacy(r)->by_reading[MAX_LOW_PFN_PFN];
-		bool used_count = device_legacy(r)->kernel_reading == MAX_LOW_PFN_COUNT;
-		x = findings_raise(f, used_count ? FC_PFN_COUNT_CONFUSION_QUEUE
-						 : FC_PFN_COUNT_CONFUSION_QUEUE_NOT_USED,
-				   d->id, NULL);
-		confusion_evidence(f, x, in->l, c, p);
-		finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
-		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
-	}
+	confusion_queue_finding(in, r, f);
 }
 
 /* An untrusted device's unaligned buffers bounce: fine with a pool, failing without one. */

@@ -192,11 +192,8 @@ static void confusion_finding(const struct report *r, struct findings *f)
 	 * false with highmem under either reading: no queue bounces, nothing to confuse */
 	if (r->block_bounce != BLOCK_BOUNCE_PFN)
 		return;
-	for (int reading = 0; reading < 2; reading++) {
-		struct legacy_block_input in = { .bits = r->bits.v, .reading = reading, .has_mask = false };
-		if (legacy_block_compute(l, &in, &b[reading]) < 0)
-			return;
-	}
+	if (legacy_block_bounce_high(l, r->bits.v, b) < 0)
+		return;
 	const struct legacy_block *c = &b[MAX_LOW_PFN_COUNT], *p = &b[MAX_LOW_PFN_PFN];
 	if (!legacy_block_differ(c, p))
 		return;
@@ -209,6 +206,28 @@ static void confusion_finding(const struct report *r, struct findings *f)
 		f, used_count ? FC_PFN_COUNT_CONFUSION_STORED : FC_PFN_COUNT_CONFUSION_NOT_AT_ZERO,
 		NULL, NULL);
 	confusion_evidence(f, x, l, c, p);
+}
+
+/*
+ * pfn-count-confusion where it applies and costs nothing: silence would read as
+ * "not checked". Without high memory max_low_pfn equals max_pfn under either
+ * reading, so blk_queue_bounce() (mm/bounce.c, later block/bounce.c) returns
+ * early for BLK_BOUNCE_HIGH: queue_bounce_pfn(q) >= blk_max_pfn.
+ */
+void confusion_cost_finding(const struct report *r, struct findings *f)
+{
+	const struct confusion_cost *c = &r->confusion;
+	struct legacy_block b[2];
+
+	if (!c->applies || !c->bounce_high_known || c->bounce_high_differs || c->devices_differ ||
+	    legacy_block_bounce_high(&r->layout, r->bits.v, b) < 0)
+		return;
+	struct finding *x = findings_raise(f, c->highmem ? FC_PFN_COUNT_CONFUSION_UNUSED
+							 : FC_PFN_COUNT_CONFUSION_UNUSED_NO_HIGHMEM,
+					   NULL, NULL);
+	confusion_evidence(f, x, &r->layout, &b[MAX_LOW_PFN_COUNT], &b[MAX_LOW_PFN_PFN]);
+	finding_add_u64(f, x, "highmem_bytes", r->layout.lowmem.highmem_bytes);
+	finding_add_u64(f, x, "disk_devices", c->devices);
 }
 
 /*

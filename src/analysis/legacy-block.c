@@ -80,3 +80,28 @@ bool legacy_block_differ(const struct legacy_block *a, const struct legacy_block
 	return a->early_return != b->early_return || a->isa != b->isa ||
 	       a->bounce_bytes != b->bounce_bytes;
 }
+
+int legacy_block_bounce_high(const struct layout *l, unsigned bits, struct legacy_block ret[2])
+{
+	struct legacy_block b[2];
+
+	for (int reading = 0; reading < 2; reading++) {
+		/* without a mask any limit_rule but BLOCK_LIMIT_NONE gives BLK_BOUNCE_HIGH */
+		struct legacy_block_input in = { .bits = bits, .reading = reading, .has_mask = false };
+		int e = legacy_block_compute(l, &in, &b[reading]);
+		if (e < 0)
+			return e;
+	}
+	ret[0] = b[0];
+	ret[1] = b[1];
+	return 0;
+}
+
+void legacy_block_count_cost(const struct legacy_block *as_count, const struct legacy_block *as_pfn,
+			     uint64_t *ret_only, uint64_t *ret_missed)
+{
+	uint64_t c = as_count->bounce_bytes, p = as_pfn->bounce_bytes;
+
+	*ret_only = c > p ? c - p : 0;
+	*ret_missed = p > c ? p - c : 0;
+}

@@ -42,6 +42,18 @@ struct legacy_block_input {
 _must_check_ int legacy_block_compute(const struct layout *l, const struct legacy_block_input *in,
 			 struct legacy_block *ret);
 
+/* A queue without a mask (BLK_BOUNCE_HIGH) under each reading, ret[MAX_LOW_PFN_*]:
+ * 0, or -ENODATA as legacy_block_compute(). */
+_must_check_ int legacy_block_bounce_high(const struct layout *l, unsigned bits, struct legacy_block ret[2]);
+
+/*
+ * The RAM the count reading bounces and the PFN reading does not (*ret_only),
+ * and the reverse (*ret_missed). Each reading bounces RAM above its
+ * bounce_pfn or nothing: nested sets, so one of the two is 0.
+ */
+void legacy_block_count_cost(const struct legacy_block *as_count, const struct legacy_block *as_pfn,
+			     uint64_t *ret_only, uint64_t *ret_missed) _nonnull_all_;
+
 /* Whether two readings lead to different bounce decisions. */
 bool legacy_block_differ(const struct legacy_block *a, const struct legacy_block *b);
 

@@ -109,6 +109,11 @@ struct legacy_result {
 	uint64_t unreachable_bounced;        /* bytes the kernel reading bounces that must bounce */
 	uint64_t needless_bytes;             /* bounced though reachable (or lowmem for BOUNCE_HIGH) */
 	uint64_t missed_bytes;               /* unreachable and not bounced by the block layer */
+	/* what the kernel's count reading changes against the PFN reading (0 when it reads
+	 * the PFN): each reading bounces a suffix of RAM (pfn > bounce_pfn) or nothing, so
+	 * the difference of the two bounce_bytes is the RAM one bounces and the other not */
+	uint64_t count_reading_only_bytes;   /* bounced only because max_low_pfn is read as a count */
+	uint64_t count_reading_missed_bytes; /* not bounced only because of it: the PFN reading bounces it */
 };
 
 /* A device's records of one kind of logged overflow: how many, the first and the last. */
@@ -226,6 +231,22 @@ enum exit_status {
 	EXIT_FATAL = 2,
 };
 
+/*
+ * What reading max_low_pfn as a page count costs the machine's queues
+ * (confusion-cost.c): it applies where the kernel keeps the count, its block
+ * layer bounces by PFN (before 5.13) and RAM does not start at PFN 0.
+ */
+struct confusion_cost {
+	bool applies;
+	bool bounce_high_known;         /* a queue without a mask could be computed (bits, lowmem known) */
+	bool bounce_high_differs;       /* such a queue (BLK_BOUNCE_HIGH) decides differently by reading */
+	bool highmem;                   /* the layout has high memory (lowmem ends below RAM's end) */
+	size_t devices;                 /* devices whose disks' queues the legacy model judged */
+	size_t devices_differ;          /* of those, the ones whose decision differs by reading */
+	uint64_t count_reading_only_bytes;   /* summed over them: see struct legacy_result */
+	uint64_t count_reading_missed_bytes;
+};
+
 struct report {
 	struct layout layout;
 	uint32_t release;            /* KV() of the kernel release; 0 unknown, era_value()'s key for it */
@@ -238,6 +259,7 @@ struct report {
 	const char *block_bounce_source;
 	struct swiotlb_state swiotlb;
 	struct devices_result devices;
+	struct confusion_cost confusion; /* all devices', before any selection */
 	struct findings findings;
 	enum severity fail_on;
 	size_t unlisted_action;      /* findings at warning or above about devices the report does not list */

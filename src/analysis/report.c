@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "analysis/confusion-cost.h"
 #include "analysis/devices.h"
 #include "analysis/device-select.h"
 #include "analysis/eras.h"
@@ -70,9 +71,11 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 		report_done(&r);
 		return e;
 	}
+	confusion_cost_compute(&r, &r.confusion);
 	/* each device's findings once all are analysed: devices.c knows nothing of findings */
 	for (size_t i = 0; i < r.devices.n_devices; i++)
 		device_findings(&in, &r.devices.devices[i], &r.findings);
+	confusion_cost_finding(&r, &r.findings);
 	latent_findings(&r, &r.findings);
 	if (r.findings.err) {
 		report_done(&r);

@@ -115,6 +115,8 @@ void json_legacy(struct json_writer *w, const char *key, const struct legacy_res
 		legacy_one_json(w, "as_pfn", &lr->by_reading[MAX_LOW_PFN_PFN]);
 		jw_u64(w, "needless_bytes", lr->needless_bytes);
 		jw_u64(w, "missed_bytes", lr->missed_bytes);
+		jw_u64(w, "count_reading_only_bytes", lr->count_reading_only_bytes);
+		jw_u64(w, "count_reading_missed_bytes", lr->count_reading_missed_bytes);
 	}
 	jw_close_object(w);
 }

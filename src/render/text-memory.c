@@ -76,7 +76,99 @@ static void say(FILE *out, struct strbuf *b, unsigned width)
 	text_print_wrapped(out, s ? s : "?", 2, 4, width);
 }
 
-static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, unsigned width)
+/* What the count costs where it applies: the queues it changes, or why it changes none. */
+static void say_confusion_cost(const struct confusion_cost *c, struct strbuf *b, bool exact)
+{
+	char tmp[160];
+
+	if (c->devices_differ && !c->count_reading_only_bytes && !c->count_reading_missed_bytes) {
+		snprintf(tmp, sizeof(tmp), ": it changes how the block layer bounces for the disks of %zu "
+			 "device%s, though not how much (see pfn-count-confusion)",
+			 c->devices_differ, c->devices_differ == 1 ? "" : "s");
+		strbuf_append(b, tmp);
+		return;
+	}
+	if (c->devices_differ) {
+		strbuf_append(b, ": it makes the block layer ");
+		if (c->count_reading_only_bytes) {
+			strbuf_append(b, "bounce ");
+			text_append_amount(b, c->count_reading_only_bytes, exact);
+			strbuf_append(b, " more");
+		}
+		if (c->count_reading_only_bytes && c->count_reading_missed_bytes)
+			strbuf_append(b, " and ");
+		if (c->count_reading_missed_bytes) {
+			strbuf_append(b, "leave ");
+			text_append_amount(b, c->count_reading_missed_bytes, exact);
+			strbuf_append(b, " unbounced");
+		}
+		snprintf(tmp, sizeof(tmp), " for the disks of %zu device%s (see pfn-count-confusion)",
+			 c->devices_differ, c->devices_differ == 1 ? "" : "s");
+		strbuf_append(b, tmp);
+		return;
+	}
+	if (c->bounce_high_differs) {
+		strbuf_append(b, " to a disk without a DMA mask (see pfn-count-confusion), but no listed "
+				 "disk's queue decides differently");
+		return;
+	}
+	strbuf_append(b, ", but changes no bounce decision here: ");
+	strbuf_append(b, c->highmem ? "a queue without a DMA mask bounces the same pages under either reading"
+				    : "with no high memory, a queue without a DMA mask bounces nothing under "
+				      "either reading");
+	if (!c->devices) {
+		strbuf_append(b, ", and no disk's queue is listed");
+	} else if (c->devices == 1) {
+		strbuf_append(b, ", and the listed device's disks bounce the same pages under either reading");
+	} else {
+		snprintf(tmp, sizeof(tmp), ", and the %zu listed devices' disks", c->devices);
+		strbuf_append(b, tmp);
+		strbuf_append(b, " bounce the same pages under either reading");
+	}
+}
+
+/*
+ * Where max_low_pfn is the PFN the block layer compares it with, the count is
+ * only what it would be: say why it differs. On x86 RAM is listed from 0x1000
+ * because page 0 is the firmware's (arch/x86/kernel/setup.c trim_bios_range),
+ * while PFNs count from address 0 as everywhere.
+ */
+static void say_pfn_kept(const struct report *r, struct strbuf *b)
+{
+	const struct layout *l = &r->layout;
+	char tmp[320];
+	char fewer[48];
+
+	if (l->base_pfn == 1)
+		snprintf(fewer, sizeof(fewer), "1 page fewer");
+	else
+		snprintf(fewer, sizeof(fewer), "0x%llx pages fewer", (unsigned long long)l->base_pfn);
+	snprintf(tmp, sizeof(tmp),
+		 "max_low_pfn is a page frame number on this kernel (0x%llx), the unit the block layer "
+		 "compares it in: the confusion does not apply. ",
+		 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
+	strbuf_append(b, tmp);
+	if (r->arch_family == ARCH_X86 && l->base_pfn == 1)
+		snprintf(tmp, sizeof(tmp),
+			 "Counted from where RAM starts it would be 0x%llx, 1 page fewer, only because "
+			 "the firmware keeps page 0; no x86 kernel kept that count",
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count);
+	else if (r->arch_family == ARCH_X86)
+		snprintf(tmp, sizeof(tmp),
+			 "Counted from where RAM starts it would be 0x%llx, %s, only because the "
+			 "firmware keeps the memory below 0x%llx; no x86 kernel kept that count",
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count, fewer,
+			 (unsigned long long)(l->base_pfn << l->page_shift));
+	else
+		snprintf(tmp, sizeof(tmp),
+			 "Kept as a count of pages from where RAM starts (0x%llx), as 32-bit ARM did "
+			 "before v3.13, it would be 0x%llx, %s: one for each page frame below RAM",
+			 (unsigned long long)(l->base_pfn << l->page_shift),
+			 (unsigned long long)l->lowmem.max_low_pfn_as_count, fewer);
+	strbuf_append(b, tmp);
+}
+
+static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, unsigned width, bool exact)
 {
 	const struct layout *l = &r->layout;
 	char tmp[256];
@@ -94,14 +186,10 @@ static void say_confusion(FILE *out, const struct report *r, struct strbuf *b, u
 			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
 			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn);
 		strbuf_append(b, tmp);
+		if (r->confusion.applies)
+			say_confusion_cost(&r->confusion, b, exact);
 	} else {
-		snprintf(tmp, sizeof(tmp),
-			 "max_low_pfn is a page frame number on this kernel (0x%llx); read as a page "
-			 "count it would be 0x%llx, %llu page%s short: the confusion does not apply",
-			 (unsigned long long)l->lowmem.max_low_pfn_as_pfn,
-			 (unsigned long long)l->lowmem.max_low_pfn_as_count,
-			 (unsigned long long)l->base_pfn, l->base_pfn == 1 ? "" : "s");
-		strbuf_append(b, tmp);
+		say_pfn_kept(r, b);
 	}
 	say(out, b, width);
 }
@@ -171,7 +259,7 @@ void text_print_memory(FILE *out, const struct report *r, const struct render_op
 			 (unsigned long long)l->lowmem.end_pfn, l->lowmem.source);
 		strbuf_append(&b, tmp);
 		say(out, &b, width);
-		say_confusion(out, r, &b, width);
+		say_confusion(out, r, &b, width, exact);
 	}
 	if (o->verbose) {
 		print_ranges(out, l, o);

@@ -26,6 +26,27 @@ static void append_users(struct strbuf *b, const struct report *r, const struct 
 	}
 }
 
+/* " (760 MiB of it only because ...)": what of the amount the kernel's max_low_pfn count decides. */
+static void append_confusion_cost(struct strbuf *b, const struct device_report *dr,
+				  const struct render_options *o)
+{
+	const struct legacy_result *lr = device_legacy(dr);
+
+	if (dr->kernel_model != KERNEL_MODEL_LEGACY_BLOCK ||
+	    (!lr->count_reading_only_bytes && !lr->count_reading_missed_bytes))
+		return;
+	uint64_t bytes = lr->count_reading_only_bytes ? lr->count_reading_only_bytes
+						      : lr->count_reading_missed_bytes;
+	strbuf_append(b, " (");
+	if (bytes == dr->unreachable_ram_bytes.v)
+		strbuf_append(b, "all");
+	else
+		text_append_amount(b, bytes, o->bytes);
+	strbuf_append(b, lr->count_reading_only_bytes
+				 ? " of it bounced only because max_low_pfn is read as a page count)"
+				 : " of it left unbounced only because max_low_pfn is read as a page count)");
+}
+
 /* "; findings: 1 error, 2 warnings": what the findings say, the gravest first; nothing when none. */
 static void append_finding_counts(struct strbuf *b, const struct findings *f)
 {
@@ -128,6 +149,7 @@ int text_print_summary(FILE *out, const struct report *r, const struct render_op
 		if (dr->unreachable_ram_bytes.known && dr->unreachable_ram_bytes.v) {
 			strbuf_append(&b, ", ");
 			text_append_amount(&b, dr->unreachable_ram_bytes.v, o->bytes);
+			append_confusion_cost(&b, dr, o);
 		}
 		strbuf_append(&b, ": ");
 		strbuf_append(&b, dr->reason ? dr->reason : "?");

@@ -2184,6 +2184,11 @@ def arm_2012_boardfile(t):
         "%s | .[0].evidence.unnecessary_bounce_bytes == 194560 * 4096" % finding("pfn-count-confusion"),
         "# no mask on 3.3 (BLK_BOUNCE_HIGH) and max_low_pfn a count (before 26ba47b18318): every RAM page (PFN >= 0x40000) lies above bounce_pfn 0x2f7ff, so the block layer copies each one",
         "%s | length == 1" % finding("bounce-needed", "dw_mmc.0"),
+        "# of those 0x80000 pages, read as a PFN (bounce_pfn 0x6f7ff) only 0x6f800-0xbffff (0x50800) would bounce:",
+        "# the lowmem pages 0x40000-0x6f7ff, 0x2f800 of them, bounce only because of the count",
+        "%s | .count_reading_only_bytes == 194560 * 4096 and .count_reading_missed_bytes == 0" % lb,
+        "%s | length == 1 and .[0].severity == \"warning\"" % finding("pfn-count-confusion", "dw_mmc.0"),
+        "%s | .[0].evidence.count_reading_only_bytes == 194560 * 4096 and .[0].evidence.bounce_bytes_as_pfn == 329728 * 4096" % finding("pfn-count-confusion", "dw_mmc.0"),
     ]
 
 
@@ -2248,6 +2253,13 @@ def arm_2013_highmem(t):
         "%s | .[0].evidence.max_low_pfn_as_pfn == 456704" % conf,
         "# every page above that bounce_pfn is copied by the block layer (block/bounce.c): bouncing is needed, 2 GiB of it",
         "%s | length == 1" % finding("bounce-needed", "12200000.mmc"),
+        "# what the count costs this queue: read as a PFN, bounce_pfn 0x6f7ff bounces 0x6f800-0xbffff (0x50800 pages);",
+        "# the count's 0x40000-0xbffff (0x80000 pages) adds the lowmem 0x40000-0x6f7ff: 0x2f800 pages, 760 MiB",
+        "%s | .count_reading_only_bytes == 194560 * 4096 and .count_reading_missed_bytes == 0" % lb,
+        "%s | length == 1 and .[0].severity == \"warning\"" % finding("pfn-count-confusion", "12200000.mmc"),
+        "%s | .[0].evidence.count_reading_only_bytes == 194560 * 4096 and .[0].evidence.count_reading_missed_bytes == 0" % finding("pfn-count-confusion", "12200000.mmc"),
+        "%s | .[0].evidence.bounce_bytes_as_count == 524288 * 4096 and .[0].evidence.bounce_bytes_as_pfn == 329728 * 4096" % finding("pfn-count-confusion", "12200000.mmc"),
+        "%s | .[0].evidence.mask_source == \"none (BLK_BOUNCE_HIGH)\"" % finding("pfn-count-confusion", "12200000.mmc"),
     ]
 
 
@@ -2300,6 +2312,16 @@ def arm_256m_26bit(t):
         "[.findings[] | select(.id == \"bounce-missed\")] | length == 0",
         "# all RAM (PFN 0xc0000 up) lies above that b_pfn: the block layer bounces every page, a copy on each I/O",
         "%s | length == 1" % finding("bounce-needed", "c8000000.mmc"),
+        "# both readings take the ISA path at b_pfn 0x3fff: the count changes nothing for this queue",
+        "%s | .as_pfn.isa == true and .as_pfn.bounce_bytes == 268435456" % lb,
+        "%s | .count_reading_only_bytes == 0 and .count_reading_missed_bytes == 0" % lb,
+        "[.findings[] | select(.id == \"pfn-count-confusion\" and .device != null)] | length == 0",
+        "# no highmem: max_low_pfn == max_pfn under either reading (0x10000 counted, 0xd0000 as PFNs), so",
+        "# BLK_BOUNCE_HIGH's bounce_pfn (0xffff, 0xcffff) reaches blk_max_pfn and nothing bounces: it applies, costs nothing",
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("pfn-count-confusion"),
+        "%s | .[0].evidence.bounce_pfn_as_count == 65535 and .[0].evidence.bounce_pfn_as_pfn == 851967" % finding("pfn-count-confusion"),
+        "%s | .[0].evidence.bounce_bytes_as_count == 0 and .[0].evidence.bounce_bytes_as_pfn == 0" % finding("pfn-count-confusion"),
+        "%s | .[0].evidence.highmem_bytes == 0 and .[0].evidence.disk_devices == 1" % finding("pfn-count-confusion"),
         "# no swiotlb on a 3.x non-LPAE ARM kernel, and 192 MiB of RAM above the 64 MiB soc window: the next device bound there is handed it unchecked: no-bounce-pool",
         "%s | length == 1 and .[0].evidence.ram_above_bytes == 201326592 and .[0].evidence.boundary == \"0xc4000000\"" % finding("no-bounce-pool"),
     ]
@@ -2325,6 +2347,10 @@ def arm_256m_c3ffffff(t):
         "%s | .models.dma_direct.unreachable_ram_bytes == 201326592" % d,
         "%s | .unreachable_ram_bytes == 201326592" % d,
         "%s | length == 1" % finding("pfn-count-confusion", "c8000000.mmc"),
+        "# the count leaves 0xc4000000-0xcfffffff (0xc000 pages) unbounced, which the PFN reading's ISA path bounces",
+        "%s | .count_reading_missed_bytes == 49152 * 4096 and .count_reading_only_bytes == 0" % lb,
+        "%s | .[0].evidence.count_reading_missed_bytes == 49152 * 4096 and .[0].evidence.count_reading_only_bytes == 0" % finding("pfn-count-confusion", "c8000000.mmc"),
+        "%s | length == 0" % finding("pfn-count-confusion"),
         "%s | length == 1" % finding("bounce-missed", "c8000000.mmc"),
         "%s | .[0].severity == \"error\"" % finding("bounce-missed", "c8000000.mmc"),
         "%s | .[0].evidence.missed_bytes == 201326592" % finding("bounce-missed", "c8000000.mmc"),

@@ -1976,6 +1976,164 @@ static void test_no_bounce_pool(void **state)
 	}
 }
 
+/* The u64 evidence key of x; fails the test when x lacks it. */
+static uint64_t evidence_u64(const struct finding *x, const char *key)
+{
+	for (size_t i = 0; i < x->n_evidence; i++)
+		if (strcmp(x->evidence[i].key, key) == 0)
+			return x->evidence[i].u;
+	fail_msg("%s: no evidence %s", finding_id_to_string(x->id), key);
+	return 0;
+}
+
+/* Whether x has the evidence key. */
+static bool has_evidence(const struct finding *x, const char *key)
+{
+	for (size_t i = 0; i < x->n_evidence; i++)
+		if (strcmp(x->evidence[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A 32-bit ARM board with an MMC host and its disk: RAM at ram, lowmem to
+ * low_end_pfn (highmem above it when below RAM's end), mask (0: none, the
+ * driver leaves BLK_BOUNCE_HIGH; no_device: no device at all).
+ */
+static int arm_mmc_board(struct machine *m, struct report *r, const char *release,
+			 const struct ram_range *ram, uint64_t low_end_pfn, uint64_t mask, bool no_device)
+{
+	uint64_t base = ram->start >> 12, end = (ram->end + 1) >> 12;
+
+	new_machine(m, "armv7l", release, ram, 1);
+	m->zoneinfo_ok = true;
+	add_zone(m, "Normal", base, low_end_pfn - base);
+	if (low_end_pfn < end)
+		add_zone(m, "HighMem", low_end_pfn, end - low_end_pfn);
+	if (!no_device) {
+		add(m, "c8000000.mmc", DEV_BUS_PLATFORM, "mmc-test", 1u << DMA_SIGN_DISK);
+		machine_sort_devices(m);
+		add_disk(m, "mmcblk0", "c8000000.mmc");
+	}
+	const struct assumed_mask am = { "c8000000.mmc", mask };
+	const struct report_options o = { .fail_on = SEVERITY_WARNING, .masks = &am, .n_masks = mask ? 1 : 0 };
+	return report_build_with(m, &o, r);
+}
+
+/*
+ * What the count reading of max_low_pfn costs a queue (issue 38): figures by
+ * hand from the 2013 report's boards, each condition on both sides.
+ */
+static void test_confusion_cost(void **state)
+{
+	static const struct ram_range ram_2g = { 0x40000000, 0xbfffffff };   /* PFN 0x40000-0xbffff */
+	static const struct ram_range ram_256m = { 0xc0000000, 0xcfffffff }; /* PFN 0xc0000-0xcffff */
+	struct machine m;
+	struct report r;
+	const struct finding *x;
+	(void)state;
+
+	/* 3.3, no mask (BLK_BOUNCE_HIGH), lowmem to 0x6f800: the count 0x2f800 bounces every
+	 * page (0x80000), the PFN only 0x6f800-0xbffff (0x50800): 0x2f800 pages only for the count */
+	assert_int_equal(arm_mmc_board(&m, &r, "3.3.0", &ram_2g, 0x6f800, 0, false), 0);
+	const struct device_report *d = report_of(&r, "c8000000.mmc");
+	assert_false(d->dma_mask.known);
+	assert_int_equal(d->verdict, VERDICT_PARTIAL);
+	assert_int_equal(device_legacy(d)->count_reading_only_bytes, 0x2f800ull * 4096);
+	assert_int_equal(device_legacy(d)->count_reading_missed_bytes, 0);
+	assert_true(r.confusion.applies && r.confusion.highmem && r.confusion.bounce_high_differs);
+	assert_int_equal(r.confusion.devices, 1);
+	assert_int_equal(r.confusion.devices_differ, 1);
+	assert_int_equal(r.confusion.count_reading_only_bytes, 0x2f800ull * 4096);
+	x = finding_of(&r, "pfn-count-confusion", "c8000000.mmc");
+	assert_non_null(x);
+	assert_int_equal(x->severity, SEVERITY_WARNING);
+	assert_int_equal(evidence_u64(x, "count_reading_only_bytes"), 0x2f800ull * 4096);
+	assert_int_equal(evidence_u64(x, "bounce_bytes_as_count"), 0x80000ull * 4096);
+	assert_int_equal(evidence_u64(x, "bounce_bytes_as_pfn"), 0x50800ull * 4096);
+	assert_non_null(strstr(x->message, "760 MiB of the 2 GiB this device's queue bounces"));
+	assert_non_null(finding_of(&r, "pfn-count-confusion", NULL)); /* the machine-wide STORED */
+	assert_int_equal(finding_of(&r, "pfn-count-confusion", NULL)->severity, SEVERITY_WARNING);
+	report_done(&r);
+	machine_done(&m);
+
+	/* 3.10, 256 MiB, no highmem, mask 0xc3ffffff: the count's b_pfn 0xc3fff >= blk_max_pfn
+	 * 0xffff returns early; the PFN's ISA path bounces 0xc4000-0xcffff (0xc000 pages) */
+	assert_int_equal(arm_mmc_board(&m, &r, "3.10.0", &ram_256m, 0xd0000, 0xc3ffffff, false), 0);
+	d = report_of(&r, "c8000000.mmc");
+	assert_int_equal(device_legacy(d)->count_reading_only_bytes, 0);
+	assert_int_equal(device_legacy(d)->count_reading_missed_bytes, 0xc000ull * 4096);
+	assert_false(r.confusion.highmem || r.confusion.bounce_high_differs);
+	assert_int_equal(r.confusion.devices_differ, 1);
+	x = finding_of(&r, "pfn-count-confusion", "c8000000.mmc");
+	assert_non_null(x);
+	assert_int_equal(evidence_u64(x, "count_reading_missed_bytes"), 0xc000ull * 4096);
+	assert_non_null(strstr(x->message, "192 MiB of RAM goes unbounced on this device's queue"));
+	assert_null(finding_of(&r, "pfn-count-confusion", NULL)); /* a queue differs: not "no queue" */
+	report_done(&r);
+	machine_done(&m);
+
+	/* the other side: 3.13 keeps the PFN (26ba47b18318). Mask 0x3ffffff, dma_max_pfn() =
+	 * 0xc0000 + 0x3fff = 0xc3fff: the readings still differ (count: early return, 0;
+	 * PFN: ISA path, 0xc000 pages), but none of it is this kernel's cost */
+	assert_int_equal(arm_mmc_board(&m, &r, "3.13.0", &ram_256m, 0xd0000, 0x3ffffff, false), 0);
+	d = report_of(&r, "c8000000.mmc");
+	assert_int_equal(device_legacy(d)->by_reading[MAX_LOW_PFN_COUNT].bounce_bytes, 0);
+	assert_int_equal(device_legacy(d)->by_reading[MAX_LOW_PFN_PFN].bounce_bytes, 0xc000ull * 4096);
+	assert_int_equal(device_legacy(d)->count_reading_only_bytes, 0);
+	assert_int_equal(device_legacy(d)->count_reading_missed_bytes, 0);
+	assert_false(r.confusion.applies);
+	x = finding_of(&r, "pfn-count-confusion", "c8000000.mmc");
+	assert_non_null(x);
+	assert_int_equal(x->severity, SEVERITY_INFO); /* harmless: the PFN is kept */
+	assert_false(has_evidence(x, "count_reading_missed_bytes"));
+	assert_null(finding_of(&r, "pfn-count-confusion", NULL));
+	report_done(&r);
+	machine_done(&m);
+
+	/* mask 0x3ffffff on 3.10 (the mask itself): b_pfn 0x3fff below both blk_max_low_pfn
+	 * (0xffff, 0xcffff), the ISA path under both, all 0x10000 pages bounce either way:
+	 * it applies and changes nothing */
+	assert_int_equal(arm_mmc_board(&m, &r, "3.10.0", &ram_256m, 0xd0000, 0x3ffffff, false), 0);
+	d = report_of(&r, "c8000000.mmc");
+	assert_int_equal(device_legacy(d)->by_reading[MAX_LOW_PFN_COUNT].bounce_bytes, 0x10000ull * 4096);
+	assert_int_equal(device_legacy(d)->count_reading_only_bytes + device_legacy(d)->count_reading_missed_bytes, 0);
+	assert_true(r.confusion.applies);
+	assert_int_equal(r.confusion.devices, 1);
+	assert_int_equal(r.confusion.devices_differ, 0);
+	assert_null(finding_of(&r, "pfn-count-confusion", "c8000000.mmc"));
+	x = finding_of(&r, "pfn-count-confusion", NULL);
+	assert_non_null(x);
+	assert_int_equal(x->severity, SEVERITY_INFO);
+	assert_non_null(strstr(x->message, "with no high memory"));
+	/* no highmem: max_low_pfn == max_pfn, so bounce_pfn 0xffff (count), 0xcffff (PFN) */
+	assert_int_equal(evidence_u64(x, "bounce_pfn_as_count"), 0xffff);
+	assert_int_equal(evidence_u64(x, "bounce_pfn_as_pfn"), 0xcffff);
+	assert_int_equal(evidence_u64(x, "disk_devices"), 1);
+	report_done(&r);
+	machine_done(&m);
+
+	/* no device at all: still said, with no disk */
+	assert_int_equal(arm_mmc_board(&m, &r, "3.10.0", &ram_256m, 0xd0000, 0, true), 0);
+	x = finding_of(&r, "pfn-count-confusion", NULL);
+	assert_non_null(x);
+	assert_int_equal(evidence_u64(x, "disk_devices"), 0);
+	report_done(&r);
+	machine_done(&m);
+
+	/* the same mask with highmem (2 GiB board): BLK_BOUNCE_HIGH differs, the machine-wide
+	 * warning says so, and no "changes nothing" info; the queue itself agrees */
+	assert_int_equal(arm_mmc_board(&m, &r, "3.10.0", &ram_2g, 0x6f800, 0x3ffffff, false), 0);
+	assert_true(r.confusion.bounce_high_differs);
+	assert_int_equal(r.confusion.devices_differ, 0);
+	x = finding_of(&r, "pfn-count-confusion", NULL);
+	assert_non_null(x);
+	assert_int_equal(x->severity, SEVERITY_WARNING);
+	assert_null(strstr(x->message, "changes no queue's"));
+	report_done(&r);
+	machine_done(&m);
+}
+
 /*
  * An ACPI IORT is arm64's alone (drivers/acpi/arm64/iort.c): with the
  * architecture unknown its root complex's limit still applies, not none.
@@ -2081,6 +2239,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_unknown_finding),
 		cmocka_unit_test(test_devices_not_visible),
 		cmocka_unit_test(test_no_bounce_pool),
+		cmocka_unit_test(test_confusion_cost),
 		cmocka_unit_test(test_xen_guest_type_unknown),
 		cmocka_unit_test(test_iort_arch_unknown),
 	};

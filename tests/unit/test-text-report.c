@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/findings.h"
+#include "analysis/model.h"
 #include "render/text-parts.h"
 #include "render/text-util.h"
 #include "shared/rfc3339.h"
@@ -135,6 +136,168 @@ static void test_pages_hex_and_size(void **state)
 	check_pages(UINT64_MAX, 12, false, "0xffffffffffffffff");
 }
 
+/* The memory block of a report with one RAM range and this lowmem; the rest as given. */
+static char *memory_block(struct report *r, const struct ram_range *ram, uint64_t low_end_pfn)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct layout *l = &r->layout;
+	const struct render_options o = { 0 };
+
+	assert_non_null(out);
+	l->source = LAYOUT_SOURCE_IOMEM;
+	l->page_size = 4096;
+	l->page_shift = 12;
+	l->ranges = (struct ram_range *)ram;
+	l->n_ranges = 1;
+	l->ram_bytes = ram->end - ram->start + 1;
+	l->base_pfn = ram->start >> 12;
+	l->end_pfn = (ram->end + 1) >> 12;
+	l->lowmem = (struct lowmem){ .known = true, .end_pfn = low_end_pfn, .source = "test",
+				     .page_count = low_end_pfn - l->base_pfn,
+				     .max_low_pfn_as_count = low_end_pfn - l->base_pfn,
+				     .max_low_pfn_as_pfn = low_end_pfn,
+				     .highmem_bytes = (l->end_pfn - low_end_pfn) << 12 };
+	text_print_memory(out, r, &o, 0); /* width 0: one line a sentence */
+	return captured(out, &buf);
+}
+
+/*
+ * The max_low_pfn line (issue 38): where the kernel keeps the PFN, why the
+ * count differs (x86: the firmware's page 0; elsewhere RAM's base); where it
+ * keeps the count, what it costs or why it costs nothing. Numbers by hand.
+ */
+static void test_memory_confusion_line(void **state)
+{
+	static const struct ram_range x86 = { 0x1000, 0xbfffffff };     /* PFN 0x1-0xbffff */
+	static const struct ram_range arm = { 0x40000000, 0xbfffffff }; /* PFN 0x40000-0xbffff */
+	static const struct ram_range arm256 = { 0xc0000000, 0xcfffffff };
+	struct report r = { .release = KV(6, 1, 0), .arch_family = ARCH_X86,
+			    .max_low_pfn_reading = MAX_LOW_PFN_PFN };
+	char *s;
+	(void)state;
+
+	/* x86: PFN 0xc0000 is the end of lowmem; counted from page 1 it is 0xbffff */
+	s = memory_block(&r, &x86, 0xc0000);
+	assert_non_null(strstr(s, "max_low_pfn is a page frame number on this kernel (0xc0000), the unit "
+				  "the block layer compares it in: the confusion does not apply."));
+	assert_non_null(strstr(s, "it would be 0xbffff, 1 page fewer, only because the firmware keeps page 0"));
+	assert_null(strstr(s, "short"));
+	free(s);
+
+	/* 32-bit ARM 5.10: 0x6f800 as a PFN, 0x6f800 - 0x40000 = 0x2f800 as a count */
+	r.arch_family = ARCH_ARM;
+	r.release = KV(5, 10, 0);
+	s = memory_block(&r, &arm, 0x6f800);
+	assert_non_null(strstr(s, "it would be 0x2f800, 0x40000 pages fewer: one for each page frame below RAM"));
+	assert_null(strstr(s, "firmware"));
+	free(s);
+
+	/* 3.3 keeps the count: 0x2f800 lowmem pages bounce only for it (760 MiB) */
+	r.release = KV(3, 3, 0);
+	r.max_low_pfn_reading = MAX_LOW_PFN_COUNT;
+	r.confusion = (struct confusion_cost){ .applies = true, .bounce_high_known = true,
+					       .bounce_high_differs = true, .highmem = true,
+					       .devices = 1, .devices_differ = 1,
+					       .count_reading_only_bytes = 0x2f800ull * 4096 };
+	s = memory_block(&r, &arm, 0x6f800);
+	assert_non_null(strstr(s, "this kernel keeps max_low_pfn as a page count (0x2f800) where the block "
+				  "layer compares page frame numbers (0x6f800): the confusion applies: it makes "
+				  "the block layer bounce 760 MiB more for the disks of 1 device"));
+	free(s);
+
+	/* a mask 0xc3ffffff on 256 MiB at 0xc0000000: 0xc000 pages left unbounced */
+	r.confusion = (struct confusion_cost){ .applies = true, .bounce_high_known = true,
+					       .devices = 1, .devices_differ = 1,
+					       .count_reading_missed_bytes = 0xc000ull * 4096 };
+	s = memory_block(&r, &arm256, 0xd0000);
+	assert_non_null(strstr(s, "it makes the block layer leave 192 MiB unbounced for the disks of 1 device"));
+	assert_null(strstr(s, "more"));
+	free(s);
+
+	/* a decision that differs by reading, the bytes alike (the ISA path against none above) */
+	r.confusion = (struct confusion_cost){ .applies = true, .bounce_high_known = true,
+					       .devices = 2, .devices_differ = 2 };
+	s = memory_block(&r, &arm256, 0xd0000);
+	assert_non_null(strstr(s, "it changes how the block layer bounces for the disks of 2 devices, "
+				  "though not how much"));
+	free(s);
+
+	/* no queue decides differently: why, with and without a listed disk */
+	r.confusion = (struct confusion_cost){ .applies = true, .bounce_high_known = true };
+	s = memory_block(&r, &arm256, 0xd0000);
+	assert_non_null(strstr(s, "the confusion applies, but changes no bounce decision here: with no high "
+				  "memory, a queue without a DMA mask bounces nothing under either reading, "
+				  "and no disk's queue is listed"));
+	free(s);
+	r.confusion.devices = 1;
+	s = memory_block(&r, &arm256, 0xd0000);
+	assert_non_null(strstr(s, "and the listed device's disks bounce the same pages under either reading"));
+	free(s);
+	r.confusion.devices = 2;
+	s = memory_block(&r, &arm256, 0xd0000);
+	assert_non_null(strstr(s, "and the 2 listed devices' disks bounce the same pages"));
+	free(s);
+
+	/* only a queue without a mask would differ, and no listed disk has one */
+	r.confusion = (struct confusion_cost){ .applies = true, .bounce_high_known = true,
+					       .bounce_high_differs = true, .highmem = true, .devices = 1 };
+	s = memory_block(&r, &arm, 0x6f800);
+	assert_non_null(strstr(s, "the confusion applies to a disk without a DMA mask (see "
+				  "pfn-count-confusion), but no listed disk's queue decides differently"));
+	free(s);
+
+	/* not applying (the analysis says so): the line stops at "applies" */
+	r.confusion = (struct confusion_cost){ 0 };
+	s = memory_block(&r, &arm, 0x6f800);
+	assert_non_null(strstr(s, "(0x6f800): the confusion applies\n"));
+	free(s);
+}
+
+/* "partial, 2 GiB (760 MiB of it ...)": the device line carries the count's share. */
+static void test_summary_confusion_share(void **state)
+{
+	static const struct {
+		enum kernel_model model;
+		enum verdict verdict;
+		uint64_t total, only, missed;
+		const char *want; /* NULL: no share said */
+	} cases[] = {
+		{ KERNEL_MODEL_LEGACY_BLOCK, VERDICT_PARTIAL, 2ull << 30, 0x2f800ull * 4096, 0,
+		  "partial, 2 GiB (760 MiB of it bounced only because max_low_pfn is read as a page count): why" },
+		{ KERNEL_MODEL_LEGACY_BLOCK, VERDICT_FAILS, 0xc000ull * 4096, 0, 0xc000ull * 4096,
+		  "fails, 192 MiB (all of it left unbounced only because max_low_pfn is read as a page count): why" },
+		{ KERNEL_MODEL_LEGACY_BLOCK, VERDICT_PARTIAL, 256ull << 20, 0, 0, NULL },
+		{ KERNEL_MODEL_DMA_DIRECT, VERDICT_PARTIAL, 2ull << 30, 0x2f800ull * 4096, 0, NULL },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct device dev = { .id = (char *)"c8000000.mmc", .driver = (char *)"mmc-test" };
+		struct legacy_result lr = { .known = true, .kernel_reading = MAX_LOW_PFN_COUNT,
+					    .count_reading_only_bytes = cases[i].only,
+					    .count_reading_missed_bytes = cases[i].missed };
+		struct device_report dr = { .dev = &dev, .legacy = &lr, .reason = "why",
+					    .kernel_model = cases[i].model, .verdict = cases[i].verdict };
+		struct report r = { .devices = { .devices = &dr, .n_devices = 1 } };
+		const struct render_options o = { 0 };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		assert_non_null(out);
+		opt_set(&dr.unreachable_ram_bytes, cases[i].total);
+		assert_int_equal(text_print_summary(out, &r, &o, 0), 0);
+		char *s = captured(out, &buf);
+		if (cases[i].want && !strstr(s, cases[i].want))
+			fail_msg("case %zu: \"%s\" not in:\n%s", i, cases[i].want, s);
+		if (!cases[i].want && strstr(s, "max_low_pfn"))
+			fail_msg("case %zu: a share said:\n%s", i, s);
+		free(s);
+	}
+}
+
 static void test_rfc3339_by_hand(void **state)
 {
 	char b[RFC3339_MAX];
@@ -171,6 +334,8 @@ int main(void)
 		cmocka_unit_test(test_wrap_never_splits_a_word),
 		cmocka_unit_test(test_safe_escapes_outside_utf8_locale),
 		cmocka_unit_test(test_pages_hex_and_size),
+		cmocka_unit_test(test_memory_confusion_line),
+		cmocka_unit_test(test_summary_confusion_share),
 		cmocka_unit_test(test_rfc3339_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
