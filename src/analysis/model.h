@@ -136,6 +136,7 @@ struct device_report {
 	enum mask_source mask_source;
 	enum kernel_model kernel_model;
 	enum verdict verdict;
+	int verdict_case;                    /* enum verdict_reason (verdict-catalogue.h): the case that decided */
 	enum unknown_cause unknown_cause;    /* VERDICT_UNKNOWN only */
 	enum tristate pool_reachable;
 	enum observed_result observed_result;

@@ -41,13 +41,20 @@ static int check_assumed_masks(const struct machine *m, const struct options *o)
 /* DEVICE...: each must name a device, a disk or an interface, so a typo is not an empty report. */
 static int check_selection(const struct machine *m, const struct options *o)
 {
-	for (size_t i = 0; i < o->n_select; i++) {
-		bool found = false;
-		for (size_t d = 0; !found && d < m->n_devices; d++)
-			found = device_matches(m, d, o->select[i]);
+	for (size_t i = 0; i < o->n_select + !!o->explain; i++) {
+		const char *sel = i < o->n_select ? o->select[i] : o->explain;
+		size_t found = 0;
+		for (size_t d = 0; d < m->n_devices; d++)
+			found += device_matches(m, d, sel);
 		if (!found) {
-			fprintf(stderr, "%s: %s: no such device, disk or network interface (see the DEVICE "
-				"column)\n", program_invocation_short_name, o->select[i]);
+			fprintf(stderr, "%s: %s%s: no such device, disk or network interface (see the DEVICE "
+				"column)\n", program_invocation_short_name, o->explain == sel ? "--explain " : "",
+				sel);
+			return -ENODEV;
+		}
+		if (o->explain == sel && found > 1) {
+			fprintf(stderr, "%s: --explain %s: names %zu devices; give one of their ids (see the "
+				"DEVICE column)\n", program_invocation_short_name, sel, found);
 			return -ENODEV;
 		}
 	}
@@ -209,7 +216,8 @@ static int audit(struct options *o, struct audit_run *a, struct output **out)
 	const struct report_options ro = {
 		.fail_on = o->fail_on, .allow_incomplete = o->allow_incomplete,
 		.masks = o->masks, .n_masks = o->n_masks,
-		.select = o->select, .n_select = o->n_select, .no_idle = o->no_idle,
+		.select = o->explain ? &o->explain : o->select, .n_select = o->explain ? 1 : o->n_select,
+		.no_idle = o->no_idle,
 	};
 	struct report rep;
 	int r = report_build_with(&a->m, &ro, &rep);
