@@ -532,8 +532,9 @@ static void pool_place_numbers(struct builder *b, struct explain_step *s)
 	const struct swiotlb_state *sw = &b->rep->swiotlb;
 	uint64_t bs, be;
 
-	num(s, "pool_start", sw->pool.start, EXPLAIN_UNIT_ADDRESS, EXPLAIN_SRC_SWIOTLB, sw->active_why);
-	num(s, "pool_end", sw->pool.end - 1, EXPLAIN_UNIT_ADDRESS, EXPLAIN_SRC_SWIOTLB, sw->active_why);
+	/* a placed pool's pool_limit_why names the boot log line that placed it (swiotlb-state.c) */
+	num(s, "pool_start", sw->pool.start, EXPLAIN_UNIT_ADDRESS, EXPLAIN_SRC_SWIOTLB, sw->pool_limit_why);
+	num(s, "pool_end", sw->pool.end - 1, EXPLAIN_UNIT_ADDRESS, EXPLAIN_SRC_SWIOTLB, sw->pool_limit_why);
 	computed(s, "size", sw->pool.end - sw->pool.start, EXPLAIN_UNIT_BYTES, "pool end - pool start");
 	if (s->c != EXPLAIN_POOL_UNCOVERED && s->c != EXPLAIN_POOL_TRANSLATED && to_bus(b, sw->pool.start, &bs) &&
 	    to_bus(b, sw->pool.end - 1, &be)) {
