@@ -199,6 +199,28 @@ if explain kernel-arm64-virt-window 0000:00:01.0; then
 	is "virt window: verdict" "$(jq -r .verdict "$out")" fails
 fi
 
+# ---- every device of every fixture: explained (exit 0 or 1, nothing on stderr
+# but an incomplete snapshot's line), valid, each template's placeholders filled ----
+n=0 failed=()
+for name in $(fixtures); do
+	r=$(fixture_root "$name") || { failed+=("$name: fixture builds"); continue; }
+	args=()
+	[ -f "$SRCDIR/tests/machines/$name/args" ] && read -r -a args < "$SRCDIR/tests/machines/$name/args"
+	for dev in $("$TOOL" --sysroot "$r" "${args[@]}" -rn -o DEVICE 2> /dev/null); do
+		n=$((n + 1))
+		"$TOOL" --sysroot "$r" "${args[@]}" --explain "$dev" -J > "$tmp/all-$n.json" 2> "$tmp/all.err"
+		rc=$?
+		[ $rc -le 1 ] || failed+=("$name $dev: exit $rc: $(head -1 "$tmp/all.err")")
+	done
+done
+check "every fixture device explains ($n of them)" test ${#failed[@]} -eq 0
+[ ${#failed[@]} -eq 0 ] || printf '%s\n' "${failed[@]}" | diag
+check "every explanation matches definitions/explain" \
+	"$PYTHON" "$SRCDIR/tests/validate-json.py" "$SCHEMA" --ref '#/definitions/explain' "$tmp"/all-*.json
+unfilled=$(jq -r '.device as $d | .steps[] | select(.text | test("[{}]")) | "\($d): \(.text)"' "$tmp"/all-*.json)
+check "no step leaves a placeholder" test -z "$unfilled"
+[ -z "$unfilled" ] || echo "$unfilled" | diag
+
 # ---- bad input: one line, exit 2 ----
 root=$(fixture_root arm64-rpi4)
 bad() { # bad NAME WANT ARGS...: exit 2, one line on stderr matching WANT, nothing on stdout

@@ -11,6 +11,7 @@
 #include "analysis/eras.h"
 #include "analysis/explain.h"
 #include "analysis/verdict-catalogue.h"
+#include "analysis/verdict-rules.h"
 #include "shared/kernel-defs.h"
 #include "shared/string-table.h"
 
@@ -24,16 +25,16 @@ struct explain_case_info {
 
 static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	C(DOMAIN_IDENTITY, "domain-identity", DOMAIN,
-	  "IOMMU default domain {type}: passthrough, the IOMMU translates nothing; dma-direct maps "
+	  "IOMMU group {group}'s default domain {type}: passthrough, the IOMMU translates nothing; dma-direct maps "
 	  "this device, so what follows decides"),
 	C(DOMAIN_TRANSLATED, "domain-translated", DOMAIN,
-	  "IOMMU default domain {type}: the IOMMU maps I/O virtual addresses inside the mask; "
+	  "IOMMU group {group}'s default domain {type}: the IOMMU maps I/O virtual addresses inside the mask; "
 	  "where a buffer lies in RAM does not matter"),
 	C(DOMAIN_UNTRUSTED, "domain-untrusted", DOMAIN,
-	  "IOMMU default domain {type}, the device untrusted (below an external-facing port): "
+	  "IOMMU group {group}'s default domain {type}, the device untrusted (below an external-facing port): "
 	  "its buffers not aligned to the IOMMU page bounce through swiotlb"),
 	C(DOMAIN_OTHER, "domain-other", DOMAIN,
-	  "IOMMU default domain {type}"),
+	  "IOMMU group {group}'s default domain {type}"),
 	C(MASK_SYSFS, "mask-sysfs", MASK,
 	  "the DMA mask is {mask}: sysfs shows dma_mask_bits {bits}, fls64() of the mask, "
 	  "so the mask is read as DMA_BIT_MASK({bits})"),
@@ -66,6 +67,12 @@ static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	  "the kernel passes bus addresses up to {limit}, but the window ends at {window_end}: "
 	  "a buffer between them is handed to a device that cannot reach it; the reach below "
 	  "is the window's"),
+	C(BUS_RANGE_ARM_UNCHECKED, "bus-range-arm-unchecked", BUS_RANGE,
+	  "this era's 32-bit ARM streaming map checks no reach: a buffer at any address is handed to "
+	  "the device, which reaches bus addresses 0x0-{limit} only"),
+	C(BUS_RANGE_ARM_MAYBE, "bus-range-arm-maybe", BUS_RANGE,
+	  "a mapping is checked against {limit} only if this 32-bit ARM kernel maps through dma-direct "
+	  "(an LPAE kernel of this era, or a release from 6.0); otherwise nothing checks its reach"),
 	C(TRANSLATION_IDENTITY, "translation-identity", TRANSLATION,
 	  "no dma-ranges translate ({why}): bus address = CPU physical address"),
 	C(TRANSLATION_REGION, "translation-region", TRANSLATION,
@@ -105,6 +112,9 @@ static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	C(POOL_DERIVED_IN_REACH, "pool-derived-in-reach", POOL,
 	  "the swiotlb pool is not placed by the log; its allocation keeps it at or below {pool_limit} "
 	  "({why}), below the first RAM beyond reach {lowest_unreachable}: within reach"),
+	C(POOL_DERIVED_ALL_IN_REACH, "pool-derived-all-in-reach", POOL,
+	  "the swiotlb pool is not placed by the log; its allocation keeps it at or below {pool_limit} "
+	  "({why}); all RAM is within reach, and so is the pool"),
 	C(POOL_DERIVED_OUT_OF_REACH, "pool-derived-out-of-reach", POOL,
 	  "the swiotlb pool is not placed by the log; its allocation keeps it at or below {pool_limit} "
 	  "({why}), and all RAM there is beyond reach: out of reach"),
@@ -157,6 +167,7 @@ DEFINE_STRING_TABLE_LOOKUP_TO_STRING(explain_unit, enum explain_unit);
 
 static const char *const source_words[_EXPLAIN_SRC_MAX] = {
 	[EXPLAIN_SRC_SYSFS_MASK_BITS] = "sysfs {arg}/dma_mask_bits",
+	[EXPLAIN_SRC_SYSFS_IOMMU_GROUP] = "sysfs {arg}/iommu_group and its group's type",
 	[EXPLAIN_SRC_DRIVER_ROW] = "the driver's row in driver-masks.c: {arg}",
 	[EXPLAIN_SRC_BUS_DEFAULT] = "the bus default of the era: {arg}",
 	[EXPLAIN_SRC_ASSUME_MASK] = "--assume-mask",
@@ -188,9 +199,9 @@ static const char *const missing_words[_UNKNOWN_CAUSE_MAX] = {
 /* Words of the steps' own arithmetic and kernel facts that no era decides. */
 #define SRC_MIN_NOT_ZERO "min_not_zero(mask, bus limit)"
 #define SRC_BUS_LIMIT "the window's end as this era keeps it"
-#define SRC_TRANSLATE "translate_phys_to_dma() of the CPU address"
+#define SRC_TRANSLATE "the CPU address translated as the translation step says"
 #define SRC_REACH "the reach of each RAM range"
-#define SRC_SYSFS_BITS_KERNEL "drivers/pci/pci-sysfs.c dma_mask_bits_show: fls64(*dev->dma_mask)"
+#define SRC_SYSFS_BITS_KERNEL "drivers/pci/pci-sysfs.c dma_mask_bits_show: fls64(pdev->dma_mask)"
 #define SRC_DOMAIN_KERNEL "drivers/iommu/iommu.c iommu_group_show_type"
 #define SRC_DELTA "dma-ranges bus start minus CPU start"
 
@@ -336,6 +347,11 @@ static void domain_step(struct builder *b)
 	}
 	struct explain_step *s = add_step(b, c, era, SRC_DOMAIN_KERNEL);
 	word(s, "type", d->iommu_type ? d->iommu_type : "unknown");
+	if (d->iommu_group.known)
+		num(s, "group", (uint64_t)d->iommu_group.v, EXPLAIN_UNIT_COUNT, EXPLAIN_SRC_SYSFS_IOMMU_GROUP,
+		    d->syspath);
+	else
+		word(s, "group", "?");
 }
 
 /* The mask and its source; false when there is none (the explanation stops). */
@@ -392,6 +408,30 @@ static enum explain_source map_source(const struct dma_map *m)
 	return m->from_iort ? EXPLAIN_SRC_IORT : EXPLAIN_SRC_DT_DMA_RANGES;
 }
 
+/* What the limit is: min_not_zero() of the two from 4.20, the mask alone where no bus limit is kept. */
+static const char *limit_how(const struct device_report *r)
+{
+	return r->bus_limit ? SRC_MIN_NOT_ZERO : "the mask";
+}
+
+/* The streaming map's check: dma-direct's dma_capable(), or 32-bit ARM's arm_dma_ops that check nothing. */
+static enum explain_case bus_range_case(const struct builder *b)
+{
+	const struct devices_input in = {
+		.l = &b->rep->layout, .sw = &b->rep->swiotlb, .release = b->rep->release,
+		.arch_family = b->rep->arch_family, .bits = b->rep->bits,
+	};
+
+	switch (arm_streaming_unchecked(&in)) {
+	case TRI_YES:
+		return EXPLAIN_BUS_RANGE_ARM_UNCHECKED;
+	case TRI_UNKNOWN:
+		return EXPLAIN_BUS_RANGE_ARM_MAYBE;
+	default:
+		return b->r->window_unchecked ? EXPLAIN_BUS_RANGE_UNCHECKED : EXPLAIN_BUS_RANGE;
+	}
+}
+
 static void bus_steps(struct builder *b)
 {
 	const struct device_report *r = b->r;
@@ -414,14 +454,11 @@ static void bus_steps(struct builder *b)
 		computed(s, "mask", r->dma_mask.v, EXPLAIN_UNIT_ADDRESS, "the mask above");
 		computed(s, "limit", r->limit, EXPLAIN_UNIT_ADDRESS, SRC_MIN_NOT_ZERO);
 	}
-	if (r->window_unchecked) {
-		s = add_step(b, EXPLAIN_BUS_RANGE_UNCHECKED, ERA_STREAMING_MAP, NULL);
-		computed(s, "limit", r->limit, EXPLAIN_UNIT_ADDRESS, SRC_MIN_NOT_ZERO);
+	enum explain_case c = bus_range_case(b);
+	s = add_step(b, c, ERA_STREAMING_MAP, NULL);
+	computed(s, "limit", r->limit, EXPLAIN_UNIT_ADDRESS, limit_how(r));
+	if (c == EXPLAIN_BUS_RANGE_UNCHECKED)
 		num(s, "window_end", m->bus_limit, EXPLAIN_UNIT_ADDRESS, map_source(m), m->node);
-	} else {
-		s = add_step(b, EXPLAIN_BUS_RANGE, ERA_STREAMING_MAP, NULL);
-		computed(s, "limit", r->limit, EXPLAIN_UNIT_ADDRESS, SRC_MIN_NOT_ZERO);
-	}
 }
 
 static void region_numbers(struct explain_step *s, const struct dma_map *m, const struct dma_region *g)
@@ -540,7 +577,7 @@ static void pool_place_numbers(struct builder *b, struct explain_step *s)
 	    to_bus(b, sw->pool.end - 1, &be)) {
 		computed(s, "bus_start", bs, EXPLAIN_UNIT_ADDRESS, SRC_TRANSLATE);
 		computed(s, "bus_end", be, EXPLAIN_UNIT_ADDRESS, SRC_TRANSLATE);
-		computed(s, "limit", b->r->limit, EXPLAIN_UNIT_ADDRESS, SRC_MIN_NOT_ZERO);
+		computed(s, "limit", b->r->limit, EXPLAIN_UNIT_ADDRESS, limit_how(b->r));
 	}
 }
 
@@ -558,8 +595,9 @@ static enum explain_case pool_case(struct builder *b)
 			return EXPLAIN_POOL_IN_REACH;
 		return EXPLAIN_POOL_OUT_OF_REACH;
 	}
-	if (r->pool_reachable == TRI_YES || !r->direct.any_unreachable ||
-	    r->direct.lowest_unreachable > sw->pool_limit.v)
+	if (!r->direct.any_unreachable)
+		return EXPLAIN_POOL_DERIVED_ALL_IN_REACH;
+	if (r->pool_reachable == TRI_YES || r->direct.lowest_unreachable > sw->pool_limit.v)
 		return EXPLAIN_POOL_DERIVED_IN_REACH;
 	return r->pool_reachable == TRI_NO ? EXPLAIN_POOL_DERIVED_OUT_OF_REACH : EXPLAIN_POOL_DERIVED_PARTLY;
 }

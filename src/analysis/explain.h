@@ -53,6 +53,8 @@ enum explain_case {
 	EXPLAIN_BUS_LIMIT_IORT,
 	EXPLAIN_BUS_RANGE,
 	EXPLAIN_BUS_RANGE_UNCHECKED,
+	EXPLAIN_BUS_RANGE_ARM_UNCHECKED,
+	EXPLAIN_BUS_RANGE_ARM_MAYBE,
 	EXPLAIN_TRANSLATION_IDENTITY,
 	EXPLAIN_TRANSLATION_REGION,
 	EXPLAIN_TRANSLATION_IORT,
@@ -68,6 +70,7 @@ enum explain_case {
 	EXPLAIN_POOL_OUT_OF_REACH,
 	EXPLAIN_POOL_UNCOVERED,
 	EXPLAIN_POOL_DERIVED_IN_REACH,
+	EXPLAIN_POOL_DERIVED_ALL_IN_REACH,
 	EXPLAIN_POOL_DERIVED_OUT_OF_REACH,
 	EXPLAIN_POOL_DERIVED_PARTLY,
 	EXPLAIN_POOL_TRANSLATED,
@@ -94,6 +97,7 @@ enum explain_unit {
 /* Where a number was read or how it was derived; the words, with {arg}, are explain.c's. */
 enum explain_source {
 	EXPLAIN_SRC_SYSFS_MASK_BITS,  /* {arg}: the device's sysfs path */
+	EXPLAIN_SRC_SYSFS_IOMMU_GROUP, /* {arg}: the device's sysfs path */
 	EXPLAIN_SRC_DRIVER_ROW,       /* {arg}: the row's source */
 	EXPLAIN_SRC_BUS_DEFAULT,      /* {arg}: the era row */
 	EXPLAIN_SRC_ASSUME_MASK,

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "shortcuts.h"
+#include "source-file.h"
 #include "analysis/explain.h"
 #include "analysis/report.h"
 #include "render/explain-parts.h"
@@ -292,6 +293,38 @@ static void test_number_format(void **state)
 	free(t);
 }
 
+/* The schema's definitions/explain names every case, kind and unit, and no case the table lacks. */
+static void test_schema_knows_cases(void **state)
+{
+	char *text = slurp("schema/dmamask-audit.schema.json");
+	const char *def = strstr(text, "\"explain\": {");
+	char want[80];
+
+	(void)state;
+	assert_non_null(def);
+	for (int c = 0; c < _EXPLAIN_CASE_MAX; c++) {
+		snprintf(want, sizeof(want), "\"%s\"", explain_case_to_string(c));
+		if (!strstr(def, want))
+			fail_msg("the schema lacks case %s", want);
+	}
+	for (int k = 0; k < _EXPLAIN_KIND_MAX; k++) {
+		snprintf(want, sizeof(want), "\"%s\"", explain_kind_to_string(k));
+		assert_non_null(strstr(def, want));
+	}
+	for (int u = 0; u < _EXPLAIN_UNIT_MAX; u++) {
+		snprintf(want, sizeof(want), "\"%s\"", explain_unit_to_string(u));
+		assert_non_null(strstr(def, want));
+	}
+	/* the case enum's entries, one a line: as many as the table's */
+	const char *e = strstr(strstr(def, "\"case\": {"), "\"enum\": [");
+	assert_non_null(e);
+	size_t n = 0;
+	for (const char *p = e; *p && *p != ']'; p++)
+		n += *p == '\n' && p[1] != '\0' && strchr(" ", p[1]) && strchr(p + 1, '"') < strchr(p + 1, '\n');
+	assert_int_equal(n, _EXPLAIN_CASE_MAX);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_mask),
 		cmocka_unit_test(test_unknown_layout),
 		cmocka_unit_test(test_number_format),
+		cmocka_unit_test(test_schema_knows_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
