@@ -56,7 +56,7 @@ if explain arm64-rpi4 0000:01:00.0; then
 	off=0xc0000000 size=0xc0000000                 # the PCIe window
 	window_end=$((off + size - 1))                 # bus 0x17fffffff
 	is "rpi4 xhci: steps in the kernel's order" "$(cases)" \
-		"mask-sysfs bus-limit-dt bus-range translation-region ram-in-reach ram-partly ram-uncovered ram-total pool-in-reach verdict"
+		"mask-sysfs bus-limit-dt bus-range translation-region cpu-reach-window ram-in-reach ram-partly ram-uncovered ram-total pool-in-reach verdict limiter-bus-window"
 	is "rpi4 xhci: mask from sysfs's 64 bits" "$(v mask-sysfs mask)" "0xffffffffffffffff"
 	is "rpi4 xhci: bits" "$(v mask-sysfs bits)" 64
 	has "rpi4 xhci: the mask's source is its dma_mask_bits" "$(s mask-sysfs mask)" "0000:01:00.0/dma_mask_bits"
@@ -69,7 +69,10 @@ if explain arm64-rpi4 0000:01:00.0; then
 	is "rpi4 xhci: window CPU start" "$(v translation-region cpu_start)" 0x0
 	is "rpi4 xhci: window CPU end" "$(v translation-region cpu_end)" "$(hex $((size - 1)))"
 	is "rpi4 xhci: window bus start" "$(v translation-region dma_start)" "$(hex $off)"
-	is "rpi4 xhci: offset bus - CPU" "$(v translation-region offset)" $((off))
+	is "rpi4 xhci: offset CPU - bus" "$(v translation-region offset)" $((-off))
+	# the limit 0x17fffffff back through the window: CPU 0x0 + 3 GiB - 1
+	is "rpi4 xhci: CPU-side reach end" "$(v cpu-reach-window cpu_reach_end)" "$(hex $((size - 1)))"
+	is "rpi4 xhci: dma offset" "$(v cpu-reach-window dma_offset)" $((-off))
 	is "rpi4 xhci: RAM 1 bus end" "$(v ram-in-reach bus_end)" "$(hex $((ram1_end + off)))"
 	is "rpi4 xhci: RAM 2 reachable up to the window's CPU end" "$(v ram-partly reachable)" \
 		$((size - 1 - ram2_start + 1))
@@ -84,20 +87,22 @@ if explain arm64-rpi4 0000:01:00.0; then
 	has "rpi4 xhci: the pool's source is the log line" "$(s pool-in-reach pool_start)" "software IO TLB: mapped"
 	is "rpi4 xhci: pool bus end" "$(v pool-in-reach bus_end)" "$(hex $((pool_end + off)))"
 	is "rpi4 xhci: verdict" "$(jq -r .verdict "$out")" partial
-	has "rpi4 xhci: verdict case" "$(jq -r '.steps[-1].text' "$out")" "(VR_BOUNCES)"
+	has "rpi4 xhci: verdict case" "$(jq -r '.steps[] | select(.case == "verdict") | .text' "$out")" "(VR_BOUNCES)"
 	is "rpi4 xhci: the verdict's RAM" "$(v verdict unreachable_ram_bytes)" $unreach
 fi
 
 if explain arm64-rpi4 fe340000.mmc; then
 	off=0xc0000000 size=0x40000000                 # the soc window
 	is "rpi4 emmc2: steps" "$(cases)" \
-		"mask-driver bus-limit-dt bus-range translation-region ram-in-reach ram-uncovered ram-uncovered ram-total pool-in-reach verdict"
+		"mask-driver bus-limit-dt bus-range translation-region cpu-reach-window ram-in-reach ram-uncovered ram-uncovered ram-total pool-in-reach verdict limiter-bus-window"
 	is "rpi4 emmc2: the driver's 32 bits" "$(v mask-driver mask)" 0xffffffff
 	has "rpi4 emmc2: the mask's source is its driver row" "$(s mask-driver mask)" "sdhci-iproc.c bcm2711_data"
 	is "rpi4 emmc2: window end" "$(v bus-limit-dt window_end)" "$(hex $((off + size - 1)))"
 	has "rpi4 emmc2: the window's node" "$(s bus-limit-dt window_end)" "dma-ranges of soc"
 	is "rpi4 emmc2: limit" "$(v bus-limit-dt limit)" "$(hex $((off + size - 1)))"
 	is "rpi4 emmc2: window CPU end" "$(v translation-region cpu_end)" "$(hex $((size - 1)))"
+	# bus limit 0xffffffff = the mask, but CPU-side only 0x0-0x3fffffff
+	is "rpi4 emmc2: CPU-side reach end" "$(v cpu-reach-window cpu_reach_end)" "$(hex $((size - 1)))"
 	is "rpi4 emmc2: RAM 1 bus end" "$(v ram-in-reach bus_end)" "$(hex $((ram1_end + off)))"
 	is "rpi4 emmc2: RAM 2 uncovered" "$(v ram-uncovered start 0)" "$(hex $ram2_start)"
 	is "rpi4 emmc2: RAM 3 uncovered" "$(v ram-uncovered start 1)" "$(hex $ram3_start)"
@@ -111,7 +116,7 @@ fi
 # HighMem after them; 3.3, no DMA mask: BLK_BOUNCE_HIGH, max_low_pfn a count ----
 if explain arm-2013-highmem 12200000.mmc; then
 	base=$((0x40000000 >> 12)) end=$(((0xbfffffff + 1) >> 12)) low_end=$((0x40000 + 194560))
-	is "2013: steps" "$(cases)" "mask-none block-limit-high block-reading block-reading verdict"
+	is "2013: steps" "$(cases)" "mask-none block-limit-high block-reading block-reading verdict limiter-kernel-era"
 	is "2013: the count reading is the kernel's, first" \
 		"$(jq -r '[.steps[] | select(.case == "block-reading")][0].words.whose' "$out")" "this kernel's"
 	is "2013: max_low_pfn as a count" "$(v block-reading max_low_pfn 0)" $((low_end - base))
@@ -136,7 +141,7 @@ fi
 # sym53c8xx's 32-bit mask in an identity domain; RAM from its proc/iomem ----
 if explain kernel-x86-q35-iommu-pt 0000:00:02.0; then
 	is "q35 pt: steps" "$(cases)" \
-		"domain-identity mask-sysfs bus-limit-none bus-range translation-identity ram-in-reach ram-in-reach ram-beyond ram-total pool-in-reach verdict"
+		"domain-identity mask-sysfs bus-limit-none bus-range translation-identity cpu-reach-mask ram-in-reach ram-in-reach ram-beyond ram-total pool-in-reach verdict limiter-iommu"
 	is "q35 pt: the group's type" "$(jq -r '.steps[0].words.type' "$out")" identity
 	bits=$(cat "$root/sys/bus/pci/devices/0000:00:02.0/dma_mask_bits")
 	is "q35 pt: mask from dma_mask_bits $bits" "$(v mask-sysfs mask)" "$(hex $(((1 << bits) - 1)))"
@@ -149,6 +154,8 @@ if explain kernel-x86-q35-iommu-pt 0000:00:02.0; then
 		[ $((0x$a)) -gt $(((1 << bits) - 1)) ] && beyond=$((beyond + 0x$b - 0x$a + 1))
 	done
 	read -r a b <<< "${rr[2]}"
+	is "q35 pt: CPU-side reach end: the mask, no translation" "$(v cpu-reach-mask cpu_reach_end)" \
+		"$(hex $(((1 << bits) - 1)))"
 	is "q35 pt: the range past 4 GiB" "$(v ram-beyond start)" "$(hex $((0x$a)))"
 	is "q35 pt: RAM" "$(v ram-total ram)" $total
 	is "q35 pt: beyond reach" "$(v ram-total unreachable)" $beyond
@@ -163,14 +170,14 @@ fi
 # ---- x86-thunderbolt (gen-fixtures.py x86_thunderbolt): the removable NVMe
 # 0000:2c:00.0 (64 bits) in a DMA domain, 6.1; SWIOTLB_X86's pool ----
 if explain x86-thunderbolt 0000:2c:00.0; then
-	is "thunderbolt: steps" "$(cases)" "domain-untrusted mask-sysfs pool-translated verdict"
+	is "thunderbolt: steps" "$(cases)" "domain-untrusted mask-sysfs pool-translated verdict limiter-iommu"
 	is "thunderbolt: DMA domain" "$(jq -r '.steps[0].words.type' "$out")" DMA
 	is "thunderbolt: the era's untrusted rule" "$(field domain-untrusted era_rule)" ERA_UNTRUSTED_BOUNCE
 	is "thunderbolt: mask" "$(v mask-sysfs mask)" 0xffffffffffffffff
 	is "thunderbolt: pool start" "$(v pool-translated pool_start)" 0xbbfe8000
 	is "thunderbolt: pool end" "$(v pool-translated pool_end)" "$(hex $((0xbffe8000 - 1)))"
 	is "thunderbolt: verdict" "$(jq -r .verdict "$out")" iommu
-	has "thunderbolt: case" "$(jq -r '.steps[-1].text' "$out")" "VR_TRANSLATED_UNTRUSTED"
+	has "thunderbolt: case" "$(jq -r '.steps[] | select(.case == "verdict") | .text' "$out")" "VR_TRANSLATED_UNTRUSTED"
 fi
 
 # ---- kernel-arm64-virt-window (captured, 6.1 arm64 under QEMU): the PCIe node's
@@ -182,12 +189,13 @@ if explain kernel-arm64-virt-window 0000:00:01.0; then
 	bus=$(((bh << 32) | bl)) cpu=$(((ch << 32) | cl)) size=$(((sh << 32) | sl))
 	read -r a b <<< "$(sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/0x\1 0x\2/p' "$root/proc/iomem")"
 	is "virt window: steps" "$(cases)" \
-		"mask-sysfs bus-limit-dt bus-range translation-region ram-partly ram-total pool-uncovered verdict"
+		"mask-sysfs bus-limit-dt bus-range translation-region cpu-reach-window ram-partly ram-total pool-uncovered verdict limiter-pool"
 	is "virt window: window end" "$(v bus-limit-dt window_end)" "$(hex $((bus + size - 1)))"
 	has "virt window: its node" "$(s bus-limit-dt window_end)" "dma-ranges of $node"
 	is "virt window: limit" "$(v bus-limit-dt limit)" "$(hex $((bus + size - 1)))"
 	is "virt window: CPU start" "$(v translation-region cpu_start)" "$(hex $cpu)"
-	is "virt window: offset" "$(v translation-region offset)" $((bus - cpu))
+	is "virt window: offset" "$(v translation-region offset)" $((cpu - bus))
+	is "virt window: CPU-side reach end" "$(v cpu-reach-window cpu_reach_end)" "$(hex $((cpu + size - 1)))"
 	is "virt window: reachable RAM" "$(v ram-partly reachable)" $((cpu + size - a))
 	is "virt window: RAM beyond from" "$(v ram-partly lowest_unreachable)" "$(hex $((cpu + size)))"
 	is "virt window: beyond reach" "$(v ram-total unreachable)" $((b - (cpu + size) + 1))

@@ -308,4 +308,19 @@ check "OBSERVED in -r: one line, parts joined ($(cat "$tmp/obs.raw"))" \
 timeout 30 "$TOOL" --sysroot "$obs" -J -o DEVICE,OBSERVED 0000:00:05.0 > "$tmp/obs.json" 2>&1
 check "OBSERVED in -J -o: one string" jqe "$tmp/obs.json" '.devices[0].observed == "1 / 1.5 KiB, 1 failed"'
 
+# REACH_END: the reach in CPU addresses, a default column where a window moves it
+# off the mask (the Pi 4's emmc2: bus 0xffffffff is CPU 0x3fffffff), on no x86 table
+pi=$(fixture_root arm64-rpi4) || exit 99
+"$TOOL" --sysroot "$pi" -r > "$tmp/pi.raw" 2>&1
+check "REACH_END a default column on a board with windows" \
+	grep -q "^fe340000.mmc sdhci-iproc 32-bit 0xffffffff 0x3fffffff  *partial" "$tmp/pi.raw"
+"$TOOL" --sysroot "$good" -r > "$tmp/x86.raw" 2>&1
+check "REACH_END not a default column where every reach ends at its mask" \
+	bash -c '! grep -q "0x" "$1"' _ "$tmp/x86.raw"
+"$TOOL" --sysroot "$pi" -J -o DEVICE,LIMIT,REACH_END fe340000.mmc > "$tmp/pi.json" 2>&1
+check "REACH_END in -J -o" jqe "$tmp/pi.json" \
+	'.devices == [{"device": "fe340000.mmc", "limit": "0xffffffff", "reach_end": "0x3fffffff"}]'
+"$TOOL" --sysroot "$pi" -P -o DEVICE,REACH_END 0000:01:00.0 > "$tmp/pi.pairs" 2>&1
+check "REACH_END in -P" test "$(cat "$tmp/pi.pairs")" = 'DEVICE="0000:01:00.0" REACH_END="0xbfffffff"'
+
 tap_done

@@ -11,6 +11,7 @@
 
 #include "analysis/devices.h"
 #include "analysis/eras.h"
+#include "analysis/limiter.h"
 #include "analysis/prediction-check.h"
 #include "analysis/verdict-catalogue.h"
 #include "analysis/verdict-rules.h"
@@ -427,14 +428,17 @@ static void apply(const struct devices_input *in, struct device_report *r, struc
 	r->out_of_reach_decides = c->flags & VR_OUT_OF_REACH;
 	r->missed_corrupts = c->flags & VR_MISSED_CORRUPTS;
 	r->untrusted = c->flags & VR_UNTRUSTED;
+	r->limiter = limiter_decide(in, r);
 	/* "why is this device partial?": the case and the numbers the rules read */
 	debug_log(DEBUG_VERDICTS,
 		  "%s: %s -> %s (mask %s%#" PRIx64 ", bus limit %#" PRIx64 ", model %s, "
-		  "unreachable %s%" PRIu64 " bytes, pool %s, reachable %s)",
+		  "unreachable %s%" PRIu64 " bytes, pool %s, reachable %s, reach end %s%#" PRIx64
+		  ", limiter %s)",
 		  r->dev->id, c->name, verdict_to_string(r->verdict), r->dma_mask.known ? "" : "unknown ",
 		  r->dma_mask.v, r->bus_limit, kernel_model_to_string(r->kernel_model),
 		  r->direct.known ? "" : "unknown ", r->direct.unreachable_bytes,
-		  tri(in->sw->active), tri(r->pool_reachable));
+		  tri(in->sw->active), tri(r->pool_reachable), r->cpu_reach_end.known ? "" : "unknown ",
+		  r->cpu_reach_end.v, reach_limiter_to_string(r->limiter));
 }
 
 /*
@@ -543,6 +547,28 @@ static int described_window(const struct device *d, struct device_report *r)
 	return 0;
 }
 
+/*
+ * The reach in CPU terms: where it ends (the true limit, as direct's), whether
+ * a wider mask would move that end (else the window ends it), and the one
+ * offset every region shares, as the kernel keeps it (cpu - bus).
+ */
+static void cpu_reach(struct device_report *r, enum range_map range_map)
+{
+	uint64_t window = r->window_unchecked ? r->map.bus_limit : r->bus_limit, end, widest;
+
+	if (reach_cpu_end(&r->map, range_map, min_not_zero(r->dma_mask.v, window), &end)) {
+		opt_set(&r->cpu_reach_end, end);
+		r->mask_bound = !reach_cpu_end(&r->map, range_map, window, &widest) || widest > end;
+	}
+	if (range_map == RANGE_MAP_NONE || r->map.n_regions == 0)
+		return;
+	uint64_t off = r->map.regions[0].cpu_start - r->map.regions[0].dma_start;
+	for (size_t k = 1; range_map == RANGE_MAP_REGIONS && k < r->map.n_regions; k++)
+		if (r->map.regions[k].cpu_start - r->map.regions[k].dma_start != off)
+			return;
+	opt_set(&r->dma_offset, off);
+}
+
 static int analyse_one(const struct devices_input *in, const struct device *d, unsigned block,
 		       const struct tallies *tallies, struct device_report *r)
 {
@@ -607,6 +633,8 @@ static int analyse_one(const struct devices_input *in, const struct device *d, u
 		if (e < 0)
 			return e;
 	}
+	if (r->dma_mask.known)
+		cpu_reach(r, range_map);
 	if (r->has_block) {
 		/* only disks' devices carry it: 240 bytes a device at 10^6 devices otherwise */
 		r->legacy = calloc(1, sizeof(*r->legacy));

@@ -76,13 +76,22 @@ static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	C(TRANSLATION_IDENTITY, "translation-identity", TRANSLATION,
 	  "no dma-ranges translate ({why}): bus address = CPU physical address"),
 	C(TRANSLATION_REGION, "translation-region", TRANSLATION,
-	  "dma-ranges of {node}: CPU {cpu_start}-{cpu_end} is bus {dma_start}-{dma_end} "
-	  "(bus = CPU {offset}), {size}"),
+	  "dma-ranges of {node}: CPU {cpu_start}-{cpu_end} is bus {dma_start}-{dma_end}, {size}; "
+	  "offset = CPU - bus = {offset}, and bus = CPU - offset"),
 	C(TRANSLATION_IORT, "translation-iort", TRANSLATION,
 	  "the ACPI IORT limit translates nothing: bus = CPU, window 0x0-{window_end}"),
 	C(TRANSLATION_IGNORED, "translation-ignored", TRANSLATION,
 	  "dma-ranges of {node} describe the window CPU {cpu_start}-{cpu_end} = bus {dma_start}-{dma_end}, "
 	  "which this era's kernel never reads; the hardware still ends there"),
+	C(CPU_REACH_MASK, "cpu-reach-mask", CPU_REACH,
+	  "the limit {limit} translated back to the CPU side: the device reaches CPU addresses up to "
+	  "{cpu_reach_end}; the mask ends it, a wider one would reach further"),
+	C(CPU_REACH_WINDOW, "cpu-reach-window", CPU_REACH,
+	  "the limit {limit} translated back to the CPU side: the device reaches CPU addresses up to "
+	  "{cpu_reach_end}; the window ends it, a wider mask would not reach further"),
+	C(CPU_REACH_NONE, "cpu-reach-none", CPU_REACH,
+	  "no CPU address translates to a bus address at or below the limit {limit}: the device "
+	  "reaches no RAM"),
 	C(RAM_IN_REACH, "ram-in-reach", RAM,
 	  "RAM {start}-{end}, {size}: bus {bus_start}-{bus_end}, within reach"),
 	C(RAM_BEYOND, "ram-beyond", RAM,
@@ -137,6 +146,26 @@ static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	  "blk_max_pfn {blk_max_pfn}: nothing bounces"),
 	C(VERDICT, "verdict", VERDICT,
 	  "{verdict} ({case}): {reason}"),
+	C(LIMITER_NONE, "limiter-none", LIMITER,
+	  "what limits it ({limiter}): nothing, there is nothing to remedy"),
+	C(LIMITER_MASK, "limiter-mask", LIMITER,
+	  "what limits it ({limiter}): the DMA mask; a wider one, if the hardware has the address "
+	  "lines, would reach further"),
+	C(LIMITER_BUS_WINDOW, "limiter-bus-window", LIMITER,
+	  "what limits it ({limiter}): the bus window; a wider mask cannot help, the window ends the reach "
+	  "(fix the devicetree or IORT if the hardware reaches further, or keep its buffers below "
+	  "the window)"),
+	C(LIMITER_POOL, "limiter-pool", LIMITER,
+	  "what limits it ({limiter}): the bounce pool; none it can use takes the RAM beyond its reach"),
+	C(LIMITER_IOMMU, "limiter-iommu", LIMITER,
+	  "what limits it ({limiter}): the IOMMU; its domain decides what bounces: a passthrough "
+	  "domain leaves the reach to dma-direct, an untrusted device's translated one bounces what "
+	  "is not aligned to its page"),
+	C(LIMITER_KERNEL_ERA, "limiter-kernel-era", LIMITER,
+	  "what limits it ({limiter}): the kernel release; its block layer or DMA ops bounce or miss "
+	  "what later releases do not"),
+	C(LIMITER_UNKNOWN, "limiter-unknown", LIMITER,
+	  "what limits it ({limiter}): not known, since the reach or the verdict is not"),
 	C(MISSING, "missing", MISSING,
 	  "the explanation stops here: {what} is not known ({reason})"),
 };
@@ -147,10 +176,12 @@ static const char *const explain_kind_table[_EXPLAIN_KIND_MAX] = {
 	[EXPLAIN_KIND_BUS_LIMIT] = "bus-limit",
 	[EXPLAIN_KIND_BUS_RANGE] = "bus-range",
 	[EXPLAIN_KIND_TRANSLATION] = "translation",
+	[EXPLAIN_KIND_CPU_REACH] = "cpu-reach",
 	[EXPLAIN_KIND_RAM] = "ram",
 	[EXPLAIN_KIND_POOL] = "pool",
 	[EXPLAIN_KIND_BLOCK] = "block",
 	[EXPLAIN_KIND_VERDICT] = "verdict",
+	[EXPLAIN_KIND_LIMITER] = "limiter",
 	[EXPLAIN_KIND_MISSING] = "missing",
 };
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(explain_kind, enum explain_kind);
@@ -203,7 +234,8 @@ static const char *const missing_words[_UNKNOWN_CAUSE_MAX] = {
 #define SRC_REACH "the reach of each RAM range"
 #define SRC_SYSFS_BITS_KERNEL "drivers/pci/pci-sysfs.c dma_mask_bits_show: fls64(pdev->dma_mask)"
 #define SRC_DOMAIN_KERNEL "drivers/iommu/iommu.c iommu_group_show_type"
-#define SRC_DELTA "dma-ranges bus start minus CPU start"
+#define SRC_DELTA "dma-ranges CPU start minus bus start"
+#define SRC_CPU_REACH "the limit translated back through the window as the era does (reach_cpu_end)"
 
 enum explain_kind explain_case_kind(enum explain_case c)
 {
@@ -470,7 +502,7 @@ static void region_numbers(struct explain_step *s, const struct dma_map *m, cons
 	num(s, "dma_start", g->dma_start, EXPLAIN_UNIT_ADDRESS, map_source(m), m->node);
 	computed(s, "dma_end", g->dma_start + last, EXPLAIN_UNIT_ADDRESS, "bus start + size - 1");
 	num(s, "size", g->size, EXPLAIN_UNIT_BYTES, map_source(m), m->node);
-	computed(s, "offset", g->dma_start - g->cpu_start, EXPLAIN_UNIT_DELTA, SRC_DELTA);
+	computed(s, "offset", g->cpu_start - g->dma_start, EXPLAIN_UNIT_DELTA, SRC_DELTA);
 	word(s, "node", m->node);
 }
 
@@ -495,6 +527,41 @@ static void translation_steps(struct builder *b)
 			     r->window_ignored ? ERA_DT_WALK_START : ERA_RANGE_MAP, NULL);
 		region_numbers(s, m, &m->regions[k]);
 	}
+}
+
+/* Where the reach ends on the CPU side (devices.c cpu_reach). */
+static void cpu_reach_step(struct builder *b)
+{
+	const struct device_report *r = b->r;
+	struct explain_step *s;
+
+	if (!r->cpu_reach_end.known) {
+		s = add_step(b, EXPLAIN_CPU_REACH_NONE, ERA_RANGE_MAP, NULL);
+		computed(s, "limit", r->limit, EXPLAIN_UNIT_ADDRESS, limit_how(r));
+		return;
+	}
+	s = add_step(b, r->mask_bound ? EXPLAIN_CPU_REACH_MASK : EXPLAIN_CPU_REACH_WINDOW, ERA_RANGE_MAP, NULL);
+	computed(s, "limit", r->limit, EXPLAIN_UNIT_ADDRESS, limit_how(r));
+	computed(s, "cpu_reach_end", r->cpu_reach_end.v, EXPLAIN_UNIT_ADDRESS, SRC_CPU_REACH);
+	if (r->dma_offset.known)
+		computed(s, "dma_offset", r->dma_offset.v, EXPLAIN_UNIT_DELTA, SRC_DELTA);
+}
+
+static void limiter_step(struct builder *b)
+{
+	static const enum explain_case by_limiter[_LIMITER_MAX] = {
+		[LIMITER_NONE] = EXPLAIN_LIMITER_NONE,
+		[LIMITER_MASK] = EXPLAIN_LIMITER_MASK,
+		[LIMITER_BUS_WINDOW] = EXPLAIN_LIMITER_BUS_WINDOW,
+		[LIMITER_POOL] = EXPLAIN_LIMITER_POOL,
+		[LIMITER_IOMMU] = EXPLAIN_LIMITER_IOMMU,
+		[LIMITER_KERNEL_ERA] = EXPLAIN_LIMITER_KERNEL_ERA,
+		[LIMITER_UNKNOWN] = EXPLAIN_LIMITER_UNKNOWN,
+	};
+	enum reach_limiter l = (unsigned)b->r->limiter < _LIMITER_MAX ? b->r->limiter : LIMITER_UNKNOWN;
+	struct explain_step *s = add_step(b, by_limiter[l], _ERA_RULE_MAX, NULL);
+
+	word(s, "limiter", reach_limiter_to_string(l));
 }
 
 /* One RAM range against the reach, computed as devices.c computed r->direct, range by range. */
@@ -707,6 +774,7 @@ static void end(struct builder *b, struct explain *ret)
 	if (b->r->verdict == VERDICT_UNKNOWN && !ret->missing)
 		missing(b, b->r->unknown_cause, b->r->reason, ret);
 	verdict_step(b);
+	limiter_step(b);
 }
 
 static int build(struct builder *b, struct explain *ret)
@@ -748,6 +816,7 @@ static int build(struct builder *b, struct explain *ret)
 	}
 	bus_steps(b);
 	translation_steps(b);
+	cpu_reach_step(b);
 	if (b->rep->layout.source == LAYOUT_SOURCE_NONE || !r->direct.known) {
 		missing(b, b->rep->layout.check.disagree ? UNKNOWN_CAUSE_CONTRADICTION : UNKNOWN_CAUSE_LAYOUT,
 			b->rep->layout.unknown_reason ? b->rep->layout.unknown_reason : r->reason, ret);

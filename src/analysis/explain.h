@@ -26,10 +26,12 @@ enum explain_kind {
 	EXPLAIN_KIND_BUS_LIMIT,   /* mask and bus limit: min_not_zero() */
 	EXPLAIN_KIND_BUS_RANGE,   /* the bus addresses dma_capable() accepts */
 	EXPLAIN_KIND_TRANSLATION, /* dma-ranges: CPU to bus */
+	EXPLAIN_KIND_CPU_REACH,   /* the highest CPU address the device reaches */
 	EXPLAIN_KIND_RAM,         /* a RAM range against the reach */
 	EXPLAIN_KIND_POOL,        /* the swiotlb pool: within reach or not */
 	EXPLAIN_KIND_BLOCK,       /* the block layer's bounce_pfn, each max_low_pfn reading */
 	EXPLAIN_KIND_VERDICT,
+	EXPLAIN_KIND_LIMITER,     /* what limits it: what a remedy must change */
 	EXPLAIN_KIND_MISSING,     /* the input whose absence ends the explanation */
 	_EXPLAIN_KIND_MAX,
 	_EXPLAIN_KIND_INVALID = -EINVAL,
@@ -59,6 +61,9 @@ enum explain_case {
 	EXPLAIN_TRANSLATION_REGION,
 	EXPLAIN_TRANSLATION_IORT,
 	EXPLAIN_TRANSLATION_IGNORED,
+	EXPLAIN_CPU_REACH_MASK,
+	EXPLAIN_CPU_REACH_WINDOW,
+	EXPLAIN_CPU_REACH_NONE,
 	EXPLAIN_RAM_IN_REACH,
 	EXPLAIN_RAM_BEYOND,
 	EXPLAIN_RAM_UNCOVERED,
@@ -79,6 +84,13 @@ enum explain_case {
 	EXPLAIN_BLOCK_READING,
 	EXPLAIN_BLOCK_READING_NOTHING,
 	EXPLAIN_VERDICT,
+	EXPLAIN_LIMITER_NONE,
+	EXPLAIN_LIMITER_MASK,
+	EXPLAIN_LIMITER_BUS_WINDOW,
+	EXPLAIN_LIMITER_POOL,
+	EXPLAIN_LIMITER_IOMMU,
+	EXPLAIN_LIMITER_KERNEL_ERA,
+	EXPLAIN_LIMITER_UNKNOWN,
 	EXPLAIN_MISSING,
 	_EXPLAIN_CASE_MAX,
 };

@@ -64,8 +64,8 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 		"capture again with --capture; a MANIFEST written by hand or copied from another "
 		"snapshot must say what the tree's kernel files say" },
 	[FINDING_BOUNCE_NEEDED] = { SEVERITY_WARNING,
-		"widen the driver's DMA mask if the hardware allows, enable an IOMMU, or keep its "
-		"buffers in low memory" },
+		"widen the driver's DMA mask if the hardware allows (the mask ends its reach), "
+		"translate it through an IOMMU, or keep its buffers in low memory" },
 	[FINDING_BOUNCE_IMPOSSIBLE] = { SEVERITY_ERROR,
 		"place the swiotlb pool within the device's reach (swiotlb= and memory layout), or "
 		"enable an IOMMU" },
@@ -137,6 +137,18 @@ static const struct finding_info catalogue[_FINDING_ID_MAX] = {
 #define NO_USABLE_POOL_MESSAGE "{bytes} of RAM is out of this device's reach and there is no " \
 			       "usable bounce buffer: DMA to it fails (\"DMA addr ... overflow\")"
 #define VERDICT_UNKNOWN_MESSAGE "the verdict is unknown: {why}"
+#define BOUNCE_NEEDED_MESSAGE "{bytes} of RAM is out of this device's reach: buffers there are " \
+			      "copied through a bounce buffer on every I/O"
+#define BOUNCE_NEEDED_BLOCK_MESSAGE "the block layer bounces {bytes} of RAM for this device's queue " \
+				    "(pages above bounce_pfn): a copy on every I/O"
+#define WINDOW_LIMITS_REMEDY "a wider DMA mask cannot help: the bus window ends its reach; fix " \
+			     "the firmware's window (devicetree dma-ranges, ACPI IORT " \
+			     "memory_address_limit) if the interconnect reaches further, or keep " \
+			     "its buffers below the window (ZONE_DMA, a CMA area there)"
+/* ae626eb97376 (6.0): dma-direct on every 32-bit ARM kernel; ad3c7b18c5b3 (5.3) with LPAE */
+#define UNCHECKED_REMEDY "use a kernel that checks every mapping against the reach (dma-direct: " \
+			 "32-bit ARM from 6.0, ae626eb97376; with LPAE from 5.3), or keep its " \
+			 "buffers within the reach (a ZONE_DMA no larger than it)"
 #define SWIOTLB_FULL_REMEDY "enlarge the pool with swiotlb=<slabs> or remove the need to bounce"
 
 /* a case at its id's severity and with its usual remedy unless it says otherwise */
@@ -233,12 +245,23 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"device's reach (\"swiotlb addr ... overflow\")",
 		.remedy = "find the device and see swiotlb-out-of-reach"),
 
-	[FC_BOUNCE_NEEDED] = CASE(FINDING_BOUNCE_NEEDED,
-		"{bytes} of RAM is out of this device's reach: buffers there are copied through a "
-		"bounce buffer on every I/O"),
-	[FC_BOUNCE_NEEDED_BLOCK] = CASE(FINDING_BOUNCE_NEEDED,
-		"the block layer bounces {bytes} of RAM for this device's queue (pages above "
-		"bounce_pfn): a copy on every I/O"),
+	[FC_BOUNCE_NEEDED] = CASE(FINDING_BOUNCE_NEEDED, BOUNCE_NEEDED_MESSAGE),
+	[FC_BOUNCE_NEEDED_WINDOW] = CASE(FINDING_BOUNCE_NEEDED, BOUNCE_NEEDED_MESSAGE,
+		.remedy = WINDOW_LIMITS_REMEDY),
+	[FC_BOUNCE_NEEDED_IOMMU] = CASE(FINDING_BOUNCE_NEEDED, BOUNCE_NEEDED_MESSAGE,
+		.remedy = "its IOMMU group is in passthrough (identity): a translated domain maps "
+			  "all RAM inside the mask; drop iommu=pt (iommu.passthrough=0), or write DMA "
+			  "to its group's type with the driver unbound; else widen the driver's DMA mask"),
+	[FC_BOUNCE_NEEDED_BLOCK] = CASE(FINDING_BOUNCE_NEEDED, BOUNCE_NEEDED_BLOCK_MESSAGE,
+		.remedy = "widen the driver's DMA mask if the hardware allows (the queue's "
+			  "bounce_pfn follows it), or keep its buffers in low memory"),
+	[FC_BOUNCE_NEEDED_BLOCK_WINDOW] = CASE(FINDING_BOUNCE_NEEDED, BOUNCE_NEEDED_BLOCK_MESSAGE,
+		.remedy = WINDOW_LIMITS_REMEDY),
+	/* 9bb33f24abbd (5.13): blk_queue_may_bounce() is false wherever highmem exists */
+	[FC_BOUNCE_NEEDED_BLOCK_ERA] = CASE(FINDING_BOUNCE_NEEDED, BOUNCE_NEEDED_BLOCK_MESSAGE,
+		.remedy = "use a 5.13+ kernel, whose block layer no longer bounces by bounce_pfn "
+			  "(9bb33f24abbd): the DMA layer then bounces only RAM out of reach; or set the "
+			  "queue's bounce limit from the device's reach"),
 
 	/* 5.0-5.18 try swiotlb_map() with no pool (x86; not arm64, nor LPAE ARM 5.13+
 	 * and riscv 5.14+, whose mem_init() sets SWIOTLB_NO_FORCE): no slot is found */
@@ -250,7 +273,8 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		NO_USABLE_POOL_MESSAGE),
 	[FC_BOUNCE_IMPOSSIBLE_NOFORCE] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
 		NO_USABLE_POOL_MESSAGE,
-		.remedy = "drop swiotlb=noforce (or boot with swiotlb=<slabs>), or enable an IOMMU"),
+		.remedy = "drop swiotlb=noforce (or boot with swiotlb=<slabs>) so that a bounce pool "
+			  "exists, or enable an IOMMU"),
 	[FC_BOUNCE_IMPOSSIBLE_NO_POOL] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
 		NO_USABLE_POOL_MESSAGE,
 		.remedy = "give the kernel a bounce pool (swiotlb), or enable an IOMMU"),
@@ -272,7 +296,8 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		.remedy = WINDOW_REMEDY),
 	[FC_BOUNCE_MISSED_BLOCK] = CASE(FINDING_BOUNCE_MISSED,
 		"the block layer does not bounce {bytes} of RAM this device cannot reach: without "
-		"a mask check further down, its DMA reads or writes the wrong memory"),
+		"a mask check further down, its DMA reads or writes the wrong memory",
+		.remedy = UNCHECKED_REMEDY),
 	[FC_BOUNCE_MISSED_IGNORED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
 		"{bytes} of RAM lies beyond the host bridge's dma-ranges window, which a kernel "
 		"before 5.5 never reads: nothing checks it, so DMA there goes astray",
@@ -287,7 +312,8 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		.remedy = WINDOW_REMEDY),
 	[FC_BOUNCE_MISSED_ARM_UNCHECKED] = CASE(FINDING_BOUNCE_MISSED,
 		"{bytes} of RAM is out of this device's reach and arm_dma_map_page() maps it "
-		"unchecked, with no bounce buffer: its DMA reads or writes the wrong memory"),
+		"unchecked, with no bounce buffer: its DMA reads or writes the wrong memory",
+		.remedy = UNCHECKED_REMEDY),
 
 	[FC_SWIOTLB_OUT_OF_REACH] = CASE(FINDING_SWIOTLB_OUT_OF_REACH,
 		"the swiotlb pool lies outside this device's reach: bouncing cannot help it "
@@ -314,11 +340,11 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 		"machine's RAM, but not on every layout",
 		.harmless = true),
 	[FC_MASK_LIMITED_BY_BUS] = CASE(FINDING_MASK_LIMITED_BY_BUS,
-		"the firmware bus limit (devicetree dma-ranges) is below the DMA mask: the bus "
-		"limit decides the reach"),
+		"the devicetree dma-ranges window ends this device's reach at a lower CPU address "
+		"than its DMA mask: the window, not the mask, decides the reach"),
 	[FC_MASK_LIMITED_BY_IORT] = CASE(FINDING_MASK_LIMITED_BY_BUS,
-		"the firmware bus limit (the ACPI IORT memory address limit) is below the DMA mask: "
-		"the bus limit decides the reach",
+		"the ACPI IORT memory address limit ends this device's reach at a lower CPU address "
+		"than its DMA mask: the limit, not the mask, decides the reach",
 		.remedy = "none needed if the IORT's memory_address_limit is right; otherwise fix "
 			  "the firmware's table"),
 

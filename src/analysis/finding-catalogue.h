@@ -101,8 +101,12 @@ enum finding_case {
 	FC_XEN_PV_UNDECIDABLE,
 	FC_DMA_OVERFLOW_LOGGED_UNLISTED,
 	FC_SWIOTLB_OUT_OF_REACH_UNLISTED,
-	FC_BOUNCE_NEEDED,
-	FC_BOUNCE_NEEDED_BLOCK,
+	FC_BOUNCE_NEEDED,                      /* limiter mask: a wider one reaches further */
+	FC_BOUNCE_NEEDED_WINDOW,               /* limiter bus window */
+	FC_BOUNCE_NEEDED_IOMMU,                /* limiter IOMMU: passthrough */
+	FC_BOUNCE_NEEDED_BLOCK,                /* the block layer bounces what the mask does not reach */
+	FC_BOUNCE_NEEDED_BLOCK_WINDOW,         /* ... what the window does not */
+	FC_BOUNCE_NEEDED_BLOCK_ERA,            /* ... and reachable RAM too, by the release's arithmetic */
 	FC_BOUNCE_IMPOSSIBLE_NO_SLOTS,         /* 5.0-5.18 try a pool that is not there */
 	FC_BOUNCE_IMPOSSIBLE,
 	FC_BOUNCE_IMPOSSIBLE_NOFORCE,

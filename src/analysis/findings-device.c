@@ -22,6 +22,15 @@ static bool legacy_decisions_differ(const struct legacy_result *lr)
 				   &lr->by_reading[MAX_LOW_PFN_PFN]);
 }
 
+/* Where the reach ends in CPU addresses and the offset from bus addresses, where they are not the limit's. */
+static void cpu_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
+{
+	if (r->dma_offset.known && r->dma_offset.v)
+		finding_add_offset(f, x, "dma_offset", r->dma_offset.v);
+	if (r->cpu_reach_end.known && r->cpu_reach_end.v != r->limit)
+		finding_add_hex(f, x, "cpu_reach_end", r->cpu_reach_end.v);
+}
+
 static void add_reach_evidence(struct findings *f, struct finding *x, const struct device_report *r)
 {
 	if (!r->dma_mask.known) {
@@ -37,6 +46,7 @@ static void add_reach_evidence(struct findings *f, struct finding *x, const stru
 	if (r->bus_limit)
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
 	finding_add_hex(f, x, "limit", r->limit);
+	cpu_reach_evidence(f, x, r);
 	finding_add_u64(f, x, "reachable_ram_bytes", r->direct.reachable_bytes);
 	finding_add_u64(f, x, "unreachable_ram_bytes", r->direct.unreachable_bytes);
 	if (r->direct.any_unreachable)
@@ -61,6 +71,21 @@ static enum finding_case missed_case(const struct device_report *r, bool block)
 	return block ? FC_BOUNCE_MISSED_BLOCK_UNCHECKED_WINDOW : FC_BOUNCE_MISSED_UNCHECKED_WINDOW;
 }
 
+/* The case of a device's bounce-needed: its limiter's remedy, below the block layer or in it. */
+static enum finding_case needed_case(const struct device_report *r, bool block)
+{
+	switch (r->limiter) {
+	case LIMITER_KERNEL_ERA:
+		return FC_BOUNCE_NEEDED_BLOCK_ERA; /* only the block layer's arithmetic decides by era */
+	case LIMITER_BUS_WINDOW:
+		return block ? FC_BOUNCE_NEEDED_BLOCK_WINDOW : FC_BOUNCE_NEEDED_WINDOW;
+	case LIMITER_IOMMU:
+		return block ? FC_BOUNCE_NEEDED_BLOCK : FC_BOUNCE_NEEDED_IOMMU;
+	default:
+		return block ? FC_BOUNCE_NEEDED_BLOCK : FC_BOUNCE_NEEDED;
+	}
+}
+
 /* What bouncing, forced bouncing or its failure predicts for a device that does DMA. */
 static void bounce_findings(const struct devices_input *in, const struct device_report *r,
 			    struct findings *f)
@@ -72,10 +97,11 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 	if (r->verdict == VERDICT_PARTIAL) {
 		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		bool block = r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k->bounce_bytes;
-		x = findings_raise(f, block ? FC_BOUNCE_NEEDED_BLOCK : FC_BOUNCE_NEEDED, d->id,
+		x = findings_raise(f, needed_case(r, block), d->id,
 				   &(struct finding_args){ .bytes = block ? k->bounce_bytes
 									  : r->direct.unreachable_bytes });
 		add_reach_evidence(f, x, r);
+		finding_add_str(f, x, "limiter", reach_limiter_to_string(r->limiter));
 		if (block)
 			finding_add_u64(f, x, "block_bounce_bytes", k->bounce_bytes);
 	}
@@ -101,12 +127,14 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		x = findings_raise(f, c, d->id,
 				   &(struct finding_args){ .bytes = r->direct.unreachable_bytes });
 		add_reach_evidence(f, x, r);
+		finding_add_str(f, x, "limiter", reach_limiter_to_string(r->limiter));
 		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
 	}
 	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
 		x = findings_raise(f, missed_case(r, true), d->id,
 				   &(struct finding_args){ .bytes = device_legacy(r)->missed_bytes });
 		add_reach_evidence(f, x, r);
+		finding_add_str(f, x, "limiter", reach_limiter_to_string(r->limiter));
 		const struct legacy_block *k = &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading];
 		finding_add_pfn(f, x, "bounce_pfn", k->bounce_pfn);
 		finding_add_u64(f, x, "missed_bytes", device_legacy(r)->missed_bytes);
@@ -116,6 +144,7 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		x = findings_raise(f, missed_case(r, false), d->id,
 				   &(struct finding_args){ .bytes = r->direct.unreachable_bytes });
 		add_reach_evidence(f, x, r);
+		finding_add_str(f, x, "limiter", reach_limiter_to_string(r->limiter));
 		if (r->window_unchecked)
 			finding_add_hex(f, x, "window_end", r->map.bus_limit);
 	}
@@ -149,11 +178,15 @@ static void mask_findings(const struct devices_input *in, const struct device_re
 		finding_add_u64(f, x, "reachable_as_limit_bytes", r->direct.reachable_bytes);
 		finding_add_u64(f, x, "reachable_as_bitmask_bytes", r->bitmask.reachable_bytes);
 	}
-	if (r->dma_mask.known && r->bus_limit && r->bus_limit < r->dma_mask.v) {
+	/* in CPU terms: a window with an offset ends the reach below the mask though its
+	 * bus limit is not (the Raspberry Pi 4's emmc2: bus 0xc0000000-0xffffffff, CPU 1 GiB) */
+	if (r->dma_mask.known && r->bus_limit && r->cpu_reach_end.known &&
+	    r->cpu_reach_end.v < r->dma_mask.v) {
 		x = findings_raise(f, r->map.from_iort ? FC_MASK_LIMITED_BY_IORT : FC_MASK_LIMITED_BY_BUS,
 				   d->id, NULL);
 		finding_add_hex(f, x, "dma_mask", r->dma_mask.v);
 		finding_add_hex(f, x, "bus_limit", r->bus_limit);
+		cpu_reach_evidence(f, x, r);
 		if (r->map.node)
 			finding_add_str(f, x, "dma_ranges_node", r->map.node);
 	}

@@ -6,6 +6,7 @@
 #include "analysis/findings.h"
 #include "shared/array.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 
 static char *dup_or_null(const char *s, int *err)
 {
@@ -94,6 +95,17 @@ void finding_add_str(struct findings *f, struct finding *x, const char *key, con
 	struct evidence *e = add_evidence(f, x, key, EVIDENCE_STR);
 	if (e)
 		e->s = dup_or_null(v, &f->err);
+}
+
+void finding_add_offset(struct findings *f, struct finding *x, const char *key, uint64_t v)
+{
+	_cleanup_free_ char *s = offset_string(v);
+
+	if (!s) {
+		f->err = -ENOMEM;
+		return;
+	}
+	finding_add_str(f, x, key, s);
 }
 
 void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v)

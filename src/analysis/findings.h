@@ -57,6 +57,8 @@ void finding_add_u64(struct findings *f, struct finding *x, const char *key, uin
 void finding_add_hex(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 void finding_add_str(struct findings *f, struct finding *x, const char *key, const char *v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 void finding_add_pfn(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
+/* A signed offset as the kernel keeps it in a u64 (cpu - bus), written "-0xc0000000": a string. */
+void finding_add_offset(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3);
 void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 /* What one finding holds, freed (a selection drops findings one by one). */
 void finding_done(struct finding *x);

@@ -39,6 +39,18 @@ static const char *const observed_result_table[_OBSERVED_RESULT_MAX] = {
 
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(observed_result, enum observed_result);
 
+/* JSON "limiter" and the schema's enum */
+static const char *const reach_limiter_table[_LIMITER_MAX] = {
+	[LIMITER_NONE] = "none",
+	[LIMITER_MASK] = "mask",
+	[LIMITER_BUS_WINDOW] = "bus-window",
+	[LIMITER_POOL] = "pool",
+	[LIMITER_IOMMU] = "iommu",
+	[LIMITER_KERNEL_ERA] = "kernel-era",
+	[LIMITER_UNKNOWN] = "unknown",
+};
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(reach_limiter, enum reach_limiter);
+
 enum verdict_gravity verdict_gravity(enum verdict v)
 {
 	switch (v) {

@@ -81,6 +81,23 @@ enum observed_result {
 	_OBSERVED_RESULT_INVALID = -EINVAL,
 };
 
+/*
+ * What ends a device's reach or decides what happens to the RAM beyond it:
+ * the subject of its remedy (devices.c decides it once; the bounce-* cases
+ * and --explain carry it).
+ */
+enum reach_limiter {
+	LIMITER_NONE,       /* nothing to remedy: all RAM in reach, no DMA, translated, policy */
+	LIMITER_MASK,       /* the DMA mask: a wider one would reach further */
+	LIMITER_BUS_WINDOW, /* the bus window (dma-ranges, IORT): a wider mask would not help */
+	LIMITER_POOL,       /* no bounce pool the device can use takes the RAM beyond */
+	LIMITER_IOMMU,      /* an IOMMU leaves it in passthrough, or bounces what is not page-aligned */
+	LIMITER_KERNEL_ERA, /* the release's block layer or DMA ops bounce or miss what later ones do not */
+	LIMITER_UNKNOWN,    /* the reach or the verdict is unknown */
+	_LIMITER_MAX,
+	_LIMITER_INVALID = -EINVAL,
+};
+
 /* The two readings of max_low_pfn, indexed by MAX_LOW_PFN_* (analysis/eras.h). */
 #define N_READINGS 2
 
@@ -118,6 +135,9 @@ struct device_report {
 	uint64_t limit;                      /* min_not_zero(dma_mask, bus_limit) */
 	struct reach direct;                 /* dma-direct model; known when mask and layout are */
 	struct reach bitmask;                /* bitmask model */
+	struct opt_u64 cpu_reach_end;        /* the highest CPU address it reaches (reach_cpu_end) */
+	struct opt_u64 dma_offset;           /* cpu_start - dma_start of every region: the kernel's
+					      * bus_dma_region.offset (5.10), dma_pfn_offset in bytes before */
 	struct legacy_result *legacy;        /* legacy-block model when has_block (malloc'd): see device_legacy() */
 	const char *reason;                  /* static: why this verdict */
 	/* the verdict's unreachable_ram_bytes: RAM whose buffers bounce or fail for
@@ -137,6 +157,7 @@ struct device_report {
 	enum kernel_model kernel_model;
 	enum verdict verdict;
 	int verdict_case;                    /* enum verdict_reason (verdict-catalogue.h): the case that decided */
+	enum reach_limiter limiter;          /* what its remedy must change (limiter_decide) */
 	enum unknown_cause unknown_cause;    /* VERDICT_UNKNOWN only */
 	enum tristate pool_reachable;
 	enum observed_result observed_result;
@@ -154,6 +175,7 @@ struct device_report {
 					      * before 4.20, the window rounded up to a power of two 4.20-5.4 */
 	bool window_ignored;                 /* before 5.5: the window the DT describes, which the kernel never read */
 	bool iort_zeroed;                    /* before 5.11 an IORT limit of 0 zeroed the masks (mask_why) */
+	bool mask_bound;                     /* a wider mask would move cpu_reach_end up */
 	bool untrusted;                      /* removable (external-facing) in a DMA domain that bounces unaligned buffers */
 };
 
@@ -239,6 +261,7 @@ const char *verdict_to_string(enum verdict v);
 const char *mask_source_to_string(enum mask_source s);
 const char *kernel_model_to_string(enum kernel_model k);
 const char *observed_result_to_string(enum observed_result r);
+const char *reach_limiter_to_string(enum reach_limiter l);
 /* A verdict's word back (a --diff baseline's): _VERDICT_INVALID for another. */
 enum verdict verdict_from_string(const char *s);
 

@@ -213,3 +213,55 @@ int reach_compute(const struct layout *l, const struct dma_map *map, enum range_
 	*ret = r;
 	return 0;
 }
+
+/* The top CPU address of one region (size > 0) whose bus address is <= limit: false for none. */
+static bool region_cpu_end(uint64_t cpu_start, uint64_t dma_start, uint64_t size, uint64_t limit,
+			   uint64_t *ret)
+{
+	if (dma_start > limit)
+		return false;
+	uint64_t span_m1 = limit - dma_start; /* bus addresses dma_start..limit, minus one */
+	if (span_m1 > size - 1)
+		span_m1 = size - 1;
+	*ret = UINT64_MAX - cpu_start < span_m1 ? UINT64_MAX : cpu_start + span_m1;
+	return true;
+}
+
+bool reach_cpu_end(const struct dma_map *map, enum range_map range_map, uint64_t limit, uint64_t *ret)
+{
+	bool regions = map->state == DMA_MAP_RANGES && map->n_regions > 0;
+	bool any = false;
+	uint64_t best = 0, e;
+
+	if (limit == 0)
+		limit = UINT64_MAX;
+	if (!regions || range_map == RANGE_MAP_NONE) {
+		*ret = limit;
+		return true;
+	}
+	if (range_map == RANGE_MAP_PFN_OFFSET) {
+		/* one dma_pfn_offset for every address (the first range's), no window of its own */
+		const struct dma_region *g = &map->regions[0];
+		if (g->dma_start >= g->cpu_start) {
+			uint64_t d = g->dma_start - g->cpu_start; /* bus = cpu + d */
+			if (limit < d)
+				return false;
+			*ret = limit - d;
+		} else {
+			uint64_t d = g->cpu_start - g->dma_start; /* cpu = bus + d */
+			*ret = UINT64_MAX - d < limit ? UINT64_MAX : limit + d;
+		}
+		return true;
+	}
+	for (size_t k = 0; k < map->n_regions; k++) {
+		const struct dma_region *g = &map->regions[k];
+		if (g->size && region_cpu_end(g->cpu_start, g->dma_start, g->size, limit, &e) &&
+		    (!any || e > best)) {
+			best = e;
+			any = true;
+		}
+	}
+	if (any)
+		*ret = best;
+	return any;
+}

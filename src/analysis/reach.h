@@ -42,3 +42,13 @@ bool bitmask_count_m1(uint64_t lo, uint64_t hi, uint64_t mask, uint64_t *ret_m1)
 
 /* True for masks of the form 2^n - 1 (where both readings agree). */
 bool mask_is_contiguous(uint64_t mask);
+
+/*
+ * The highest CPU physical address whose bus address is at most limit (0:
+ * none), translated as the era does (range_map): the CPU-side end of the
+ * reach. With regions, the highest such address of any region (a region
+ * shadowed by an earlier one covering the same CPU addresses is not told
+ * apart). false when no CPU address is in reach.
+ */
+bool reach_cpu_end(const struct dma_map *map, enum range_map range_map, uint64_t limit,
+		   uint64_t *ret) _nonnull_all_;

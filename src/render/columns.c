@@ -78,6 +78,7 @@ static char *get_mask(const struct device_report *r, bool bytes)
 }
 
 static char *get_limit(const struct device_report *r, bool bytes) { return hex_or_null(r->bus_limit != 0, r->bus_limit); }
+static char *get_reach_end(const struct device_report *r, bool bytes) { return hex_or_null(r->cpu_reach_end.known, r->cpu_reach_end.v); }
 static char *get_unreach(const struct device_report *r, bool bytes) { return size_or_null(r->unreachable_ram_bytes.known, r->unreachable_ram_bytes.v, bytes); }
 static char *get_reach(const struct device_report *r, bool bytes) { return size_or_null(r->direct.known, r->direct.reachable_bytes, bytes); }
 
@@ -143,6 +144,7 @@ static char *get_check(const struct device_report *r, bool bytes)
 static bool key_mask(const struct device_report *r, uint64_t *v) { *v = r->dma_mask.v; return r->dma_mask.known; }
 static bool key_coherent(const struct device_report *r, uint64_t *v) { *v = r->coherent_mask.v; return r->coherent_mask.known; }
 static bool key_limit(const struct device_report *r, uint64_t *v) { *v = r->bus_limit; return r->bus_limit != 0; }
+static bool key_reach_end(const struct device_report *r, uint64_t *v) { *v = r->cpu_reach_end.v; return r->cpu_reach_end.known; }
 static bool key_unreach(const struct device_report *r, uint64_t *v) { *v = r->unreachable_ram_bytes.v; return r->unreachable_ram_bytes.known; }
 static bool key_reach(const struct device_report *r, uint64_t *v) { *v = r->direct.reachable_bytes; return r->direct.known; }
 static bool key_group(const struct device_report *r, uint64_t *v) { *v = (uint64_t)r->dev->iommu_group.v; return r->dev->iommu_group.known; }
@@ -155,36 +157,47 @@ static bool key_observed(const struct device_report *r, uint64_t *v)
 }
 
 static const struct column columns[] = {
-	{ "DEVICE", "PCI address or platform device name", false, false, true, get_device, 0, NULL, COLUMN_TEXT, false },
-	{ "DRIVER", "bound driver", false, true, true, get_driver, 0.125, NULL, COLUMN_TEXT, false },
-	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, get_mask, 0, key_mask, COLUMN_TEXT, false },
-	{ "LIMIT", "firmware bus limit (devicetree dma-ranges)", true, false, true, get_limit, 0, key_limit, COLUMN_TEXT, false },
-	{ "IOMMU", "IOMMU default domain type", false, false, true, get_iommu, 0, NULL, COLUMN_TEXT, false },
-	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, get_verdict, 0, NULL, COLUMN_TEXT, false },
-	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, get_unreach, 0, key_unreach, COLUMN_NUMBER_BYTES, false },
-	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, get_reach, 0, key_reach, COLUMN_NUMBER_BYTES, false },
-	{ "BUS", "pci, platform or amba", false, false, false, get_bus, 0, NULL, COLUMN_TEXT, false },
-	{ "MODULE", "kernel module of the driver", false, true, false, get_module, 0.125, NULL, COLUMN_TEXT, false },
-	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, get_name, 0.08, NULL, COLUMN_TEXT, false },
-	{ "DMA_MASK", "DMA mask in hex", true, false, false, get_mask_hex, 0, key_mask, COLUMN_TEXT, false },
-	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, get_coherent, 0, key_coherent, COLUMN_TEXT, false },
-	{ "MASK_SOURCE", "sysfs, driver, assumed, user, or none", false, false, false, get_src, 0, NULL, COLUMN_TEXT, false },
-	{ "GROUP", "IOMMU group number", true, false, false, get_group, 0, key_group, COLUMN_NUMBER, false },
-	{ "NUMA", "NUMA node", true, false, false, get_numa, 0, key_numa, COLUMN_NUMBER, false },
-	{ "MODEL", "kernel model that decided the verdict", false, false, false, get_model, 0, NULL, COLUMN_TEXT, false },
-	{ "REASON", "why this verdict", false, true, false, get_reason, 0.08, NULL, COLUMN_TEXT, false },
-	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, get_signs, 0.08, NULL, COLUMN_TEXT, false },
-	{ "OF_NODE", "devicetree node", false, true, false, get_of_node, 0.08, NULL, COLUMN_TEXT, false },
-	{ "SYSPATH", "sysfs path", false, true, false, get_syspath, 0.08, NULL, COLUMN_TEXT, false },
-	{ "ID_PATH", "udev ID_PATH", false, true, false, get_id_path, 0.08, NULL, COLUMN_TEXT, false },
-	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, get_observed, 0, key_observed, COLUMN_TEXT, true },
-	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, get_check, 0, NULL, COLUMN_TEXT, false },
+	{ "DEVICE", "PCI address or platform device name", false, false, true, false, get_device, 0, NULL, COLUMN_TEXT, false },
+	{ "DRIVER", "bound driver", false, true, true, false, get_driver, 0.125, NULL, COLUMN_TEXT, false },
+	{ "MASK", "DMA mask: N-bit, or hex when not 2^n-1 (* assumed)", true, false, true, false, get_mask, 0, key_mask, COLUMN_TEXT, false },
+	{ "LIMIT", "bus address where the firmware's window ends (dma-ranges, IORT)", true, false, true, false, get_limit, 0, key_limit, COLUMN_TEXT, false },
+	{ "REACH_END", "CPU physical address where the device's reach ends", true, false, false, true, get_reach_end, 0, key_reach_end, COLUMN_TEXT, false },
+	{ "IOMMU", "IOMMU default domain type", false, false, true, false, get_iommu, 0, NULL, COLUMN_TEXT, false },
+	{ "VERDICT", "direct, iommu, partial, forced, fails, idle or unknown", false, false, true, false, get_verdict, 0, NULL, COLUMN_TEXT, false },
+	{ "UNREACHABLE", "RAM whose buffers bounce or fail for the device", true, false, true, false, get_unreach, 0, key_unreach, COLUMN_NUMBER_BYTES, false },
+	{ "REACHABLE", "RAM within the device's DMA mask and bus limit", true, false, false, false, get_reach, 0, key_reach, COLUMN_NUMBER_BYTES, false },
+	{ "BUS", "pci, platform or amba", false, false, false, false, get_bus, 0, NULL, COLUMN_TEXT, false },
+	{ "MODULE", "kernel module of the driver", false, true, false, false, get_module, 0.125, NULL, COLUMN_TEXT, false },
+	{ "NAME", "vendor and device name (pci.ids) or DT compatible", false, true, false, false, get_name, 0.08, NULL, COLUMN_TEXT, false },
+	{ "DMA_MASK", "DMA mask in hex", true, false, false, false, get_mask_hex, 0, key_mask, COLUMN_TEXT, false },
+	{ "COHERENT_MASK", "coherent DMA mask in hex", true, false, false, false, get_coherent, 0, key_coherent, COLUMN_TEXT, false },
+	{ "MASK_SOURCE", "sysfs, driver, assumed, user, or none", false, false, false, false, get_src, 0, NULL, COLUMN_TEXT, false },
+	{ "GROUP", "IOMMU group number", true, false, false, false, get_group, 0, key_group, COLUMN_NUMBER, false },
+	{ "NUMA", "NUMA node", true, false, false, false, get_numa, 0, key_numa, COLUMN_NUMBER, false },
+	{ "MODEL", "kernel model that decided the verdict", false, false, false, false, get_model, 0, NULL, COLUMN_TEXT, false },
+	{ "REASON", "why this verdict", false, true, false, false, get_reason, 0.08, NULL, COLUMN_TEXT, false },
+	{ "DMA_SIGNS", "evidence that it does DMA (disk, net, dma-coherent, ...)", false, true, false, false, get_signs, 0.08, NULL, COLUMN_TEXT, false },
+	{ "OF_NODE", "devicetree node", false, true, false, false, get_of_node, 0.08, NULL, COLUMN_TEXT, false },
+	{ "SYSPATH", "sysfs path", false, true, false, false, get_syspath, 0.08, NULL, COLUMN_TEXT, false },
+	{ "ID_PATH", "udev ID_PATH", false, true, false, false, get_id_path, 0.08, NULL, COLUMN_TEXT, false },
+	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, false, get_observed, 0, key_observed, COLUMN_TEXT, true },
+	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, false, get_check, 0, NULL, COLUMN_TEXT, false },
 };
 
 const struct column *columns_all(size_t *ret_n)
 {
 	*ret_n = ARRAY_SIZE(columns);
 	return columns;
+}
+
+bool columns_reach_differs(const struct devices_result *l)
+{
+	for (size_t i = 0; i < l->n_devices; i++) {
+		const struct device_report *r = &l->devices[i];
+		if (r->cpu_reach_end.known && r->dma_mask.known && r->cpu_reach_end.v != r->dma_mask.v)
+			return true;
+	}
+	return false;
 }
 
 const struct column *column_find(const char *name, size_t len)

@@ -18,6 +18,7 @@ struct column {
 	bool right;     /* numbers align right */
 	bool trunc;     /* may be truncated to fit the terminal */
 	bool deflt;     /* shown without -o */
+	bool deflt_translated; /* shown without -o where a device's reach differs from its mask */
 	/* The cell text, malloc'd; NULL for an empty cell. */
 	char *(*get)(const struct device_report *r, bool bytes); /* bytes: -b, exact sizes */
 	/* A truncatable column gives way to the terminal down to this share of
@@ -33,6 +34,8 @@ struct column {
 };
 
 const struct column *columns_all(size_t *ret_n);
+/* Some device's reach ends at another CPU address than its mask (a window, an offset): REACH_END's machines. */
+bool columns_reach_differs(const struct devices_result *l) _nonnull_all_;
 const struct column *column_find(const char *name, size_t len);
 
 /*

@@ -48,7 +48,8 @@ static bool column_empty(const struct column *c, const struct report *r, bool ex
  * them. On a terminal (or for COLUMNS) a default column no device has a
  * value in (LIMIT on x86) leaves room; anywhere else the columns are fixed,
  * so a script that reads fields by position reads the same fields on every
- * host.
+ * host of a kind: REACH_END joins them where a window or offset moves a
+ * device's reach off its mask (DT and ACPI boards), on every output.
  */
 static size_t default_columns(const struct report *r, const struct render_options *o, bool fixed,
 			      size_t idx[static MAX_TABLE_COLUMNS])
@@ -57,12 +58,13 @@ static size_t default_columns(const struct report *r, const struct render_option
 	const struct column *all = columns_all(&n_all);
 	bool observed = r->devices.n_devices &&
 			r->devices.devices[0].observed_result != OBSERVED_NONE;
+	bool translated = columns_reach_differs(&r->devices);
 
 	for (size_t i = 0; i < n_all && n < MAX_TABLE_COLUMNS; i++) {
 		bool obs_col = strcmp(all[i].name, "OBSERVED") == 0 || strcmp(all[i].name, "CHECK") == 0;
 		if (all[i].deflt && !fixed && column_empty(&all[i], r, o->bytes))
 			continue;
-		if (all[i].deflt || (observed && obs_col))
+		if (all[i].deflt || (observed && obs_col) || (translated && all[i].deflt_translated))
 			idx[n++] = i;
 	}
 	return n;

@@ -8,6 +8,7 @@
 #include "analysis/eras.h"
 #include "analysis/prediction-check.h"
 #include "render/json-parts.h"
+#include "shared/strbuf.h"
 #include "shared/kernel-defs.h"
 #include "shared/macro.h"
 #include "shared/rfc3339.h"
@@ -42,6 +43,13 @@ void json_opt_hex(struct json_writer *w, const char *key, bool known, uint64_t v
 		jw_hex(w, key, v);
 	else
 		jw_null(w, key);
+}
+
+void json_opt_offset(struct json_writer *w, const char *key, bool known, uint64_t v)
+{
+	_cleanup_free_ char *s = known ? offset_string(v) : NULL;
+
+	jw_string(w, key, s);
 }
 
 /* -1 (or any negative): not known. */
@@ -237,6 +245,8 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	jw_string(w, "mask_rule", r->mask_row ? r->mask_row->source : NULL);
 	jw_string(w, "mask_why", r->mask_why);
 	json_opt_hex(w, "bus_limit", r->bus_limit != 0, r->bus_limit);
+	json_opt_hex(w, "cpu_reach_end", r->cpu_reach_end.known, r->cpu_reach_end.v);
+	json_opt_offset(w, "dma_offset", r->dma_offset.known, r->dma_offset.v);
 	dma_ranges_json(w, &r->map, device_dt(d)->error);
 	jw_string(w, "of_node", device_dt(d)->node);
 	json_opt_int(w, "iommu_group", d->iommu_group.known, d->iommu_group.v);
@@ -247,6 +257,7 @@ void json_device(struct json_writer *w, const char *key, const struct device_rep
 	jw_string(w, "verdict", verdict_to_string(r->verdict));
 	jw_string(w, "reason", r->reason);
 	jw_string(w, "kernel_model", kernel_model_to_string(r->kernel_model));
+	jw_string(w, "limiter", reach_limiter_to_string(r->limiter));
 	jw_string(w, "forced_why", r->forced_why);
 	json_tristate(w, "swiotlb_pool_reachable", r->pool_reachable);
 	json_opt_u64(w, "reachable_ram_bytes", r->direct.known, r->direct.reachable_bytes);

@@ -17,6 +17,8 @@ void json_time_utc(struct json_writer *w, const char *key, struct opt_i64 t);
 /* The value, or null when it is not known (an int below 0 is not). */
 void json_opt_u64(struct json_writer *w, const char *key, bool known, uint64_t v);
 void json_opt_hex(struct json_writer *w, const char *key, bool known, uint64_t v);
+/* A signed offset kept in a u64 ("-0xc0000000"), or null. */
+void json_opt_offset(struct json_writer *w, const char *key, bool known, uint64_t v);
 /* The value, or null when it is unknown. */
 void json_opt_int(struct json_writer *w, const char *key, bool known, int64_t v);
 void json_opt_bool(struct json_writer *w, const char *key, struct opt_bool v);

@@ -117,3 +117,12 @@ char *hex_string(uint64_t v)
 	strbuf_append_hex(&b, v);
 	return strbuf_steal(&b);
 }
+
+char *offset_string(uint64_t v)
+{
+	struct strbuf b = { 0 };
+	if (v >> 63)
+		strbuf_append(&b, "-");
+	strbuf_append_hex(&b, v >> 63 ? -v : v);
+	return strbuf_steal(&b);
+}

@@ -30,3 +30,5 @@ void strbuf_done(struct strbuf *b);
 
 /* Convenience: a freshly allocated "0x..." string, or NULL. */
 char *hex_string(uint64_t v);
+/* A signed offset kept in a u64 as the kernel keeps it (two's complement): "-0xc0000000", or NULL. */
+char *offset_string(uint64_t v);

@@ -1069,6 +1069,12 @@ fe340000-fe3400ff : fe340000.mmc mmc@7e340000
         "%s | .swiotlb_pool_reachable == true" % dev("fe340000.mmc"),
         "%s | .verdict == \"partial\"" % dev("fe340000.mmc"),
         "%s | length == 1" % finding("bounce-needed", "fe340000.mmc"),
+        "# its bus limit 0xffffffff is its mask's, but the soc window's offset (CPU = bus - 0xc0000000)",
+        "# ends its reach at CPU 0x3fffffff: in CPU terms the window, not the mask, decides (issue 38)",
+        "%s | .cpu_reach_end == \"0x3fffffff\" and .dma_offset == \"-0xc0000000\" and .limiter == \"bus-window\"" % dev("fe340000.mmc"),
+        "%s | length == 1 and .[0].evidence.cpu_reach_end == \"0x3fffffff\" and .[0].evidence.dma_offset == \"-0xc0000000\"" % finding("mask-limited-by-bus", "fe340000.mmc"),
+        "# a wider mask cannot help either device: the remedy names the window",
+        "%s | .[0].evidence.limiter == \"bus-window\" and (.[0].remedy | test(\"dma-ranges\"))" % finding("bounce-needed", "fe340000.mmc"),
         "[.block[] | select(.disk == \"mmcblk0\")][0].dma_device == \"fe340000.mmc\"",
         "# VL805 xHCI behind the PCIe host bridge: 64-bit mask, bus limit 0xc0000000 + 3 GiB - 1",
         "%s | .dma_mask_bits == 64 and .driver == \"xhci_hcd\"" % dev("0000:01:00.0"),
@@ -1079,8 +1085,9 @@ fe340000-fe3400ff : fe340000.mmc mmc@7e340000
         "%s | .unreachable_ram_bytes == %d" % (dev("0000:01:00.0"), unreach_xhci),
         "%s | .verdict == \"partial\"" % dev("0000:01:00.0"),
         "%s | length == 1" % finding("mask-limited-by-bus", "0000:01:00.0"),
-        "%s | .[0].evidence.bus_limit == \"0x17fffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
-        "%s | length == 1" % finding("bounce-needed", "0000:01:00.0"),
+        "%s | .[0].evidence.bus_limit == \"0x17fffffff\" and .[0].evidence.cpu_reach_end == \"0xbfffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
+        "%s | .cpu_reach_end == \"0xbfffffff\" and .limiter == \"bus-window\"" % dev("0000:01:00.0"),
+        "%s | length == 1 and .[0].evidence.limiter == \"bus-window\"" % finding("bounce-needed", "0000:01:00.0"),
         "# a warning (bouncing through a pool) is a cost the kernel handles: --fail-on error, the default, passes it",
         ".exit_status == 0",
     ]
@@ -1131,6 +1138,7 @@ def arm64_rpi4_54(t):
         "# emmc2: no block bounce limit from 5.3; dma-direct bounces RAM past the soc window (CPU 0-0x3fffffff) into the pool logged at 0x37400000, inside it",
         "%s | .verdict == \"partial\" and .swiotlb_pool_reachable == true" % dev("fe340000.mmc"),
         "%s | length == 1" % finding("bounce-needed", "fe340000.mmc"),
+        "%s | length == 1 and .[0].evidence.cpu_reach_end == \"0x3fffffff\"" % finding("mask-limited-by-bus", "fe340000.mmc"),
     ]
 
 
@@ -1185,6 +1193,8 @@ def arm64_rpi4_nonroot(t):
         "%s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == 5368709120 and .block_bounce_bytes == null" % xhci,
         "# its window's end, 0x17fffffff in bus addresses (exact from 5.5, a7ba70f1787f), is below its 64-bit mask",
         "%s | length == 1 and .[0].evidence.bus_limit == \"0x17fffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
+        "# the emmc2's: its bus limit is its mask, but the soc window's offset ends it at CPU 0x3fffffff",
+        "%s | length == 1 and .[0].evidence.cpu_reach_end == \"0x3fffffff\"" % finding("mask-limited-by-bus", "fe340000.mmc"),
         "# iomem reads as zeros to uid 1000, so the layout is zoneinfo's: said, as info; the RAM is the",
         "# zones' present pages (0x3b400 + 0xbc000 + 0x100000), the end DMA32's and Normal's last PFN",
         "%s | length == 1 and .[0].severity == \"info\" and .[0].evidence.ram_bytes == 8443133952 and .[0].evidence.end_pfn == 2097152" % finding("iomem-hidden"),
@@ -4208,6 +4218,10 @@ POOL_HIGH_EVIDENCE = [
     "%s | .[0].evidence.limit == \"0xffffffff\"" % finding("bounce-impossible", "fe340000.mmc"),
     "%s | .[0].evidence.limit == \"0x17fffffff\"" % finding("bounce-impossible", "0000:01:00.0"),
     "%s | .[0].evidence.bus_limit == \"0x17fffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
+    "# the emmc2's window ends its reach at CPU 0x3fffffff, below its 32-bit mask (issue 38)",
+    "%s | length == 1 and .[0].evidence.cpu_reach_end == \"0x3fffffff\"" % finding("mask-limited-by-bus", "fe340000.mmc"),
+    "# the pool, not the reach, is what fails them: the remedy names it",
+    "%s | .[0].evidence.limiter == \"pool\" and (.[0].remedy | test(\"pool\"))" % finding("bounce-impossible", "fe340000.mmc"),
     "# RAM past the emmc2's 1 GiB window: all of it but the first 0x3b400000 bytes",
     "%s | .[0].evidence.ram_above_bytes == %d" % (finding("no-bounce-pool"), 8443133952 - 0x3b400000),
 ]

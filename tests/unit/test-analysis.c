@@ -704,6 +704,58 @@ static void test_reach_offset_and_uncovered(void **state)
 	layout_done(&l2);
 }
 
+/* The CPU-side end of the reach, worked by hand from the windows (issue 38). */
+static void test_reach_cpu_end(void **state)
+{
+	/* the Raspberry Pi 4's soc window: CPU 0 at bus 0xc0000000 for 1 GiB */
+	struct dma_region soc = { .cpu_start = 0, .dma_start = 0xc0000000, .size = 1ull << 30 };
+	struct dma_map m = { .state = DMA_MAP_RANGES, .regions = &soc, .n_regions = 1, .bus_limit = 0xffffffff };
+	uint64_t e = 0;
+	(void)state;
+
+	/* a 32-bit mask is bus 0xffffffff: CPU 0x3fffffff, and so is a 64-bit one (the window ends) */
+	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, 0xffffffff, &e));
+	assert_int_equal(e, 0x3fffffff);
+	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, UINT64_MAX, &e));
+	assert_int_equal(e, 0x3fffffff);
+	/* a limit inside the window: bus 0xc0000fff is CPU 0xfff; below it nothing */
+	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, 0xc0000fff, &e));
+	assert_int_equal(e, 0xfff);
+	assert_false(reach_cpu_end(&m, RANGE_MAP_REGIONS, 0xbfffffff, &e));
+	/* limit 0 is none: the window's own end */
+	assert_true(reach_cpu_end(&m, RANGE_MAP_REGIONS, 0, &e));
+	assert_int_equal(e, 0x3fffffff);
+	/* before 5.10 one offset for every address, no window of its own: bus 0xffffffff - 0xc0000000 */
+	assert_true(reach_cpu_end(&m, RANGE_MAP_PFN_OFFSET, 0xffffffff, &e));
+	assert_int_equal(e, 0x3fffffff);
+	assert_true(reach_cpu_end(&m, RANGE_MAP_PFN_OFFSET, 0x1ffffffff, &e));
+	assert_int_equal(e, 0x13fffffff);
+	assert_false(reach_cpu_end(&m, RANGE_MAP_PFN_OFFSET, 0xbfffffff, &e));
+	/* no translation: the limit itself */
+	assert_true(reach_cpu_end(&m, RANGE_MAP_NONE, 0xffffffff, &e));
+	assert_int_equal(e, 0xffffffff);
+
+	/* RAM at 0x80000000 seen at bus 0 (CPU = bus + 0x80000000): a 32-bit mask reaches past 4 GiB */
+	struct dma_region up[] = {
+		{ .cpu_start = 0x80000000, .dma_start = 0, .size = 0x100000000 },
+		{ .cpu_start = 0x200000000, .dma_start = 0x200000000, .size = 0x100000000 },
+	};
+	struct dma_map m2 = { .state = DMA_MAP_RANGES, .regions = up, .n_regions = 2, .bus_limit = 0x2ffffffff };
+	assert_true(reach_cpu_end(&m2, RANGE_MAP_REGIONS, 0xffffffff, &e));
+	assert_int_equal(e, 0x17fffffff);
+	/* a wider limit reaches into the second, identity region: its end wins */
+	assert_true(reach_cpu_end(&m2, RANGE_MAP_REGIONS, 0x200000fff, &e));
+	assert_int_equal(e, 0x200000fff);
+	assert_true(reach_cpu_end(&m2, RANGE_MAP_PFN_OFFSET, UINT64_MAX, &e));
+	assert_int_equal(e, UINT64_MAX); /* saturates rather than wrapping */
+
+	/* a region at the top of the address space: no wrap past 2^64 - 1 */
+	struct dma_region top = { .cpu_start = 0xfffffffffffff000ull, .dma_start = 0, .size = 0x1000 };
+	struct dma_map m3 = { .state = DMA_MAP_RANGES, .regions = &top, .n_regions = 1, .bus_limit = 0xfff };
+	assert_true(reach_cpu_end(&m3, RANGE_MAP_REGIONS, UINT64_MAX, &e));
+	assert_int_equal(e, UINT64_MAX);
+}
+
 static void test_reach_wrap(void **state)
 {
 	/* a region whose bus addresses would be negative below its CPU start is never capable */
@@ -1202,6 +1254,7 @@ int main(void)
 		cmocka_unit_test(test_bitmask_count),
 		cmocka_unit_test(test_reach_x86_32bit),
 		cmocka_unit_test(test_reach_offset_and_uncovered),
+		cmocka_unit_test(test_reach_cpu_end),
 		cmocka_unit_test(test_reach_wrap),
 		cmocka_unit_test(test_reach_edges_64),
 		cmocka_unit_test(test_legacy_2013),

@@ -149,7 +149,8 @@ static void test_window_partial(void **state)
 
 	static const enum explain_case order[] = {
 		EXPLAIN_MASK_SYSFS, EXPLAIN_BUS_LIMIT_DT, EXPLAIN_BUS_RANGE, EXPLAIN_TRANSLATION_REGION,
-		EXPLAIN_RAM_PARTLY, EXPLAIN_RAM_TOTAL, EXPLAIN_POOL_IN_REACH, EXPLAIN_VERDICT,
+		EXPLAIN_CPU_REACH_WINDOW, EXPLAIN_RAM_PARTLY, EXPLAIN_RAM_TOTAL, EXPLAIN_POOL_IN_REACH,
+		EXPLAIN_VERDICT, EXPLAIN_LIMITER_BUS_WINDOW,
 	};
 	assert_int_equal(e.n_steps, sizeof(order) / sizeof(*order));
 	for (size_t i = 0; i < e.n_steps; i++)
@@ -167,6 +168,8 @@ static void test_window_partial(void **state)
 	s = step_of(&e, EXPLAIN_TRANSLATION_REGION);
 	assert_int_equal(number(s, "offset"), 0);
 	assert_int_equal(number(s, "cpu_end"), WINDOW - 1);
+	s = step_of(&e, EXPLAIN_CPU_REACH_WINDOW);
+	assert_int_equal(number(s, "cpu_reach_end"), WINDOW - 1);
 	s = step_of(&e, EXPLAIN_RAM_PARTLY);
 	assert_int_equal(number(s, "reachable"), WINDOW - RAM_START);
 	assert_int_equal(number(s, "unreachable"), RAM_END + 1 - WINDOW);
@@ -223,9 +226,10 @@ static void test_unknown_mask(void **state)
 	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
 	assert_int_equal(r.devices.devices[0].verdict, VERDICT_UNKNOWN);
 	assert_int_equal(explain_build(&r, &r.devices.devices[0], &e), 0);
-	assert_int_equal(e.n_steps, 2);
+	assert_int_equal(e.n_steps, 3);
 	assert_int_equal(e.steps[0].c, EXPLAIN_MISSING);
 	assert_int_equal(e.steps[1].c, EXPLAIN_VERDICT);
+	assert_int_equal(e.steps[2].c, EXPLAIN_LIMITER_UNKNOWN);
 	assert_non_null(e.missing);
 	assert_string_equal(e.missing, "the DMA mask");
 	assert_string_equal(e.steps[1].w[1].s, "VR_NO_MASK_BITS");
@@ -252,8 +256,9 @@ static void test_unknown_layout(void **state)
 	assert_int_equal(explain_build(&r, &r.devices.devices[0], &e), 0);
 	step_of(&e, EXPLAIN_MASK_SYSFS);
 	step_of(&e, EXPLAIN_TRANSLATION_REGION);
-	assert_int_equal(e.steps[e.n_steps - 2].c, EXPLAIN_MISSING);
-	assert_int_equal(e.steps[e.n_steps - 1].c, EXPLAIN_VERDICT);
+	assert_int_equal(e.steps[e.n_steps - 3].c, EXPLAIN_MISSING);
+	assert_int_equal(e.steps[e.n_steps - 2].c, EXPLAIN_VERDICT);
+	assert_int_equal(e.steps[e.n_steps - 1].c, EXPLAIN_LIMITER_UNKNOWN);
 	assert_non_null(strstr(e.missing, "where RAM lies"));
 	for (size_t i = 0; i < e.n_steps; i++)
 		assert_int_not_equal(explain_case_kind(e.steps[i].c), EXPLAIN_KIND_RAM);
