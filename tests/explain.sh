@@ -137,6 +137,20 @@ if explain arm-2013-highmem 12200000.mmc; then
 	check "2013: the text shows both readings in hex" test $? -eq 0
 fi
 
+# ---- arm-256m-c3ffffff (gen-fixtures.py, args --assume-mask c8000000.mmc=0xc3ffffff):
+# RAM 0xc0000000-0xcfffffff, read here from its proc/iomem ----
+root=$(fixture_root arm-256m-c3ffffff) && out=$tmp/c3.json &&
+	"$TOOL" --sysroot "$root" --assume-mask c8000000.mmc=0xc3ffffff --explain c8000000.mmc -J > "$out"
+read -r a b <<< "$(sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/0x\1 0x\2/p' "$root/proc/iomem")"
+mask=0xc3ffffff
+# as a limit: a..mask; as a bitmask: the addresses of a..b with no bit outside the mask
+lim=$((mask - a + 1)) bm=0
+for ((x = a; x <= b; x += 0x100000)); do (( (x & ~mask) == 0 )) && bm=$((bm + 0x100000)); done
+is "c3ffffff: the mask" "$(v mask-user mask)" $mask
+is "c3ffffff: as a limit" "$(v mask-not-contiguous limit_reachable)" $lim
+is "c3ffffff: as a bitmask" "$(v mask-not-contiguous bitmask_reachable)" $bm
+is "c3ffffff: 3.10 ARM checks no reach" "$(cases | grep -o bus-range-arm-unchecked)" bus-range-arm-unchecked
+
 # ---- kernel-x86-q35-iommu-pt (captured, 6.1 under QEMU, iommu=pt): the
 # sym53c8xx's 32-bit mask in an identity domain; RAM from its proc/iomem ----
 if explain kernel-x86-q35-iommu-pt 0000:00:02.0; then

@@ -49,6 +49,10 @@ static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	  "the DMA mask is {mask}: given with --assume-mask"),
 	C(MASK_NONE, "mask-none", MASK,
 	  "no DMA mask: {why}"),
+	C(MASK_NOT_CONTIGUOUS, "mask-not-contiguous", MASK,
+	  "{mask} is not of the form 2^n - 1: where the kernel compares with it (dma_capable(), the "
+	  "block layer's bounce limit) it reads a limit, not a bitmask; read as a bitmask it would "
+	  "reach {bitmask_reachable} of RAM, read as a limit {limit_reachable}"),
 	C(BUS_LIMIT_NONE, "bus-limit-none", BUS_LIMIT,
 	  "no bus limit ({why}): the limit is the mask, {limit}"),
 	C(BUS_LIMIT_NOT_KEPT, "bus-limit-not-kept", BUS_LIMIT,
@@ -813,6 +817,13 @@ static int build(struct builder *b, struct explain *ret)
 		missing(b, UNKNOWN_CAUSE_DEVICETREE, r->map.why, ret);
 		end(b, ret);
 		return 0;
+	}
+	if (!mask_is_contiguous(r->dma_mask.v) && r->direct.known && r->bitmask.known) {
+		struct explain_step *s = add_step(b, EXPLAIN_MASK_NOT_CONTIGUOUS, ERA_BUS_LIMIT, NULL);
+		computed(s, "mask", r->dma_mask.v, EXPLAIN_UNIT_ADDRESS, "the mask above");
+		computed(s, "bitmask_reachable", r->bitmask.reachable_bytes, EXPLAIN_UNIT_BYTES,
+			 "RAM whose every address a has a & ~mask == 0");
+		computed(s, "limit_reachable", r->direct.reachable_bytes, EXPLAIN_UNIT_BYTES, SRC_REACH);
 	}
 	bus_steps(b);
 	translation_steps(b);
