@@ -257,7 +257,7 @@ bad() { # bad NAME WANT ARGS...: exit 2, one line on stderr matching WANT, nothi
 bad "an unknown device" "--explain nosuch: no such device" --explain nosuch
 bad "two devices" "takes one device" --explain fe340000.mmc 0000:01:00.0
 bad "two --explain" "takes one device" --explain fe340000.mmc --explain 0000:01:00.0
-bad "--explain with --diff" "has no place\|takes one device" --explain fe340000.mmc --diff a b
+bad "--explain with --diff" "--diff has no place" --explain fe340000.mmc --diff a b
 bad "--explain with --output" "--output has no place" --explain fe340000.mmc -o DEVICE
 bad "--explain with --raw" "--raw has no place" --explain fe340000.mmc -r
 bad "--explain with --pairs" "--pairs has no place" --explain fe340000.mmc -P

@@ -120,10 +120,10 @@ static void check_explain_options(struct argp_state *state, const struct options
 			  : r->pairs ? "--pairs" : r->sort ? "--sort" : r->noheadings ? "--noheadings"
 			  : o->no_idle ? "--no-idle" : NULL;
 
-	if (o->n_select)
-		argp_error(state, "--explain takes one device: '%s' and '%s' are two", o->explain, o->select[0]);
 	if (bad)
 		argp_error(state, "--explain explains one device: %s has no place in it", bad);
+	if (o->n_select)
+		argp_error(state, "--explain takes one device: '%s' and '%s' are two", o->explain, o->select[0]);
 	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
 		argp_error(state, "--explain writes text or JSON, not %s", format_to_string(o->format));
 }
