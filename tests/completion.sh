@@ -21,6 +21,10 @@ check "every option in --help is completed" bash -c '
 	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
 		grep -q -- "$o" "$2" || { echo "# missing $o"; exit 1; }
 	done' _ "$TOOL" "$SRCDIR/completions/bash/dmamask-audit"
+check "every option in --help is in the man page" bash -c '
+	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
+		grep -q -- "\*$o\*" "$2" || { echo "# missing $o"; exit 1; }
+	done' _ "$TOOL" "$SRCDIR/man/dmamask-audit.8.scd"
 check "--format=<TAB> (split at '=') offers the formats" \
 	test "$(complete_words dmamask-audit --format = '' | sort | tr '\n' ' ')" = "json ndjson prometheus text "
 check "-x offers the columns" test "$(complete_words dmamask-audit -x VERD)" = "VERDICT"
@@ -84,6 +88,10 @@ check "--assume-mask 0000:01<TAB> (split at ':' by bash) still sees --assume-mas
 	COMP_LINE="dmamask-audit --sysroot $1 --assume-mask 0000:01"; COMP_POINT=${#COMP_LINE}
 	_dmamask_audit
 	test "${COMPREPLY[*]}" = "01:00.0="' _ "$SRCDIR/completions/bash/dmamask-audit" "$root"
+check "--explain fe<TAB> offers the snapshot's platform device, no =" \
+	test "$(complete_words dmamask-audit --sysroot "$root" --explain fe)" = "fe340000.mmc"
+check "zsh completes --explain with a device, no =" \
+	grep -q -- "--explain=.*:device:_dmamask_audit_device'" "$SRCDIR/completions/zsh/_dmamask-audit"
 check "--assume-mask DEV=<TAB> offers no mask" \
 	test -z "$(complete_words dmamask-audit --sysroot "$root" --assume-mask fe340000.mmc=)"
 check "--assume-mask DEV=<TAB> split at '=' by bash offers nothing either" bash -c '

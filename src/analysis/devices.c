@@ -425,6 +425,7 @@ static void apply(const struct devices_input *in, struct device_report *r, struc
 		return;
 	}
 	r->verdict = c->verdict;
+	r->verdict_case = v.why;
 	r->unknown_cause = c->cause;
 	r->reason = c->text ? c->text : v.detail;
 	r->out_of_reach_decides = c->flags & VR_OUT_OF_REACH;

@@ -161,6 +161,7 @@ struct device_report {
 	enum mask_source mask_source;
 	enum kernel_model kernel_model;
 	enum verdict verdict;
+	int verdict_case;                    /* enum verdict_reason (verdict-catalogue.h): the case that decided */
 	enum reach_limiter limiter;          /* what its remedy must change (limiter_decide) */
 	enum unknown_cause unknown_cause;    /* VERDICT_UNKNOWN only */
 	enum tristate pool_reachable;

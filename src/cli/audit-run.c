@@ -39,34 +39,55 @@ static int check_assumed_masks(const struct machine *m, const struct options *o)
 	return 0;
 }
 
+/* A name that is no device's: what it is instead, said; 1 for a disk or interface with no DMA device, else -ENODEV. */
+static int say_not_a_device(const char *opt, const char *sel, enum selector_kind kind)
+{
+	switch (kind) {
+	case SELECTOR_VIRTUAL_DISK:
+		fprintf(stderr, "%s: %s%s: a virtual disk with no DMA device (loop, zram, device-mapper): "
+			"nothing to judge\n", program_invocation_short_name, opt, sel);
+		return 1;
+	case SELECTOR_VIRTUAL_INTERFACE:
+		fprintf(stderr, "%s: %s%s: a virtual network interface with no DMA device: nothing to "
+			"judge\n", program_invocation_short_name, opt, sel);
+		return 1;
+	default:
+		fprintf(stderr, "%s: %s%s: no such device, disk or network interface (see the DEVICE "
+			"column)\n", program_invocation_short_name, opt, sel);
+		return -ENODEV;
+	}
+}
+
 /*
- * DEVICE...: each must name a device, a disk or an interface, so a typo is not
- * an empty report; a disk or interface with no device of its own is said so and
- * left out. 1 when nothing is left to judge, 0, or -ENODEV (said).
+ * DEVICE... and --explain: each must name a device, a disk or an interface, so
+ * a typo is not an empty report (--explain: exactly one device); a disk or
+ * interface with no device of its own is said so and left out. 1 when nothing
+ * is left to judge, 0, or -ENODEV (said).
  */
 static int check_selection(const struct machine *m, struct options *o)
 {
 	size_t kept = 0, n = o->n_select;
 
-	for (size_t i = 0; i < n; i++) {
-		switch (selector_classify(m, o->select[i])) {
-		case SELECTOR_DEVICE:
-			o->select[kept++] = o->select[i];
-			continue;
-		case SELECTOR_VIRTUAL_DISK:
-			fprintf(stderr, "%s: %s: a virtual disk with no DMA device (loop, zram, "
-				"device-mapper): nothing to judge\n", program_invocation_short_name,
-				o->select[i]);
-			continue;
-		case SELECTOR_VIRTUAL_INTERFACE:
-			fprintf(stderr, "%s: %s: a virtual network interface with no DMA device: "
-				"nothing to judge\n", program_invocation_short_name, o->select[i]);
-			continue;
-		default:
-			fprintf(stderr, "%s: %s: no such device, disk or network interface (see the DEVICE "
-				"column)\n", program_invocation_short_name, o->select[i]);
+	if (o->explain) {
+		size_t found = 0;
+		for (size_t d = 0; d < m->n_devices; d++)
+			found += device_matches(m, d, o->explain);
+		if (!found)
+			return say_not_a_device("--explain ", o->explain, selector_classify(m, o->explain));
+		if (found > 1) {
+			fprintf(stderr, "%s: --explain %s: names %zu devices; give one of their ids (see the "
+				"DEVICE column)\n", program_invocation_short_name, o->explain, found);
 			return -ENODEV;
 		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		enum selector_kind kind = selector_classify(m, o->select[i]);
+		if (kind == SELECTOR_DEVICE) {
+			o->select[kept++] = o->select[i];
+			continue;
+		}
+		if (say_not_a_device("", o->select[i], kind) < 0)
+			return -ENODEV;
 	}
 	o->n_select = kept;
 	return n && !kept ? 1 : 0;
@@ -245,7 +266,8 @@ static int audit(struct options *o, struct audit_run *a, struct output **out)
 	const struct report_options ro = {
 		.fail_on = o->fail_on, .allow_incomplete = o->allow_incomplete,
 		.masks = o->masks, .n_masks = o->n_masks,
-		.select = o->select, .n_select = o->n_select, .no_idle = o->no_idle,
+		.select = o->explain ? &o->explain : o->select, .n_select = o->explain ? 1 : o->n_select,
+		.no_idle = o->no_idle,
 	};
 	struct report rep;
 	int r = report_build_with(&a->m, &ro, &rep);

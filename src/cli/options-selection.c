@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Which devices are audited, and as what: --assume-mask, --no-idle, --page-size. */
+/* Which devices are audited, and as what: --assume-mask, --no-idle, --page-size, --explain. */
 #include <errno.h>
 #include <string.h>
 
@@ -12,6 +12,8 @@
 static const struct argp_option selection_options[] = {
 	{ "assume-mask", OPT_ASSUME_MASK, "DEV=0xHEX|BITS", 0,
 	  "Audit DEV with this DMA mask: the full 64-bit mask, or a bit count as sysfs shows it", 0 },
+	{ "explain", OPT_EXPLAIN, "DEVICE", 0,
+	  "The kernel's DMA decision for DEVICE, step by step, each number with its source", 0 },
 	{ "no-idle", OPT_NO_IDLE, NULL, 0, "Leave out the devices that do no DMA (idle)", 0 },
 	{ "page-size", OPT_PAGE_SIZE, "BYTES", 0,
 	  "Page size of the audited kernel (default: live, MANIFEST, else 4096)", 0 },
@@ -37,6 +39,11 @@ static error_t parse_selection(int key, char *arg, struct argp_state *state)
 			o->n_masks++;
 		break;
 	}
+	case OPT_EXPLAIN:
+		if (o->explain)
+			argp_error(state, "--explain takes one device: '%s' and '%s' are two", o->explain, arg);
+		o->explain = arg;
+		break;
 	case OPT_NO_IDLE:
 		o->no_idle = true;
 		break;

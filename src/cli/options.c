@@ -109,6 +109,25 @@ static void check_diff_options(struct argp_state *state, const struct options *o
 		argp_error(state, "--diff writes text or JSON, not %s", format_to_string(o->format));
 }
 
+/*
+ * --explain DEVICE explains one device's decision: a second device, --diff,
+ * and what shapes the device table or picks devices by kind have no place in it.
+ */
+static void check_explain_options(struct argp_state *state, const struct options *o)
+{
+	const struct render_options *r = &o->render;
+	const char *bad = o->diff ? "--diff" : o->have_columns ? "--output" : r->raw ? "--raw"
+			  : r->pairs ? "--pairs" : r->sort ? "--sort" : r->noheadings ? "--noheadings"
+			  : o->no_idle ? "--no-idle" : NULL;
+
+	if (bad)
+		argp_error(state, "--explain explains one device: %s has no place in it", bad);
+	if (o->n_select)
+		argp_error(state, "--explain takes one device: '%s' and '%s' are two", o->explain, o->select[0]);
+	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		argp_error(state, "--explain writes text or JSON, not %s", format_to_string(o->format));
+}
+
 /* DEVICE... (or --diff's OLD NEW): argv's own strings, kept in order. */
 static void add_selected(struct argp_state *state, struct options *o, const char *arg)
 {
@@ -160,7 +179,9 @@ static error_t parse_root(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END: /* after the children's own checks */
 		check_format_options(state, o);
-		if (o->diff)
+		if (o->explain)
+			check_explain_options(state, o);
+		else if (o->diff)
 			check_diff_options(state, o);
 		break;
 	default:
@@ -188,7 +209,7 @@ static int list_columns(void)
 
 int options_parse(struct options *o, int argc, char **argv)
 {
-	const struct argp argp = { root_options, parse_root, "[DEVICE...]\n--diff OLD NEW", doc,
+	const struct argp argp = { root_options, parse_root, "[DEVICE...]\n--explain DEVICE\n--diff OLD NEW", doc,
 				   children, NULL, NULL };
 
 	argp_err_exit_status = EXIT_FATAL;

@@ -60,6 +60,7 @@ struct options {
 	size_t n_masks;
 	unsigned page_size;
 	bool no_idle;
+	const char *explain;          /* --explain DEVICE: argv's own string; NULL: an audit */
 	/* options.c */
 	enum severity fail_on;
 	bool diff;                    /* --diff OLD NEW: the two in select[] */

@@ -20,9 +20,27 @@ struct opt_i64 clock_now(void)
 	return ret;
 }
 
+/* --explain: the one device the report holds (check_selection saw to it), step by step. */
+static int render_explain(FILE *out, const struct options *o, const struct machine *m,
+			  const struct report *rep)
+{
+	_cleanup_(explain_done) struct explain e = { 0 };
+	int r;
+
+	if (rep->devices.n_devices != 1)
+		return -ENODEV;
+	r = explain_build(rep, &rep->devices.devices[0], &e);
+	if (r < 0)
+		return r;
+	return o->format == FORMAT_JSON ? render_explain_json(out, m, rep, &e)
+					: render_explain_text(out, m, rep, &e, &o->render);
+}
+
 static int render(FILE *out, const struct options *o, const struct machine *m,
 		  const struct report *rep)
 {
+	if (o->explain)
+		return render_explain(out, o, m, rep);
 	switch (o->format) {
 	case FORMAT_JSON:
 		return render_json(out, m, rep, &o->render);

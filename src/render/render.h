@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/explain.h"
 #include "analysis/model.h"
 #include "machine.h"
 
@@ -39,6 +40,11 @@ _must_check_ int render_json(FILE *out, const struct machine *m, const struct re
 /* JSON lines: a record per device, then the machine's; o may be NULL. */
 _must_check_ int render_ndjson(FILE *out, const struct machine *m, const struct report *r,
 			       const struct render_options *o) _nonnull_(1, 2, 3);
+/* --explain DEVICE: e's steps (explain_build) as text, or as one JSON document (definitions/explain). */
+_must_check_ int render_explain_text(FILE *out, const struct machine *m, const struct report *rep,
+				     const struct explain *e, const struct render_options *o) _nonnull_all_;
+_must_check_ int render_explain_json(FILE *out, const struct machine *m, const struct report *rep,
+				     const struct explain *e) _nonnull_all_;
 /* Prometheus text exposition format (node_exporter textfile collector). */
 _must_check_ int render_prometheus(FILE *out, const struct machine *m, const struct report *r) _nonnull_all_;
 /*
