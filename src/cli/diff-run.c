@@ -111,8 +111,9 @@ static int unranked(const char *side, const struct diff_unranked *u)
 }
 
 /* A side: a JSON report file as it is, or a snapshot (directory or archive) audited. */
-static int load_side(const char *side, const struct diff_request *q, json_object **ret)
+static int load_side(const char *side, const struct diff_request *q, json_object **ret, bool *ret_snapshot)
 {
+	bool snapshot = false;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 	struct stat st;
@@ -141,11 +142,13 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 							    : ", not a JSON report or a snapshot");
 			return failed(side, why);
 		}
+		snapshot = !json;
 		r = json ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
 			 : audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
 			return json ? failed(side, strerror(-r)) : r;
 	} else if (S_ISDIR(st.st_mode)) {
+		snapshot = true;
 		r = audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
 			return r;
@@ -180,6 +183,7 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 		return r;
 	}
 	*ret = doc;
+	*ret_snapshot = snapshot;
 	return 0;
 }
 
@@ -191,7 +195,9 @@ int diff_run(const struct diff_request *q, struct output *out)
 	FILE *f = NULL;
 	int r, status = EXIT_FATAL;
 
-	if (load_side(q->old, q, &old) < 0 || load_side(q->new, q, &new) < 0)
+	bool old_snap = false, new_snap = false;
+
+	if (load_side(q->old, q, &old, &old_snap) < 0 || load_side(q->new, q, &new, &new_snap) < 0)
 		goto done;
 	if (report_diff_build(old, new, q->fail_on, &d) < 0) {
 		fprintf(stderr, "%s: --diff: out of memory\n", program_invocation_short_name);
@@ -199,7 +205,7 @@ int diff_run(const struct diff_request *q, struct output *out)
 	}
 	r = output_start(out, &f, &kind);
 	if (r == 0) {
-		const struct diff_side o = { q->old, old }, n = { q->new, new };
+		const struct diff_side o = { q->old, old, old_snap }, n = { q->new, new, new_snap };
 		r = output_finish(out, q->json ? diff_render_json(f, &d, &o, &n, q->fail_on)
 					       : diff_render_text(f, &d, &o, &n, q->fail_on, q->bytes));
 		out = NULL; /* output_finish() frees it */
