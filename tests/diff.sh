@@ -148,6 +148,22 @@ diff_ "$tmp/a.json" "$tmp/noids.json"
 check "ids on one side only: the same device (nothing says otherwise), changed" \
 	grep -qx "  changed  0000:00:1f.2 ahci: partial -> fails (worse)" "$tmp/out"
 
+# the fixture pair: QEMU's EHCI at 0000:00:02.0, then its pcnet in the same slot
+ehci=$(fixture_root x86-slot-ehci) || exit 99
+pcnet=$(fixture_root x86-slot-pcnet) || exit 99
+diff_ "$ehci" "$pcnet"
+check "EHCI -> pcnet32 in one slot: replaced, no pcnet32 'regression', exit 0 ($rc)" \
+	bash -c 'test "$1" -eq 0 && grep -qx "  replaced 0000:00:02.0: ehci-pci \[8086:24cd\] partial -> pcnet32 \[1022:2000\] partial" "$2" &&
+		 ! grep -q "changed  0000:00:02.0" "$2"' _ "$rc" "$tmp/out"
+check "... the EHCI's finding went with it, the pcnet32's came: removed and added, not unchanged" \
+	bash -c 'grep -qx "  added    warning bounce-needed 0000:00:02.0" "$1" &&
+		 grep -qx "  removed  warning bounce-needed 0000:00:02.0" "$1" &&
+		 test "$(tail -1 "$1")" = "1 device and 2 findings changed; 0 worse at or above error"' _ "$tmp/out"
+check "... the slot's ID_PATH is the same: not shown" bash -c '! grep -q ID_PATH "$1"' _ "$tmp/out"
+diff_ --fail-on warning "$ehci" "$pcnet"
+check "... a new card that bounces counts at --fail-on warning, as an added one would ($rc)" \
+	bash -c 'test "$1" -eq 1 && grep -q "^  replaced 0000:00:02.0: .* (worse)$" "$2"' _ "$rc" "$tmp/out"
+
 # ---- bad input: one line, exit 2, nothing on stdout ----
 bad() { # NAME EXPECTED-STDERR ARGS...
 	local name=$1 want=$2

@@ -329,6 +329,15 @@ static int add_finding(struct report_diff *d, json_object *o, json_object *w, en
 	return 0;
 }
 
+/* The device at id is another card than before: its findings are the new card's, not changes. */
+static bool is_replaced(const struct report_diff *d, const char *device)
+{
+	for (size_t i = 0; device && i < d->n_devices; i++)
+		if (d->devices[i].kind == DIFF_REPLACED && strcmp(d->devices[i].id, device) == 0)
+			return true;
+	return false;
+}
+
 static int diff_findings(struct report_diff *d, json_object *old, json_object *new, enum severity fail_on)
 {
 	json_object *of = diff_at(old, "findings"), *nf = diff_at(new, "findings");
@@ -336,14 +345,14 @@ static int diff_findings(struct report_diff *d, json_object *old, json_object *n
 
 	for (size_t i = 0; i < n_new; i++) {
 		json_object *w = json_object_array_get_idx(nf, i);
-		const char *id = diff_str_at(w, "id");
-		if (id && add_finding(d, find_finding(of, id, diff_str_at(w, "device")), w, fail_on) < 0)
+		const char *id = diff_str_at(w, "id"), *dev = diff_str_at(w, "device");
+		if (id && add_finding(d, is_replaced(d, dev) ? NULL : find_finding(of, id, dev), w, fail_on) < 0)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < n_old; i++) {
 		json_object *o = json_object_array_get_idx(of, i);
-		const char *id = diff_str_at(o, "id");
-		if (id && !find_finding(nf, id, diff_str_at(o, "device")) && add_finding(d, o, NULL, fail_on) < 0)
+		const char *id = diff_str_at(o, "id"), *dev = diff_str_at(o, "device");
+		if (id && (is_replaced(d, dev) || !find_finding(nf, id, dev)) && add_finding(d, o, NULL, fail_on) < 0)
 			return -ENOMEM;
 	}
 	return 0;
