@@ -141,6 +141,7 @@ cp "$B/pc1.json" "$S/pc1-a.json"
 cp "$B/pc1.json" "$S/pc1-b.json"
 cp "$A/pc1.json" "$S/pc1-c.json"
 mkdir "$S/dir.json"
+ln -s "$tmp/nowhere.json" "$S/dangling.json"
 cp "$B/web2.json" "$S/locked.json"
 chmod 000 "$S/locked.json"
 fleet_ "$S"
@@ -155,6 +156,8 @@ check "ndjson lines: recorded as what they are" grep -q "^  $S/lines.json: a dma
 check "two reports at one host's first time: the host recorded, not guessed" \
 	grep -qx "  $S/pc1-b.json: host pc1: another report at the same time, 2026-11-01T03:00:00Z: which comes first cannot be told" "$tmp/out"
 check "a directory named *.json: recorded" grep -qx "  $S/dir.json: not a regular file" "$tmp/out"
+check "a file that cannot be opened (a dangling link): recorded with its errno" \
+	grep -qx "  $S/dangling.json: No such file or directory" "$tmp/out"
 if [ "$(id -u)" -ne 0 ]; then
 	check "an unreadable file: recorded with its errno" grep -qx "  $S/locked.json: Permission denied" "$tmp/out"
 else
