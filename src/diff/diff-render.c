@@ -149,9 +149,9 @@ static void print_device(FILE *out, const struct diff_device *x, bool bytes)
 		fputs(x->worse ? " (worse)\n" : "\n", out);
 		if (x->old_id_path && x->id_path && strcmp(x->old_id_path, x->id_path) != 0) {
 			fprintf(out, "%11s%-22s ", "", "udev.ID_PATH");
-			text_put_safe(out, x->old_id_path ?: "-");
+			text_put_safe(out, x->old_id_path);
 			fputs(" -> ", out);
-			text_put_safe(out, x->id_path ?: "-");
+			text_put_safe(out, x->id_path);
 			fputc('\n', out);
 		}
 		return;
