@@ -81,6 +81,8 @@ host x86-amd-5.3-identity twin 2026-12-01T03:00:00Z "$tmp/twin-b" \
 fleet_ "$tmp/twin-a" "$tmp/twin-b"
 check "two AHCIs failing on one host: 1 host, once" \
 	grep -qx "  1 host (1 worse): device ahci \[8086:2922\]: partial -> fails" "$tmp/out"
+check "... its kernels, without 'on all 1'" \
+	test "$(sed -n 6p "$tmp/out")" = "    kernel 5.4.203-1-amd64 -> 5.3.18-1-amd64"
 
 # a list of files, and the host's reports ordered by time, not by the command line
 fleet_ "$A/db1.json" "$B/db1.json" "$A/web1.json" "$B/web1.json"

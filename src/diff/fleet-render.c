@@ -92,14 +92,16 @@ static void put_machine(FILE *out, const struct fleet_group *g)
 		fputs(g->change, out);
 }
 
-/* "kernel 5.3.18 -> 5.4.203 on all 12", or the commonest pairs with their counts. */
+/* "kernel 5.3.18 -> 5.4.203 on all 12" (one host: its pair), or the commonest pairs with their counts. */
 static void put_kernels(FILE *out, const struct fleet_group *g)
 {
 	fputs("    kernel", out);
 	if (g->n_kernels == 1) {
 		fputc(' ', out);
 		put_pair(out, g->kernels[0].old, g->kernels[0].new);
-		fprintf(out, " on all %zu\n", g->hosts);
+		if (g->hosts > 1)
+			fprintf(out, " on all %zu", g->hosts);
+		fputc('\n', out);
 		return;
 	}
 	fputs("s ", out);
