@@ -34,13 +34,13 @@ check "a verdict partial -> fails: exit 1 ($rc)" test "$rc" -eq 1
 check "the text names the device, the verdicts, worse" \
 	grep -qx "  changed  0000:00:1f.2 ahci: partial -> fails (worse)" "$tmp/out"
 check "the text shows the reach that changed, in units" \
-	grep -Eqx " +unreachable_ram_bytes +21 GiB -> 27.9 GiB" "$tmp/out"
+	grep -Eqx " +unreachable_ram_bytes +21 GiB -> 27.9 GiB \(\+6.9 GiB\)" "$tmp/out"
 check "the text lists the new error finding as worse" \
 	grep -qx "  added    error   bounce-impossible 0000:00:1f.2 (worse)" "$tmp/out"
 check "the last line counts what changed" \
 	test "$(tail -1 "$tmp/out")" = "1 device and 1 finding changed; 2 worse at or above error"
 diff_ -b "$tmp/a.json" "$tmp/worse.json"
-check "-b: exact bytes" grep -Eqx " +unreachable_ram_bytes +22548578304 -> 30000000000" "$tmp/out"
+check "-b: exact bytes" grep -Eqx " +unreachable_ram_bytes +22548578304 -> 30000000000 \(\+7451421696\)" "$tmp/out"
 diff_ "$tmp/worse.json" "$tmp/a.json"
 check "the other way round it got better: exit 0 ($rc)" test "$rc" -eq 0
 check "... and the finding is removed, not worse" grep -qx "  removed  error   bounce-impossible 0000:00:1f.2" "$tmp/out"
@@ -51,7 +51,8 @@ check "-J: exit 1 as the text ($rc)" test "$rc" -eq 1
 check "-J: worse, the sides named" jqe "$tmp/d.json" \
 	".worse == true and .exit_status == 1 and .old.source == \"$tmp/a.json\" and .fail_on == \"error\""
 check "-J: the device change with typed values" jqe "$tmp/d.json" \
-	'.devices == [{"id": "0000:00:1f.2", "change": "changed", "driver": "ahci", "old_verdict": "partial",
+	'.devices == [{"id": "0000:00:1f.2", "change": "changed", "driver": "ahci", "pci_id": "8086:2922",
+	  "replaced": null, "old_verdict": "partial",
 	  "new_verdict": "fails", "worse": true, "fields": [{"field": "verdict", "old": "partial", "new": "fails"},
 	  {"field": "unreachable_ram_bytes", "old": 22548578304, "new": 30000000000}]}]'
 check "-J: the finding added" jqe "$tmp/d.json" \
@@ -71,7 +72,7 @@ jq '(.devices[] | select(.id == "0000:00:1f.2")).unreachable_ram_bytes += 4096' 
 diff_ "$tmp/a.json" "$tmp/more.json"
 check "more RAM out of reach on a bouncing device: a warning, exit 0 by default ($rc)" test "$rc" -eq 0
 check "4 KiB more: exact bytes where both would read 21 GiB" \
-	grep -Eqx " +unreachable_ram_bytes +22548578304 bytes -> 22548582400 bytes" "$tmp/out"
+	grep -Eqx " +unreachable_ram_bytes +22548578304 -> 22548582400 \(\+4 KiB\)" "$tmp/out"
 diff_ --fail-on warning "$tmp/a.json" "$tmp/more.json"
 check "... exit 1 with --fail-on warning ($rc)" test "$rc" -eq 1
 
@@ -92,6 +93,85 @@ tar czf "$tmp/k53.tar.gz" -C "$k53" .
 diff_ "$tmp/k53.tar.gz" "$k53"
 check "an archived snapshot against its directory: exit 0, no change ($rc)" \
 	bash -c 'test "$1" -eq 0 && grep -q "^No change" "$2"' _ "$rc" "$tmp/out"
+
+# ---- when each side was true: a snapshot's captured_at, a report's generated_at (issue 39) ----
+cp -a "$k54" "$tmp/k54-later"
+sed -i 's/^captured_at=.*/captured_at=2026-12-05T09:30:00Z/' "$tmp/k54-later/MANIFEST"
+tar czf "$tmp/k54-later.tar.gz" -C "$tmp/k54-later" .
+diff_ "$tmp/k53.tar.gz" "$tmp/k54-later.tar.gz"
+check "two archived snapshots: each side stamped with its MANIFEST's captured_at, labelled" \
+	bash -c 'grep -qx "old $1: (hostname unknown), Linux 5.3.18-1-amd64, captured_at 2026-12-03T08:00:00Z" "$3" &&
+		 grep -qx "new $2: (hostname unknown), Linux 5.4.203-1-amd64, captured_at 2026-12-05T09:30:00Z" "$3"' \
+	_ "$tmp/k53.tar.gz" "$tmp/k54-later.tar.gz" "$tmp/out"
+check "... and neither with this run's time (generated_at) ($rc)" \
+	bash -c 'test "$1" -eq 0 && grep -q "^old " "$2" && ! grep -q generated_at "$2"' _ "$rc" "$tmp/out"
+jq '.generated_at = "2026-11-30T12:00:00Z"' "$tmp/a.json" > "$tmp/a-dated.json"
+diff_ "$tmp/a-dated.json" "$tmp/k54-later"
+check "a report side: its generated_at, and the captured_at of the snapshot it was made of" \
+	grep -qx "old $tmp/a-dated.json: (hostname unknown), Linux 6.1.0-27-amd64, generated_at 2026-11-30T12:00:00Z of a snapshot captured_at 2026-12-03T08:00:00Z" "$tmp/out"
+jq 'del(.generated_at) | .host.captured_at = null' "$tmp/a.json" > "$tmp/a-undated.json"
+diff_ "$tmp/a-undated.json" "$tmp/a-undated.json"
+check "a report without generated_at: said unknown" grep -q "^old .*, generated_at unknown$" "$tmp/out"
+"$TOOL" --diff -J "$tmp/k53.tar.gz" "$tmp/a-dated.json" > "$tmp/when.json"
+check "-J: each side's kind, captured_at and generated_at (null for a snapshot this run audited)" jqe "$tmp/when.json" \
+	'.old.kind == "snapshot" and .old.captured_at == "2026-12-03T08:00:00Z" and .old.generated_at == null
+	 and .new.kind == "report" and .new.generated_at == "2026-11-30T12:00:00Z"
+	 and .new.captured_at == "2026-12-03T08:00:00Z"'
+
+# ---- sizes that round alike: the delta, and exact bytes (issue 39) ----
+jq '.memory.ram_bytes += 8192 | .swiotlb.size_bytes += 1048576' "$tmp/a.json" > "$tmp/ram.json"
+diff_ "$tmp/a.json" "$tmp/ram.json"
+check "8 KiB more RAM: exact bytes where 24 GiB -> 24 GiB would hide it, and the delta" \
+	grep -Eqx "  memory.ram_bytes +25769405440 -> 25769413632 \(\+8 KiB\)" "$tmp/out"
+check "a change the units show: units and the delta" \
+	grep -Eqx "  swiotlb.size_bytes +64 MiB -> 65 MiB \(\+1 MiB\)" "$tmp/out"
+diff_ "$tmp/worse.json" "$tmp/a.json"
+check "less RAM out of reach: a negative delta" \
+	grep -Eqx " +unreachable_ram_bytes +27.9 GiB -> 21 GiB \(-6.9 GiB\)" "$tmp/out"
+diff_ -b "$tmp/a.json" "$tmp/ram.json"
+check "-b: the delta in bytes" grep -Eqx "  memory.ram_bytes +25769405440 -> 25769413632 \(\+8192\)" "$tmp/out"
+
+# ---- another card at the same address: replaced, not changed (issue 39) ----
+jq '(.devices[] | select(.id == "0000:01:00.0")) |= (.pci_ids.vendor = "1022" | .pci_ids.device = "2000"
+     | .driver = "pcnet32" | .verdict = "partial" | .unreachable_ram_bytes = 22548578304)' "$tmp/a.json" > "$tmp/card.json"
+diff_ --fail-on warning "$tmp/a.json" "$tmp/card.json"
+check "vendor:device differ: replaced, both cards named, no field-by-field change ($rc)" \
+	bash -c 'test "$1" -eq 1 && grep -qx "  replaced 0000:01:00.0: nvme \[144d:a808\] direct -> pcnet32 \[1022:2000\] partial (worse)" "$2" &&
+		 ! grep -q "unreachable_ram_bytes" "$2"' _ "$rc" "$tmp/out"
+diff_ "$tmp/a.json" "$tmp/card.json"
+check "a replaced card is judged as one added: a warning passes --fail-on error ($rc)" test "$rc" -eq 0
+"$TOOL" --diff -J "$tmp/a.json" "$tmp/card.json" > "$tmp/card-d.json"
+check "-J: change replaced, the card before under replaced" jqe "$tmp/card-d.json" \
+	'.devices == [{"id": "0000:01:00.0", "change": "replaced", "driver": "pcnet32", "pci_id": "1022:2000",
+	  "replaced": {"driver": "nvme", "pci_id": "144d:a808", "id_path": null}, "old_verdict": "direct",
+	  "new_verdict": "partial", "worse": false, "fields": []}]'
+jq '(.devices[] | select(.id == "0000:00:1f.2")).udev.ID_PATH = "pci-0000:00:1f.2-moved"' "$tmp/a.json" > "$tmp/path.json"
+diff_ "$tmp/a.json" "$tmp/path.json"
+check "the same ids, another udev ID_PATH: replaced, the paths shown" \
+	bash -c 'grep -qx "  replaced 0000:00:1f.2: ahci \[8086:2922\] partial -> ahci \[8086:2922\] partial" "$1" &&
+		 grep -Eqx " +udev.ID_PATH +pci-0000:00:1f.2 -> pci-0000:00:1f.2-moved" "$1"' _ "$tmp/out"
+jq '(.devices[] | select(.id == "0000:00:1f.2")) |= (.udev = null | .pci_ids = null | .verdict = "fails")' \
+	"$tmp/a.json" > "$tmp/noids.json"
+diff_ "$tmp/a.json" "$tmp/noids.json"
+check "ids on one side only: the same device (nothing says otherwise), changed" \
+	grep -qx "  changed  0000:00:1f.2 ahci: partial -> fails (worse)" "$tmp/out"
+
+# the fixture pair: QEMU's EHCI at 0000:00:02.0, then its pcnet in the same slot
+ehci=$(fixture_root x86-slot-ehci) || exit 99
+pcnet=$(fixture_root x86-slot-pcnet) || exit 99
+diff_ "$ehci" "$pcnet"
+check "EHCI -> pcnet32 in one slot: replaced, no pcnet32 'regression', exit 0 ($rc)" \
+	bash -c 'test "$1" -eq 0 && grep -qx "  replaced 0000:00:02.0: ehci-pci \[8086:24cd\] partial -> pcnet32 \[1022:2000\] partial" "$2" &&
+		 ! grep -q "changed  0000:00:02.0" "$2"' _ "$rc" "$tmp/out"
+check "... the EHCI's finding went with it, the pcnet32's came: removed and added, not unchanged" \
+	bash -c 'grep -qx "  added    warning bounce-needed 0000:00:02.0" "$1" &&
+		 grep -qx "  removed  warning bounce-needed 0000:00:02.0" "$1" &&
+		 test "$(tail -1 "$1")" = "1 device and 2 findings changed; 0 worse at or above error"' _ "$tmp/out"
+check "... the slot's ID_PATH is the same: not shown" \
+	bash -c 'grep -q "^  replaced 0000:00:02.0: " "$1" && ! grep -q ID_PATH "$1"' _ "$tmp/out"
+diff_ --fail-on warning "$ehci" "$pcnet"
+check "... a new card that bounces counts at --fail-on warning, as an added one would ($rc)" \
+	bash -c 'test "$1" -eq 1 && grep -q "^  replaced 0000:00:02.0: .* (worse)$" "$2"' _ "$rc" "$tmp/out"
 
 # ---- bad input: one line, exit 2, nothing on stdout ----
 bad() { # NAME EXPECTED-STDERR ARGS...

@@ -180,6 +180,12 @@ for name in "${names[@]}"; do
 			and ($l | last | .record == "machine" and .device == null)
 			and ([$l[].findings[]] | sort) == ($d.findings | sort)
 			and all($l[]; .exit_status == $d.exit_status and .kernel_release == $d.kernel.release)
+			and all($l[]; .ram_bytes == $d.memory.ram_bytes and .base_pfn == $d.memory.base_pfn
+				and .swiotlb_active == $d.swiotlb.active and .swiotlb_size_bytes == $d.swiotlb.size_bytes
+				and .swiotlb_pool_start == $d.swiotlb.pool_start and .swiotlb_pool_end == $d.swiotlb.pool_end)
+			and all($l[] | select(.record == "device"); .pci_id ==
+				(.device.pci_ids | if . then .vendor + ":" + .device else null end))
+			and ($l | last | .pci_id == null)
 			and all($l[] | select(.record == "device"); . as $r | all(.findings[]; .device == $r.device.id))' \
 		"$tmp/$name.ndjson"
 done

@@ -144,7 +144,7 @@ check "the recording rule counts failing devices by host ($got)" test "$got" = "
 "$TOOL" --sysroot "$tmp/does-not-exist" --format prometheus --output-file "$tmp/text-fails/dmamask.prom" \
 	> /dev/null 2>&1
 check "a failed run keeps the last report's devices in the textfile" \
-	grep -q '^dmamask_device_verdict{device="0000:00:01.1",driver="ata_piix",verdict="fails"} 1$' \
+	grep -q '^dmamask_device_verdict{device="0000:00:01.1",driver="ata_piix",pci_id="8086:7010",verdict="fails"} 1$' \
 	"$tmp/text-fails/dmamask.prom"
 check "a failed run says why in the textfile" \
 	grep -qx 'dmamask_last_run_failure_info{reason="sysroot"} 1' "$tmp/text-fails/dmamask.prom"

@@ -233,7 +233,9 @@ check "odd: a 32-bit device misses the RAM above 4 GiB" \
 	grep -q '^dmamask_device_unreachable_ram_bytes{device="0000:00:03.0",driver="snd_hda_intel"} 5368709120$' \
 	"$tmp/odd.prom"
 check "odd: an unbound device has driver=\"\" and its verdict" \
-	grep -q '^dmamask_device_verdict{device="0000:00:04.0",driver="",verdict="idle"} 1$' "$tmp/odd.prom"
+	grep -q '^dmamask_device_verdict{device="0000:00:04.0",driver="",pci_id="8086:10d3",verdict="idle"} 1$' "$tmp/odd.prom"
+check "odd: a platform device's verdict series has pci_id=\"\" (one label set a family)" \
+	bash -c 'grep "^dmamask_device_verdict{" "$1" | grep -v "pci_id=\"8086:10d3\"" | grep -q "pci_id=\"\",verdict="' _ "$tmp/odd.prom"
 check "odd: one verdict series a device" \
 	test "$(grep -c '^dmamask_device_verdict{' "$tmp/odd.prom")" -eq 4
 check "odd: an idle device has no numeric gauges" \

@@ -88,8 +88,8 @@ static void quote_value(json_object *v, char *buf, size_t size)
 	buf[o] = '\0';
 }
 
-/* A value --diff cannot rank: where it is, what it holds, what it should be. */
-static int unranked(const char *side, const struct diff_unranked *u)
+/* A value --diff cannot rank: where it is, what it holds, what it should be, in buf. */
+static void unranked_text(const struct diff_unranked *u, char *buf, size_t size)
 {
 	char value[80], owner[96] = "";
 
@@ -97,22 +97,115 @@ static int unranked(const char *side, const struct diff_unranked *u)
 		snprintf(owner, sizeof(owner), " (%s %s)", strcmp(u->array, "devices") == 0 ? "device" : "finding",
 			 u->owner);
 	if (!u->key)
-		fprintf(stderr, "%s: --diff: %s: %s[%zu] is not %s\n", program_invocation_short_name, side,
-			u->array, u->index, u->want);
+		snprintf(buf, size, "%s[%zu] is not %s", u->array, u->index, u->want);
 	else if (u->absent)
-		fprintf(stderr, "%s: --diff: %s: %s[%zu] has no %s%s\n", program_invocation_short_name, side,
-			u->array, u->index, u->key, owner);
+		snprintf(buf, size, "%s[%zu] has no %s%s", u->array, u->index, u->key, owner);
 	else {
 		quote_value(u->value, value, sizeof(value));
-		fprintf(stderr, "%s: --diff: %s: %s[%zu].%s %s is not %s%s\n", program_invocation_short_name,
-			side, u->array, u->index, u->key, value, u->want, owner);
+		snprintf(buf, size, "%s[%zu].%s %s is not %s%s", u->array, u->index, u->key, value, u->want, owner);
 	}
-	return -EINVAL;
+}
+
+/*
+ * buf (len bytes) as one JSON report --diff can rank: 0 and *ret, or -EINVAL
+ * with why (DIFF_WHY_MAX) and *ret_unranked when a value cannot be ranked.
+ */
+static int parse_report(const char *buf, size_t len, json_object **ret, char *why, bool *ret_unranked)
+{
+	enum json_tokener_error jerr = json_tokener_success;
+	json_tokener *tok = json_tokener_new();
+
+	*ret_unranked = false;
+	if (!tok) {
+		snprintf(why, DIFF_WHY_MAX, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	json_object *doc = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	size_t end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (doc && end < len && strchr(" \t\r\n", buf[end]))
+		end++;
+	if (!doc || jerr != json_tokener_success || end != len) {
+		json_object_put(doc);
+		snprintf(why, DIFF_WHY_MAX, "%s",
+			 doc ? "trailing data after the JSON report"
+			 : jerr == json_tokener_continue ? "truncated JSON" : json_tokener_error_desc(jerr));
+		return -EINVAL;
+	}
+	const char *w = NULL;
+	if (report_diff_check(doc, &w) < 0) {
+		json_object_put(doc);
+		snprintf(why, DIFF_WHY_MAX, "%s", w);
+		return -EINVAL;
+	}
+	struct diff_unranked u;
+	if (report_diff_check_values(doc, &u) < 0) {
+		unranked_text(&u, why, DIFF_WHY_MAX);
+		*ret_unranked = true;
+		json_object_put(doc);
+		return -EINVAL;
+	}
+	*ret = doc;
+	return 0;
+}
+
+/* What a file of kind k is, when it is neither a JSON report nor a snapshot. */
+static void wrong_kind(enum file_kind k, char *why, size_t size)
+{
+	snprintf(why, size, "%s%s: --diff takes two JSON reports (--json) or snapshots", file_kind_to_string(k),
+		 k == FILE_KIND_DIFF_REPORT ? " (two reports compared), not a report of one machine"
+					    : ", not a JSON report or a snapshot");
+}
+
+int diff_read_report(const char *path, json_object **ret, char *why)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	struct stat st;
+	enum file_kind k;
+	bool unranked;
+	int r;
+
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		snprintf(why, DIFF_WHY_MAX, "%s", strerror(-r));
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, DIFF_WHY_MAX, "not a regular file");
+		return -EINVAL;
+	}
+	if (st.st_size == 0) {
+		snprintf(why, DIFF_WHY_MAX, "an empty file");
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > DIFF_REPORT_MAX) {
+		snprintf(why, DIFF_WHY_MAX, "larger than any report (1 GiB)");
+		return -EFBIG;
+	}
+	r = file_kind_sniff(fd, &k);
+	if (r < 0) {
+		snprintf(why, DIFF_WHY_MAX, "%s", strerror(-r));
+		return r;
+	}
+	if (k != FILE_KIND_REPORT && k != FILE_KIND_JSON) {
+		snprintf(why, DIFF_WHY_MAX, "%s, not a JSON report (--json)", file_kind_to_string(k));
+		return -EINVAL;
+	}
+	r = read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len);
+	if (r < 0) {
+		snprintf(why, DIFF_WHY_MAX, "%s", strerror(-r));
+		return r;
+	}
+	return parse_report(buf, len, ret, why, &unranked);
 }
 
 /* A side: a JSON report file as it is, or a snapshot (directory or archive) audited. */
-static int load_side(const char *side, const struct diff_request *q, json_object **ret)
+static int load_side(const char *side, const struct diff_request *q, json_object **ret, bool *ret_snapshot)
 {
+	bool snapshot = false;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 	struct stat st;
@@ -134,52 +227,34 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 			return failed(side, "larger than any report (1 GiB)");
 		bool json = k == FILE_KIND_REPORT || k == FILE_KIND_JSON;
 		if (!json && k != FILE_KIND_ARCHIVE && k != FILE_KIND_UNKNOWN) {
-			char why[192];
-			snprintf(why, sizeof(why), "%s%s: --diff takes two JSON reports (--json) or snapshots",
-				 file_kind_to_string(k),
-				 k == FILE_KIND_DIFF_REPORT ? " (two reports compared), not a report of one machine"
-							    : ", not a JSON report or a snapshot");
+			char why[DIFF_WHY_MAX];
+			wrong_kind(k, why, sizeof(why));
 			return failed(side, why);
 		}
+		snapshot = !json;
 		r = json ? read_fd_all(fd, DIFF_REPORT_MAX, st.st_size, &buf, &len)
 			 : audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
 			return json ? failed(side, strerror(-r)) : r;
 	} else if (S_ISDIR(st.st_mode)) {
+		snapshot = true;
 		r = audit_snapshot(side, q, &buf, &len);
 		if (r < 0)
 			return r;
 	} else {
 		return failed(side, "not a report, a snapshot directory or a snapshot archive");
 	}
-	enum json_tokener_error jerr = json_tokener_success;
-	json_tokener *tok = json_tokener_new();
-	if (!tok)
-		return failed(side, strerror(ENOMEM));
-	json_object *doc = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	size_t end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	while (doc && end < len && strchr(" \t\r\n", buf[end]))
-		end++;
-	if (!doc || jerr != json_tokener_success || end != len) {
-		json_object_put(doc);
-		return failed(side, doc ? "trailing data after the JSON report"
-				    : jerr == json_tokener_continue ? "truncated JSON"
-				    : json_tokener_error_desc(jerr));
-	}
-	const char *why = NULL;
-	if (report_diff_check(doc, &why) < 0) {
-		json_object_put(doc);
-		return failed(side, why);
-	}
-	struct diff_unranked u;
-	if (report_diff_check_values(doc, &u) < 0) {
-		r = unranked(side, &u);
-		json_object_put(doc);
-		return r;
+	char why[DIFF_WHY_MAX];
+	bool unranked;
+	json_object *doc = NULL;
+	if (parse_report(buf, len, &doc, why, &unranked) < 0) {
+		if (!unranked)
+			return failed(side, why);
+		fprintf(stderr, "%s: --diff: %s: %s\n", program_invocation_short_name, side, why);
+		return -EINVAL;
 	}
 	*ret = doc;
+	*ret_snapshot = snapshot;
 	return 0;
 }
 
@@ -191,7 +266,9 @@ int diff_run(const struct diff_request *q, struct output *out)
 	FILE *f = NULL;
 	int r, status = EXIT_FATAL;
 
-	if (load_side(q->old, q, &old) < 0 || load_side(q->new, q, &new) < 0)
+	bool old_snap = false, new_snap = false;
+
+	if (load_side(q->old, q, &old, &old_snap) < 0 || load_side(q->new, q, &new, &new_snap) < 0)
 		goto done;
 	if (report_diff_build(old, new, q->fail_on, &d) < 0) {
 		fprintf(stderr, "%s: --diff: out of memory\n", program_invocation_short_name);
@@ -199,7 +276,7 @@ int diff_run(const struct diff_request *q, struct output *out)
 	}
 	r = output_start(out, &f, &kind);
 	if (r == 0) {
-		const struct diff_side o = { q->old, old }, n = { q->new, new };
+		const struct diff_side o = { q->old, old, old_snap }, n = { q->new, new, new_snap };
 		r = output_finish(out, q->json ? diff_render_json(f, &d, &o, &n, q->fail_on)
 					       : diff_render_text(f, &d, &o, &n, q->fail_on, q->bytes));
 		out = NULL; /* output_finish() frees it */

@@ -10,6 +10,9 @@
 
 #include "analysis/findings.h"
 #include "cli/output.h"
+#include "shared/macro.h"
+
+#include <json-c/json.h>
 
 struct diff_request {
 	const char *old, *new;
@@ -17,7 +20,28 @@ struct diff_request {
 	bool json;             /* -J: the diff as JSON */
 	bool bytes;            /* -b: exact sizes in the text */
 	bool allow_incomplete; /* passed on to a snapshot's audit */
+	const char *const *paths; /* --fleet: the reports and directories given */
+	size_t n_paths;
 };
 
 /* Compare, write to out (freed), and return the exit status: 0 same or better, 1 worse, 2 failed. */
 int diff_run(const struct diff_request *q, struct output *out);
+
+/*
+ * --fleet: every report of q->paths, grouped by host.hostname; each host's
+ * first report (by captured_at, else generated_at) compared with its last,
+ * the changes grouped across hosts. A report that cannot be read, or paired,
+ * is listed as skipped. Exit status as diff_run(), 1 when a host got worse;
+ * 2 when no report could be read, or a PATH is neither a file nor a
+ * directory, or a directory holds no *.json.
+ */
+int fleet_run(const struct diff_request *q, struct output *out);
+
+#define DIFF_WHY_MAX 256
+
+/*
+ * The JSON report in the regular file path, parsed and checked as --diff
+ * checks a side. 0, or -errno with why (DIFF_WHY_MAX bytes) saying what it
+ * is instead, in one line.
+ */
+_must_check_ int diff_read_report(const char *path, json_object **ret, char *why) _nonnull_all_;

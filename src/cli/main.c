@@ -53,11 +53,12 @@ int main(int argc, char **argv)
 	}
 	if (o.diff) {
 		const struct diff_request q = {
-			.old = o.select[0], .new = o.select[1], .fail_on = o.fail_on,
+			.old = o.select[0], .new = o.n_select > 1 ? o.select[1] : NULL, .fail_on = o.fail_on,
 			.json = o.format == FORMAT_JSON, .bytes = o.render.bytes,
 			.allow_incomplete = o.allow_incomplete,
+			.paths = o.select, .n_paths = o.n_select,
 		};
-		return diff_run(&q, TAKE_PTR(out));
+		return o.fleet ? fleet_run(&q, TAKE_PTR(out)) : diff_run(&q, TAKE_PTR(out));
 	}
 	return audit_run(&o, &a, &out);
 }

@@ -24,6 +24,7 @@ enum {
 	OPT_DIFF,
 	OPT_TEST_UNPACK_MS,
 	OPT_EXPLAIN,
+	OPT_FLEET,
 };
 
 extern const struct argp options_output_argp;

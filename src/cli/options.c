@@ -24,6 +24,9 @@ static const struct argp_option root_options[] = {
 	{ "diff", OPT_DIFF, NULL, 0,
 	  "Compare two reports (--json) or snapshots, OLD NEW: what changed; exit 1 when something "
 	  "at or above --fail-on got worse", 0 },
+	{ "fleet", OPT_FLEET, NULL, 0,
+	  "With --diff: PATH... are many hosts' JSON reports (files, or directories of *.json); each "
+	  "host's first report is compared with its last, the changes grouped across hosts", 0 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
 	  "Exit 1 when a finding is at least info, warning or error (default)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
@@ -101,10 +104,15 @@ static void check_diff_options(struct argp_state *state, const struct options *o
 			  : r->sort ? "--sort" : o->no_idle ? "--no-idle" : o->page_size ? "--page-size"
 			  : NULL;
 
-	if (o->n_select != 2)
+	if (o->fleet && o->n_select == 0)
+		argp_error(state, "--diff --fleet takes reports or directories of them, PATH...");
+	if (!o->fleet && o->n_select != 2)
 		argp_error(state, "--diff takes two reports or snapshots, OLD NEW (%zu given)", o->n_select);
 	if (bad)
 		argp_error(state, "--diff compares two reports: %s has no place in it", bad);
+	if (o->fleet && o->allow_incomplete)
+		argp_error(state, "--diff --fleet reads JSON reports, never snapshots: --allow-incomplete "
+				  "has no place in it");
 	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
 		argp_error(state, "--diff writes text or JSON, not %s", format_to_string(o->format));
 }
@@ -160,6 +168,9 @@ static error_t parse_root(int key, char *arg, struct argp_state *state)
 	case OPT_DIFF:
 		o->diff = true;
 		break;
+	case OPT_FLEET:
+		o->fleet = true;
+		break;
 	case OPT_FAIL_ON:
 		o->fail_on = severity_from_string(arg);
 		if (o->fail_on == _SEVERITY_INVALID)
@@ -179,6 +190,8 @@ static error_t parse_root(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END: /* after the children's own checks */
 		check_format_options(state, o);
+		if (o->fleet && !o->diff)
+			argp_error(state, "--fleet is a way of --diff: --diff --fleet PATH...");
 		if (o->explain)
 			check_explain_options(state, o);
 		else if (o->diff)
@@ -209,7 +222,8 @@ static int list_columns(void)
 
 int options_parse(struct options *o, int argc, char **argv)
 {
-	const struct argp argp = { root_options, parse_root, "[DEVICE...]\n--explain DEVICE\n--diff OLD NEW", doc,
+	const struct argp argp = { root_options, parse_root,
+				   "[DEVICE...]\n--explain DEVICE\n--diff OLD NEW\n--diff --fleet PATH...", doc,
 				   children, NULL, NULL };
 
 	argp_err_exit_status = EXIT_FATAL;

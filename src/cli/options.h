@@ -64,6 +64,7 @@ struct options {
 	/* options.c */
 	enum severity fail_on;
 	bool diff;                    /* --diff OLD NEW: the two in select[] */
+	bool fleet;                   /* --diff --fleet PATH...: the reports in select[] */
 	const char **select;          /* DEVICE...: argv's own strings */
 	size_t n_select;
 	char **raw_argv;              /* argv as given: getopt permutes argv itself */

@@ -7,14 +7,8 @@
 #include "render/json-writer.h"
 #include "render/text-util.h"
 #include "shared/strbuf.h"
-#include "shared/string-table.h"
 
 #define DIFF_SCHEMA_VERSION 1
-
-static const char *const diff_kind_table[] = {
-	[DIFF_ADDED] = "added", [DIFF_REMOVED] = "removed", [DIFF_CHANGED] = "changed",
-};
-DEFINE_PRIVATE_STRING_TABLE_LOOKUP_TO_STRING(diff_kind, enum diff_kind);
 
 static const char *side_str(json_object *doc, const char *a, const char *b)
 {
@@ -26,10 +20,10 @@ static const char *side_str(json_object *doc, const char *a, const char *b)
 	return json_object_get_string(v);
 }
 
-static bool is_size(const char *name, json_object *v)
+static bool is_bytes(const char *name)
 {
 	size_t n = strlen(name);
-	return v && json_object_is_type(v, json_type_int) && n > 6 && strcmp(name + n - 6, "_bytes") == 0;
+	return n > 6 && strcmp(name + n - 6, "_bytes") == 0;
 }
 
 /* A page frame number (JSON keeps it an integer): hex, as the text report writes PFNs. */
@@ -39,19 +33,12 @@ static bool is_pfn(const char *name, json_object *v)
 	return v && json_object_is_type(v, json_type_int) && n > 4 && strcmp(name + n - 4, "_pfn") == 0;
 }
 
-/*
- * A value as the text report shows it: sizes in units (bytes with -b, and
- * where old and new would round alike), PFNs in hex, absent as "-".
- */
-static void append_value(struct strbuf *b, const char *name, json_object *v, json_object *other,
-			 bool bytes)
+/* A value as the text report shows it: sizes in units (bytes with -b), PFNs in hex, absent as "-". */
+static void append_value(struct strbuf *b, const char *name, json_object *v, bool bytes)
 {
 	if (!v)
 		strbuf_append(b, "-");
-	else if (is_size(name, v) && !bytes && is_size(name, other))
-		strbuf_append_size_beside(b, (uint64_t)json_object_get_int64(v),
-					  (uint64_t)json_object_get_int64(other));
-	else if (is_size(name, v))
+	else if (json_object_is_type(v, json_type_int) && is_bytes(name))
 		text_append_size(b, (uint64_t)json_object_get_int64(v), bytes);
 	else if (is_pfn(name, v))
 		strbuf_append_hex(b, (uint64_t)json_object_get_int64(v));
@@ -61,15 +48,71 @@ static void append_value(struct strbuf *b, const char *name, json_object *v, jso
 		strbuf_append(b, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 }
 
-static void print_field(FILE *out, const struct diff_field *f, unsigned indent, bool bytes)
+static char *value_text(const char *name, json_object *v, bool bytes)
 {
 	struct strbuf b = { 0 };
 
-	append_value(&b, f->name, f->old_value, f->new_value, bytes);
+	append_value(&b, name, v, bytes);
+	return strbuf_steal(&b);
+}
+
+/*
+ * "5.9 GiB -> 5.9 GiB" hides 8 KiB: a size on both sides shows its delta,
+ * and exact bytes when its rounded values read the same.
+ */
+static void print_field(FILE *out, const struct diff_field *f, unsigned indent, bool bytes)
+{
+	bool sizes = is_bytes(f->name) && json_object_is_type(f->old_value, json_type_int) &&
+		     json_object_is_type(f->new_value, json_type_int);
+	_cleanup_free_ char *o = value_text(f->name, f->old_value, bytes);
+	_cleanup_free_ char *w = value_text(f->name, f->new_value, bytes);
+	struct strbuf b = { 0 };
+
+	if (sizes && !bytes && o && w && strcmp(o, w) == 0) {
+		free(o);
+		free(w);
+		o = value_text(f->name, f->old_value, true);
+		w = value_text(f->name, f->new_value, true);
+	}
+	strbuf_append(&b, o ?: "?");
 	strbuf_append(&b, " -> ");
-	append_value(&b, f->name, f->new_value, f->old_value, bytes);
+	strbuf_append(&b, w ?: "?");
+	if (sizes) {
+		/* the report's sizes are u64 written as JSON integers: json-c reads them as int64 */
+		uint64_t a = (uint64_t)json_object_get_int64(f->old_value);
+		uint64_t z = (uint64_t)json_object_get_int64(f->new_value);
+		strbuf_append(&b, z >= a ? " (+" : " (-");
+		text_append_size(&b, z >= a ? z - a : a - z, bytes);
+		strbuf_append(&b, ")");
+	}
 	_cleanup_free_ char *t = strbuf_steal(&b);
 	fprintf(out, "%*s%-22s %s\n", (int)indent, "", f->name, t ? t : "?");
+}
+
+/*
+ * When the side's facts were true: a snapshot's captured_at (this run audited
+ * it just now, so its generated_at says nothing), a report's generated_at and,
+ * when that report was of a snapshot, the capture's time too.
+ */
+static void print_when(FILE *out, const struct diff_side *s)
+{
+	const char *captured = side_str(s->doc, "host", "captured_at");
+	json_object *t = NULL;
+
+	if (s->snapshot) {
+		fputs(", captured_at ", out);
+		text_put_safe(out, captured ?: "unknown (no captured_at in its MANIFEST)");
+		return;
+	}
+	fputs(", generated_at ", out);
+	if (json_object_object_get_ex(s->doc, "generated_at", &t) && json_object_is_type(t, json_type_string))
+		text_put_safe(out, json_object_get_string(t));
+	else
+		fputs("unknown", out);
+	if (captured) {
+		fputs(" of a snapshot captured_at ", out);
+		text_put_safe(out, captured);
+	}
 }
 
 static void print_side(FILE *out, const char *label, const struct diff_side *s)
@@ -87,18 +130,41 @@ static void print_side(FILE *out, const char *label, const struct diff_side *s)
 		text_put_safe(out, stable);
 		fputc(')', out);
 	}
-	json_object *t = NULL;
-	if (json_object_object_get_ex(s->doc, "generated_at", &t) && json_object_is_type(t, json_type_string)) {
-		fputs(", ", out);
-		text_put_safe(out, json_object_get_string(t));
-	}
+	print_when(out, s);
 	fputc('\n', out);
+}
+
+/* "ehci-pci [8086:24cd]": the driver ("no driver" when unbound) and its PCI ids when it has them. */
+static void put_card(FILE *out, const char *driver, const char *pci_id)
+{
+	text_put_safe(out, driver ?: "(no driver)");
+	if (*pci_id)
+		fprintf(out, " [%s]", pci_id);
 }
 
 static void print_device(FILE *out, const struct diff_device *x, bool bytes)
 {
 	fprintf(out, "  %-8s ", diff_kind_to_string(x->kind) ?: "?");
 	text_put_safe(out, x->id);
+	if (x->kind == DIFF_REPLACED) {
+		fputs(": ", out);
+		put_card(out, x->old_driver, x->old_pci_id);
+		fputc(' ', out);
+		text_put_safe(out, x->old_verdict ?: "-");
+		fputs(" -> ", out);
+		put_card(out, x->driver, x->pci_id);
+		fputc(' ', out);
+		text_put_safe(out, x->new_verdict ?: "-");
+		fputs(x->worse ? " (worse)\n" : "\n", out);
+		if (x->old_id_path && x->id_path && strcmp(x->old_id_path, x->id_path) != 0) {
+			fprintf(out, "%11s%-22s ", "", "udev.ID_PATH");
+			text_put_safe(out, x->old_id_path);
+			fputs(" -> ", out);
+			text_put_safe(out, x->id_path);
+			fputc('\n', out);
+		}
+		return;
+	}
 	if (x->driver) {
 		fputc(' ', out);
 		text_put_safe(out, x->driver);
@@ -206,8 +272,12 @@ static void side_json(struct json_writer *w, const char *key, const struct diff_
 	jw_string(w, "hostname", side_str(s->doc, "host", "hostname"));
 	jw_string(w, "kernel_release", side_str(s->doc, "kernel", "release"));
 	jw_string(w, "kernel_stable_release", side_str(s->doc, "kernel", "stable_release"));
+	jw_string(w, "kind", s->snapshot ? "snapshot" : "report");
+	jw_string(w, "captured_at", side_str(s->doc, "host", "captured_at"));
+	/* a snapshot's report is this run's: its time would be now, not the side's */
 	json_object *t = NULL;
-	jw_value(w, "generated_at", json_object_object_get_ex(s->doc, "generated_at", &t) ? t : NULL);
+	jw_value(w, "generated_at",
+		 !s->snapshot && json_object_object_get_ex(s->doc, "generated_at", &t) ? t : NULL);
 	jw_close_object(w);
 }
 
@@ -231,6 +301,16 @@ int diff_render_json(FILE *out, const struct report_diff *d, const struct diff_s
 		jw_string(&w, "id", x->id);
 		jw_string(&w, "change", diff_kind_to_string(x->kind));
 		jw_string(&w, "driver", x->driver);
+		jw_string(&w, "pci_id", *x->pci_id ? x->pci_id : NULL);
+		if (x->kind == DIFF_REPLACED) {
+			jw_open_object(&w, "replaced");
+			jw_string(&w, "driver", x->old_driver);
+			jw_string(&w, "pci_id", *x->old_pci_id ? x->old_pci_id : NULL);
+			jw_string(&w, "id_path", x->old_id_path);
+			jw_close_object(&w);
+		} else {
+			jw_null(&w, "replaced");
+		}
 		jw_string(&w, "old_verdict", x->old_verdict);
 		jw_string(&w, "new_verdict", x->new_verdict);
 		jw_bool(&w, "worse", x->worse);

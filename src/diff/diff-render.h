@@ -12,6 +12,7 @@
 struct diff_side {
 	const char *name;  /* as given on the command line */
 	json_object *doc;
+	bool snapshot;     /* audited by this run: its time is the MANIFEST's captured_at */
 };
 
 /* Each returns 0, or -errno when out could not be written. */

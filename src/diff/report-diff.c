@@ -6,8 +6,15 @@
 #include "analysis/model.h"
 #include "diff/report-diff.h"
 #include "shared/macro.h"
+#include "shared/string-table.h"
 
 #define REPORT_SCHEMA_VERSION 2
+
+static const char *const diff_kind_table[_DIFF_KIND_MAX] = {
+	[DIFF_ADDED] = "added", [DIFF_REMOVED] = "removed", [DIFF_CHANGED] = "changed",
+	[DIFF_REPLACED] = "replaced",
+};
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(diff_kind, enum diff_kind);
 
 /* The machine's facts a kernel upgrade or a hardware change moves. */
 static const char *const machine_paths[] = {
@@ -23,7 +30,7 @@ static const char *const device_keys[] = {
 };
 
 /* "a.b": doc's member b of member a; NULL when absent or null. */
-static json_object *at(json_object *doc, const char *path)
+json_object *diff_at(json_object *doc, const char *path)
 {
 	char key[64];
 
@@ -41,9 +48,9 @@ static json_object *at(json_object *doc, const char *path)
 	return json_object_is_type(doc, json_type_null) ? NULL : doc;
 }
 
-static const char *str_at(json_object *doc, const char *path)
+const char *diff_str_at(json_object *doc, const char *path)
 {
-	json_object *v = at(doc, path);
+	json_object *v = diff_at(doc, path);
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
@@ -61,15 +68,15 @@ int verdict_severity(const char *verdict)
 
 int report_diff_check(json_object *doc, const char **why)
 {
-	json_object *v = at(doc, "schema_version");
-	const char *tool = str_at(doc, "tool.name");
+	json_object *v = diff_at(doc, "schema_version");
+	const char *tool = diff_str_at(doc, "tool.name");
 
 	if (!json_object_is_type(doc, json_type_object) || !tool || strcmp(tool, "dmamask-audit") != 0)
 		*why = "not a dmamask-audit JSON report (--json, without --output)";
 	else if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) != REPORT_SCHEMA_VERSION)
 		*why = "a report of another schema_version than 2";
-	else if (!json_object_is_type(at(doc, "devices"), json_type_array) ||
-		 !json_object_is_type(at(doc, "findings"), json_type_array))
+	else if (!json_object_is_type(diff_at(doc, "devices"), json_type_array) ||
+		 !json_object_is_type(diff_at(doc, "findings"), json_type_array))
 		*why = "a report without its devices and findings arrays";
 	else
 		return 0;
@@ -105,14 +112,14 @@ static bool member_ok(json_object *e, const char *array, size_t i, const char *k
 		return true;
 	*ret = (struct diff_unranked){
 		.array = array, .index = i, .key = key, .absent = !present, .value = v,
-		.owner = str_at(e, "id"), .want = want,
+		.owner = diff_str_at(e, "id"), .want = want,
 	};
 	return false;
 }
 
 int report_diff_check_values(json_object *doc, struct diff_unranked *ret)
 {
-	json_object *devs = at(doc, "devices"), *fs = at(doc, "findings");
+	json_object *devs = diff_at(doc, "devices"), *fs = diff_at(doc, "findings");
 	size_t n_devs = json_object_array_length(devs), n_fs = json_object_array_length(fs);
 
 	/* a word the schema does not have would rank as "not worse" and pass unseen */
@@ -165,7 +172,7 @@ static json_object *find_by(json_object *arr, const char *key, const char *id)
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(arr, i);
-		const char *s = str_at(e, key);
+		const char *s = diff_str_at(e, key);
 		if (s && strcmp(s, id) == 0)
 			return e;
 	}
@@ -174,31 +181,86 @@ static json_object *find_by(json_object *arr, const char *key, const char *id)
 
 static int64_t bytes_at(json_object *dev)
 {
-	json_object *v = at(dev, "unreachable_ram_bytes");
+	json_object *v = diff_at(dev, "unreachable_ram_bytes");
 	return json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
+}
+
+/* 4 lower-case hex digits, as the report writes a PCI id. */
+static bool is_pci_hex(const char *s)
+{
+	if (!s || strlen(s) != 4)
+		return false;
+	for (size_t i = 0; i < 4; i++)
+		if (!strchr("0123456789abcdef", s[i]))
+			return false;
+	return true;
+}
+
+void diff_pci_id(json_object *dev, char buf[static PCI_ID_MAX])
+{
+	const char *v = diff_str_at(dev, "pci_ids.vendor"), *d = diff_str_at(dev, "pci_ids.device");
+
+	buf[0] = '\0';
+	if (is_pci_hex(v) && is_pci_hex(d)) {
+		memcpy(buf, v, 4);
+		buf[4] = ':';
+		memcpy(buf + 5, d, 5);
+	}
+}
+
+/* Two strings that both sides have and that differ: NULL on either side says nothing. */
+static bool both_differ(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) != 0;
+}
+
+/*
+ * The same card in the slot: a QEMU guest given a pcnet32 where its EHCI was
+ * keeps the address 0000:00:02.0, and its "partial" is no regression of the
+ * EHCI's "direct". udev's ID_PATH names the slot's path (path_id's
+ * "pci-0000:00:02.0"), where the address alone can be reused by another bus.
+ */
+static bool same_card(json_object *o, json_object *w)
+{
+	char a[PCI_ID_MAX], b[PCI_ID_MAX];
+
+	diff_pci_id(o, a);
+	diff_pci_id(w, b);
+	return !(*a && *b && strcmp(a, b) != 0) &&
+	       !both_differ(diff_str_at(o, "udev.ID_PATH"), diff_str_at(w, "udev.ID_PATH"));
 }
 
 static int add_device(struct report_diff *d, json_object *o, json_object *w, enum severity fail_on)
 {
+	bool replaced = o && w && !same_card(o, w);
 	struct diff_device x = {
-		.id = str_at(o ? o : w, "id"),
-		.kind = !o ? DIFF_ADDED : !w ? DIFF_REMOVED : DIFF_CHANGED,
-		.old_verdict = str_at(o, "verdict"), .new_verdict = str_at(w, "verdict"),
-		.driver = str_at(w ? w : o, "driver"),
+		.id = diff_str_at(o ? o : w, "id"),
+		.kind = replaced ? DIFF_REPLACED : !o ? DIFF_ADDED : !w ? DIFF_REMOVED : DIFF_CHANGED,
+		.old_verdict = diff_str_at(o, "verdict"), .new_verdict = diff_str_at(w, "verdict"),
+		.driver = diff_str_at(w ? w : o, "driver"),
+		.old_driver = replaced ? diff_str_at(o, "driver") : NULL,
+		.old_id_path = replaced ? diff_str_at(o, "udev.ID_PATH") : NULL,
+		.id_path = replaced ? diff_str_at(w, "udev.ID_PATH") : NULL,
 	};
 	int so = verdict_severity(x.old_verdict), sn = verdict_severity(x.new_verdict);
 
-	if (o && w)
+	diff_pci_id(w ? w : o, x.pci_id);
+	if (replaced)
+		diff_pci_id(o, x.old_pci_id);
+	/* another card's values are not a change of this one's: it is judged as one added */
+	if (x.kind == DIFF_CHANGED)
 		for (size_t k = 0; k < ARRAY_SIZE(device_keys); k++)
-			if (add_field(&x.fields, &x.n_fields, device_keys[k], at(o, device_keys[k]),
-				      at(w, device_keys[k])) < 0) {
+			if (add_field(&x.fields, &x.n_fields, device_keys[k], diff_at(o, device_keys[k]),
+				      diff_at(w, device_keys[k])) < 0) {
 				free(x.fields);
 				return -ENOMEM;
 			}
 	if (x.kind == DIFF_CHANGED && x.n_fields == 0)
 		return 0;
+	if (replaced)
+		so = -1;
 	/* a verdict that rose to fail_on, or more RAM out of reach where it already bounces or fails */
-	x.worse = w && sn >= (int)fail_on && (sn > so || (o && bytes_at(w) > bytes_at(o)));
+	x.worse = w && sn >= (int)fail_on && (sn > so || (x.kind == DIFF_CHANGED && bytes_at(w) > bytes_at(o)));
 	struct diff_device *g = reallocarray(d->devices, d->n_devices + 1, sizeof(*g));
 	if (!g) {
 		free(x.fields);
@@ -212,19 +274,19 @@ static int add_device(struct report_diff *d, json_object *o, json_object *w, enu
 
 static int diff_devices(struct report_diff *d, json_object *old, json_object *new, enum severity fail_on)
 {
-	json_object *od = at(old, "devices"), *nd = at(new, "devices");
+	json_object *od = diff_at(old, "devices"), *nd = diff_at(new, "devices");
 	size_t n_old = json_object_array_length(od), n_new = json_object_array_length(nd);
 
 	/* the newer report's order, then what it no longer has */
 	for (size_t i = 0; i < n_new; i++) {
 		json_object *w = json_object_array_get_idx(nd, i);
-		const char *id = str_at(w, "id");
+		const char *id = diff_str_at(w, "id");
 		if (id && add_device(d, find_by(od, "id", id), w, fail_on) < 0)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < n_old; i++) {
 		json_object *o = json_object_array_get_idx(od, i);
-		const char *id = str_at(o, "id");
+		const char *id = diff_str_at(o, "id");
 		if (id && !find_by(nd, "id", id) && add_device(d, o, NULL, fail_on) < 0)
 			return -ENOMEM;
 	}
@@ -238,7 +300,7 @@ static json_object *find_finding(json_object *arr, const char *id, const char *d
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(arr, i);
-		const char *fid = str_at(e, "id"), *dev = str_at(e, "device");
+		const char *fid = diff_str_at(e, "id"), *dev = diff_str_at(e, "device");
 		if (fid && strcmp(fid, id) == 0 && (device ? dev && strcmp(dev, device) == 0 : !dev))
 			return e;
 	}
@@ -249,8 +311,8 @@ static int add_finding(struct report_diff *d, json_object *o, json_object *w, en
 {
 	json_object *any = o ? o : w;
 	struct diff_finding x = {
-		.id = str_at(any, "id"), .device = str_at(any, "device"),
-		.old_severity = str_at(o, "severity"), .new_severity = str_at(w, "severity"),
+		.id = diff_str_at(any, "id"), .device = diff_str_at(any, "device"),
+		.old_severity = diff_str_at(o, "severity"), .new_severity = diff_str_at(w, "severity"),
 	};
 	int so = o ? (int)severity_from_string(x.old_severity) : -1;
 	int sn = w ? (int)severity_from_string(x.new_severity) : -1;
@@ -267,21 +329,30 @@ static int add_finding(struct report_diff *d, json_object *o, json_object *w, en
 	return 0;
 }
 
+/* The device at id is another card than before: its findings are the new card's, not changes. */
+static bool is_replaced(const struct report_diff *d, const char *device)
+{
+	for (size_t i = 0; device && i < d->n_devices; i++)
+		if (d->devices[i].kind == DIFF_REPLACED && strcmp(d->devices[i].id, device) == 0)
+			return true;
+	return false;
+}
+
 static int diff_findings(struct report_diff *d, json_object *old, json_object *new, enum severity fail_on)
 {
-	json_object *of = at(old, "findings"), *nf = at(new, "findings");
+	json_object *of = diff_at(old, "findings"), *nf = diff_at(new, "findings");
 	size_t n_old = json_object_array_length(of), n_new = json_object_array_length(nf);
 
 	for (size_t i = 0; i < n_new; i++) {
 		json_object *w = json_object_array_get_idx(nf, i);
-		const char *id = str_at(w, "id");
-		if (id && add_finding(d, find_finding(of, id, str_at(w, "device")), w, fail_on) < 0)
+		const char *id = diff_str_at(w, "id"), *dev = diff_str_at(w, "device");
+		if (id && add_finding(d, is_replaced(d, dev) ? NULL : find_finding(of, id, dev), w, fail_on) < 0)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < n_old; i++) {
 		json_object *o = json_object_array_get_idx(of, i);
-		const char *id = str_at(o, "id");
-		if (id && !find_finding(nf, id, str_at(o, "device")) && add_finding(d, o, NULL, fail_on) < 0)
+		const char *id = diff_str_at(o, "id"), *dev = diff_str_at(o, "device");
+		if (id && (is_replaced(d, dev) || !find_finding(nf, id, dev)) && add_finding(d, o, NULL, fail_on) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -293,8 +364,8 @@ int report_diff_build(json_object *old, json_object *new, enum severity fail_on,
 	int r = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(machine_paths) && r == 0; i++)
-		r = add_field(&d.machine, &d.n_machine, machine_paths[i], at(old, machine_paths[i]),
-			      at(new, machine_paths[i]));
+		r = add_field(&d.machine, &d.n_machine, machine_paths[i], diff_at(old, machine_paths[i]),
+			      diff_at(new, machine_paths[i]));
 	if (r == 0)
 		r = diff_devices(&d, old, new, fail_on);
 	if (r == 0)

@@ -4,9 +4,13 @@
  * "device" record per device, then one "machine" record with the findings
  * no device owns. Every record has the same keys, and carries the run's
  * time, host and kernel, so each line stands alone in Loki, ClickHouse or
- * BigQuery. The device and finding objects are the document's
- * (schema: definitions/ndjson_record).
+ * BigQuery. The machine's facts a fleet groups by (RAM, base PFN, the
+ * swiotlb pool) and the device's PCI id ride on every record too, flat, so a
+ * log store can count devices on hosts with no pool without the document.
+ * The device and finding objects are the document's (schema:
+ * definitions/ndjson_record).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +33,34 @@ static void findings_of(struct json_writer *w, const struct findings *f, const c
 	jw_close_array(w);
 }
 
+/* "8086:2922", lspci -n's vendor:device, for a store to group by one key; null: not PCI. */
+static void pci_id(struct json_writer *w, const struct device_report *dr)
+{
+	char s[sizeof("ffff:ffff")];
+
+	if (!dr || !dr->dev->have_pci_ids) {
+		jw_null(w, "pci_id");
+		return;
+	}
+	snprintf(s, sizeof(s), "%04x:%04x", dr->dev->vendor, dr->dev->device_id);
+	jw_string(w, "pci_id", s);
+}
+
+/* What the document's memory and swiotlb say of them, null where they say unknown. */
+static void machine_facts(struct json_writer *w, const struct report *r)
+{
+	const struct layout *l = &r->layout;
+	const struct swiotlb_state *s = &r->swiotlb;
+	bool have = l->source != LAYOUT_SOURCE_NONE;
+
+	json_opt_u64(w, "ram_bytes", have, l->ram_bytes);
+	json_opt_u64(w, "base_pfn", have, l->base_pfn);
+	json_tristate(w, "swiotlb_active", s->active);
+	json_opt_u64(w, "swiotlb_size_bytes", s->size_bytes.known, s->size_bytes.v);
+	json_opt_hex(w, "swiotlb_pool_start", s->pool.known, s->pool.start);
+	json_opt_hex(w, "swiotlb_pool_end", s->pool.known, s->pool.end - 1);
+}
+
 static void record(struct json_writer *w, const struct machine *m, const struct report *r,
 		   const struct device_report *dr)
 {
@@ -41,6 +73,8 @@ static void record(struct json_writer *w, const struct machine *m, const struct 
 	jw_string(w, "kernel_release", m->release.value);
 	jw_string(w, "kernel_stable_release", m->stable_release.value);
 	jw_bool(w, "live", m->live);
+	machine_facts(w, r);
+	pci_id(w, dr);
 	if (dr)
 		json_device(w, "device", dr, m->observed.window_seconds);
 	else

@@ -25,6 +25,7 @@
  * break the one label set per family that consumers and our lint rely on.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,12 +212,18 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	for (int v = 0; v < _VERDICT_MAX; v++)
 		sample_labels(p, (const struct label[]){ { "verdict", verdict_to_string(v) } }, 1, count[v]);
 
-	family(p, "dmamask_device_verdict", "A judged DMA device and its verdict; always 1.");
+	/* pci_id, a fleet's "count by (pci_id, verdict)": one value a device, so no series more */
+	family(p, "dmamask_device_verdict",
+	       "A judged DMA device, its PCI vendor:device (empty when not PCI) and its verdict; always 1.");
 	for (size_t i = 0; i < d->n_devices; i++) {
 		const struct device_report *r = &d->devices[i];
+		char pci_id[sizeof("ffff:ffff")] = "";
+		if (r->dev->have_pci_ids)
+			snprintf(pci_id, sizeof(pci_id), "%04x:%04x", r->dev->vendor, r->dev->device_id);
 		const struct label l[] = {
 			{ "device", r->dev->id },
 			{ "driver", r->dev->driver },
+			{ "pci_id", pci_id },
 			{ "verdict", verdict_to_string(r->verdict) },
 		};
 		sample_labels(p, l, ARRAY_SIZE(l), 1);

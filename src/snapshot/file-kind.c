@@ -73,7 +73,7 @@ static enum file_kind json_kind(const char *buf, size_t n)
 	const char *nl = memchr(buf, '\n', n);
 	size_t first = nl ? (size_t)(nl - buf) : n;
 
-	if (holds(buf, n, "\"diff_schema_version\""))
+	if (holds(buf, n, "\"diff_schema_version\"") || holds(buf, n, "\"fleet_diff_schema_version\""))
 		return FILE_KIND_DIFF_REPORT;
 	/* ndjson: compact records, one a line, each with its record kind */
 	if (holds(buf, first, "\"record\":") && holds(buf, first, "\"schema_version\":"))

@@ -4095,6 +4095,62 @@ def riscv_poolless(t, release):
     ]
 
 
+# ---------------------------------------------------------------- issue 39: another card in a slot
+
+def x86_slot_card(t, card):
+    """x86-pc-4g's machine (6.1, 24 GiB, 21 GiB above 4 GiB, the pool below 4 GiB)
+    with a QEMU card at 0000:00:02.0, before and after it was swapped: --diff's
+    "replaced" pair. "ehci": QEMU's usb-ehci (8086:24cd, hw/usb/hcd-ehci-pci.c;
+    hcd-ehci.c writes HCCPARAMS 0x80, "no 64-bit"), so ehci-pci keeps the PCI
+    default 32-bit mask (drivers/usb/host/ehci-hcd.c ehci_run sets none).
+    "pcnet": QEMU's pcnet (1022:2000, hw/net/pcnet-pci.c), whose driver sets
+    PCNET32_DMA_MASK, 32 bits (drivers/net/ethernet/amd/pcnet32.c
+    pcnet32_probe_pci). Both bounce RAM above 4 GiB: the same verdict, another
+    device. Follows: x86-pc-4g's tree; the card's udev ID_PATH as path_id makes
+    it for a PCI function ("pci-" and the address)."""
+    manifest(t, "x86_64", "6.1.0-27-amd64",
+             "2026-12-01T08:00:00Z" if card == "ehci" else "2026-12-02T08:00:00Z")
+    x86_proc(t, "console=ttyS0 root=/dev/nvme0n1p1")
+    x86_pc_devices(t)
+    bus = "sys/devices/pci0000:00"
+    slot = "0000:00:02.0"
+    if card == "ehci":
+        pci(t, bus, slot, 0x8086, 0x24cd, 0x0c0320, 32, "ehci-pci", "ehci_pci", subsys=(0x1af4, 0x1100))
+        name = "ehci-pci"
+    else:
+        path = pci(t, bus, slot, 0x1022, 0x2000, 0x020000, 32, "pcnet32", "pcnet32",
+                   subsys=(0x1af4, 0x1100))
+        t.file(path + "/net/eth0/address", "52:54:00:12:34:56\n")
+        t.link(path + "/net/eth0/device", path)
+        t.link("sys/class/net/eth0", path + "/net/eth0")
+        name = "pcnet32"
+    t.file("run/dmamask-audit/udev/" + slot, "ID_PATH=pci-%s\n" % slot)
+    kmsg(t, X86_BOOT + [
+        "Command line: console=ttyS0 root=/dev/nvme0n1p1",
+        "PCI-DMA: Using software bounce buffering for IO (SWIOTLB)",
+        SWIOTLB_X86,
+        dev_line(slot, "[%s] type 00 class 0x%06x" % (
+            "8086:24cd" if card == "ehci" else "1022:2000", 0x0c0320 if card == "ehci" else 0x020000)),
+    ])
+    return [
+        "# the card in slot %s: %s, 32-bit, on 6.1 with RAM above 4 GiB and the pool below it" % (slot, name),
+        "%s | .driver == \"%s\" and .pci_ids.vendor == \"%s\" and .pci_ids.device == \"%s\""
+        % (dev(slot), name, "8086" if card == "ehci" else "1022", "24cd" if card == "ehci" else "2000"),
+        "%s | .udev.ID_PATH == \"pci-%s\"" % (dev(slot), slot),
+        "# its 32-bit mask leaves RAM 0x100000000-0x63fffffff out of reach: dma-direct bounces it through the pool",
+        "%s | .verdict == \"partial\" and .dma_mask_bits == 32 and .kernel_model == \"dma-direct\"" % dev(slot),
+        "%s | .unreachable_ram_bytes == %d and .swiotlb_pool_reachable == true" % (dev(slot), X86_ABOVE_4G),
+        "%s | length == 1 and .[0].severity == \"warning\"" % finding("bounce-needed", slot),
+        "# x86-pc-4g's own: the AHCI bounces as there, the NVMe is direct",
+        "%s | .verdict == \"partial\" and .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == %d"
+        % (dev(AHCI), X86_ABOVE_4G),
+        "%s | length == 1 and .[0].severity == \"warning\"" % finding("bounce-needed", AHCI),
+        "%s | .verdict == \"direct\"" % dev("0000:01:00.0"),
+        "[.findings[] | select(.severity == \"error\")] | length == 0",
+        ".exit_status == 0",
+    ]
+
+
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
     "x86-iommu-dmafq": x86_iommu_dmafq,
@@ -4216,6 +4272,9 @@ FIXTURES = {
     "arm-lpae-poolless-5.10.68": lambda t: arm_lpae_poolless_510(t, "5.10.68"),
     "riscv-poolless-5.14": lambda t: riscv_poolless(t, "5.14.21"),
     "riscv-poolless-5.13": lambda t: riscv_poolless(t, "5.13.19"),
+    # issue 39: the same slot, another card (--diff's "replaced")
+    "x86-slot-ehci": lambda t: x86_slot_card(t, "ehci"),
+    "x86-slot-pcnet": lambda t: x86_slot_card(t, "pcnet"),
 }
 
 

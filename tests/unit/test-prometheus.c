@@ -309,7 +309,7 @@ static void test_devices(void **state)
 {
 	struct device d[3] = {
 		{ .id = (char *)"0000:00:02.0", .driver = (char *)"nvme", .dma_mask_bits = OPT(64),
-		  .iommu_type = (char *)"DMA-FQ" },
+		  .iommu_type = (char *)"DMA-FQ", .have_pci_ids = true, .vendor = 0x144d, .device_id = 0xa808 },
 		{ .id = (char *)"c8000000.mmc", .bus = DEV_BUS_PLATFORM },
 		{ .id = (char *)"fe000000.dma", .bus = DEV_BUS_AMBA },
 	};
@@ -335,8 +335,9 @@ static void test_devices(void **state)
 	assert_true(has_line(out, "dmamask_devices{verdict=\"partial\"} 1"));
 	assert_true(has_line(out, "dmamask_devices{verdict=\"unknown\"} 1"));
 	assert_true(has_line(out, "dmamask_devices{verdict=\"direct\"} 0"));
-	assert_true(has_line(out, "dmamask_device_verdict{device=\"0000:00:02.0\",driver=\"nvme\",verdict=\"iommu\"} 1"));
-	assert_true(has_line(out, "dmamask_device_verdict{device=\"fe000000.dma\",driver=\"\",verdict=\"unknown\"} 1"));
+	/* the PCI id as lspci -n prints it, a fleet's label to count cards by; "" when not PCI */
+	assert_true(has_line(out, "dmamask_device_verdict{device=\"0000:00:02.0\",driver=\"nvme\",pci_id=\"144d:a808\",verdict=\"iommu\"} 1"));
+	assert_true(has_line(out, "dmamask_device_verdict{device=\"fe000000.dma\",driver=\"\",pci_id=\"\",verdict=\"unknown\"} 1"));
 	/* a user mask without sysfs bits: its width, as the JSON report gives it */
 	assert_true(has_line(out, "dmamask_device_dma_mask_bit_width{device=\"c8000000.mmc\",driver=\"\"} 30"));
 	assert_true(has_line(out, "dmamask_device_unreachable_ram_bytes{device=\"0000:00:02.0\",driver=\"nvme\"} 0"));
