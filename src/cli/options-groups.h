@@ -23,6 +23,7 @@ enum {
 	OPT_USAGE,
 	OPT_DIFF,
 	OPT_TEST_UNPACK_MS,
+	OPT_OBSERVE_PROBE,
 };
 
 extern const struct argp options_output_argp;
