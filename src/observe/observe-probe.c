@@ -96,16 +96,23 @@ struct chunk {
 	size_t len;
 };
 
-/* The pages of [addr, addr + len) that lie above reach_end, appended to pages (up to want). */
+/* The pages of [addr, addr + len) that lie above reach_end, appended to pages (up to want);
+ * -EIO when pagemap cannot be read. */
 static int pick_pages(int pagemap, void *addr, size_t len, size_t page, uint64_t reach_end,
 		      void **pages, size_t *n, size_t want, bool *ret_pfn_zero)
 {
 	size_t count = len / page;
-	uint64_t *e = malloc(count * sizeof(*e));
-	off_t off = (off_t)((uintptr_t)addr / page * sizeof(*e));
+	uint64_t *e;
 
-	if (!e)
+	if (reach_end == UINT64_MAX) {
+		/* the device reaches all RAM: any page tests it, where it lies does not matter */
+		for (size_t i = 0; i < count && *n < want; i++)
+			pages[(*n)++] = (char *)addr + i * page;
+		return 0;
+	}
+	if (!(e = malloc(count * sizeof(*e))))
 		return -ENOMEM;
+	off_t off = (off_t)((uintptr_t)addr / page * sizeof(*e));
 	if (pread(pagemap, e, count * sizeof(*e), off) != (ssize_t)(count * sizeof(*e))) {
 		free(e);
 		return -EIO;
@@ -118,8 +125,7 @@ static int pick_pages(int pagemap, void *addr, size_t len, size_t page, uint64_t
 			*ret_pfn_zero = true; /* no CAP_SYS_ADMIN: every PFN reads 0 */
 			continue;
 		}
-		uint64_t last = pfn * page + (page - 1);
-		if (reach_end == UINT64_MAX || last > reach_end)
+		if (pfn * page + (page - 1) > reach_end)
 			pages[(*n)++] = (char *)addr + i * page;
 	}
 	free(e);
@@ -188,19 +194,23 @@ int probe_run(const struct probe *p, struct probe_result *ret)
 	close(pagemap);
 	if (r == -ENOMEM)
 		goto done;
-	r = 0;
-	if (pfn_zero)
+	if (n_chunks == 0)
+		ret->why = "cannot allocate memory for the probe's buffers: nothing read";
+	else if (r == -EIO)
+		ret->why = "cannot read /proc/self/pagemap: where a buffer lies is unknown, nothing read";
+	else if (pfn_zero)
 		ret->why = "/proc/self/pagemap shows no page frame numbers (CAP_SYS_ADMIN is needed): "
 			   "where a buffer lies is unknown, nothing read";
 	else if (n == 0)
 		ret->why = "no page of the memory allocated lies above the device's reach: nothing read";
-	else {
+	if (!ret->why) {
 		if (n < want)
 			ret->why = "fewer pages above the device's reach than asked: read less";
 		read_into(p, pages, n, page, ret);
 		if (p->reach_end != UINT64_MAX)
 			ret->above_reach_bytes = ret->bytes_read;
 	}
+	r = 0;
 done:
 	for (size_t i = 0; i < n_chunks; i++)
 		munmap(chunks[i].addr, chunks[i].len);
