@@ -251,7 +251,15 @@ void observation_done(struct observation *o)
 	for (size_t i = 0; i < o->n_devices; i++)
 		free(o->devices[i].device);
 	free(o->devices);
+	for (size_t i = 0; i < o->n_full; i++)
+		free(o->full[i].device);
+	free(o->full);
+	for (size_t i = 0; i < o->n_traffic; i++)
+		free(o->traffic[i].name);
+	free(o->traffic);
 	free(o->tracefs);
+	free(o->probe_disk);
+	free(o->probe_why);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -448,6 +448,20 @@ struct observed_device {
 	uint64_t overflow_messages; /* "DMA addr"/"swiotlb addr ... overflow" records in the window */
 };
 
+/* What a disk or an interface moved in the window: the difference of its counters at either end. */
+enum traffic_kind {
+	TRAFFIC_BLOCK,           /* sys/block/X/stat (block/genhd.c part_stat_show) */
+	TRAFFIC_NET,             /* sys/class/net/X/statistics (net/core/net-sysfs.c) */
+	_TRAFFIC_KIND_MAX,
+};
+
+struct observed_traffic {
+	char *name;              /* "vda", "eth0" */
+	enum traffic_kind kind;
+	uint64_t ops;            /* block: reads, writes, discards and flushes completed; net: packets */
+	uint64_t bytes;          /* block: sectors read, written and discarded * 512; net: rx + tx bytes */
+};
+
 /* The debugfs swiotlb counters at one end of the window. */
 struct observed_counters {
 	struct opt_u64 used, hiwater, transient; /* slabs */
@@ -465,7 +479,22 @@ struct observation {
 	size_t n_devices;
 	struct observed_counters before, after;
 	unsigned full_messages;  /* "swiotlb buffer is full" records in the window */
+	struct swiotlb_full *full; /* those records, for swiotlb-pressure (kmsg.c match_swiotlb_full) */
+	size_t n_full;
+	/* each disk's and interface's traffic in the window (traffic-before, traffic-after);
+	 * traffic_known false: the snapshot has no traffic files (before they were captured) */
+	bool traffic_known;
+	struct observed_traffic *traffic;
+	size_t n_traffic;
 	char *tracefs;           /* where the instance lived, e.g. "sys/kernel/tracing" */
+	/* --observe-probe (window's probe_* keys, observe-probe.c): the disk read at the
+	 * window's start; probe_disk NULL: no probe */
+	char *probe_disk;
+	struct opt_u64 probe_reach_end; /* inclusive; unknown: "all", the device reaches all RAM */
+	uint64_t probe_bytes;           /* read */
+	uint64_t probe_above_reach_bytes; /* of them, into pages above probe_reach_end */
+	uint64_t probe_allocated_bytes; /* anonymous memory allocated to find those pages */
+	char *probe_why;                /* why it read less than asked; NULL: all of it */
 };
 
 struct machine {

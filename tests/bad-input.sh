@@ -235,6 +235,21 @@ expect_input "observe: trace is a directory" "$r" run/dmamask-audit/observe/trac
 check "observe: --observe with --sysroot is refused" bash -c \
 	'! "$1" --observe --sysroot "$2" > /dev/null 2>&1' _ "$TOOL" "$r"
 check "observe: --observe=0 is refused" bash -c '! "$1" --observe=0 > /dev/null 2>&1' _ "$TOOL"
+# --observe-probe reads block devices alone: anything else is refused before it is opened
+probe_refused() { # DESCRIPTION PATH WORDS: exit 2, one line saying WORDS, nothing on stdout
+	"$TOOL" --observe-probe "$2" > "$tmp/probe.out" 2> "$tmp/probe.err"
+	local rc=$?
+	check "--observe-probe $1: exit 2 ($rc)" test "$rc" -eq 2
+	check "--observe-probe $1: one line, \"$3\"" bash -c \
+		'[ "$(wc -l < "$1")" = 1 ] && grep -q -- "$2" "$1"' _ "$tmp/probe.err" "$3"
+	check "--observe-probe $1: nothing on stdout" test ! -s "$tmp/probe.out"
+}
+probe_refused "a regular file" "$r/run/dmamask-audit/observe/window" "not a block device"
+probe_refused "a character device" /dev/null "a character device, not a disk: refused"
+probe_refused "a directory" "$r" "not a block device"
+probe_refused "no such disk" dmamask-no-such-disk "no such disk"
+check "--observe-probe with --sysroot is refused" bash -c \
+	'! "$1" --observe-probe sda --sysroot "$2" > /dev/null 2>&1' _ "$TOOL" "$r"
 
 # Amplification: thousands of "DMA addr ... overflow" records of one device (and
 # of one the report does not list) make one finding each, with the count.

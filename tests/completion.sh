@@ -33,7 +33,13 @@ check "--color=al completes to always" test "$(complete_words dmamask-audit --co
 check "--color <TAB> offers nothing (the argument needs '=')" test -z "$(complete_words dmamask-audit --color '')"
 check "--col<TAB> completes to --color= (no space: the value is joined)" \
 	test "$(complete_words dmamask-audit --col)" = "--color="
-check "--obs<TAB> completes to --observe=" test "$(complete_words dmamask-audit --obs)" = "--observe="
+check "--obs<TAB> offers --observe= and --observe-probe" \
+	test "$(complete_words dmamask-audit --obs | tr '\n' ' ')" = "--observe= --observe-probe "
+check "--observe-p<TAB> completes to --observe-probe" \
+	test "$(complete_words dmamask-audit --observe-p)" = "--observe-probe"
+check "--observe-probe <TAB> offers the disks lsblk lists" \
+	test "$(complete_words dmamask-audit --observe-probe '' | sort | tr '\n' ' ')" = \
+	"$(lsblk -dno NAME 2> /dev/null | sort | tr '\n' ' ')"
 check "-o VERD completes a column" test "$(complete_words dmamask-audit -o VERD)" = "VERDICT"
 check "-o DEVICE,DRI completes the list's last item" test "$(complete_words dmamask-audit -o DEVICE,DRI)" = "DEVICE,DRIVER"
 check "every column of --list-columns is completed" bash -c '

@@ -111,6 +111,47 @@ if [ "$orc" -le 1 ]; then
 		'[.devices[] | .observed.prediction] | all(. != null)'
 	check "--observe: its instance is gone" bash -c \
 		'! ls /sys/kernel/tracing/instances /sys/kernel/debug/tracing/instances 2>/dev/null | grep -q "dmamask-audit-"'
+	check "--observe: the disks' and interfaces' traffic was counted" jqe "$tmp/observe.json" \
+		'.observation.traffic | type == "array" and length > 0'
+	# with no pool, one line before the window says nothing can bounce; with one, none
+	if jqe "$tmp/observe.json" '.swiotlb.active == false'; then
+		check "--observe with no pool: one line says nothing can bounce" bash -c \
+			'[ "$(wc -l < "$1")" = 1 ] && grep -q "no swiotlb pool on this system: nothing can bounce" "$1"' \
+			_ "$tmp/observe.err"
+	else
+		check "--observe with a pool (or maybe one): no line on stderr" test ! -s "$tmp/observe.err"
+	fi
+	# I/O in the window: the disk under $tmp read with O_DIRECT (the page cache would hide it)
+	src=$(findmnt -no SOURCE -T "$tmp" 2> /dev/null)
+	disk=$(lsblk -no PKNAME "$src" 2> /dev/null | head -1)
+	[ -n "$disk" ] || disk=$(lsblk -dno NAME "$src" 2> /dev/null | head -1)
+	dev=$(jq -r --arg d "$disk" '[.block[] | select(.disk == $d) | .dma_device][0] // empty' "$tmp/observe.json")
+	if [ -n "$dev" ] && dd if=/dev/zero of="$tmp/io" bs=1M count=16 oflag=direct 2> /dev/null; then
+		( sleep 0.5; dd if="$tmp/io" of=/dev/null bs=64k iflag=direct 2> /dev/null ) &
+		timeout 60 "$TOOL" --observe=2 --json > "$tmp/observe-io.json" 2> /dev/null
+		wait
+		check "--observe during I/O: $disk's device $dev counted it" jqe "$tmp/observe-io.json" \
+			'(.devices[] | select(.id == $d)).observed | .io_operations >= 256 and
+			 (.prediction | IN("no-traffic", "cannot-tell") | not)' --arg d "$dev"
+	else
+		skip "--observe during I/O: no DMA device under $tmp's disk (${disk:-none})"
+	fi
+	# the systemd drop-in's sandbox (contrib/systemd/dmamask-audit.service.d/observe.conf):
+	# tracefs read-only as ProtectKernelTunables= makes it, instances/ alone writable
+	t=/sys/kernel/tracing
+	if [ -d "$t/instances" ] && command -v unshare > /dev/null; then
+		unshare -m --propagation private sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+			timeout 30 "$2" --observe=1 --json > /dev/null' _ "$t" "$TOOL" 2> "$tmp/ro.err"
+		check "--observe under a read-only tracefs: exit 2, and says it is read-only" \
+			grep -q "Read-only file system" "$tmp/ro.err"
+		unshare -m --propagation private sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+			mount --bind "$1/instances" "$1/instances" && mount -o remount,bind,rw "$1/instances" &&
+			timeout 30 "$2" --observe=1 --json' _ "$t" "$TOOL" > "$tmp/rw.json" 2> /dev/null
+		check "--observe with tracefs read-only but instances/ writable (observe.conf) observes" \
+			jqe "$tmp/rw.json" '.observation.window_seconds >= 1'
+	else
+		skip "--observe under observe.conf's sandbox: needs $t and unshare"
+	fi
 else
 	check "--observe unavailable: exit 2 ($orc)" test "$orc" -eq 2
 	check "--observe unavailable: one line saying why" bash -c \

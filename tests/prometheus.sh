@@ -11,7 +11,8 @@
 #  - a failed run keeps the last report's metrics and says why, from a fixed
 #    set of reasons (dmamask_last_run_failure_info);
 #  - a real node_exporter on 127.0.0.1 reads the file without a scrape error;
-#  - contrib/: the systemd units pass `systemd-analyze verify`, the Ansible
+#  - contrib/: the systemd units pass `systemd-analyze verify`, with and
+#    without the observing drop-in (observe.conf), the Ansible
 #    fact prints JSON whatever happens.
 # promtool, node_exporter, curl and systemd-analyze are needed: without them
 # the checks are skipped, or fail when CI=true.
@@ -442,6 +443,29 @@ if need "systemd units" systemd-analyze; then
 		ok "systemd: systemd-analyze verify"
 	else
 		not_ok "systemd: systemd-analyze verify (exit $rc)"
+		printf '%s\n' "$out" | diag
+	fi
+	# the observing drop-in, beside the unit as systemd reads it from /etc
+	mkdir "$units/dmamask-audit.service.d" || exit 99
+	cp "$SRCDIR/contrib/systemd/dmamask-audit.service.d/observe.conf" "$units/dmamask-audit.service.d/"
+	d="$units/dmamask-audit.service.d/observe.conf"
+	check "systemd: observe.conf adds --observe through the service's \$DMAMASK_AUDIT_OPTIONS" \
+		bash -c 'grep -q "^Environment=DMAMASK_AUDIT_OPTIONS=--observe=" "$1" &&
+			grep -q "^ExecStart=.*/dmamask-audit \$DMAMASK_AUDIT_OPTIONS " "$2"' _ "$d" "$units/dmamask-audit.service"
+	check "systemd: observe.conf makes tracefs instances/ writable, and nothing more" \
+		bash -c '[ "$(grep -c "^ReadWritePaths=" "$1")" = 1 ] &&
+			grep -qx "ReadWritePaths=-/sys/kernel/tracing/instances" "$1" &&
+			! grep -qE "^(ProtectKernelTunables|ProtectSystem|CapabilityBoundingSet|SystemCallFilter)=" "$1"' _ "$d"
+	score=$(cd "$units" && systemd-analyze security --offline=true dmamask-audit.service 2> /dev/null |
+		sed -n 's/.*Overall exposure level for dmamask-audit.service: \([0-9.]*\).*/\1/p')
+	check "systemd: with observe.conf, systemd-analyze security exposure ${score:-?} is below 3.0" \
+		awk -v s="${score:-99}" 'BEGIN { exit !(s + 0 < 3.0) }'
+	out=$(cd "$units" && systemd-analyze verify --man=no dmamask-audit.service 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && [ -z "$out" ]; then
+		ok "systemd: systemd-analyze verify with observe.conf"
+	else
+		not_ok "systemd: systemd-analyze verify with observe.conf (exit $rc)"
 		printf '%s\n' "$out" | diag
 	fi
 fi

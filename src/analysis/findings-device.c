@@ -456,9 +456,13 @@ static void observed_findings(const struct devices_input *in, const struct devic
 		finding_add_hex(f, x, "limit", r->limit);
 	finding_add_u64(f, x, "overflow_messages", od->overflow_messages);
 	finding_add_u64(f, x, "window_ms", (uint64_t)(o->window_seconds * 1000 + 0.5));
-	if (o->window_seconds > 0)
-		finding_add_u64(f, x, "bounces_per_second",
-				(uint64_t)((double)od->bounces / o->window_seconds + 0.5));
+	if (o->window_seconds > 0) {
+		/* in millionths: 1 bounce in 5 s is 0.2, not 0; a window is at most a day
+		 * (observed.c parse_seconds), so one bounce is at least 11 millionths */
+		double micro = (double)od->bounces / o->window_seconds * 1e6 + 0.5;
+		uint64_t v = micro >= 1.8e19 ? UINT64_MAX : (uint64_t)micro;
+		finding_add_micro(f, x, "bounces_per_second", od->bounces && !v ? 1 : v);
+	}
 }
 
 /* verdict-unknown: the case names what is missing and how to supply it. */

@@ -330,6 +330,22 @@ static void swiotlb_findings(const struct machine *m, const struct report *r, st
 	}
 }
 
+/* The "swiotlb buffer is full" records of v: those with no room (pressure), those of devices
+ * not listed with room left (no slot suited them), and the first of those. */
+static void full_counts(const struct machine *m, const struct swiotlb_full *v, size_t n, bool poolless,
+			uint64_t *ret_no_room, uint64_t *ret_unlisted, const struct swiotlb_full **ret_first)
+{
+	for (size_t i = 0; !poolless && i < n; i++) {
+		const struct swiotlb_full *l = &v[i];
+		enum full_line_kind k = swiotlb_full_kind(l, &m->swiotlb);
+		if (k == FULL_NO_ROOM)
+			(*ret_no_room)++;
+		else if (k == FULL_WITH_ROOM && !(l->device && machine_find_device(m, l->device)) &&
+			 !(*ret_unlisted)++)
+			*ret_first = l; /* a listed device's are reported with it */
+	}
+}
+
 static void log_findings(const struct machine *m, const struct report *r, struct findings *f)
 {
 	struct finding *x;
@@ -339,16 +355,19 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 	bool poolless = r->swiotlb.active == TRI_NO &&
 			era_value(ERA_POOLLESS_MAP, r->release, r->arch_family, NULL) ==
 				POOLLESS_TRIES_SWIOTLB;
-	uint64_t no_room = 0, unlisted = 0;
-	const struct swiotlb_full *first_unlisted = NULL;
-	for (size_t i = 0; !poolless && i < m->n_swiotlb_full; i++) {
-		const struct swiotlb_full *l = &m->swiotlb_full[i];
-		enum full_line_kind k = swiotlb_full_kind(l, &m->swiotlb);
-		if (k == FULL_NO_ROOM)
-			no_room++;
-		else if (k == FULL_WITH_ROOM && !(l->device && machine_find_device(m, l->device)) &&
-			 !unlisted++)
-			first_unlisted = l; /* a listed device's are reported with it */
+	/* the boot log and the --observe window's records, each counted: a live window's records
+	 * are in the log read after it too, a snapshot's log may have lost them, so the larger
+	 * count of each kind is the one no record is counted twice in */
+	uint64_t no_room = 0, unlisted = 0, window_no_room = 0, window_unlisted = 0;
+	const struct swiotlb_full *first_unlisted = NULL, *first_window_unlisted = NULL;
+	full_counts(m, m->swiotlb_full, m->n_swiotlb_full, poolless, &no_room, &unlisted, &first_unlisted);
+	full_counts(m, m->observed.full, m->observed.n_full, poolless, &window_no_room, &window_unlisted,
+		    &first_window_unlisted);
+	if (window_no_room > no_room)
+		no_room = window_no_room;
+	if (window_unlisted > unlisted) {
+		unlisted = window_unlisted;
+		first_unlisted = first_window_unlisted;
 	}
 	if (no_room) {
 		enum tristate dynamic = swiotlb_dynamic(m, r);
@@ -356,6 +375,8 @@ static void log_findings(const struct machine *m, const struct report *r, struct
 							 : FC_SWIOTLB_PRESSURE_LOGGED,
 				   NULL, NULL);
 		finding_add_u64(f, x, "log_lines", no_room);
+		if (m->observed.present)
+			finding_add_u64(f, x, "window_lines", window_no_room);
 		add_dynamic_evidence(m, f, x, dynamic);
 	}
 	if (unlisted) {

@@ -108,6 +108,13 @@ void finding_add_offset(struct findings *f, struct finding *x, const char *key, 
 	finding_add_str(f, x, key, s);
 }
 
+void finding_add_micro(struct findings *f, struct finding *x, const char *key, uint64_t v)
+{
+	struct evidence *e = add_evidence(f, x, key, EVIDENCE_MICRO);
+	if (e)
+		e->u = v;
+}
+
 void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v)
 {
 	struct evidence *e = add_evidence(f, x, key, EVIDENCE_BOOL);

@@ -20,6 +20,7 @@ enum evidence_type {
 	EVIDENCE_STR,
 	EVIDENCE_BOOL, /* a JSON true/false */
 	EVIDENCE_PFN,  /* a page frame number: a JSON integer, hex in text as the prose writes PFNs */
+	EVIDENCE_MICRO, /* a rate in millionths: a JSON number, a decimal in text (0.2, not 0) */
 };
 
 struct evidence {
@@ -59,6 +60,8 @@ void finding_add_str(struct findings *f, struct finding *x, const char *key, con
 void finding_add_pfn(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 /* A signed offset as the kernel keeps it in a u64 (cpu - bus), written "-0xc0000000": a string. */
 void finding_add_offset(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3);
+/* A rate in millionths (bounces_per_second): never rounded to 0 when it is not (findings.c). */
+void finding_add_micro(struct findings *f, struct finding *x, const char *key, uint64_t v) _nonnull_(1, 3);
 void finding_add_bool(struct findings *f, struct finding *x, const char *key, bool v) _nonnull_(1, 3); /* x NULL: findings_raise() failed, f->err says so */
 /* What one finding holds, freed (a selection drops findings one by one). */
 void finding_done(struct finding *x);

@@ -33,7 +33,9 @@ DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kernel_model, enum kernel_model);
 static const char *const observed_result_table[_OBSERVED_RESULT_MAX] = {
 	[OBSERVED_CONSISTENT] = "consistent",
 	[OBSERVED_CONTRADICTED] = "contradicted",
+	[OBSERVED_NO_BOUNCE] = "no-bounce",
 	[OBSERVED_NO_TRAFFIC] = "no-traffic",
+	[OBSERVED_CANNOT_TELL] = "cannot-tell",
 	[OBSERVED_UNJUDGED] = "unjudged",
 };
 

@@ -73,10 +73,12 @@ enum kernel_model {
 /* --observe: the verdict against the bounces the kernel traced (prediction-check.c). */
 enum observed_result {
 	OBSERVED_NONE,           /* nothing was observed: no --observe, no snapshot observation */
-	OBSERVED_CONSISTENT,     /* traffic the verdict explains */
+	OBSERVED_CONSISTENT,     /* bounces (or failed mappings) the verdict explains */
 	OBSERVED_CONTRADICTED,   /* traffic the verdict says cannot happen: observed_why says which */
-	OBSERVED_NO_TRAFFIC,     /* no bounce and no overflow record in the window */
-	OBSERVED_UNJUDGED,       /* traffic, but the verdict was unknown */
+	OBSERVED_NO_BOUNCE,      /* its disks or interfaces moved data in the window, and none of it bounced */
+	OBSERVED_NO_TRAFFIC,     /* its disks and interfaces were counted, and moved nothing */
+	OBSERVED_CANNOT_TELL,    /* nothing bounced, and its traffic could not be counted */
+	OBSERVED_UNJUDGED,       /* bounces, but the verdict was unknown */
 	_OBSERVED_RESULT_MAX,
 	_OBSERVED_RESULT_INVALID = -EINVAL,
 };
@@ -156,6 +158,11 @@ struct device_report {
 	struct full_tally no_slot;           /* "swiotlb buffer is full" records of it, the pool with room */
 	const struct observed_device *observed; /* its traffic in the --observe window; NULL none */
 	const char *observed_why;            /* static */
+	/* its disks' data I/Os and its interfaces' packets in the window (observation.traffic):
+	 * unknown when it has neither, or none was counted at both ends */
+	struct opt_u64 observed_ops;
+	uint64_t observed_io_bytes;
+	unsigned observed_kinds;             /* 1u << TRAFFIC_*: what observed_ops counts */
 	const struct driver_mask_row *mask_row; /* its driver's row in driver-masks.c; NULL none applies */
 	const char *mask_why;                /* static: what the row and the log decided, or why not */
 	enum mask_source mask_source;

@@ -70,6 +70,68 @@ static void judge_forced(const struct devices_input *in, struct device_report *r
 		set(r, OBSERVED_CONSISTENT, "every mapping bounces, as forced");
 }
 
+static void add_traffic(struct device_report *r, const struct observation *o, enum traffic_kind kind,
+			const char *name)
+{
+	for (size_t i = 0; i < o->n_traffic; i++) {
+		const struct observed_traffic *t = &o->traffic[i];
+		if (t->kind != kind || strcmp(t->name, name) != 0)
+			continue;
+		opt_set(&r->observed_ops, (r->observed_ops.known ? r->observed_ops.v : 0) + t->ops);
+		r->observed_io_bytes += t->bytes;
+		r->observed_kinds |= 1u << kind;
+		return;
+	}
+}
+
+/* The data its disks (the queues whose DMA device it is) and its interfaces moved in the window. */
+static void count_traffic(const struct devices_input *in, struct device_report *r)
+{
+	const struct observation *o = &in->m->observed;
+
+	opt_clear(&r->observed_ops);
+	r->observed_io_bytes = 0;
+	r->observed_kinds = 0;
+	if (!o->traffic_known)
+		return;
+	for (size_t i = 0; i < in->m->n_blocks; i++) {
+		const struct block_queue *q = &in->m->blocks[i];
+		if (q->dma_device && q->disk && strcmp(q->dma_device, r->dev->id) == 0)
+			add_traffic(r, o, TRAFFIC_BLOCK, q->disk);
+	}
+	for (const char *p = r->dev->interfaces; p && *p;) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+		if (n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			add_traffic(r, o, TRAFFIC_NET, name);
+		}
+		p += n + (p[n] == ',');
+	}
+}
+
+/* Nothing bounced and nothing failed: what the counters say it did meanwhile. */
+static void judge_quiet(struct device_report *r)
+{
+	if (!r->observed_ops.known)
+		set(r, OBSERVED_CANNOT_TELL, "no bounce and no overflow record in the window, and no disk "
+					     "or interface of it to count its traffic by: whether it did "
+					     "any DMA cannot be told");
+	else if (r->observed_ops.v == 0)
+		set(r, OBSERVED_NO_TRAFFIC, "its disks and interfaces moved no data in the window");
+	else if (r->verdict == VERDICT_DIRECT || r->verdict == VERDICT_IOMMU)
+		set(r, OBSERVED_NO_BOUNCE, "its disks or interfaces moved data in the window and none of "
+					   "it bounced, as its verdict says");
+	else if (r->verdict == VERDICT_PARTIAL)
+		set(r, OBSERVED_NO_BOUNCE, "its disks or interfaces moved data in the window and none of "
+					   "it bounced: its buffers lay within reach, which the verdict "
+					   "allows but does not test (--observe-probe does)");
+	else
+		set(r, OBSERVED_NO_BOUNCE, "its disks or interfaces moved data in the window, with no "
+					   "bounce and no overflow record");
+}
+
 void prediction_check(const struct devices_input *in, struct device_report *r)
 {
 	const struct observation *o = &in->m->observed;
@@ -79,9 +141,10 @@ void prediction_check(const struct devices_input *in, struct device_report *r)
 	if (!o->present)
 		return;
 	r->observed = observed_for(o, r->dev->id);
+	count_traffic(in, r);
 	const struct observed_device *od = r->observed;
 	if (!od || (!od->bounces && !od->overflow_messages)) {
-		set(r, OBSERVED_NO_TRAFFIC, "no bounce and no overflow record in the window");
+		judge_quiet(r);
 		return;
 	}
 	bool kmalloc = kmalloc_bouncing(in);

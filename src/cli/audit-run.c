@@ -222,6 +222,85 @@ static int check_live_page_size(const struct options *o, const struct audit_run 
 	return -EINVAL;
 }
 
+/*
+ * --observe-probe's disk in the first reading's report: its DMA device's reach, or
+ * why it is not probed. 0, or -1 (said).
+ */
+static int plan_probe(const struct report *rep, struct probe *p)
+{
+	const struct device_report *dr = NULL;
+	const char *why = NULL;
+
+	for (size_t i = 0; i < rep->devices.n_blocks && !dr; i++)
+		if (rep->devices.blocks[i].q->disk && strcmp(rep->devices.blocks[i].q->disk, p->disk) == 0)
+			dr = rep->devices.blocks[i].dr;
+	if (!dr)
+		why = "not a disk with a DMA device the audit lists (a partition, or a virtual disk: "
+		      "give the whole disk)";
+	else if (dr->verdict == VERDICT_FAILS)
+		/* kernel/dma/direct.h dma_direct_map_phys: dev_WARN_ONCE, then the I/O fails */
+		why = "its device's verdict is fails: a read above its reach would fail and make the "
+		      "kernel warn (a tainted kernel); the window shows its failures without the probe";
+	else if (dr->verdict == VERDICT_UNKNOWN || dr->verdict == VERDICT_IDLE)
+		why = "its device's reach is not known: nothing to place buffers above";
+	else if (dr->verdict == VERDICT_PARTIAL && !dr->cpu_reach_end.known)
+		why = "its device's reach end is not known";
+	if (why) {
+		fprintf(stderr, "%s: --observe-probe %s: %s\n", program_invocation_short_name, p->disk, why);
+		return -1;
+	}
+	/* partial: pages beyond the reach bounce; direct, iommu, forced: any page tests the verdict */
+	p->reach_end = dr->verdict == VERDICT_PARTIAL ? dr->cpu_reach_end.v : UINT64_MAX;
+	return 0;
+}
+
+/*
+ * The first reading of the machine, before the window (40 ms on a VM): what the window
+ * cannot show here (with no swiotlb pool nothing bounces, a buffer out of reach fails
+ * instead: kernel/dma/direct.h dma_direct_map_phys) in *ret_note (static, NULL: nothing to
+ * say), and --observe-probe's disk opened and placed. 0, or -1 (said).
+ */
+static int observe_plan(const struct options *o, struct audit_run *a, const char **ret_note, struct probe *probe)
+{
+	struct machine m;
+	struct report rep;
+	const char *why = NULL;
+	int r;
+
+	*ret_note = NULL;
+	if (o->observe_probe) {
+		r = probe_open(o->observe_probe, probe, &why);
+		if (r < 0) {
+			/* a refusal (EINVAL) says it all; a failed call adds its errno */
+			bool refused = r == -EINVAL || r == -ESTALE;
+			fprintf(stderr, "%s: --observe-probe %s: %s%s%s\n", program_invocation_short_name,
+				o->observe_probe, why ? why : "", why && !refused ? ": " : "",
+				refused && why ? "" : strerror(-r));
+			return -1;
+		}
+	}
+	machine_init(&m);
+	r = read_machine(a->sr, &m, o->page_size);
+	if (r == 0)
+		r = report_build_with(&m, &(const struct report_options){ .fail_on = o->fail_on }, &rep);
+	if (r < 0) {
+		machine_done(&m);
+		if (!o->observe_probe)
+			return 0; /* the audit after the window says it */
+		fprintf(stderr, "%s: --observe-probe: %s\n", program_invocation_short_name, strerror(-r));
+		return -1;
+	}
+	if (rep.swiotlb.active == TRI_NO)
+		*ret_note = "no swiotlb pool on this system: nothing can bounce in the window, so it "
+			    "cannot show a bounce; it can show each device's disk and network traffic, "
+			    "failed mappings (\"DMA addr ... overflow\", \"swiotlb buffer is full\") and "
+			    "lost events";
+	r = o->observe_probe ? plan_probe(&rep, probe) : 0;
+	report_done(&rep);
+	machine_done(&m);
+	return r;
+}
+
 /* The machine: observed, read (and captured), and the devices the command line names checked.
  * 0, 1 when the names leave nothing to judge, -1 (said). */
 static int read_root(struct options *o, struct audit_run *a)
@@ -229,8 +308,16 @@ static int read_root(struct options *o, struct audit_run *a)
 	if (check_live_page_size(o, a) < 0)
 		return run_failed(o, "page-size");
 	/* the window comes first: a refusal leaves no capture behind, and its reads are not captured */
-	if (o->observe && observe_window(o->observe, a->sr, &a->raw) < 0)
-		return run_failed(o, "observe");
+	if (o->observe) {
+		struct probe probe = { .fd = -1 };
+		const char *note;
+		int r = observe_plan(o, a, &note, &probe);
+		if (r == 0)
+			r = observe_window(o->observe, note, o->observe_probe ? &probe : NULL, a->sr, &a->raw);
+		probe_close(&probe);
+		if (r < 0)
+			return run_failed(o, "observe");
+	}
 	if (o->capture && start_capture(o, a) < 0)
 		return -1;
 	if (o->observe && observe_record(&a->raw, a->cap, &a->m) < 0)

@@ -25,6 +25,7 @@ enum {
 	OPT_TEST_UNPACK_MS,
 	OPT_EXPLAIN,
 	OPT_FLEET,
+	OPT_OBSERVE_PROBE,
 };
 
 extern const struct argp options_output_argp;

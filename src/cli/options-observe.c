@@ -10,6 +10,9 @@ static const struct argp_option observe_options[] = {
 	{ "observe", OPT_OBSERVE, "SECONDS", OPTION_ARG_OPTIONAL,
 	  "Trace the bounces the kernel really does for SECONDS (default 10; live, root) and "
 	  "check each prediction against them", 0 },
+	{ "observe-probe", OPT_OBSERVE_PROBE, "DISK", 0,
+	  "In the window, read 8 MiB of DISK with O_DIRECT into buffers above its DMA device's reach, "
+	  "so the prediction is tested (read-only; implies --observe)", 0 },
 	{ 0 },
 };
 
@@ -25,6 +28,13 @@ static error_t parse_observe(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--observe '%s': want whole seconds from 1 to 3600", arg);
 		if (arg)
 			o->observe = (unsigned)v;
+		break;
+	case OPT_OBSERVE_PROBE:
+		if (!*arg)
+			argp_error(state, "--observe-probe: want a disk, such as sda or /dev/sda");
+		o->observe_probe = arg;
+		if (!o->observe)
+			o->observe = 10; /* implied; a later --observe=N sets the window */
 		break;
 	case ARGP_KEY_END:
 		if (o->observe && o->sysroot_given && strcmp(o->sysroot, "/") != 0)

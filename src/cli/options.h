@@ -55,6 +55,7 @@ struct options {
 	struct render_options render;
 	/* options-observe.c */
 	unsigned observe;             /* --observe seconds; 0: not observing */
+	const char *observe_probe;    /* --observe-probe DISK; NULL: none */
 	/* options-selection.c */
 	struct assumed_mask masks[MAX_ASSUMED_MASKS];
 	size_t n_masks;

@@ -193,10 +193,10 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Sleep through the window, a tenth of a second at a time, until it ends or a signal stops it. */
-static double wait_window(const struct observe_options *opt)
+/* Sleep through the window from start, a tenth of a second at a time, until it ends or a signal stops it. */
+static double wait_window(const struct observe_options *opt, double start)
 {
-	double start = now_seconds(), elapsed = 0;
+	double elapsed = now_seconds() - start;
 	unsigned shown = UINT32_MAX;
 
 	while (!stop_signal && elapsed < opt->seconds) {
@@ -289,13 +289,32 @@ static int observe_in_instance(struct session *s, const struct observe_options *
 	if (sysroot_read_records(s->sr, "dev/kmsg", OBSERVE_TRACE_MAX, &kmsg_before, &kmsg_before_len) == 0)
 		keep_records_after(kmsg_before, kmsg_before_len, false, 0, &last_seq, &have_last);
 	size_buffer(s->sr, s);
+	/* each disk's and interface's counters at both ends: the traffic the bounces are out of */
+	r = observe_read_traffic(s->sr, &raw->buf[OBSERVE_TRAFFIC_BEFORE], &raw->len[OBSERVE_TRAFFIC_BEFORE]);
+	if (r < 0)
+		return r;
+	if (opt->note)
+		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name, opt->note);
 	r = write_file(enable, "1");
 	if (r < 0) {
 		*ret_why = "cannot enable swiotlb:swiotlb_bounced in the tool's tracefs instance";
 		return r;
 	}
-	double seconds = wait_window(opt);
+	/* the probe's reads are the window's first traffic: their bounces are traced */
+	double start = now_seconds();
+	struct probe_result probe = { 0 };
+	if (opt->probe) {
+		r = probe_run(opt->probe, &probe);
+		if (r < 0) {
+			(void)write_file(enable, "0");
+			return r;
+		}
+	}
+	double seconds = wait_window(opt, start);
 	(void)write_file(enable, "0");
+	r = observe_read_traffic(s->sr, &raw->buf[OBSERVE_TRAFFIC_AFTER], &raw->len[OBSERVE_TRAFFIC_AFTER]);
+	if (r < 0)
+		return r;
 
 	r = sysroot_read_file(s->sr, trace, OBSERVE_TRACE_MAX, &raw->buf[OBSERVE_TRACE],
 			      &raw->len[OBSERVE_TRACE]);
@@ -321,9 +340,26 @@ static int observe_in_instance(struct session *s, const struct observe_options *
 	char lost_line[48] = "";
 	if (lost_known)
 		snprintf(lost_line, sizeof(lost_line), "lost_events=%llu\n", (unsigned long long)lost);
+	_cleanup_free_ char *probe_lines = NULL;
+	if (opt->probe) {
+		char reach[32] = "all";
+		if (opt->probe->reach_end != UINT64_MAX)
+			snprintf(reach, sizeof(reach), "0x%llx", (unsigned long long)opt->probe->reach_end);
+		if (asprintf(&probe_lines,
+			     "probe_disk=%s\nprobe_reach_end=%s\nprobe_bytes=%llu\n"
+			     "probe_above_reach_bytes=%llu\nprobe_allocated_bytes=%llu\n%s%s%s",
+			     opt->probe->disk, reach, (unsigned long long)probe.bytes_read,
+			     (unsigned long long)probe.above_reach_bytes,
+			     (unsigned long long)probe.allocated_bytes, probe.why ? "probe_why=" : "",
+			     probe.why ? probe.why : "", probe.why ? "\n" : "") < 0) {
+			probe_lines = NULL;
+			return -ENOMEM;
+		}
+	}
 	if (asprintf(&raw->buf[OBSERVE_WINDOW],
-		     "requested_seconds=%u\nwindow_seconds=%.3f\ninterrupted=%d\n%stracefs=%s\n",
-		     opt->seconds, seconds, stop_signal == SIGINT, lost_line, s->tracefs) < 0) {
+		     "requested_seconds=%u\nwindow_seconds=%.3f\ninterrupted=%d\n%stracefs=%s\n%s",
+		     opt->seconds, seconds, stop_signal == SIGINT, lost_line, s->tracefs,
+		     probe_lines ? probe_lines : "") < 0) {
 		raw->buf[OBSERVE_WINDOW] = NULL;
 		return -ENOMEM;
 	}
@@ -336,7 +372,8 @@ static const char *find_tracefs(struct sysroot *sr, struct observe_raw *raw, con
 {
 	struct stat st;
 
-	*ret_why = "tracefs is not mounted (/sys/kernel/tracing, or /sys/kernel/debug/tracing)";
+	*ret_why = "tracefs is not mounted (/sys/kernel/tracing, or /sys/kernel/debug/tracing): "
+		   "mount it with 'mount -t tracefs nodev /sys/kernel/tracing'";
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		_cleanup_free_ char *inst = NULL, *format = NULL;
 		if (!(inst = path_join(tracefs_dirs[i], "instances")) ||

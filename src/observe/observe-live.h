@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "observe/observe-probe.h"
 #include "readers/observed.h"
 #include "sysroot/sysroot.h"
 
@@ -19,6 +20,8 @@
 struct observe_options {
 	unsigned seconds;        /* the window; SIGINT ends it early with what was seen */
 	bool countdown;          /* print the time left on stderr (a terminal) */
+	const char *note;        /* one line for stderr once the window opens (what it cannot show); NULL none */
+	const struct probe *probe; /* --observe-probe: read at the window's start; NULL none */
 };
 
 /*

@@ -11,15 +11,19 @@
 #include "shared/path.h"
 
 /* --observe's window, before anything is read or captured. 0 or -errno (said). */
-int observe_window(unsigned seconds, struct sysroot *sr, struct observe_raw *raw)
+int observe_window(unsigned seconds, const char *note, const struct probe *probe, struct sysroot *sr,
+		   struct observe_raw *raw)
 {
-	const struct observe_options opt = { .seconds = seconds, .countdown = isatty(STDERR_FILENO) };
+	const struct observe_options opt = { .seconds = seconds, .countdown = isatty(STDERR_FILENO),
+					     .note = note, .probe = probe };
 	const char *why = NULL;
 	int r = observe_live(sr, &opt, raw, &why);
 
-	if (r < 0)
-		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name,
-			why ? why : strerror(-r));
+	/* the errno too where the reason is a failed call: EROFS names a read-only sandbox */
+	if (r < 0 && why && r != -EPERM && r != -ENOENT)
+		fprintf(stderr, "%s: --observe: %s: %s\n", program_invocation_short_name, why, strerror(-r));
+	else if (r < 0)
+		fprintf(stderr, "%s: --observe: %s\n", program_invocation_short_name, why ? why : strerror(-r));
 	return r;
 }
 

@@ -14,6 +14,7 @@
 #include "shared/array.h"
 #include "shared/macro.h"
 #include "shared/path.h"
+#include "shared/sat.h"
 #include "shared/strmap.h"
 #include "shared/string-table.h"
 #include "shared/text.h"
@@ -25,6 +26,8 @@ static const char *const observe_file_table[_OBSERVE_FILE_MAX] = {
 	[OBSERVE_KMSG] = "kmsg",
 	[OBSERVE_SWIOTLB_BEFORE] = "swiotlb-before",
 	[OBSERVE_SWIOTLB_AFTER] = "swiotlb-after",
+	[OBSERVE_TRAFFIC_BEFORE] = "traffic-before",
+	[OBSERVE_TRAFFIC_AFTER] = "traffic-after",
 };
 
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(observe_file, enum observe_file);
@@ -115,6 +118,26 @@ static int window_pair(void *data, const char *k, size_t klen, const char *v, si
 	} else if (key_is(k, klen, "tracefs") && vlen && !o->tracefs) {
 		if (!(o->tracefs = strndup(v, vlen)))
 			return -ENOMEM;
+	} else if (key_is(k, klen, "probe_disk") && vlen && !o->probe_disk) {
+		if (!(o->probe_disk = strndup(v, vlen)))
+			return -ENOMEM;
+	} else if (key_is(k, klen, "probe_why") && vlen && !o->probe_why) {
+		if (!(o->probe_why = strndup(v, vlen)))
+			return -ENOMEM;
+	} else if (key_is(k, klen, "probe_reach_end")) {
+		if (vlen == 3 && memcmp(v, "all", 3) == 0)
+			opt_clear(&o->probe_reach_end);
+		else if (vlen > 2 && v[0] == '0' && v[1] == 'x' && parse_u64(v + 2, vlen - 2, 16, &n) == 0)
+			opt_set(&o->probe_reach_end, n);
+		else
+			w->bad = true;
+	} else {
+		static const char *const counts[] = { "probe_bytes", "probe_above_reach_bytes",
+						      "probe_allocated_bytes" };
+		uint64_t *dst[] = { &o->probe_bytes, &o->probe_above_reach_bytes, &o->probe_allocated_bytes };
+		for (size_t i = 0; i < ARRAY_SIZE(counts); i++)
+			if (key_is(k, klen, counts[i]) && parse_u64(v, vlen, 10, dst[i]) < 0)
+				w->bad = true;
 	}
 	return 0;
 }
@@ -232,6 +255,9 @@ static int parse_kmsg(const char *buf, size_t len, struct observation *o, struct
 	if (r != -ENOMEM)
 		r = 0; /* records that do not parse are skipped, as read_kmsg does */
 	o->full_messages = scratch.swiotlb.full_messages;
+	o->full = TAKE_PTR(scratch.swiotlb_full);
+	o->n_full = scratch.n_swiotlb_full;
+	scratch.n_swiotlb_full = 0;
 	const struct dma_overflow *lists[2] = { scratch.overflows, scratch.pool_overflows };
 	size_t counts[2] = { scratch.n_overflows, scratch.n_pool_overflows };
 	for (size_t l = 0; r >= 0 && l < 2; l++)
@@ -247,6 +273,203 @@ static int parse_kmsg(const char *buf, size_t len, struct observation *o, struct
 		}
 	machine_done(&scratch);
 	return r < 0 ? r : 0;
+}
+
+/* "stat" of a disk: the data I/Os (reads and writes; Documentation/block/stat.rst fields 1
+ * and 5) and their bytes (fields 3 and 7, in 512-byte sectors): discards and flushes move
+ * no buffer of the caller's, so they cannot bounce. False when fewer than 7 fields. */
+static bool parse_block_stat(const char *s, size_t len, uint64_t *ret_ops, uint64_t *ret_bytes)
+{
+	uint64_t f[7];
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < ARRAY_SIZE(f);) {
+		size_t sp = strspn(s + i, " \t");
+		i += sp;
+		size_t w = 0;
+		while (i + w < len && s[i + w] != ' ' && s[i + w] != '\t' && s[i + w] != '\n')
+			w++;
+		if (!w)
+			break;
+		if (parse_u64(s + i, w, 10, &f[n]) < 0)
+			return false;
+		n++;
+		i += w;
+	}
+	if (n < ARRAY_SIZE(f))
+		return false;
+	*ret_ops = f[0] + f[4];
+	*ret_bytes = sat_shl(f[2] + f[6], 9);
+	return true;
+}
+
+/* "rx_packets tx_packets rx_bytes tx_bytes" of an interface. */
+static bool parse_net_stat(const char *s, size_t len, uint64_t *ret_ops, uint64_t *ret_bytes)
+{
+	uint64_t f[4];
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < ARRAY_SIZE(f);) {
+		i += strspn(s + i, " ");
+		size_t w = strcspn(s + i, " \n");
+		if (w > len - i)
+			w = len - i;
+		if (!w || parse_u64(s + i, w, 10, &f[n]) < 0)
+			return false;
+		n++;
+		i += w;
+	}
+	if (n < ARRAY_SIZE(f))
+		return false;
+	*ret_ops = f[0] + f[1];
+	*ret_bytes = f[2] + f[3];
+	return true;
+}
+
+struct traffic_list {
+	struct observed_traffic *v;
+	size_t n;
+};
+
+static void traffic_list_done(struct traffic_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int traffic_add(struct traffic_list *l, const struct observed_traffic *t, const char *name, size_t nlen)
+{
+	if (array_full(l->n)) {
+		struct observed_traffic *v = reallocarray(l->v, array_capacity(l->n), sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+	}
+	l->v[l->n] = *t;
+	if (!(l->v[l->n].name = strndup(name, nlen)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+/* One "block/vda=..." or "net/eth0=..." line; lines that do not parse are left out. */
+static int traffic_pair(void *data, const char *k, size_t klen, const char *v, size_t vlen)
+{
+	struct traffic_list *l = data;
+	struct observed_traffic t = { 0 };
+	static const char *const prefix[_TRAFFIC_KIND_MAX] = { [TRAFFIC_BLOCK] = "block/",
+							       [TRAFFIC_NET] = "net/" };
+
+	for (size_t i = 0; i < _TRAFFIC_KIND_MAX; i++) {
+		size_t pl = strlen(prefix[i]);
+		if (klen <= pl || memcmp(k, prefix[i], pl) != 0)
+			continue;
+		t.kind = (enum traffic_kind)i;
+		bool ok = t.kind == TRAFFIC_BLOCK ? parse_block_stat(v, vlen, &t.ops, &t.bytes)
+						  : parse_net_stat(v, vlen, &t.ops, &t.bytes);
+		return ok ? traffic_add(l, &t, k + pl, klen - pl) : 0;
+	}
+	return 0;
+}
+
+/* The window's traffic: after minus before, for each disk and interface at both ends whose
+ * counters did not go back (a disk removed and added again in the window). */
+static int parse_traffic(const struct observe_raw *raw, struct observation *o)
+{
+	struct traffic_list before = { 0 }, after = { 0 }, out = { 0 };
+	int r;
+
+	r = each_pair(raw->buf[OBSERVE_TRAFFIC_BEFORE], raw->len[OBSERVE_TRAFFIC_BEFORE], &before, traffic_pair);
+	if (r == 0)
+		r = each_pair(raw->buf[OBSERVE_TRAFFIC_AFTER], raw->len[OBSERVE_TRAFFIC_AFTER], &after,
+			      traffic_pair);
+	for (size_t i = 0; r == 0 && i < after.n; i++) {
+		const struct observed_traffic *a = &after.v[i];
+		for (size_t j = 0; j < before.n; j++) {
+			const struct observed_traffic *b = &before.v[j];
+			if (b->kind != a->kind || strcmp(b->name, a->name) != 0)
+				continue;
+			if (a->ops >= b->ops && a->bytes >= b->bytes) {
+				struct observed_traffic d = { .kind = a->kind, .ops = a->ops - b->ops,
+							      .bytes = a->bytes - b->bytes };
+				r = traffic_add(&out, &d, a->name, strlen(a->name));
+			}
+			break;
+		}
+	}
+	traffic_list_done(&before);
+	traffic_list_done(&after);
+	if (r < 0) {
+		traffic_list_done(&out);
+		return r;
+	}
+	o->traffic = out.v;
+	o->n_traffic = out.n;
+	o->traffic_known = true;
+	return 0;
+}
+
+/* The counters of one class directory's entries, as "PREFIX/NAME=VALUE" lines. */
+static int read_class_traffic(struct sysroot *sr, FILE *f, const char *dir, const char *prefix,
+			      const char *const *files, size_t n_files)
+{
+	_cleanup_strv_ struct strv names = { 0 };
+	int r = sysroot_list_dir(sr, dir, &names);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (size_t i = 0; i < names.n; i++) {
+		char vals[4][32];
+		size_t n = 0;
+		for (; n < n_files; n++) {
+			_cleanup_free_ char *path = NULL, *buf = NULL;
+			size_t len;
+			if (asprintf(&path, "%s/%s/%s", dir, names.v[i], files[n]) < 0)
+				return -ENOMEM;
+			r = sysroot_read_file(sr, path, 4096, &buf, &len);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0)
+				break;
+			if (n_files == 1) {
+				/* the whole stat line, its runs of blanks kept: the parser splits it */
+				fprintf(f, "%s/%s=%.*s\n", prefix, names.v[i], (int)strcspn(buf, "\n"), buf);
+				break;
+			}
+			snprintf(vals[n], sizeof(vals[n]), "%.*s", (int)strcspn(buf, "\n"), buf);
+		}
+		if (n_files > 1 && n == n_files)
+			fprintf(f, "%s/%s=%s %s %s %s\n", prefix, names.v[i], vals[0], vals[1], vals[2], vals[3]);
+	}
+	return 0;
+}
+
+int observe_read_traffic(struct sysroot *sr, char **ret, size_t *ret_len)
+{
+	static const char *const block_files[] = { "stat" };
+	static const char *const net_files[] = { "statistics/rx_packets", "statistics/tx_packets",
+						 "statistics/rx_bytes", "statistics/tx_bytes" };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	r = read_class_traffic(sr, f, "sys/block", "block", block_files, ARRAY_SIZE(block_files));
+	if (r == 0)
+		r = read_class_traffic(sr, f, "sys/class/net", "net", net_files, ARRAY_SIZE(net_files));
+	if (fclose(f) != 0 && r == 0)
+		r = -ENOMEM;
+	if (r < 0) {
+		free(out);
+		return r;
+	}
+	*ret = out;
+	*ret_len = len;
+	return 0;
 }
 
 int observe_parse(const struct observe_raw *raw, struct observation *ret, struct parse_error *ret_err)
@@ -277,6 +500,9 @@ int observe_parse(const struct observe_raw *raw, struct observation *ret, struct
 	if (r == 0 && raw->buf[OBSERVE_SWIOTLB_AFTER])
 		r = each_pair(raw->buf[OBSERVE_SWIOTLB_AFTER], raw->len[OBSERVE_SWIOTLB_AFTER],
 			      &o.after, counters_pair);
+	/* both ends or neither: one end alone counts nothing */
+	if (r == 0 && raw->buf[OBSERVE_TRAFFIC_BEFORE] && raw->buf[OBSERVE_TRAFFIC_AFTER])
+		r = parse_traffic(raw, &o);
 	strmap_done(&index);
 	if (r < 0) {
 		observation_done(&o);

@@ -24,6 +24,8 @@ enum observe_file {
 	OBSERVE_KMSG,            /* dev/kmsg records written during the window */
 	OBSERVE_SWIOTLB_BEFORE,  /* key=value: io_tlb_used, io_tlb_used_hiwater, io_tlb_transient_nslabs */
 	OBSERVE_SWIOTLB_AFTER,
+	OBSERVE_TRAFFIC_BEFORE,  /* block/DISK=sys/block/DISK/stat; net/IF=rx_packets tx_packets rx_bytes tx_bytes */
+	OBSERVE_TRAFFIC_AFTER,
 	_OBSERVE_FILE_MAX,
 };
 
@@ -48,6 +50,14 @@ void observe_raw_done(struct observe_raw *raw);
  */
 _must_check_ int observe_parse(const struct observe_raw *raw, struct observation *ret,
 			       struct parse_error *ret_err) _nonnull_(1, 2);
+
+/*
+ * The traffic counters of every disk (sys/block/X/stat) and interface
+ * (sys/class/net/X/statistics) at one end of the window, in the
+ * OBSERVE_TRAFFIC_* format, through sr. 0 and *ret (malloc'd, "" when
+ * there are none) or -ENOMEM; a counter that cannot be read is left out.
+ */
+_must_check_ int observe_read_traffic(struct sysroot *sr, char **ret, size_t *ret_len) _nonnull_all_;
 
 /* A snapshot's observation (OBSERVE_DIR): none is fine, a bad one is an input. */
 _must_check_ int read_observed(struct sysroot *sr, struct machine *m);

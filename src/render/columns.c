@@ -110,25 +110,51 @@ static char *get_signs(const struct device_report *r, bool bytes)
 	return strbuf_steal(&b);
 }
 
-/* "1219 / 74 MiB": the window's bounces and bytes, then "N failed" (overflow lines) on a
- * line of its own, alone with no bounce; "-" for no traffic; NULL when not observed. */
+/* What observed_ops counts: "I/Os" of disks, "packets" of interfaces, "operations" of both. */
+static const char *ops_unit(const struct device_report *r)
+{
+	return r->observed_kinds == 1u << TRAFFIC_BLOCK ? "I/Os"
+	       : r->observed_kinds == 1u << TRAFFIC_NET ? "packets"
+							 : "operations";
+}
+
+/* "1219 / 74 MiB": the window's bounces and bytes, then "of 5000 I/Os" (its disks' and
+ * interfaces' traffic, when counted) and "N failed" (overflow lines), each on a line of its
+ * own; with nothing bounced "0 of 650 I/Os", "no I/O" when counted and idle, "-" when not
+ * counted; NULL when not observed. */
 static char *get_observed(const struct device_report *r, bool bytes)
 {
 	struct strbuf b = { 0 };
+	const struct observed_device *od = r->observed;
 
 	if (r->observed_result == OBSERVED_NONE)
 		return NULL;
-	if (!r->observed || (!r->observed->bounces && !r->observed->overflow_messages))
-		return strdup("-");
-	if (r->observed->bounces) {
-		strbuf_append_u64(&b, r->observed->bounces);
-		strbuf_append(&b, " / ");
-		append_size(&b, r->observed->bytes, bytes);
+	if (!od || (!od->bounces && !od->overflow_messages)) {
+		if (!r->observed_ops.known)
+			return strdup("-");
+		if (!r->observed_ops.v)
+			return strdup(r->observed_kinds == 1u << TRAFFIC_NET ? "no packet" : "no I/O");
+		strbuf_append(&b, "0 of ");
+		strbuf_append_u64(&b, r->observed_ops.v);
+		strbuf_append(&b, " ");
+		strbuf_append(&b, ops_unit(r));
+		return strbuf_steal(&b);
 	}
-	if (r->observed->overflow_messages) {
+	if (od->bounces) {
+		strbuf_append_u64(&b, od->bounces);
+		strbuf_append(&b, " / ");
+		append_size(&b, od->bytes, bytes);
+		if (r->observed_ops.known) {
+			strbuf_append(&b, "\nof ");
+			strbuf_append_u64(&b, r->observed_ops.v);
+			strbuf_append(&b, " ");
+			strbuf_append(&b, ops_unit(r));
+		}
+	}
+	if (od->overflow_messages) {
 		if (b.len)
 			strbuf_append(&b, "\n");
-		strbuf_append_u64(&b, r->observed->overflow_messages);
+		strbuf_append_u64(&b, od->overflow_messages);
 		strbuf_append(&b, " failed");
 	}
 	return strbuf_steal(&b);
@@ -180,8 +206,8 @@ static const struct column columns[] = {
 	{ "OF_NODE", "devicetree node", false, true, false, false, get_of_node, 0.08, NULL, COLUMN_TEXT, false },
 	{ "SYSPATH", "sysfs path", false, true, false, false, get_syspath, 0.08, NULL, COLUMN_TEXT, false },
 	{ "ID_PATH", "udev ID_PATH", false, true, false, false, get_id_path, 0.08, NULL, COLUMN_TEXT, false },
-	{ "OBSERVED", "--observe: bounces / bytes in the window, - for none", true, false, false, false, get_observed, 0, key_observed, COLUMN_TEXT, true },
-	{ "CHECK", "--observe: consistent, contradicted, no-traffic or unjudged", false, false, false, false, get_check, 0, NULL, COLUMN_TEXT, false },
+	{ "OBSERVED", "--observe: bounces / bytes, of how many I/Os (or packets) in the window; - when not counted", true, false, false, false, get_observed, 0, key_observed, COLUMN_TEXT, true },
+	{ "CHECK", "--observe: consistent, contradicted, no-bounce, no-traffic, cannot-tell or unjudged", false, false, false, false, get_check, 0, NULL, COLUMN_TEXT, false },
 };
 
 const struct column *columns_all(size_t *ret_n)

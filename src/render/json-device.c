@@ -209,6 +209,8 @@ static void observed_json(struct json_writer *w, const struct device_report *r, 
 	json_opt_hex(w, "lowest_addr", od && od->bounces, od ? od->lowest_addr : 0);
 	json_opt_hex(w, "highest_addr", od && od->bounces, od ? od->highest_addr : 0);
 	jw_u64(w, "overflow_messages", od ? od->overflow_messages : 0);
+	json_opt_u64(w, "io_operations", r->observed_ops.known, r->observed_ops.v);
+	json_opt_u64(w, "io_bytes", r->observed_ops.known, r->observed_io_bytes);
 	jw_double(w, "window_seconds", window);
 	jw_close_object(w);
 }
@@ -299,6 +301,8 @@ void json_finding(struct json_writer *w, const struct finding *x)
 			jw_hex(w, e->key, e->u);
 		else if (e->type == EVIDENCE_BOOL)
 			jw_bool(w, e->key, e->u != 0);
+		else if (e->type == EVIDENCE_MICRO)
+			jw_micro(w, e->key, e->u);
 		else
 			jw_string(w, e->key, e->s);
 	}

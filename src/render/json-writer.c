@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/json-writer.h"
+#include "shared/strbuf.h"
 #include "shared/utf8.h"
 
 static void flush(struct json_writer *w)
@@ -277,6 +278,20 @@ void jw_hex(struct json_writer *w, const char *key, uint64_t v)
 	*--p = '"';
 	if (member(w, key))
 		put(w, p, (size_t)(end + 1 - p));
+}
+
+void jw_micro(struct json_writer *w, const char *key, uint64_t v)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_append_micro(&b, v);
+	if (!b.s) { /* out of memory: the writer's own error path */
+		jw_null(w, key);
+		return;
+	}
+	if (member(w, key))
+		put(w, b.s, b.len);
+	strbuf_done(&b);
 }
 
 void jw_double(struct json_writer *w, const char *key, double v)

@@ -56,5 +56,7 @@ void jw_int(struct json_writer *w, const char *key, int64_t v);
 void jw_u64(struct json_writer *w, const char *key, uint64_t v);
 /* "0x..." lower-case, no padding: addresses and masks beyond 2^53 stay exact. */
 void jw_hex(struct json_writer *w, const char *key, uint64_t v);
+/* v millionths as a JSON number, exact: 200000 -> 0.2 (strbuf_append_micro). */
+void jw_micro(struct json_writer *w, const char *key, uint64_t v);
 /* %.17g, ".0" added to an integral value, as json-c; NaN and infinities as null. */
 void jw_double(struct json_writer *w, const char *key, double v);

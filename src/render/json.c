@@ -201,6 +201,33 @@ static void observation_json(struct json_writer *w, const struct machine *m, con
 	jw_string(w, "tracefs", ob->tracefs);
 	jw_bool(w, "event_format_known", ob->format_known);
 	jw_u64(w, "buffer_full_messages", ob->full_messages);
+	if (ob->traffic_known) {
+		jw_open_array(w, "traffic");
+		for (size_t i = 0; i < ob->n_traffic; i++) {
+			const struct observed_traffic *t = &ob->traffic[i];
+			jw_open_object(w, NULL);
+			jw_string(w, "name", t->name);
+			jw_string(w, "kind", t->kind == TRAFFIC_BLOCK ? "disk" : "interface");
+			jw_u64(w, "operations", t->ops);
+			jw_u64(w, "bytes", t->bytes);
+			jw_close_object(w);
+		}
+		jw_close_array(w);
+	} else {
+		jw_null(w, "traffic");
+	}
+	if (ob->probe_disk) {
+		jw_open_object(w, "probe");
+		jw_string(w, "disk", ob->probe_disk);
+		json_opt_hex(w, "reach_end", ob->probe_reach_end.known, ob->probe_reach_end.v);
+		jw_u64(w, "bytes", ob->probe_bytes);
+		jw_u64(w, "above_reach_bytes", ob->probe_above_reach_bytes);
+		jw_u64(w, "allocated_bytes", ob->probe_allocated_bytes);
+		jw_string(w, "why", ob->probe_why);
+		jw_close_object(w);
+	} else {
+		jw_null(w, "probe");
+	}
 	bool have_peak = observation_pool_peak(ob, &peak, &exact);
 	json_opt_u64(w, "pool_peak_used_bytes", have_peak, sat_shl(peak, IO_TLB_SHIFT));
 	if (have_peak)

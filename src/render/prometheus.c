@@ -247,7 +247,7 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 	/* --observe: gauges over the window, not counters: each run traces a window of its own */
 	static const struct {
 		const char *name, *help;
-		int what; /* 0 bounces, 1 bytes, 2 contradicted */
+		int what; /* 0 bounces, 1 bytes, 2 contradicted, 3 I/O operations */
 	} observed[] = {
 		{ "dmamask_device_observed_bounces",
 		  "swiotlb bounces the kernel traced for the device in the --observe window.", 0 },
@@ -255,6 +255,9 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 		  "Bytes bounced through swiotlb for the device in the --observe window.", 1 },
 		{ "dmamask_device_prediction_contradicted",
 		  "1 when the --observe window contradicts the device's verdict.", 2 },
+		{ "dmamask_device_observed_io_operations",
+		  "Data I/Os of the device's disks and packets of its interfaces in the --observe window "
+		  "(absent when not counted).", 3 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(observed); k++) {
 		family(p, observed[k].name, observed[k].help);
@@ -262,12 +265,31 @@ static void device_metrics(struct prom *p, const struct devices_result *d)
 			const struct device_report *r = &d->devices[i];
 			if (r->observed_result == OBSERVED_NONE || !has_gauges(r))
 				continue;
-			uint64_t v = observed[k].what == 2 ? r->observed_result == OBSERVED_CONTRADICTED
-				     : !r->observed	    ? 0
+			if (observed[k].what == 3 && !r->observed_ops.known)
+				continue;
+			uint64_t v = observed[k].what == 2   ? r->observed_result == OBSERVED_CONTRADICTED
+				     : observed[k].what == 3 ? r->observed_ops.v
+				     : !r->observed	     ? 0
 				     : observed[k].what ? r->observed->bytes
 							: r->observed->bounces;
 			device_sample(p, r, v);
 		}
+	}
+	/* the check's word as a label, one sample a device: what an alert groups by */
+	family(p, "dmamask_device_observed_result",
+	       "1 for the --observe check of the device: consistent, contradicted, no-bounce, no-traffic, "
+	       "cannot-tell or unjudged (the result label).");
+	for (size_t i = 0; i < d->n_devices; i++) {
+		const struct device_report *r = &d->devices[i];
+		if (r->observed_result == OBSERVED_NONE || !has_gauges(r))
+			continue;
+		const struct label l[] = {
+			{ "device", r->dev->id },
+			{ "driver", r->dev->driver },
+			{ "verdict", verdict_to_string(r->verdict) },
+			{ "result", observed_result_to_string(r->observed_result) },
+		};
+		sample_labels(p, l, ARRAY_SIZE(l), 1);
 	}
 }
 

@@ -34,6 +34,8 @@ static char *evidence_text(const struct finding *x)
 			strbuf_append_hex(&b, e->u);
 		else if (e->type == EVIDENCE_BOOL)
 			strbuf_append(&b, e->u ? "true" : "false");
+		else if (e->type == EVIDENCE_MICRO)
+			strbuf_append_micro(&b, e->u);
 		else
 			strbuf_append_u64(&b, e->u);
 	}

@@ -109,6 +109,31 @@ static void print_observation(FILE *out, const struct machine *m, const struct r
 		snprintf(tmp, sizeof(tmp), "; %u \"swiotlb buffer is full\"", ob->full_messages);
 		strbuf_append(&b, tmp);
 	}
+	if (ob->bad_lines) {
+		snprintf(tmp, sizeof(tmp), "; %llu trace line%s did not parse", (unsigned long long)ob->bad_lines,
+			 ob->bad_lines == 1 ? "" : "s");
+		strbuf_append(&b, tmp);
+	}
+	if (!ob->traffic_known)
+		strbuf_append(&b, "; disk and interface traffic not counted");
+	if (ob->probe_disk) {
+		strbuf_append(&b, "; --observe-probe read ");
+		text_append_amount(&b, ob->probe_bytes, exact);
+		strbuf_append(&b, " of ");
+		text_append_safe(&b, ob->probe_disk);
+		if (ob->probe_reach_end.known) {
+			strbuf_append(&b, " into pages above ");
+			strbuf_append_hex(&b, ob->probe_reach_end.v);
+		} else {
+			strbuf_append(&b, " (its device reaches all RAM: any page)");
+		}
+		if (ob->probe_why) {
+			strbuf_append(&b, ": ");
+			text_append_safe(&b, ob->probe_why);
+		}
+	}
+	if (r->swiotlb.active == TRI_NO)
+		strbuf_append(&b, "; no swiotlb pool: nothing could bounce, only failed mappings show");
 	_cleanup_free_ char *t = strbuf_steal(&b);
 	fputs("observed         ", out);
 	text_print_wrapped(out, t ? t : "?", 17, 17, width);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,19 @@ void strbuf_append_hex(struct strbuf *b, uint64_t v)
 {
 	strbuf_append(b, "0x");
 	append_base(b, v, 16);
+}
+
+void strbuf_append_micro(struct strbuf *b, uint64_t v)
+{
+	char frac[8];
+	int n = 6;
+
+	append_base(b, v / 1000000, 10);
+	snprintf(frac, sizeof(frac), ".%06u", (unsigned)(v % 1000000));
+	while (n > 0 && frac[n] == '0')
+		n--;
+	if (n > 0)
+		strbuf_append_n(b, frac, (size_t)n + 1);
 }
 
 /*

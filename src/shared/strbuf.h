@@ -22,6 +22,8 @@ void strbuf_append_n(struct strbuf *b, const char *s, size_t n);
 void strbuf_append_u64(struct strbuf *b, uint64_t v);
 /* "0x" and lower-case hex digits, no padding. */
 void strbuf_append_hex(struct strbuf *b, uint64_t v);
+/* v millionths as a decimal, without trailing zeros and without the locale: 200000 -> "0.2". */
+void strbuf_append_micro(struct strbuf *b, uint64_t v);
 /* 1536 -> "1.5 KiB"; rounded to a tenth as lsblk rounds, so 23.96 GiB -> "24 GiB". */
 void strbuf_append_size(struct strbuf *b, uint64_t bytes);
 /* As strbuf_append_size(), but "N bytes" where the rounded figure would read as other's. */

@@ -26,6 +26,7 @@ FILES = {
     "iort": ["sys/firmware/acpi/tables/IORT"],
     "srat": ["sys/firmware/acpi/tables/SRAT"],
     "cpus": ["sys/devices/system/cpu/possible"],
+    "observed": ["run/dmamask-audit/observe/window", "run/dmamask-audit/observe/traffic-after"],
     "virtio": ["sys/bus/pci/devices/*/virtio*/features", "sys/bus/platform/devices/*/virtio*/features"],
 }
 SWIOTLB = ["io_tlb_nslabs", "io_tlb_used", "io_tlb_used_hiwater", "io_tlb_transient_nslabs"]

@@ -95,7 +95,7 @@ UNAME_MACHINES = {"amd64": ("x86_64",), "i386": ("i686", "i586", "i386"), "arm64
 
 EXPORTED = ("audit.json", "io.log", "trace", "trace-format", "trace-stats", "swiotlb", "dmesg",
             "observe.json", "observe.err", "observe-kill.log", "observe5.txt",
-            "user.json", "user.err")
+            "user.json", "user.err", "probe.log")
 # what a crashed or sanitised run leaves on its standard error
 CRASH = re.compile(r"Segmentation fault|Aborted|core dumped|Bus error|Illegal instruction|"
                    r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:|"
@@ -196,10 +196,14 @@ def observe_checks(check, work, table):
                   "%s (%s): the kernel does not contradict the prediction" % (dev, d.get("verdict")),
                   o.get("why"), dev=dev)
         else:
-            # no bounce and no overflow in the window: --observe must say it saw none
-            check(o.get("prediction") == "no-traffic",
-                  "%s: --observe says no-traffic (%s), as the trace shows no bounce in the window"
-                  % (dev, o.get("prediction")), o.get("why"), dev=dev)
+            # no bounce and no overflow in the window: --observe must say it saw none, and
+            # which of the three: data moved (no-bounce), counted and idle (no-traffic), or
+            # nothing to count by (cannot-tell)
+            ops = o.get("io_operations")
+            want = ("cannot-tell",) if ops is None else ("no-traffic",) if ops == 0 else ("no-bounce",)
+            check(o.get("prediction") in want,
+                  "%s: --observe says %s (%s I/Os), as the trace shows no bounce in the window"
+                  % (dev, o.get("prediction"), ops), o.get("why"), dev=dev)
         if d.get("verdict") in ("partial", "forced") and mine.get(dev):
             check(o.get("prediction") == "consistent",
                   "%s: %s with %d bounces observed is consistent" % (dev, d.get("verdict"), n),
@@ -215,6 +219,54 @@ def observe_checks(check, work, table):
     check("left: 1" in kill and "after: 0" in kill and "status=" in kill,
           "an instance left by SIGKILL is removed by the next --observe", kill)
     return seen
+
+
+def probe_checks(check, work):
+    """--observe-probe on each disk (guest-init, after the suite's trace): a partial
+    device is seen bouncing what the probe read into pages above its reach; a device
+    that reaches all RAM is seen moving data with no bounce; a fails device's disk is
+    refused. From the tool's own window: the judge's trace is taken before."""
+    log = read(work, "probe.log")
+    for mo in re.finditer(r"^==dmt-probe (\S+)==\n(.*?)^==dmt-probe-status (\d+) ?([^\n]*)==$",
+                          log, re.M | re.S):
+        disk, body, status, err = mo.group(1), mo.group(2), int(mo.group(3)), mo.group(4)
+        try:
+            rep = json.loads(body) if body.strip() else {}
+        except ValueError:
+            rep = {}
+        if status == 2:
+            # refused before the window: a fails or unknown device, or a disk with no DMA device
+            check(re.search(r"verdict is fails|reach is not known|not a disk with a DMA device", err),
+                  "--observe-probe %s: refused for what its device is (%s)" % (disk, err))
+            continue
+        dev_id = next((q.get("dma_device") for q in rep.get("block", []) if q.get("disk") == disk), None)
+        d = next((x for x in rep.get("devices", []) if x["id"] == dev_id), None)
+        probe = (rep.get("observation") or {}).get("probe") or {}
+        if not d:
+            check(False, "--observe-probe %s: its DMA device is in the report" % disk, body[-500:])
+            continue
+        o, v = d.get("observed") or {}, d.get("verdict")
+        what = "--observe-probe %s (%s, %s)" % (disk, dev_id, v)
+        check(status <= 1 and probe.get("bytes", 0) >= 1 << 20,
+              "%s: read at least 1 MiB (%s, why: %s)" % (what, probe.get("bytes"), probe.get("why")))
+        if v == "partial":
+            check(probe.get("above_reach_bytes") == probe.get("bytes") and
+                  o.get("bytes", 0) >= probe.get("bytes", 1) and o.get("prediction") == "consistent",
+                  "%s: bounced what it read above its reach (%s of %s bytes above %s: %s bounces, "
+                  "%s bytes, %s)" % (what, probe.get("above_reach_bytes"), probe.get("bytes"),
+                                     probe.get("reach_end"), o.get("bounces"), o.get("bytes"),
+                                     o.get("prediction")), o.get("why"), dev=dev_id)
+        elif v in ("direct", "iommu"):
+            check(o.get("bounces") == 0 and o.get("prediction") == "no-bounce" and
+                  (o.get("io_operations") or 0) > 0,
+                  "%s: moved data with no bounce (%s bounces, %s I/Os, %s)" % (
+                      what, o.get("bounces"), o.get("io_operations"), o.get("prediction")),
+                  o.get("why"), dev=dev_id)
+        elif v == "forced":
+            check(o.get("bounces", 0) > 0 and o.get("prediction") == "consistent",
+                  "%s: every mapping bounced (%s bounces, %s)" % (what, o.get("bounces"),
+                                                                  o.get("prediction")),
+                  o.get("why"), dev=dev_id)
 
 
 def lost_events(stats):
@@ -710,6 +762,7 @@ def judge(work, m):
             jq.append('(.devices[] | select(.id == "%s")) | .verdict == "%s"' % (dev, v))
 
     seen = observe_checks(check, work, table)
+    probe_checks(check, work)
     user_checks(check, work, audit)
     for row in table:
         dev = row[0]

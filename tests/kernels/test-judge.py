@@ -76,14 +76,14 @@ def observed(a, trace, prediction=None, counts=None):
     o = dict(a, observation={"interrupted": True, "lost_events": 0, "unattributed": []})
     o["devices"] = [dict(d, observed={"bounces": n.get(d["id"], 0),
                                       "prediction": prediction or ("consistent" if n.get(d["id"])
-                                                                   else "no-traffic")})
+                                                                   else "cannot-tell")})
                     for d in a["devices"]]
     return o
 
 
 def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs=None,
         obs_err="status=1\n", killed=KILLED, five=FIVE, user=None, user_err="status=1\n",
-        more=()):
+        more=(), probe=""):
     """The judge's result over a made-up guest's files; the run as nobody is
     root's own unless given (a dict is dumped, a string written as it is)."""
     user = a if user is None else user
@@ -95,7 +95,7 @@ def run(a, trace="", dmesg=BOOT + POOL, io="", stats=STATS, m=None, skip=(), obs
                            ("observe.err", obs_err), ("observe-kill.log", killed),
                            ("observe5.txt", five),
                            ("user.json", user if isinstance(user, str) else json.dumps(user)),
-                           ("user.err", user_err)) + tuple(more):
+                           ("user.err", user_err), ("probe.log", probe)) + tuple(more):
             if name in skip:
                 continue
             with open(os.path.join(d, name), "w") as f:
@@ -211,6 +211,63 @@ case("observe: a partial device with bounces must be consistent",
      run(audit([dev(A, "partial")]), W, io=IO,
          obs=observed(audit([dev(A, "partial")]), W, prediction="unjudged")), False)
 case("observe: a failed run fails", run(audit([]), obs_err="status=2\n"), False)
+
+def probe_log(disk, verdict, status=0, err="", bounces=0, obytes=0, ops=100, pbytes=8 << 20,
+              above=None, prediction="consistent"):
+    """probe.log of one disk whose DMA device A has verdict, as guest-init writes it."""
+    rep = dict(audit([dev(A, verdict)]), block=[{"disk": disk, "dma_device": A}])
+    rep["devices"][0]["observed"] = {"bounces": bounces, "bytes": obytes, "io_operations": ops,
+                                     "prediction": prediction, "why": "x"}
+    rep["observation"] = {"probe": {"disk": disk, "bytes": pbytes, "reach_end": "0xffffffff",
+                                    "above_reach_bytes": pbytes if above is None else above}}
+    body = "" if status == 2 else json.dumps(rep, indent=1) + "\n"
+    return "==dmt-probe %s==\n%s==dmt-probe-status %d %s==\n" % (disk, body, status, err)
+
+
+def pcase(what, log, expect_ok):
+    """The probe's checks alone (the made-up guest's other records are not the point)."""
+    res = run(audit([]), probe=log)
+    probe = [c for c in res["checks"] if "observe-probe" in c["what"]]
+    check_ok = bool(probe) and all(c["ok"] for c in probe)
+    case(what, dict(res, checks=probe if check_ok or not expect_ok else
+                    probe + [dict(ok=False, what="no probe check", diag=None)]), expect_ok)
+
+
+pcase("probe: partial, 8 MiB above its reach bounced: agrees",
+      probe_log("sda", "partial", bounces=2048, obytes=8 << 20), True)
+pcase("probe: partial, nothing bounced: disagrees",
+      probe_log("sda", "partial", prediction="no-bounce"), False)
+pcase("probe: partial, read below its reach: disagrees",
+      probe_log("sda", "partial", bounces=2048, obytes=8 << 20, above=0), False)
+pcase("probe: partial, read nothing: disagrees",
+      probe_log("sda", "partial", pbytes=0, above=0), False)
+pcase("probe: direct, data moved, no bounce: agrees",
+      probe_log("vda", "direct", prediction="no-bounce"), True)
+pcase("probe: direct, a bounce: disagrees",
+      probe_log("vda", "direct", bounces=1, obytes=4096, prediction="contradicted"), False)
+pcase("probe: two disks, the second's bounce disagrees (each section judged)",
+      probe_log("vda", "direct", prediction="no-bounce") +
+      probe_log("vdb", "direct", bounces=1, obytes=4096, prediction="contradicted"), False)
+pcase("probe: fails, refused: agrees",
+      probe_log("sda", "fails", status=2,
+                err="dmamask-audit: --observe-probe sda: its device's verdict is fails: ..."), True)
+pcase("probe: refused for another reason: disagrees",
+      probe_log("sda", "fails", status=2, err="dmamask-audit: --observe: needs root"), False)
+
+def quiet(prediction, ops):
+    """A device that bounced nothing in the window, its traffic counted as ops (None: not)."""
+    o = observed(audit([dev(A, "direct")]), "", prediction=prediction)
+    o["devices"][0]["observed"]["io_operations"] = ops
+    return run(audit([dev(A, "direct")]), "", io=IO, obs=o)
+
+
+case("observe: no bounce, 650 I/Os counted: no-bounce", quiet("no-bounce", 650), True)
+case("observe: no bounce, 650 I/Os counted, said cannot-tell, disagrees", quiet("cannot-tell", 650), False)
+case("observe: no bounce, 650 I/Os counted, said no-traffic, disagrees", quiet("no-traffic", 650), False)
+case("observe: no bounce, none counted: no-traffic", quiet("no-traffic", 0), True)
+case("observe: no bounce, nothing to count by: cannot-tell", quiet("cannot-tell", None), True)
+case("observe: no bounce, nothing to count by, said no-bounce, disagrees", quiet("no-bounce", None), False)
+
 case("observe: a 5 s window that did not finish fails",
      run(audit([]), five="dmamask-audit: --observe: needs root\nstatus=2\n"), False)
 case("observe: an instance left by SIGKILL and not removed fails",

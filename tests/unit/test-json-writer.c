@@ -71,6 +71,8 @@ static void layout(void **state)
 	jw_int(&d.w, "10", 10);
 	jw_double(&d.w, "d", 2.0);
 	jw_double(&d.w, "nan", 0.0 / 0.0);
+	jw_micro(&d.w, "rate", 200000);
+	jw_micro(&d.w, "whole", 3000000);
 	jw_close_object(&d.w);
 	assert_int_equal(doc_end(&d), 0);
 	assert_string_equal(d.text, "{\n"
@@ -93,7 +95,9 @@ static void layout(void **state)
 				    "  \"-1\": -1,\n"
 				    "  \"10\": 10,\n"
 				    "  \"d\": 2.0,\n"
-				    "  \"nan\": null\n"
+				    "  \"nan\": null,\n"
+				    "  \"rate\": 0.2,\n"
+				    "  \"whole\": 3\n"
 				    "}\n");
 	free(d.text);
 }

@@ -2,15 +2,20 @@
 /*
  * --observe: observe_parse (readers/observed.c) on every trace format and on
  * bad windows, prediction_check (analysis/prediction-check.c) for each kind
- * of contradiction, and observe_cleanup_stale (observe-live.c) on a fake
- * tracefs.
+ * of contradiction, observe_cleanup_stale (observe-live.c) on a fake
+ * tracefs, and --observe-probe's refusals and page placement (observe-probe.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -107,6 +112,9 @@ static void test_parse_kmsg_counters(void **state)
 	assert_int_equal(observe_parse(&raw, &o, &e), 0);
 	assert_false(o.lost_events.known);
 	assert_int_equal(o.full_messages, 1);
+	assert_int_equal(o.n_full, 1); /* kept for swiotlb-pressure */
+	assert_int_equal(o.full[0].size.v, 524288);
+	assert_int_equal(o.full[0].used.v, 0);
 	assert_int_equal(find(&o, "0000:02:00.0")->overflow_messages, 1);
 	assert_int_equal(find(&o, "0000:02:00.0")->bounces, 0);
 	assert_int_equal(find(&o, "m")->highest_addr, UINT64_MAX); /* no wrap */
@@ -235,7 +243,7 @@ static void test_prediction_check(void **state)
 	judged_init(&j, VERDICT_DIRECT, 1);
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
 	judged_init(&j, VERDICT_DIRECT, 0);
-	assert_int_equal(check(&j), OBSERVED_NO_TRAFFIC);
+	assert_int_equal(check(&j), OBSERVED_CANNOT_TELL); /* no traffic files: not counted */
 	j.od.overflow_messages = 1; /* a mapping failed */
 	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
 
@@ -320,12 +328,182 @@ static void test_prediction_check(void **state)
 	/* a device the trace never names, and no observation at all */
 	judged_init(&j, VERDICT_PARTIAL, 1);
 	j.dev.id = (char *)"0000:00:02.0";
-	assert_int_equal(check(&j), OBSERVED_NO_TRAFFIC);
+	assert_int_equal(check(&j), OBSERVED_CANNOT_TELL);
 	assert_null(j.r.observed);
 	j.m.observed.present = false;
 	assert_int_equal(check(&j), OBSERVED_NONE);
 	assert_null(observed_result_to_string(OBSERVED_NONE));
 	assert_string_equal(observed_result_to_string(OBSERVED_NO_TRAFFIC), "no-traffic");
+	assert_string_equal(observed_result_to_string(OBSERVED_NO_BOUNCE), "no-bounce");
+	assert_string_equal(observed_result_to_string(OBSERVED_CANNOT_TELL), "cannot-tell");
+}
+
+/* A quiet device's traffic: its disks (by the queue's DMA device) and interfaces, counted. */
+static void test_prediction_traffic(void **state)
+{
+	struct judged j;
+	struct block_queue q[2] = {
+		{ .disk = (char *)"sda", .dma_device = (char *)"0000:00:1f.2" },
+		{ .disk = (char *)"sdb", .dma_device = (char *)"0000:00:1f.2" },
+	};
+	struct observed_traffic t[3] = {
+		{ .name = (char *)"sda", .kind = TRAFFIC_BLOCK, .ops = 650, .bytes = 1 << 20 },
+		{ .name = (char *)"eth0", .kind = TRAFFIC_NET, .ops = 10, .bytes = 1500 },
+		{ .name = (char *)"sdb", .kind = TRAFFIC_NET, .ops = 99, .bytes = 99 }, /* a netdev sdb: not the disk */
+	};
+	(void)state;
+
+	judged_init(&j, VERDICT_DIRECT, 0);
+	j.m.observed.traffic_known = true;
+	assert_int_equal(check(&j), OBSERVED_CANNOT_TELL); /* no disk, no interface */
+	assert_false(j.r.observed_ops.known);
+	j.m.blocks = q;
+	j.m.n_blocks = 2;
+	assert_int_equal(check(&j), OBSERVED_CANNOT_TELL); /* disks, but neither counted */
+	j.m.observed.traffic = t;
+	j.m.observed.n_traffic = 3;
+	assert_int_equal(check(&j), OBSERVED_NO_BOUNCE);
+	assert_int_equal(j.r.observed_ops.v, 650);
+	assert_int_equal(j.r.observed_io_bytes, 1 << 20);
+	assert_int_equal(j.r.observed_kinds, 1u << TRAFFIC_BLOCK);
+	assert_non_null(strstr(j.r.observed_why, "as its verdict says"));
+	j.dev.interfaces = (char *)"wlan0,eth0";
+	assert_int_equal(check(&j), OBSERVED_NO_BOUNCE);
+	assert_int_equal(j.r.observed_ops.v, 660); /* counted afresh each time, not summed twice */
+	assert_int_equal(j.r.observed_kinds, 1u << TRAFFIC_BLOCK | 1u << TRAFFIC_NET);
+	j.r.verdict = VERDICT_PARTIAL;
+	assert_int_equal(check(&j), OBSERVED_NO_BOUNCE);
+	assert_non_null(strstr(j.r.observed_why, "does not test"));
+	t[0].ops = 0;
+	t[1].ops = 0;
+	assert_int_equal(check(&j), OBSERVED_NO_TRAFFIC);
+	/* traffic does not hide a bounce: the verdict still judges it */
+	t[0].ops = 650;
+	judged_init(&j, VERDICT_DIRECT, 1);
+	j.m.observed.traffic_known = true;
+	j.m.blocks = q;
+	j.m.n_blocks = 2;
+	j.m.observed.traffic = t;
+	j.m.observed.n_traffic = 3;
+	assert_int_equal(check(&j), OBSERVED_CONTRADICTED);
+	assert_int_equal(j.r.observed_ops.v, 650);
+}
+
+/* traffic-before and -after: the difference of each disk's and interface's counters. */
+static void test_parse_traffic(void **state)
+{
+	struct observe_raw raw = { 0 };
+	struct observation o = { 0 };
+	struct parse_error e = { 0 };
+	(void)state;
+
+	raw_set(&raw, OBSERVE_WINDOW, "window_seconds=1\n");
+	raw_set(&raw, OBSERVE_TRAFFIC_BEFORE,
+		"block/vda= 10    0  80   0    5   0  40   0 0 0 0 0 0 0 0 0 0\n"
+		"block/old=1 0 8 0 1 0 8 0 0 0 0\n"
+		"block/short=1 2 3 4 5 6\n"
+		"block/gone=9 0 9 0 9 0 9 0 0 0 0\n"
+		"block/bad=x 0 8 0 1 0 8 0 0 0 0\n"
+		"net/eth0=100 200 3000 4000\n"
+		"net/lo=1 1 1\n"
+		"other/x=1\n");
+	/* one end alone counts nothing */
+	assert_int_equal(observe_parse(&raw, &o, &e), 0);
+	assert_false(o.traffic_known);
+	observation_done(&o);
+	raw_set(&raw, OBSERVE_TRAFFIC_AFTER,
+		"block/vda=660 0 5280 0 345 0 2760 0 0 0 0 0 0 0 0 0 0\n"
+		"block/old=0 0 0 0 0 0 0 0 0 0 0\n"
+		"block/short=1 2 3 4 5 6\n"
+		"block/new=1 0 8 0 1 0 8 0 0 0 0\n"
+		"net/eth0=110 205 4500 4400\n");
+	assert_int_equal(observe_parse(&raw, &o, &e), 0);
+	assert_true(o.traffic_known);
+	assert_int_equal(o.n_traffic, 2);
+	assert_string_equal(o.traffic[0].name, "vda");
+	assert_int_equal(o.traffic[0].kind, TRAFFIC_BLOCK);
+	assert_int_equal(o.traffic[0].ops, 650 + 340);
+	assert_int_equal(o.traffic[0].bytes, (5200 + 2720) * 512);
+	assert_string_equal(o.traffic[1].name, "eth0");
+	assert_int_equal(o.traffic[1].kind, TRAFFIC_NET);
+	assert_int_equal(o.traffic[1].ops, 15);
+	assert_int_equal(o.traffic[1].bytes, 1900);
+	observation_done(&o);
+	observe_raw_done(&raw);
+}
+
+/* --observe-probe opens block devices alone, read-only; anything else is refused before it is opened. */
+static void test_probe_refusals(void **state)
+{
+	struct probe p;
+	const char *why = NULL;
+	char path[] = "/tmp/dmamask-probe-XXXXXX";
+	int fd = mkstemp(path);
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(probe_open(path, &p, &why), -EINVAL); /* a regular file */
+	assert_non_null(strstr(why, "not a block device"));
+	assert_int_equal(p.fd, -1);
+	assert_int_equal(probe_open("/dev/null", &p, &why), -EINVAL); /* a character device */
+	assert_non_null(strstr(why, "character device"));
+	assert_int_equal(probe_open("/tmp", &p, &why), -EINVAL); /* a directory */
+	assert_int_equal(probe_open("dmamask-no-such-disk", &p, &why), -ENOENT); /* /dev/NAME */
+	assert_non_null(strstr(why, "no such disk"));
+	probe_close(&p); /* a probe never opened closes */
+	unlink(path);
+}
+
+/*
+ * probe_run on a regular file (O_DIRECT as a disk takes it): as root, every page it
+ * reads into lies above the reach asked; without CAP_SYS_ADMIN pagemap's PFNs read 0
+ * and it says so, reading nothing.
+ */
+static void test_probe_placement(void **state)
+{
+	char path[] = "/var/tmp/dmamask-probe-XXXXXX";
+	int fd = mkstemp(path);
+	static char block[1 << 16];
+	struct probe_result res;
+	(void)state;
+
+	assert_true(fd >= 0);
+	for (int i = 0; i < 16; i++) /* 1 MiB */
+		assert_int_equal(write(fd, block, sizeof(block)), (ssize_t)sizeof(block));
+	close(fd);
+	struct probe p = { .fd = open(path, O_RDONLY | O_DIRECT), .bytes = 1 << 20, .reach_end = 0,
+			   .alloc_max = 32 << 20 };
+	unlink(path);
+	if (p.fd < 0) {
+		skip(); /* a /var/tmp without O_DIRECT (tmpfs) */
+		return;
+	}
+	/* reach_end 0: every page but the first lies above it */
+	assert_int_equal(probe_run(&p, &res), 0);
+	if (geteuid() != 0) {
+		assert_int_equal(res.bytes_read, 0);
+		assert_non_null(strstr(res.why, "CAP_SYS_ADMIN"));
+	} else {
+		assert_int_equal(res.bytes_read, 1 << 20);
+		assert_int_equal(res.above_reach_bytes, 1 << 20);
+		assert_null(res.why);
+		assert_true(res.allocated_bytes >= 1 << 20);
+	}
+	/* a reach above every address: no page lies beyond it, nothing is read, and it gives up
+	 * at alloc_max */
+	p.reach_end = UINT64_MAX - 1;
+	assert_int_equal(probe_run(&p, &res), 0);
+	assert_int_equal(res.bytes_read, 0);
+	assert_non_null(res.why);
+	assert_true(res.allocated_bytes <= 32 << 20);
+	/* UINT64_MAX: the device reaches all RAM, any page will do, no PFN needed (as nobody too) */
+	p.reach_end = UINT64_MAX;
+	assert_int_equal(probe_run(&p, &res), 0);
+	assert_int_equal(res.bytes_read, 1 << 20);
+	assert_int_equal(res.above_reach_bytes, 0);
+	assert_null(res.why);
+	close(p.fd);
 }
 
 /* An instance whose PID is gone is removed; a live one and anything else are not. */
@@ -406,6 +584,10 @@ int main(void)
 		cmocka_unit_test(test_window_seconds_exact),
 		cmocka_unit_test(test_parse_bad_window),
 		cmocka_unit_test(test_prediction_check),
+		cmocka_unit_test(test_prediction_traffic),
+		cmocka_unit_test(test_parse_traffic),
+		cmocka_unit_test(test_probe_refusals),
+		cmocka_unit_test(test_probe_placement),
 		cmocka_unit_test(test_prediction_unknown_release),
 		cmocka_unit_test(test_cleanup_stale),
 	};

@@ -63,6 +63,30 @@ static void test_hex(void **state)
 	check_hex(UINT64_MAX, "0xffffffffffffffff");
 }
 
+static void check_micro(uint64_t v, const char *expected)
+{
+	struct strbuf b = { 0 };
+	strbuf_append_micro(&b, v);
+	char *s = strbuf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, expected);
+	free(s);
+}
+
+/* millionths as a decimal: trailing zeros dropped, never a point alone, never rounded */
+static void test_micro(void **state)
+{
+	(void)state;
+	check_micro(0, "0");
+	check_micro(1, "0.000001");
+	check_micro(200000, "0.2");
+	check_micro(800000, "0.8");
+	check_micro(1000000, "1");
+	check_micro(12500000, "12.5");
+	check_micro(3333333, "3.333333");
+	check_micro(UINT64_MAX, "18446744073709.551615");
+}
+
 static void test_size_bytes(void **state)
 {
 	check_size(0, "0 B");
@@ -247,6 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_micro),
 		cmocka_unit_test(test_size_bytes),
 		cmocka_unit_test(test_size_exact_multiples),
 		cmocka_unit_test(test_size_fractions),
