@@ -213,11 +213,17 @@ case("observe: a partial device with bounces must be consistent",
 case("observe: a failed run fails", run(audit([]), obs_err="status=2\n"), False)
 
 def probe_log(disk, verdict, status=0, err="", bounces=0, obytes=0, ops=100, pbytes=8 << 20,
-              above=None, prediction="consistent"):
-    """probe.log of one disk whose DMA device A has verdict, as guest-init writes it."""
-    rep = dict(audit([dev(A, verdict)]), block=[{"disk": disk, "dma_device": A}])
+              above=None, prediction="consistent", why="x", engine_bytes=None):
+    """probe.log of one disk whose DMA device A has verdict, as guest-init writes it;
+    engine_bytes: a DMA engine beside it that bounced that much."""
+    devs = [dev(A, verdict)] + ([dev("3f007000.dma", "partial")] if engine_bytes is not None else [])
+    rep = dict(audit(devs), block=[{"disk": disk, "dma_device": A}])
     rep["devices"][0]["observed"] = {"bounces": bounces, "bytes": obytes, "io_operations": ops,
-                                     "prediction": prediction, "why": "x"}
+                                     "prediction": prediction, "why": why}
+    if engine_bytes is not None:
+        rep["devices"][1]["dma_signs"] = ["dma-engine"]
+        rep["devices"][1]["observed"] = {"bounces": 34, "bytes": engine_bytes, "io_operations": None,
+                                         "prediction": "consistent", "why": "x"}
     rep["observation"] = {"probe": {"disk": disk, "bytes": pbytes, "reach_end": "0xffffffff",
                                     "above_reach_bytes": pbytes if above is None else above}}
     body = "" if status == 2 else json.dumps(rep, indent=1) + "\n"
@@ -248,6 +254,18 @@ pcase("probe: direct, a bounce: disagrees",
 pcase("probe: two disks, the second's bounce disagrees (each section judged)",
       probe_log("vda", "direct", prediction="no-bounce") +
       probe_log("vdb", "direct", bounces=1, obytes=4096, prediction="contradicted"), False)
+# bcm2835-sdhost maps its data on bcm2835-dma's device (arm64-raspi3b-window)
+pcase("probe: partial, bounced through its DMA engine: agrees",
+      probe_log("mmcblk0", "partial", prediction="no-bounce", engine_bytes=8388224), True)
+pcase("probe: partial, its DMA engine bounced too little: disagrees",
+      probe_log("mmcblk0", "partial", prediction="no-bounce", engine_bytes=4096), False)
+# arm64 6.5+: a non-coherent dwc2's small kmalloc buffers bounce in reach (arm64-raspi3b-trixie)
+pcase("probe: direct, only small kmalloc buffers bounced, as the tool says: agrees",
+      probe_log("sda", "direct", bounces=1294, obytes=20704,
+                why="only small unaligned kmalloc buffers bounced (arm64 6.5+, riscv 6.6+)"), True)
+pcase("probe: direct, 'kmalloc' bounces as large as the read: disagrees",
+      probe_log("sda", "direct", bounces=2048, obytes=8 << 20,
+                why="only small unaligned kmalloc buffers bounced (arm64 6.5+, riscv 6.6+)"), False)
 pcase("probe: fails, refused: agrees",
       probe_log("sda", "fails", status=2,
                 err="dmamask-audit: --observe-probe sda: its device's verdict is fails: ..."), True)
