@@ -275,28 +275,33 @@ static int parse_kmsg(const char *buf, size_t len, struct observation *o, struct
 	return r < 0 ? r : 0;
 }
 
+/* The first n decimal fields of s, split at any byte of seps, up to the line's end: false when fewer. */
+static bool leading_fields(const char *s, size_t len, const char *seps, uint64_t *f, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < len && k < n;) {
+		while (i < len && strchr(seps, s[i]) && s[i])
+			i++;
+		size_t w = 0;
+		while (i + w < len && s[i + w] != '\n' && !strchr(seps, s[i + w]))
+			w++;
+		if (!w || parse_u64(s + i, w, 10, &f[k]) < 0)
+			return false;
+		k++;
+		i += w;
+	}
+	return k == n;
+}
+
 /* "stat" of a disk: the data I/Os (reads and writes; Documentation/block/stat.rst fields 1
  * and 5) and their bytes (fields 3 and 7, in 512-byte sectors): discards and flushes move
  * no buffer of the caller's, so they cannot bounce. False when fewer than 7 fields. */
 static bool parse_block_stat(const char *s, size_t len, uint64_t *ret_ops, uint64_t *ret_bytes)
 {
 	uint64_t f[7];
-	size_t n = 0;
 
-	for (size_t i = 0; i < len && n < ARRAY_SIZE(f);) {
-		size_t sp = strspn(s + i, " \t");
-		i += sp;
-		size_t w = 0;
-		while (i + w < len && s[i + w] != ' ' && s[i + w] != '\t' && s[i + w] != '\n')
-			w++;
-		if (!w)
-			break;
-		if (parse_u64(s + i, w, 10, &f[n]) < 0)
-			return false;
-		n++;
-		i += w;
-	}
-	if (n < ARRAY_SIZE(f))
+	if (!leading_fields(s, len, " \t", f, ARRAY_SIZE(f)))
 		return false;
 	*ret_ops = f[0] + f[4];
 	*ret_bytes = sat_shl(f[2] + f[6], 9);
@@ -307,19 +312,8 @@ static bool parse_block_stat(const char *s, size_t len, uint64_t *ret_ops, uint6
 static bool parse_net_stat(const char *s, size_t len, uint64_t *ret_ops, uint64_t *ret_bytes)
 {
 	uint64_t f[4];
-	size_t n = 0;
 
-	for (size_t i = 0; i < len && n < ARRAY_SIZE(f);) {
-		i += strspn(s + i, " ");
-		size_t w = strcspn(s + i, " \n");
-		if (w > len - i)
-			w = len - i;
-		if (!w || parse_u64(s + i, w, 10, &f[n]) < 0)
-			return false;
-		n++;
-		i += w;
-	}
-	if (n < ARRAY_SIZE(f))
+	if (!leading_fields(s, len, " ", f, ARRAY_SIZE(f)))
 		return false;
 	*ret_ops = f[0] + f[1];
 	*ret_bytes = f[2] + f[3];
