@@ -38,6 +38,19 @@ static int set_worst_severity(struct report *r)
 	return 0;
 }
 
+uint32_t report_release(const struct machine *m)
+{
+	uint32_t release = 0, stable;
+
+	if (!kernel_version_parse(m->release.value, &release))
+		return 0;
+	/* the stable release behind a distribution's ABI name decides backported rows */
+	if (kernel_version_parse(m->stable_release.value, &stable) && (stable >> 8) == (release >> 8) &&
+	    stable > release)
+		release = stable;
+	return release;
+}
+
 int report_build_with(const struct machine *m, const struct report_options *o, struct report *ret)
 {
 	struct report r = { .fail_on = o->fail_on };
@@ -50,12 +63,8 @@ int report_build_with(const struct machine *m, const struct report_options *o, s
 	r.arch_family = ai ? ai->family : _ARCH_FAMILY_INVALID;
 	if (ai)
 		opt_set(&r.bits, ai->bits);
-	r.release_prov = kernel_version_parse(m->release.value, &r.release) ? PROV_READ : PROV_UNKNOWN;
-	/* the stable release behind a distribution's ABI name decides backported rows */
-	uint32_t stable;
-	if (r.release && kernel_version_parse(m->stable_release.value, &stable) &&
-	    (stable >> 8) == (r.release >> 8) && stable > r.release)
-		r.release = stable;
+	r.release = report_release(m);
+	r.release_prov = r.release ? PROV_READ : PROV_UNKNOWN;
 	r.max_low_pfn_reading = (enum max_low_pfn_reading)era_value(ERA_MAX_LOW_PFN, r.release, r.arch_family, &r.max_low_pfn_source);
 	r.block_bounce = (enum block_bounce)era_value(ERA_BLOCK_BOUNCE, r.release, r.arch_family, &r.block_bounce_source);
 	swiotlb_state_compute(m, &r.layout, r.release, &r.swiotlb);

@@ -10,6 +10,7 @@
 #include "analysis/report.h"
 #include "cli/audit-run.h"
 #include "cli/report-write.h"
+#include "cli/what-if-run.h"
 #include "readers/readers.h"
 #include "shared/errno-util.h"
 #include "shared/macro.h"
@@ -357,6 +358,9 @@ static int audit(struct options *o, struct audit_run *a, struct output **out)
 		.no_idle = o->no_idle,
 	};
 	struct report rep;
+
+	if (o->n_what_if)
+		return what_if_run(o, &a->m, TAKE_PTR(*out));
 	int r = report_build_with(&a->m, &ro, &rep);
 
 	if (r < 0) {

@@ -106,11 +106,7 @@ static void unranked_text(const struct diff_unranked *u, char *buf, size_t size)
 	}
 }
 
-/*
- * buf (len bytes) as one JSON report --diff can rank: 0 and *ret, or -EINVAL
- * with why (DIFF_WHY_MAX) and *ret_unranked when a value cannot be ranked.
- */
-static int parse_report(const char *buf, size_t len, json_object **ret, char *why, bool *ret_unranked)
+int diff_parse_report(const char *buf, size_t len, json_object **ret, char *why, bool *ret_unranked)
 {
 	enum json_tokener_error jerr = json_tokener_success;
 	json_tokener *tok = json_tokener_new();
@@ -199,7 +195,7 @@ int diff_read_report(const char *path, json_object **ret, char *why)
 		snprintf(why, DIFF_WHY_MAX, "%s", strerror(-r));
 		return r;
 	}
-	return parse_report(buf, len, ret, why, &unranked);
+	return diff_parse_report(buf, len, ret, why, &unranked);
 }
 
 /* A side: a JSON report file as it is, or a snapshot (directory or archive) audited. */
@@ -247,7 +243,7 @@ static int load_side(const char *side, const struct diff_request *q, json_object
 	char why[DIFF_WHY_MAX];
 	bool unranked;
 	json_object *doc = NULL;
-	if (parse_report(buf, len, &doc, why, &unranked) < 0) {
+	if (diff_parse_report(buf, len, &doc, why, &unranked) < 0) {
 		if (!unranked)
 			return failed(side, why);
 		fprintf(stderr, "%s: --diff: %s: %s\n", program_invocation_short_name, side, why);
@@ -277,8 +273,8 @@ int diff_run(const struct diff_request *q, struct output *out)
 	r = output_start(out, &f, &kind);
 	if (r == 0) {
 		const struct diff_side o = { q->old, old, old_snap }, n = { q->new, new, new_snap };
-		r = output_finish(out, q->json ? diff_render_json(f, &d, &o, &n, q->fail_on)
-					       : diff_render_text(f, &d, &o, &n, q->fail_on, q->bytes));
+		r = output_finish(out, q->json ? diff_render_json(f, &d, &o, &n, q->fail_on, NULL)
+					       : diff_render_text(f, &d, &o, &n, q->fail_on, q->bytes, NULL));
 		out = NULL; /* output_finish() frees it */
 	}
 	if (r < 0)

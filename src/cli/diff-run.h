@@ -45,3 +45,10 @@ int fleet_run(const struct diff_request *q, struct output *out);
  * is instead, in one line.
  */
 _must_check_ int diff_read_report(const char *path, json_object **ret, char *why) _nonnull_all_;
+
+/*
+ * buf (len bytes) as one JSON report --diff can rank: 0 and *ret, or -EINVAL
+ * with why (DIFF_WHY_MAX) and *ret_unranked when a value cannot be ranked.
+ */
+_must_check_ int diff_parse_report(const char *buf, size_t len, json_object **ret, char *why,
+				   bool *ret_unranked) _nonnull_all_;

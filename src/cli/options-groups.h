@@ -26,6 +26,7 @@ enum {
 	OPT_EXPLAIN,
 	OPT_FLEET,
 	OPT_OBSERVE_PROBE,
+	OPT_WHAT_IF,
 };
 
 extern const struct argp options_output_argp;

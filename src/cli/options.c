@@ -27,6 +27,10 @@ static const struct argp_option root_options[] = {
 	{ "fleet", OPT_FLEET, NULL, 0,
 	  "With --diff: PATH... are many hosts' JSON reports (files, or directories of *.json); each "
 	  "host's first report is compared with its last, the changes grouped across hosts", 0 },
+	{ "what-if", OPT_WHAT_IF, "KEY=VALUE", 0,
+	  "Judge the machine as it would be after a change, and compare as --diff does: kernel=RELEASE, "
+	  "cmdline=\"WORDS\" (-WORD removes), ram=SIZE|+SIZE|-SIZE|+SIZE@ADDR, "
+	  "device=ID,mask=BITS|0xHEX[,like=DEV][,driver=NAME]; repeatable", 0 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
 	  "Exit 1 when a finding is at least info, warning or error (default)", 0 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
@@ -117,6 +121,25 @@ static void check_diff_options(struct argp_state *state, const struct options *o
 		argp_error(state, "--diff writes text or JSON, not %s", format_to_string(o->format));
 }
 
+/* --what-if judges one machine twice and compares: what picks, shapes or captures one report has no place. */
+static void check_what_if_options(struct argp_state *state, const struct options *o)
+{
+	const struct render_options *r = &o->render;
+	const char *bad = o->diff && !o->fleet ? "--diff OLD NEW" : o->explain ? "--explain"
+			  : o->capture ? "--capture" : o->observe ? "--observe" : o->have_columns ? "--output"
+			  : r->raw ? "--raw" : r->pairs ? "--pairs" : r->sort ? "--sort" : o->no_idle ? "--no-idle"
+			  : !o->fleet && o->n_select ? "DEVICE..." : NULL;
+
+	if (bad)
+		argp_error(state, "--what-if compares the machine before and after a change: %s has no place "
+				  "in it", bad);
+	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		argp_error(state, "--what-if writes text or JSON, not %s", format_to_string(o->format));
+	if (o->fleet && o->sysroot_given)
+		argp_error(state, "--what-if --diff --fleet takes the snapshots as PATH...: --sysroot has no "
+				  "place in it");
+}
+
 /*
  * --explain DEVICE explains one device's decision: a second device, --diff,
  * and what shapes the device table or picks devices by kind have no place in it.
@@ -171,6 +194,16 @@ static error_t parse_root(int key, char *arg, struct argp_state *state)
 	case OPT_FLEET:
 		o->fleet = true;
 		break;
+	case OPT_WHAT_IF: {
+		const char *why = NULL;
+		if (o->n_what_if == MAX_WHAT_IF)
+			argp_error(state, "--what-if: at most %d changes", MAX_WHAT_IF);
+		else if (what_if_parse(arg, &o->what_if[o->n_what_if], &why) < 0)
+			argp_error(state, "--what-if '%s': %s", arg, why);
+		else
+			o->n_what_if++;
+		break;
+	}
 	case OPT_FAIL_ON:
 		o->fail_on = severity_from_string(arg);
 		if (o->fail_on == _SEVERITY_INVALID)
@@ -192,7 +225,9 @@ static error_t parse_root(int key, char *arg, struct argp_state *state)
 		check_format_options(state, o);
 		if (o->fleet && !o->diff)
 			argp_error(state, "--fleet is a way of --diff: --diff --fleet PATH...");
-		if (o->explain)
+		if (o->n_what_if)
+			check_what_if_options(state, o);
+		else if (o->explain)
 			check_explain_options(state, o);
 		else if (o->diff)
 			check_diff_options(state, o);
@@ -223,7 +258,7 @@ static int list_columns(void)
 int options_parse(struct options *o, int argc, char **argv)
 {
 	const struct argp argp = { root_options, parse_root,
-				   "[DEVICE...]\n--explain DEVICE\n--diff OLD NEW\n--diff --fleet PATH...", doc,
+				   "[DEVICE...]\n--explain DEVICE\n--diff OLD NEW\n--diff --fleet PATH...\n--what-if KEY=VALUE...\n--what-if KEY=VALUE... --diff --fleet SNAPSHOT...", doc,
 				   children, NULL, NULL };
 
 	argp_err_exit_status = EXIT_FATAL;

@@ -19,6 +19,7 @@
 #include "analysis/model.h"
 #include "analysis/findings.h"
 #include "render/render.h"
+#include "what-if/what-if.h"
 
 enum format {
 	FORMAT_TEXT,
@@ -31,6 +32,7 @@ enum format {
 
 #define MAX_ASSUMED_MASKS 64
 #define MAX_COLUMNS 32
+#define MAX_WHAT_IF 32
 
 struct options {
 	/* options-snapshot.c */
@@ -66,6 +68,8 @@ struct options {
 	enum severity fail_on;
 	bool diff;                    /* --diff OLD NEW: the two in select[] */
 	bool fleet;                   /* --diff --fleet PATH...: the reports in select[] */
+	struct what_if_change what_if[MAX_WHAT_IF]; /* --what-if KEY=VALUE, in order */
+	size_t n_what_if;
 	const char **select;          /* DEVICE...: argv's own strings */
 	size_t n_select;
 	char **raw_argv;              /* argv as given: getopt permutes argv itself */

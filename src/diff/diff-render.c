@@ -196,13 +196,43 @@ static void print_finding(FILE *out, const struct diff_finding *x)
 	fputs(x->worse ? " (worse)\n" : "\n", out);
 }
 
+/* --what-if: the changes as given and applied, before the comparison. */
+static void print_changes(FILE *out, const struct diff_what_if *wi)
+{
+	fputs("\nChanges\n", out);
+	for (size_t i = 0; i < wi->n_applied; i++) {
+		fputs("  ", out);
+		text_put_safe(out, wi->applied[i]);
+		fputc('\n', out);
+	}
+}
+
+/* --what-if: what the comparison stands on that no input showed. */
+static void print_assumptions(FILE *out, const struct diff_what_if *wi)
+{
+	if (!wi->n_assumptions)
+		return;
+	fputs("\nAssumptions\n", out);
+	for (size_t i = 0; i < wi->n_assumptions; i++) {
+		fputs("  ", out);
+		if (wi->assumptions[i].device) {
+			text_put_safe(out, wi->assumptions[i].device);
+			fputs(": ", out);
+		}
+		text_put_safe(out, wi->assumptions[i].text);
+		fputc('\n', out);
+	}
+}
+
 int diff_render_text(FILE *out, const struct report_diff *d, const struct diff_side *old,
-		     const struct diff_side *new, enum severity fail_on, bool bytes)
+		     const struct diff_side *new, enum severity fail_on, bool bytes, const struct diff_what_if *wi)
 {
 	size_t worse = 0;
 
-	print_side(out, "old", old);
-	print_side(out, "new", new);
+	print_side(out, wi ? "today" : "old", old);
+	print_side(out, wi ? "after" : "new", new);
+	if (wi)
+		print_changes(out, wi);
 	if (d->n_machine) {
 		fputs("\nMachine\n", out);
 		for (size_t i = 0; i < d->n_machine; i++)
@@ -222,8 +252,11 @@ int diff_render_text(FILE *out, const struct report_diff *d, const struct diff_s
 			worse += d->findings[i].worse;
 		}
 	}
+	if (wi)
+		print_assumptions(out, wi);
 	if (!d->n_machine && !d->n_devices && !d->n_findings)
-		fputs("\nNo change in the machine, its devices or its findings.\n", out);
+		fputs(wi ? "\nThe change leaves the machine's verdicts, devices and findings as they are.\n"
+			 : "\nNo change in the machine, its devices or its findings.\n", out);
 	else
 		fprintf(out, "\n%zu device%s and %zu finding%s changed; %zu worse at or above %s\n",
 			d->n_devices, d->n_devices == 1 ? "" : "s", d->n_findings,
@@ -281,8 +314,35 @@ static void side_json(struct json_writer *w, const char *key, const struct diff_
 	jw_close_object(w);
 }
 
+/* --what-if's block; null for --diff. */
+static void what_if_json(struct json_writer *w, const struct diff_what_if *wi)
+{
+	if (!wi) {
+		jw_null(w, "what_if");
+		return;
+	}
+	jw_open_object(w, "what_if");
+	jw_open_array(w, "changes");
+	for (size_t i = 0; i < wi->n_changes; i++)
+		jw_string(w, NULL, wi->changes[i]);
+	jw_close_array(w);
+	jw_open_array(w, "applied");
+	for (size_t i = 0; i < wi->n_applied; i++)
+		jw_string(w, NULL, wi->applied[i]);
+	jw_close_array(w);
+	jw_open_array(w, "assumptions");
+	for (size_t i = 0; i < wi->n_assumptions; i++) {
+		jw_open_object(w, NULL);
+		jw_string(w, "device", wi->assumptions[i].device);
+		jw_string(w, "text", wi->assumptions[i].text);
+		jw_close_object(w);
+	}
+	jw_close_array(w);
+	jw_close_object(w);
+}
+
 int diff_render_json(FILE *out, const struct report_diff *d, const struct diff_side *old,
-		     const struct diff_side *new, enum severity fail_on)
+		     const struct diff_side *new, enum severity fail_on, const struct diff_what_if *wi)
 {
 	struct json_writer w;
 
@@ -293,6 +353,7 @@ int diff_render_json(FILE *out, const struct report_diff *d, const struct diff_s
 	side_json(&w, "new", new);
 	jw_string(&w, "fail_on", severity_to_string(fail_on));
 	jw_bool(&w, "worse", d->worse);
+	what_if_json(&w, wi);
 	fields_json(&w, "machine", d->machine, d->n_machine);
 	jw_open_array(&w, "devices");
 	for (size_t i = 0; i < d->n_devices; i++) {

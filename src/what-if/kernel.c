@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * kernel=RELEASE: every era rule re-read for that release (the analysis
+ * reads the release from the machine); what the era table cannot know of
+ * the new kernel written down as assumptions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/driver-masks.h"
+#include "analysis/eras.h"
+#include "analysis/report.h"
+#include "what-if/what-if.h"
+
+static void release_text(uint32_t v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
+}
+
+/* A platform device whose mask the driver table gives: the row the new release reads, said. */
+static int driver_rows(const struct machine *m, const struct device *d, uint32_t before, uint32_t after,
+		       struct what_if_notes *n)
+{
+	struct driver_mask was, will;
+	char rel[32];
+
+	if (!d->driver || (d->bus != DEV_BUS_PLATFORM && d->bus != DEV_BUS_AMBA))
+		return 0;
+	driver_mask_find(m, d, before, &was);
+	driver_mask_find(m, d, after, &will);
+	if (was.row == will.row)
+		return 0;
+	release_text(after, rel, sizeof(rel));
+	if (!will.row)
+		return what_if_assume(n, d->id,
+				      "the driver table has no row for %s at %s: the mask its driver sets there "
+				      "is not known (today's row: %s)",
+				      d->driver, rel, was.row->source);
+	return what_if_assume(n, d->id, "%s at %s sets its mask as the driver table's row says: %s", d->driver,
+			      rel, will.row->source);
+}
+
+int what_if_apply_kernel(struct machine *m, const struct what_if_change *c, struct what_if_notes *n, char *why)
+{
+	uint32_t before = report_release(m), after = c->kernel.version;
+	char *value = strdup(c->value);
+	size_t pci = 0;
+	int r;
+
+	if (!value)
+		return -ENOMEM;
+	r = what_if_applied(n, "kernel %s%s%s%s -> %s", m->release.value ?: "(release unknown)",
+			    m->stable_release.value ? " (" : "", m->stable_release.value ?: "",
+			    m->stable_release.value ? ")" : "", c->value);
+	if (r < 0) {
+		free(value);
+		return r;
+	}
+	free(m->release.value);
+	free(m->stable_release.value);
+	m->release = (struct sourced_str){ value, PROV_USER, "--what-if kernel=" };
+	m->stable_release = (struct sourced_str){ 0 };
+	if (before == 0)
+		r = what_if_assume(n, NULL, "today's release is not known: the era rules judged today's side "
+					    "as the newest kernel they know");
+	for (size_t i = 0; i < m->n_devices && r == 0; i++) {
+		const struct device *d = &m->devices[i];
+		pci += d->bus == DEV_BUS_PCI && d->driver && d->dma_mask_bits.known;
+		if (before)
+			r = driver_rows(m, d, before, after, n);
+	}
+	if (r == 0 && pci)
+		r = what_if_assume(n, NULL,
+				   "%zu PCI function%s keep%s the DMA mask today's driver set (sysfs "
+				   "dma_mask_bits): a driver of %s may set another",
+				   pci, pci == 1 ? "" : "s", pci == 1 ? "s" : "", c->value);
+	if (r == 0)
+		r = what_if_assume(n, NULL,
+				   "%s is built as today's kernel is: its configuration (CONFIG_HIGHMEM, "
+				   "CONFIG_ZONE_DMA, CONFIG_SWIOTLB, the IOMMU default domain), its zones and "
+				   "lowmem, the drivers bound and the IOMMU groups stay as they are today",
+				   c->value);
+	(void)why;
+	return r;
+}
