@@ -217,7 +217,7 @@ static int regroup(struct machine *m, bool identity, struct what_if_notes *n)
 		bool translated = d->iommu_domain == IOMMU_DOMAIN_DMA || d->iommu_domain == IOMMU_DOMAIN_DMA_FQ;
 		if (!d->iommu_group.known)
 			continue;
-		if (!d->driver && (translated || d->iommu_domain == IOMMU_DOMAIN_IDENTITY))
+		if (!d->driver && d->module && (translated || d->iommu_domain == IOMMU_DOMAIN_IDENTITY))
 			r = what_if_assume(n, d->id, "no driver today: under the %s domain its driver may bind (one "
 						     "whose probe tests its DMA fails under one domain and not the other)",
 					   identity ? "passthrough" : "translated");
@@ -247,7 +247,7 @@ static int iommu_off(struct machine *m, const char *word, struct what_if_notes *
 
 	for (size_t i = 0; i < m->n_devices; i++) {
 		struct device *d = &m->devices[i];
-		int r = d->iommu_group.known && !d->driver
+		int r = d->iommu_group.known && !d->driver && d->module
 				? what_if_assume(n, d->id, "no driver today: without the IOMMU its driver may bind")
 				: 0;
 		if (r < 0)
