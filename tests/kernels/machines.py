@@ -247,3 +247,55 @@ STALLED = [
 # the same 6.1 board and shows what this one does (the 0xc0000000 offset read, no
 # false bounce) and more, so this one stays out of the default list.
 OPTIONAL = [RASPI3B]
+
+# --what-if against real kernels (whatif.py): A's capture re-judged with ARGS
+# must give, device by device, the verdicts B's own audit gave, B being A's
+# QEMU shape booted the way ARGS say. "kernel=B" stands for B's release as its
+# guest reports it (its audit's kernel.stable_release, else kernel.release).
+# A difference the what-if marks as an assumption on that device passes, said;
+# any other fails. run.py checks every pair whose two guests ran and captured;
+# tests/what-if-kernels.py every pair with both fixtures (tests/machines/kernel-A, -B).
+WHAT_IF_PAIRS = [
+    # generations of one shape, both ways
+    # 5.10 <-> 6.12: the 32-bit IDE, EHCI and NIC bounce on both (pool below 4 GiB)
+    ("x86-pc-6g-bullseye", "x86-pc-6g-trixie", ["kernel=B"]),
+    ("x86-pc-6g-trixie", "x86-pc-6g-bullseye", ["kernel=B"]),
+    # 5.10 <-> 6.1 arm64: the 32-bit SCSI bounces; the legacy virtio-mmio disk and
+    # fw-cfg bypass the DMA API on both
+    ("arm64-virt-6g-bullseye", "arm64-virt-6g", ["kernel=B"]),
+    ("arm64-virt-6g", "arm64-virt-6g-bullseye", ["kernel=B"]),
+    # an era difference: 5.10's AMD-Vi frees the pool unless passthrough
+    # (amd_iommu_init_dma_ops, before 5.19), 6.12 keeps it
+    ("x86-q35-amd-iommu-bullseye", "x86-q35-amd-iommu-trixie", ["kernel=B"]),
+    ("x86-q35-amd-iommu-trixie", "x86-q35-amd-iommu-bullseye", ["kernel=B"]),
+    ("x86-q35-amd-iommu-pt-bullseye", "x86-q35-amd-iommu-pt-trixie", ["kernel=B"]),
+    ("x86-q35-amd-iommu-pt-trixie", "x86-q35-amd-iommu-pt-bullseye", ["kernel=B"]),
+    # 32-bit ARM LPAE, 3 GiB from 0x40000000, one LSI behind a 1 GiB window: 5.10
+    # (with vmalloc=512M for its ECAM, no DMA matter) <-> 6.12
+    ("armhf-virt-window-lpae-bullseye", "armhf-virt-highmem-trixie", ["kernel=B"]),
+    ("armhf-virt-highmem-trixie", "armhf-virt-window-lpae-bullseye", ["kernel=B"]),
+    # swiotlb= words by era: 5.10 forces every bounce, 6.1's noforce wins (failures)
+    ("x86-pc-6g-force-words-bullseye", "x86-pc-6g-force-words", ["kernel=B"]),
+    ("x86-pc-6g-force-words", "x86-pc-6g-force-words-bullseye", ["kernel=B"]),
+    # command lines on one kernel, both ways
+    # swiotlb=noforce: no pool on 6.1, the 32-bit devices fail; 5.10 keeps one slab
+    ("x86-pc-6g", "x86-pc-6g-noforce", ["cmdline=swiotlb=noforce"]),
+    ("x86-pc-6g-noforce", "x86-pc-6g", ["cmdline=-swiotlb=noforce"]),
+    ("x86-pc-6g-bullseye", "x86-pc-6g-noforce-bullseye", ["cmdline=swiotlb=noforce"]),
+    ("x86-pc-6g-noforce-bullseye", "x86-pc-6g-bullseye", ["cmdline=-swiotlb=noforce"]),
+    # iommu=off: pci_swiotlb_detect allocates no pool
+    ("x86-pc-6g", "x86-pc-6g-iommu-off", ["cmdline=iommu=off"]),
+    ("x86-pc-6g-iommu-off", "x86-pc-6g", ["cmdline=-iommu"]),
+    ("x86-pc-6g-bullseye", "x86-pc-6g-iommu-off-bullseye", ["cmdline=iommu=off"]),
+    ("x86-pc-6g-iommu-off-bullseye", "x86-pc-6g-bullseye", ["cmdline=-iommu"]),
+    # iommu=pt under VT-d: identity domains behave as dma-direct, the 32-bit bounce
+    ("x86-q35-iommu", "x86-q35-iommu-pt", ["cmdline=iommu=pt"]),
+    ("x86-q35-iommu-pt", "x86-q35-iommu", ["cmdline=-iommu=pt"]),
+    # iommu=pt under AMD-Vi: on 5.10 it also keeps the pool the DMA domains free
+    ("x86-q35-amd-iommu-bullseye", "x86-q35-amd-iommu-pt-bullseye", ["cmdline=iommu=pt"]),
+    ("x86-q35-amd-iommu-pt-bullseye", "x86-q35-amd-iommu-bullseye", ["cmdline=-iommu=pt"]),
+    ("x86-q35-amd-iommu-trixie", "x86-q35-amd-iommu-pt-trixie", ["cmdline=iommu=pt"]),
+    ("x86-q35-amd-iommu-pt-trixie", "x86-q35-amd-iommu-trixie", ["cmdline=-iommu=pt"]),
+    # riscv64 6.12 from 0x80000000: swiotlb=noforce leaves the 32-bit SCSI failing
+    ("riscv64-virt-4g-trixie", "riscv64-virt-4g-noforce-trixie", ["cmdline=swiotlb=noforce"]),
+]
