@@ -230,6 +230,13 @@ static int regroup(struct machine *m, bool identity, struct what_if_notes *n)
 		} else if (!identity && d->iommu_domain == IOMMU_DOMAIN_IDENTITY) {
 			r = set_domain(d, IOMMU_DOMAIN_DMA, "DMA");
 			moved++;
+			/* a driver that tests its DMA at probe: drivers/scsi/sym53c8xx_2/sym_hipd.c
+			 * sym_hcb_attach gives up when sym_snooptest fails (a 53c810 under VT-d) */
+			if (r == 0 && d->driver)
+				r = what_if_assume(n, d->id, "%s bound under the passthrough domain: under the "
+							     "translated domain its probe may fail (one whose probe "
+							     "tests its DMA fails under one domain and not the other)",
+						   d->driver);
 		}
 	}
 	if (r == 0 && moved)
