@@ -26,7 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import judge  # noqa: E402
 import kernels  # noqa: E402
-from machines import MACHINES, OPTIONAL, STALLED  # noqa: E402
+import whatif  # noqa: E402
+from machines import MACHINES, OPTIONAL, STALLED, WHAT_IF_PAIRS  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 BOOT_TIMEOUT = int(os.environ.get("DMAMASK_KERNELS_TIMEOUT", "300"))
@@ -221,6 +222,46 @@ def replay_one(tap, res, tool, tgz, live_json, log, what, key):
            "\n".join(diff) + "\nexit %s vs %s" % (live.get("exit_status"), replay.get("exit_status")))
 
 
+def what_if_checks(tap, results, tool):
+    """--what-if against real kernels: each pair of WHAT_IF_PAIRS whose two
+    guests both ran and captured, A's capture re-judged on the host for B's
+    kernel or command line, one check per device both have (whatif.py)."""
+    ran = {r["machine"]["name"]: r for r in results
+           if r["done"] and os.path.exists(os.path.join(r["work"], "capture.tgz"))
+           and os.path.exists(os.path.join(r["work"], "audit.json"))}
+    t0, pairs = time.monotonic(), 0
+    for a, b, args in WHAT_IF_PAIRS:
+        if a not in ran or b not in ran:
+            continue
+        label = "what-if %s -> %s" % (a, b)
+        try:
+            b_audit = whatif.load(os.path.join(ran[b]["work"], "audit.json"))
+            args = [whatif.kernel_arg(b_audit) if x == "kernel=B" else x for x in args]
+        except ValueError as e:
+            tap.ok(False, "%s: B's audit reads" % label, str(e))
+            continue
+        if not tool:
+            tap.ok(False, "%s: a host tool to re-judge A's capture" % label)
+            continue
+        pairs += 1
+        label += " " + " ".join(args)
+        res = whatif.compare(tool, os.path.join(ran[a]["work"], "capture.tgz"), args,
+                             whatif.verdicts_of(b_audit), whatif.idents_of(b_audit))
+        for dev, after, want, note in res["rows"]:
+            tap.ok(after == want or note is not None,
+                   "%s: %s after %s, B's kernel: %s%s" % (
+                       label, dev, after, want,
+                       " # assumed: " + note if after != want and note else ""),
+                   "no assumption of the what-if names %s (applied: %s)" % (
+                       dev, "; ".join(res["applied"])))
+        rows = {r[0] for r in res["rows"]}
+        other = [f for f in res["failures"] if f.split(":")[0] not in rows]
+        tap.ok(not other, "%s: %d devices compared, %d on one side only" % (
+            label, res["compared"], len(res["left_out"])), "\n".join(other))
+    if pairs:
+        tap.note("what-if pairs: %d, %.1f s" % (pairs, time.monotonic() - t0))
+
+
 def read_text(path):
     try:
         with open(path, errors="replace") as f:
@@ -371,6 +412,7 @@ def main():
         if o.save_fixtures and agreed and os.path.exists(os.path.join(res["work"], "capture.tgz")):
             save_fixture(res, kern[kernels.kernel_key(m)], o.save_fixtures)
     tap.note("all boots: %.0f s wall" % (time.monotonic() - t0))
+    what_if_checks(tap, results, host_tool)
     if table:
         w = [max(len(str(r[i])) for r in table + [judge.TABLE_HEAD]) for i in range(len(table[0]))]
         for r in [judge.TABLE_HEAD] + table:
