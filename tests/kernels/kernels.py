@@ -158,19 +158,26 @@ class Kernel:
         return sorted(files)
 
 
+# What the tool dlopen()s in a guest: libkmod names the module of an unbound
+# device (src/readers/modules.c), and --what-if's "its driver may bind" needs it
+DLOPENED = ["libkmod.so.2"]
+
+
 def shared_libs(binary, triplet, root="/"):
     """BINARY's loader and shared libraries, recursively, as [(path in the
     guest, path on the host)]: the host's own, or those under ROOT (a foreign
     build's libraries, tools/foreign-root)."""
     libdirs = ["/lib/" + triplet, "/usr/lib/" + triplet, "/lib", "/usr/lib"]
     seen, todo, out = set(), [binary], []
+    dlopened = list(DLOPENED)
     interp = re.search(r"Requesting program interpreter: (\S+)\]",
                        run(["readelf", "-l", binary]))
     if interp:
         out.append((interp.group(1), os.path.join(root, interp.group(1).lstrip("/"))))
     while todo:
         f = todo.pop()
-        for lib in re.findall(r"\(NEEDED\).*\[(.+)\]", run(["readelf", "-d", f])):
+        needed = re.findall(r"\(NEEDED\).*\[(.+)\]", run(["readelf", "-d", f]))
+        for lib in needed + (dlopened if f == binary else []):
             if lib in seen:
                 continue
             seen.add(lib)
