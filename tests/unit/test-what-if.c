@@ -273,6 +273,15 @@ static void test_cmdline(void **state)
 	/* passthrough, but for the untrusted device (iommu_get_def_domain_type) */
 	assert_int_equal(dev(&m, "0000:00:1f.2")->iommu_domain, IOMMU_DOMAIN_IDENTITY);
 	assert_int_equal(dev(&m, "0000:05:00.0")->iommu_domain, IOMMU_DOMAIN_DMA);
+	/* back to DMA domains: the driver bound under passthrough is named (its probe may fail) */
+	size_t before = n.n_assumptions;
+	assert_int_equal(apply_one(&m, "cmdline=-iommu=pt", &n, why), 0);
+	assert_int_equal(dev(&m, "0000:00:1f.2")->iommu_domain, IOMMU_DOMAIN_DMA);
+	bool named = false;
+	for (size_t i = before; i < n.n_assumptions; i++)
+		named |= n.assumptions[i].device && strcmp(n.assumptions[i].device, "0000:00:1f.2") == 0 &&
+			 strstr(n.assumptions[i].text, "ahci bound under the passthrough domain");
+	assert_true(named);
 	/* iommu=off: no groups at all */
 	assert_int_equal(apply_one(&m, "cmdline=iommu=off", &n, why), 0);
 	assert_false(dev(&m, "0000:00:1f.2")->iommu_group.known);
