@@ -237,12 +237,14 @@ static int regroup(struct machine *m, bool identity, struct what_if_notes *n)
 		else if (identity && translated && opt_is(&d->removable, true))
 			r = what_if_assume(n, d->id, "untrusted (removable): the kernel keeps it translated "
 						     "whatever the default domain");
-		else if (identity && translated) {
-			r = set_domain(d, IOMMU_DOMAIN_IDENTITY, "identity");
+		else if ((identity && translated) || (!identity && d->iommu_domain == IOMMU_DOMAIN_IDENTITY)) {
+			r = set_domain(d, identity ? IOMMU_DOMAIN_IDENTITY : IOMMU_DOMAIN_DMA, identity ? "identity" : "DMA");
 			moved++;
-		} else if (!identity && d->iommu_domain == IOMMU_DOMAIN_IDENTITY) {
-			r = set_domain(d, IOMMU_DOMAIN_DMA, "DMA");
-			moved++;
+			if (r == 0 && d->driver)
+				r = what_if_assume(n, d->id, "%s binds under the %s domain as it does today (a probe "
+							     "that tests its DMA, as sym53c8xx's does, may fail under one "
+							     "domain and not the other)",
+						   d->driver, identity ? "passthrough" : "translated");
 		}
 	}
 	if (r == 0 && moved)
