@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/eras.h"
+#include "analysis/report.h"
 #include "what-if/what-if.h"
 
 #define GiB4 (1ull << 32)
@@ -119,7 +121,7 @@ static void cut_above(struct machine *m, uint64_t a)
 	m->n_ram = out;
 }
 
-/* The lowest CPU-side end of a devicetree dma-ranges window below 4 GiB: ZONE_DMA's reach. */
+/* The lowest CPU-side end of a devicetree dma-ranges window below 4 GiB, else 4 GiB: of_dma_get_max_cpu_address(). */
 static uint64_t lowest_window_end(const struct machine *m)
 {
 	uint64_t low = GiB4;
@@ -175,12 +177,17 @@ static uint64_t zone_limit(struct machine *m, const char *name, struct what_if_n
 	if (z && z->populated && ((z->start_pfn + z->spanned) << sh) <= last)
 		return (z->start_pfn + z->spanned) << sh; /* RAM lies past it today: its end is its limit */
 	if (f == ARCH_ARM64) {
-		uint64_t lim = lowest_window_end(m);
-		*r = what_if_assume(n, NULL,
-				    "ZONE_DMA reaches 0x%llx, the lowest end of a devicetree dma-ranges window "
-				    "below 4 GiB, else 4 GiB (arch/arm64/mm/init.c zone_sizes_init: "
-				    "of_dma_get_max_cpu_address, 5.11; 5.5-5.10 kept 1 GiB)",
-				    (unsigned long long)lim - 1);
+		const char *src = NULL;
+		uint32_t rel = report_release(m);
+		int rule = era_value(ERA_ARM64_ZONE_DMA, rel, ARCH_ARM64, &src);
+		/* of_dma_get_max_cpu_address() rounded to bits (fls64), 32 at most */
+		uint64_t low = lowest_window_end(m), lim = GiB4;
+		if (rule == ARM64_ZONE_DMA_30BIT)
+			lim = 1ull << 30;
+		else if (rule == ARM64_ZONE_DMA_FIRMWARE && low < GiB4)
+			lim = 1ull << (64 - __builtin_clzll(low - 1));
+		*r = what_if_assume(n, NULL, "ZONE_DMA reaches 0x%llx%s (%s)", (unsigned long long)lim - 1,
+				    rel ? "" : " as the newest kernels place it: the release is not known", src);
 		return lim;
 	}
 	/* 32-bit ARM: the board's arm_dma_zone_size (arch/arm/mm/init.c), which Linux shows nowhere */

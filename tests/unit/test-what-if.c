@@ -243,6 +243,15 @@ static void test_ram_grow_arm64_zones(void **state)
 	assert_int_equal(zone(&m, "DMA32")->spanned, 0x3b400);
 	what_if_notes_done(&n);
 	machine_done(&m);
+	/* before 5.5 arm64's ZONE_DMA was the 32-bit zone (eras.c ERA_ARM64_ZONE_DMA): all of it there */
+	pi4_1g(&m);
+	free(m.release.value);
+	m.release.value = strdup("5.4.0");
+	assert_int_equal(apply_one(&m, "ram=+1G", &n, why), 0);
+	assert_int_equal(zone(&m, "DMA")->spanned, 0x7b400);
+	assert_false(zone(&m, "DMA32")->populated);
+	what_if_notes_done(&n);
+	machine_done(&m);
 }
 
 static void test_cmdline(void **state)
