@@ -198,13 +198,13 @@ static void print_finding(FILE *out, const struct diff_finding *x)
 }
 
 
-/* "  DEVICE: TEXT", wrapped to the terminal with a hanging indent. */
-static void print_note(FILE *out, const char *device, const char *text, unsigned width)
+/* "  DEVICE, DEVICE: TEXT", wrapped to the terminal with a hanging indent. */
+static void print_note(FILE *out, const char *devices, const char *text, unsigned width)
 {
 	struct strbuf b = { 0 };
 
-	if (device) {
-		text_append_safe(&b, device);
+	if (devices) {
+		strbuf_append(&b, devices);
 		strbuf_append(&b, ": ");
 	}
 	text_append_safe(&b, text);
@@ -224,14 +224,29 @@ static void print_changes(FILE *out, const struct diff_what_if *wi, unsigned wid
 		print_note(out, NULL, wi->applied[i], width);
 }
 
-/* --what-if: what the comparison stands on that no input showed. */
+/* --what-if: what the comparison stands on that no input showed; one line per text, its devices together. */
 static void print_assumptions(FILE *out, const struct diff_what_if *wi, unsigned width)
 {
 	if (!wi->n_assumptions)
 		return;
 	fputs("\nAssumptions\n", out);
-	for (size_t i = 0; i < wi->n_assumptions; i++)
-		print_note(out, wi->assumptions[i].device, wi->assumptions[i].text, width);
+	for (size_t i = 0; i < wi->n_assumptions; i++) {
+		const struct diff_note *a = &wi->assumptions[i];
+		bool said = false;
+		for (size_t k = 0; k < i && !said; k++)
+			said = strcmp(wi->assumptions[k].text, a->text) == 0 && !wi->assumptions[k].device == !a->device;
+		if (said)
+			continue;
+		struct strbuf devs = { 0 };
+		for (size_t k = i; a->device && k < wi->n_assumptions; k++)
+			if (wi->assumptions[k].device && strcmp(wi->assumptions[k].text, a->text) == 0) {
+				if (devs.len)
+					strbuf_append(&devs, ", ");
+				text_append_safe(&devs, wi->assumptions[k].device);
+			}
+		_cleanup_free_ char *d = strbuf_steal(&devs);
+		print_note(out, d && *d ? d : NULL, a->text, width);
+	}
 }
 
 int diff_render_text(FILE *out, const struct report_diff *d, const struct diff_side *old,

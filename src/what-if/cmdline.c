@@ -241,10 +241,10 @@ static int regroup(struct machine *m, bool identity, struct what_if_notes *n)
 			r = set_domain(d, identity ? IOMMU_DOMAIN_IDENTITY : IOMMU_DOMAIN_DMA, identity ? "identity" : "DMA");
 			moved++;
 			if (r == 0 && d->driver)
-				r = what_if_assume(n, d->id, "%s binds under the %s domain as it does today (a probe "
-							     "that tests its DMA, as sym53c8xx's does, may fail under one "
-							     "domain and not the other)",
-						   d->driver, identity ? "passthrough" : "translated");
+				r = what_if_assume(n, d->id, "its driver binds under the %s domain as it does today "
+							     "(a probe that tests its DMA, as sym53c8xx's does, may fail "
+							     "under one domain and not the other)",
+						   identity ? "passthrough" : "translated");
 		}
 	}
 	if (r == 0 && moved)
