@@ -380,9 +380,14 @@ void audit_run_init(struct audit_run *a)
 	machine_init(&a->m);
 }
 
+int audit_run_read(struct options *o, struct audit_run *a)
+{
+	return open_root(o, a) == 0 ? read_root(o, a) : -1;
+}
+
 int audit_run(struct options *o, struct audit_run *a, struct output **out)
 {
-	int r = open_root(o, a) == 0 ? read_root(o, a) : -1;
+	int r = audit_run_read(o, a);
 
 	if (r > 0)
 		return EXIT_CLEAN; /* only disks or interfaces with no DMA device: said, nothing judged */

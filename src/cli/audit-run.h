@@ -27,6 +27,12 @@ void audit_run_init(struct audit_run *a);
 void audit_run_done(struct audit_run *a);
 
 /*
+ * The root opened and read into a->m (the devices the command line names
+ * checked): 0, 1 when they leave nothing to judge, -1 (said; o->fail_reason).
+ */
+int audit_run_read(struct options *o, struct audit_run *a);
+
+/*
  * The audit, its report written into *out (taken). The report's exit status,
  * or EXIT_FATAL (said; o->fail_reason says why, and a Prometheus textfile
  * says the run failed).

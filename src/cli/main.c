@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/report-write.h"
+#include "cli/what-if-run.h"
 #include "shared/macro.h"
 
 /*
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
 		report_write_failed(&o, r, what);
 		return EXIT_FATAL;
 	}
+	if (o.n_what_if && o.fleet)
+		return what_if_fleet_run(&o, TAKE_PTR(out));
 	if (o.diff) {
 		const struct diff_request q = {
 			.old = o.select[0], .new = o.n_select > 1 ? o.select[1] : NULL, .fail_on = o.fail_on,

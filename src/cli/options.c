@@ -135,9 +135,11 @@ static void check_what_if_options(struct argp_state *state, const struct options
 				  "in it", bad);
 	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
 		argp_error(state, "--what-if writes text or JSON, not %s", format_to_string(o->format));
-	if (o->fleet && o->sysroot_given)
-		argp_error(state, "--what-if --diff --fleet takes the snapshots as PATH...: --sysroot has no "
-				  "place in it");
+	if (o->fleet && (o->sysroot_given || o->n_masks))
+		argp_error(state, "--what-if --diff --fleet takes the snapshots as PATH...: %s has no place in "
+				  "it", o->sysroot_given ? "--sysroot" : "--assume-mask (device=ID,mask= is per change)");
+	if (o->fleet && !o->n_select)
+		argp_error(state, "--what-if --diff --fleet takes snapshots or directories of them, PATH...");
 }
 
 /*

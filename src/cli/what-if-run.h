@@ -32,3 +32,6 @@ _must_check_ int what_if_view(const struct options *o, struct what_if_judged *j,
 
 /* The comparison written to out (freed): 0 nothing worse, 1 worse at or above --fail-on, 2 failed. */
 int what_if_run(struct options *o, struct machine *m, struct output *out);
+
+/* --what-if --diff --fleet SNAPSHOT...: written to out (freed); 0, 1 when a host got worse, 2 failed. */
+int what_if_fleet_run(struct options *o, struct output *out);

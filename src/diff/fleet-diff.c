@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ DEFINE_STRING_TABLE_LOOKUP_TO_STRING(fleet_subject, enum fleet_subject);
 
 void fleet_diff_init(struct fleet_diff *f, enum severity fail_on)
 {
-	*f = (struct fleet_diff){ .fail_on = fail_on, .index = STRMAP_INIT };
+	*f = (struct fleet_diff){ .fail_on = fail_on, .index = STRMAP_INIT, .note_index = STRMAP_INIT };
 }
 
 /* What a group is, before its hosts: the words that make its key. */
@@ -333,6 +334,16 @@ static int kernels_cmp(const void *a, const void *b)
 	return c ? c : cmp_str(x->new, y->new);
 }
 
+/* Most hosts first, then by text. */
+static int note_cmp(const void *a, const void *b)
+{
+	const struct fleet_note *x = a, *y = b;
+
+	if (x->hosts != y->hosts)
+		return x->hosts > y->hosts ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
 void fleet_diff_sort(struct fleet_diff *f)
 {
 	for (size_t i = 0; i < f->n_groups; i++)
@@ -341,12 +352,46 @@ void fleet_diff_sort(struct fleet_diff *f)
 			      kernels_cmp);
 	if (f->n_groups > 1)
 		qsort(f->groups, f->n_groups, sizeof(*f->groups), group_cmp);
-	/* the index points at the order groups were made in */
+	if (f->n_notes > 1)
+		qsort(f->notes, f->n_notes, sizeof(*f->notes), note_cmp);
+	/* the indexes point at the order groups and notes were made in */
 	strmap_done(&f->index);
+	strmap_done(&f->note_index);
+}
+
+int fleet_diff_notes(struct fleet_diff *f, const char *const *texts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(texts[k], texts[i]) == 0;
+		if (seen)
+			continue;
+		const struct strmap_entry *e = strmap_get(&f->note_index, texts[i]);
+		size_t j = e ? (size_t)e->value : f->n_notes;
+		if (!e) {
+			char *t = strdup(texts[i]);
+			struct fleet_note *v = t ? reallocarray(f->notes, f->n_notes + 1, sizeof(*v)) : NULL;
+			if (!v || f->n_notes >= INT_MAX || strmap_add(&f->note_index, t, (int)j) < 0) {
+				free(t);
+				if (v)
+					f->notes = v;
+				return -ENOMEM;
+			}
+			f->notes = v;
+			v[f->n_notes++] = (struct fleet_note){ t, 0 };
+		}
+		f->notes[j].hosts++;
+	}
+	return 0;
 }
 
 void fleet_diff_done(struct fleet_diff *f)
 {
+	for (size_t i = 0; i < f->n_notes; i++)
+		free(f->notes[i].text);
+	free(f->notes);
+	strmap_done(&f->note_index);
 	for (size_t i = 0; i < f->n_groups; i++)
 		group_done(&f->groups[i]);
 	free(f->groups);

@@ -55,8 +55,20 @@ struct fleet_skipped {
 	char *source, *why;
 };
 
+/* --what-if over snapshots: an assumption, and on how many hosts it was made. */
+struct fleet_note {
+	char *text;
+	size_t hosts;
+};
+
 struct fleet_diff {
 	enum severity fail_on;
+	/* --what-if --diff --fleet: each host is one snapshot judged today and after these changes */
+	const char *const *what_if;      /* the changes as given, borrowed; NULL for --diff --fleet */
+	size_t n_what_if;
+	struct fleet_note *notes;        /* what the changes assumed, most hosts first once sorted */
+	size_t n_notes;
+	struct strmap note_index;        /* a note's text -> its index in notes, until sorted */
 	struct fleet_group *groups;
 	size_t n_groups;
 	struct strmap index;             /* a group's key -> its index in groups */
@@ -75,6 +87,9 @@ void fleet_diff_init(struct fleet_diff *f, enum severity fail_on) _nonnull_all_;
  */
 _must_check_ int fleet_diff_add(struct fleet_diff *f, const char *host, json_object *old, json_object *new,
 				const struct report_diff *d) _nonnull_all_;
+
+/* One host's --what-if assumptions (texts; a text twice counts once). 0 or -ENOMEM. */
+_must_check_ int fleet_diff_notes(struct fleet_diff *f, const char *const *texts, size_t n) _nonnull_(1);
 
 /* A report or a host left out, and why, for the output to list. 0 or -ENOMEM. */
 _must_check_ int fleet_diff_skip(struct fleet_diff *f, const char *source, const char *why) _nonnull_all_;

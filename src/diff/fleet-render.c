@@ -130,11 +130,38 @@ static void put_hosts(FILE *out, const struct fleet_group *g)
 	fputc('\n', out);
 }
 
+/* --what-if: the changes every snapshot was judged after. */
+static void put_what_if_head(FILE *out, const struct fleet_diff *f)
+{
+	fprintf(out, "what-if over a fleet: %zu snapshot%s of %zu host%s, each judged today and after", f->reports,
+		plural(f->reports), f->hosts, plural(f->hosts));
+	for (size_t i = 0; i < f->n_what_if; i++) {
+		fputc(' ', out);
+		text_put_safe(out, f->what_if[i]);
+	}
+	fprintf(out, "; %zu skipped\n", f->n_skipped);
+}
+
+static void put_notes(FILE *out, const struct fleet_diff *f)
+{
+	if (f->n_notes)
+		fputs("\nAssumptions, by hosts\n", out);
+	for (size_t i = 0; i < f->n_notes; i++) {
+		fprintf(out, "  %zu host%s: ", f->notes[i].hosts, plural(f->notes[i].hosts));
+		text_put_safe(out, f->notes[i].text);
+		fputc('\n', out);
+	}
+}
+
 int fleet_render_text(FILE *out, const struct fleet_diff *f)
 {
-	fprintf(out, "fleet: %zu report%s of %zu host%s; %zu compared (each host's first report with its last, by "
-		     "captured_at, else generated_at), %zu with one report, %zu skipped\n",
-		f->reports, plural(f->reports), f->hosts, plural(f->hosts), f->compared, f->single, f->n_skipped);
+	if (f->what_if)
+		put_what_if_head(out, f);
+	else
+		fprintf(out, "fleet: %zu report%s of %zu host%s; %zu compared (each host's first report with its "
+			     "last, by captured_at, else generated_at), %zu with one report, %zu skipped\n",
+			f->reports, plural(f->reports), f->hosts, plural(f->hosts), f->compared, f->single,
+			f->n_skipped);
 	fprintf(out, "%zu host%s changed, %zu unchanged; %zu worse at or above %s\n", f->compared - f->unchanged,
 		plural(f->compared - f->unchanged), f->unchanged, f->worse_hosts, severity_to_string(f->fail_on));
 	if (f->n_groups)
@@ -155,6 +182,7 @@ int fleet_render_text(FILE *out, const struct fleet_diff *f)
 		put_kernels(out, g);
 		put_hosts(out, g);
 	}
+	put_notes(out, f);
 	if (f->n_skipped)
 		fputs("\nSkipped\n", out);
 	for (size_t i = 0; i < f->n_skipped; i++) {
@@ -244,6 +272,24 @@ int fleet_render_json(FILE *out, const struct fleet_diff *f)
 	jw_u64(&w, "unchanged", f->unchanged);
 	jw_u64(&w, "worse_hosts", f->worse_hosts);
 	jw_bool(&w, "worse", f->worse_hosts > 0);
+	if (f->what_if) {
+		jw_open_object(&w, "what_if");
+		jw_open_array(&w, "changes");
+		for (size_t i = 0; i < f->n_what_if; i++)
+			jw_string(&w, NULL, f->what_if[i]);
+		jw_close_array(&w);
+		jw_open_array(&w, "assumptions");
+		for (size_t i = 0; i < f->n_notes; i++) {
+			jw_open_object(&w, NULL);
+			jw_string(&w, "text", f->notes[i].text);
+			jw_u64(&w, "hosts", f->notes[i].hosts);
+			jw_close_object(&w);
+		}
+		jw_close_array(&w);
+		jw_close_object(&w);
+	} else {
+		jw_null(&w, "what_if");
+	}
 	jw_open_array(&w, "groups");
 	for (size_t i = 0; i < f->n_groups; i++)
 		group_json(&w, &f->groups[i]);

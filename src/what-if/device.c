@@ -128,7 +128,9 @@ static int new_device(struct machine *m, const struct what_if_change *c, struct 
 		opt_set(&tmp.dma_mask_bits, bits);
 		opt_set(&tmp.coherent_mask_bits, bits);
 	}
+	/* like and driver point into the array insert_sorted() moves */
 	struct device *d = r == 0 ? insert_sorted(m, c->device.id) : NULL;
+	like = NULL;
 	if (!d) {
 		device_done(&tmp);
 		return -ENOMEM;
@@ -136,15 +138,17 @@ static int new_device(struct machine *m, const struct what_if_change *c, struct 
 	*d = tmp;
 	r = add_mask(n, c->device.id, c->device.mask);
 	if (r == 0)
-		r = what_if_applied(n, "device %s added (driver %s, mask 0x%llx)%s%s", c->device.id, driver,
-				    (unsigned long long)c->device.mask, like ? " where " : "", like ? like->id : "");
+		r = what_if_applied(n, "device %s added (driver %s, mask 0x%llx)%s%s", c->device.id, d->driver,
+				    (unsigned long long)c->device.mask, *c->device.like ? " where " : "",
+				    c->device.like);
 	if (r == 0)
 		r = what_if_assume(n, c->device.id,
-				   like ? "a new device placed as %s is: its bus, devicetree chain and IOMMU "
-					  "group's domain; it does DMA through the DMA API with the mask given"
-					: "a new PCI function%s on no IOMMU group and no devicetree window, doing DMA "
-					  "through the DMA API with the mask given",
-				   like ? like->id : "");
+				   *c->device.like
+					   ? "a new device placed as %s is: its bus, devicetree chain and IOMMU "
+					     "group's domain; it does DMA through the DMA API with the mask given"
+					   : "a new PCI function%s on no IOMMU group and no devicetree window, doing "
+					     "DMA through the DMA API with the mask given",
+				   c->device.like);
 	return r;
 }
 

@@ -73,9 +73,9 @@ int what_if_apply_kernel(struct machine *m, const struct what_if_change *c, stru
 	}
 	if (r == 0 && pci)
 		r = what_if_assume(n, NULL,
-				   "%zu PCI function%s keep%s the DMA mask today's driver set (sysfs "
+				   "each PCI function keeps the DMA mask today's driver set (sysfs "
 				   "dma_mask_bits): a driver of %s may set another",
-				   pci, pci == 1 ? "" : "s", pci == 1 ? "s" : "", c->value);
+				   c->value);
 	if (r == 0)
 		r = what_if_assume(n, NULL,
 				   "%s is built as today's kernel is: its configuration (CONFIG_HIGHMEM, "
