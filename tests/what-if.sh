@@ -219,6 +219,8 @@ bad 33-changes arm64-rpi4-1g "--what-if: at most 32 changes" "${many[@]}"
 bad with-output arm64-rpi4-1g "--what-if compares the machine before and after a change: --output has no place" $wi2 kernel=6.1.0 -o DEVICE
 bad with-raw arm64-rpi4-1g "--raw has no place" $wi2 kernel=6.1.0 -r
 bad with-pairs arm64-rpi4-1g "--pairs has no place" $wi2 kernel=6.1.0 -P
+bad with-sort arm64-rpi4-1g "--sort has no place" $wi2 kernel=6.1.0 -x DEVICE
+bad with-no-idle arm64-rpi4-1g "--no-idle has no place" $wi2 kernel=6.1.0 --no-idle
 bad with-explain arm64-rpi4-1g "--explain has no place" $wi2 kernel=6.1.0 --explain fe340000.mmc
 bad with-capture - "--capture has no place" $wi2 kernel=6.1.0 --capture "$tmp/cap"
 bad with-observe - "--observe has no place" $wi2 kernel=6.1.0 --observe=1
