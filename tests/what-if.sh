@@ -56,6 +56,9 @@ check "arm-5.13: none of its 2 GiB is out of reach after" \
 	jd arm-5.13 $dev '[.fields[] | select(.field == "unreachable_ram_bytes")] == [{"field": "unreachable_ram_bytes", "old": 2147483648, "new": 0}]'
 check "arm-5.13: the platform default mask (3.13 on) is an assumption, 32 bits" \
 	jd arm-5.13 $dev '([.fields[] | select(.field == "dma_mask")][0] | .old == null and .new == "0xffffffff") and ([.fields[] | select(.field == "mask_source")][0] | .old == "none" and .new == "assumed")'
+check "arm-5.13: that default mask is said as an assumption about the MMC (no driver-table row: its driver may set its own)" \
+	j arm-5.13 '[.what_if.assumptions[] | select(.device == "12200000.mmc" and (.text | test("gets the platform bus.s 32-bit default mask")))] | length == 1'
+check "arm-5.13: text: the MMC's assumption" t arm-5.13 '^  12200000\.mmc: dw_mmc at 5\.13\.0 gets the platform bus.s 32-bit default mask'
 check "arm-5.13: the block layer's bouncing finding goes" jf arm-5.13 bounce-needed "\"$dev\"" removed
 check "arm-5.13: the count confusion goes, the device's and the machine's" \
 	sh -c "jq -e '[.findings[] | select(.id == \"pfn-count-confusion\" and .change == \"removed\")] | length == 2' '$tmp/arm-5.13.json' > /dev/null"
