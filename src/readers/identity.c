@@ -256,7 +256,7 @@ int stable_release_parse(const char *buf, size_t len, const char *release, char 
  * it decides backported rules (fcf044891c84 in 5.10.69, 82806744fd7d in
  * 5.10.147). Read only then: other kernels name their release themselves.
  */
-static bool release_is_abi_name(const char *rel)
+bool release_is_abi_name(const char *rel)
 {
 	const char *p = rel;
 

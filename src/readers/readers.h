@@ -56,6 +56,8 @@ int read_cmdline(struct sysroot *sr, struct machine *m);
  * binary content, -ENOMEM.
  */
 int stable_release_parse(const char *buf, size_t len, const char *release, char **ret);
+/* "5.10.0-32-amd64": a distribution's ABI name (patch level 0, then "-N"), behind which a stable release hides. */
+bool release_is_abi_name(const char *rel);
 
 /* An IORT table: its named components and root complexes. 0, -EBADMSG (e says), -ENOMEM. */
 int iort_parse(const void *data, size_t len, struct iort_node **ret, size_t *ret_n,

@@ -12,6 +12,7 @@
 #include "analysis/driver-masks.h"
 #include "analysis/eras.h"
 #include "analysis/report.h"
+#include "readers/readers.h"
 #include "what-if/what-if.h"
 
 static void release_text(uint32_t v, char *buf, size_t size)
@@ -58,25 +59,38 @@ static int driver_rows(const struct machine *m, const struct device *d, uint32_t
 
 int what_if_apply_kernel(struct machine *m, const struct what_if_change *c, struct what_if_notes *n, char *why)
 {
-	uint32_t before = report_release(m), after = c->kernel.version;
-	char *value = strdup(c->value);
+	uint32_t before = report_release(m);
+	char *value = strdup(c->kernel.release), *stable = *c->kernel.stable ? strdup(c->kernel.stable) : NULL;
 	size_t pci = 0;
 	int r;
 
-	if (!value)
+	if (!value || (*c->kernel.stable && !stable)) {
+		free(value);
+		free(stable);
 		return -ENOMEM;
-	r = what_if_applied(n, "kernel %s%s%s%s -> %s", m->release.value ?: "(release unknown)",
+	}
+	r = what_if_applied(n, "kernel %s%s%s%s -> %s%s%s%s", m->release.value ?: "(release unknown)",
 			    m->stable_release.value ? " (" : "", m->stable_release.value ?: "",
-			    m->stable_release.value ? ")" : "", c->value);
+			    m->stable_release.value ? ")" : "", value, stable ? " (" : "", stable ?: "",
+			    stable ? ")" : "");
 	if (r < 0) {
 		free(value);
+		free(stable);
 		return r;
 	}
 	free(m->release.value);
 	free(m->stable_release.value);
 	m->release = (struct sourced_str){ value, PROV_USER, "--what-if kernel=" };
-	m->stable_release = (struct sourced_str){ 0 };
-	if (before == 0)
+	m->stable_release = (struct sourced_str){ stable, stable ? PROV_USER : PROV_UNKNOWN,
+						  stable ? "--what-if kernel=...,stable=" : NULL };
+	uint32_t after = report_release(m);
+	if (!stable && release_is_abi_name(value))
+		r = what_if_assume(n, NULL,
+				   "%s is a distribution's ABI name: the rules backported to its stable series are "
+				   "read as of %u.%u.0 (kernel=%s,stable=X.Y.Z names the stable release behind it, "
+				   "as its proc/version says)",
+				   value, after >> 16, (after >> 8) & 0xff, value);
+	if (r == 0 && before == 0)
 		r = what_if_assume(n, NULL, "today's release is not known: the era rules judged today's side "
 					    "as the newest kernel they know");
 	for (size_t i = 0; i < m->n_devices && r == 0; i++) {
@@ -89,13 +103,13 @@ int what_if_apply_kernel(struct machine *m, const struct what_if_change *c, stru
 		r = what_if_assume(n, NULL,
 				   "each PCI function keeps the DMA mask today's driver set (sysfs "
 				   "dma_mask_bits): a driver of %s may set another",
-				   c->value);
+				   value);
 	if (r == 0)
 		r = what_if_assume(n, NULL,
 				   "%s is built as today's kernel is: its configuration (CONFIG_HIGHMEM, "
 				   "CONFIG_ZONE_DMA, CONFIG_SWIOTLB, the IOMMU default domain), its zones and "
 				   "lowmem, the drivers bound and the IOMMU groups stay as they are today",
-				   c->value);
+				   value);
 	(void)why;
 	return r;
 }

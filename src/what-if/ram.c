@@ -147,8 +147,12 @@ static struct zone *zone_named(struct machine *m, const char *name)
 	return z;
 }
 
-/* Where the zone called name ends at most on m's architecture; UINT64_MAX none, 0 unknown (said in why). */
-static uint64_t zone_limit(struct machine *m, const char *name, struct what_if_notes *n, int *r)
+/*
+ * Where the zone called name ends at most on m's architecture: UINT64_MAX
+ * none; 0 unknown, with *ret_why. An assumption made is said in n.
+ */
+static uint64_t zone_limit(struct machine *m, const char *name, struct what_if_notes *n, int *r,
+			   const char **ret_why)
 {
 	enum arch_family f = m->arch_info ? m->arch_info->family : _ARCH_FAMILY_INVALID;
 	unsigned sh = page_shift(m);
@@ -159,8 +163,10 @@ static uint64_t zone_limit(struct machine *m, const char *name, struct what_if_n
 	(void)ram_last(m, &last);
 	if (strcmp(name, "HighMem") == 0 || (strcmp(name, "Normal") == 0 && !(m->arch_info && m->arch_info->highmem_capable)))
 		return UINT64_MAX;
-	if (strcmp(name, "Normal") == 0) /* 32-bit: lowmem ends where today's HighMem starts */
+	if (strcmp(name, "Normal") == 0) { /* 32-bit: lowmem ends where today's HighMem starts */
+		*ret_why = "no populated HighMem zone with a start_pfn today shows where lowmem ends";
 		return high && high->populated ? high->start_pfn << sh : 0;
+	}
 	if (strcmp(name, "DMA32") == 0) /* arch/x86/mm/init.c, arch/arm64/mm/init.c, arch/riscv/mm/init.c zone_sizes_init */
 		return GiB4;
 	/* ZONE_DMA: x86 MAX_DMA_PFN (16 MiB); arm64 the firmware's DMA limit (of_dma_get_max_cpu_address, 5.11+) */
@@ -177,7 +183,9 @@ static uint64_t zone_limit(struct machine *m, const char *name, struct what_if_n
 				    (unsigned long long)lim - 1);
 		return lim;
 	}
-	return z && z->populated ? (z->start_pfn + z->spanned) << sh : 0;
+	/* 32-bit ARM: the board's arm_dma_zone_size (arch/arm/mm/init.c), which Linux shows nowhere */
+	*ret_why = "the board's ZONE_DMA size (arm_dma_zone_size) is not shown by the kernel, and RAM ends in it today";
+	return 0;
 }
 
 /* The zones of m's architecture, lowest first (include/linux/mmzone.h enum zone_type). */
@@ -262,12 +270,16 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 		return -EINVAL;
 	}
 	for (size_t k = 0; m->zoneinfo_ok && order[k] && s < e && r == 0; k++) {
-		uint64_t lim = zone_limit(m, order[k], n, &r);
+		const char *zwhy = "";
+		/* mm/vmstat.c zoneinfo_show prints every zone the kernel has, populated or not (4.15): one it lacks is not built in */
+		if (!zone_named(m, order[k]))
+			continue;
+		uint64_t lim = zone_limit(m, order[k], n, &r, &zwhy);
 		if (r < 0)
 			return r;
 		if (lim == 0) {
-			snprintf(why, WHAT_IF_WHY_MAX, "ram: where ZONE_%s ends on this kernel is not known (no "
-						       "HighMem zone today shows where lowmem ends)", order[k]);
+			snprintf(why, WHAT_IF_WHY_MAX, "ram: where ZONE_%s ends on this kernel is not known: %s",
+				 order[k], zwhy);
 			return -EINVAL;
 		}
 		uint64_t lim_pfn = lim == UINT64_MAX ? UINT64_MAX : lim >> sh;
@@ -276,6 +288,12 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 		uint64_t piece_end = e < lim_pfn ? e : lim_pfn;
 		r = zone_grow(m, order[k], s, piece_end);
 		s = piece_end;
+	}
+	if (r == 0 && m->zoneinfo_ok && s < e) {
+		snprintf(why, WHAT_IF_WHY_MAX, "ram: pages from 0x%llx fall in no zone proc/zoneinfo lists (a "
+					       "kernel before 4.15 lists only the populated ones)",
+			 (unsigned long long)(s << sh));
+		return -EINVAL;
 	}
 	if (r == 0 && m->iomem_ok)
 		r = range_insert(m, start, end);

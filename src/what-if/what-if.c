@@ -41,12 +41,34 @@ int what_if_parse_size(const char *s, size_t len, uint64_t *ret)
 	return 0;
 }
 
+/* RELEASE[,stable=X.Y.Z]: the stable release behind a distribution's ABI name, as proc/version tells it */
 static int parse_kernel(struct what_if_change *c, const char **why)
 {
-	if (!kernel_version_parse(c->value, &c->kernel.version) || c->kernel.version == 0) {
-		*why = "want a kernel release such as 6.12.57 or 6.1.0-28-amd64";
+	const char *comma = strchr(c->value, ',');
+	size_t len = comma ? (size_t)(comma - c->value) : strlen(c->value);
+	uint32_t stable;
+
+	if (len >= sizeof(c->kernel.release)) {
+		*why = "a kernel release is at most 64 characters";
 		return -EINVAL;
 	}
+	memcpy(c->kernel.release, c->value, len);
+	c->kernel.release[len] = '\0';
+	if (!kernel_version_parse(c->kernel.release, &c->kernel.version) || c->kernel.version == 0) {
+		*why = "want a kernel release such as 6.12.57 or 6.1.0-28-amd64[,stable=6.1.119]";
+		return -EINVAL;
+	}
+	if (!comma)
+		return 0;
+	const char *s = comma + 1;
+	if (strncmp(s, "stable=", 7) != 0 || strlen(s + 7) >= sizeof(c->kernel.stable) ||
+	    !kernel_version_parse(s + 7, &stable) || (stable >> 8) != (c->kernel.version >> 8) ||
+	    stable < c->kernel.version) {
+		*why = "after the release, ,stable=X.Y.Z names the stable release of the same series behind "
+		       "it (5.10.0-32-amd64,stable=5.10.223)";
+		return -EINVAL;
+	}
+	snprintf(c->kernel.stable, sizeof(c->kernel.stable), "%s", s + 7);
 	return 0;
 }
 

@@ -24,7 +24,7 @@
 #include "machine.h"
 
 enum what_if_key {
-	WHAT_IF_KERNEL,  /* kernel=RELEASE */
+	WHAT_IF_KERNEL,  /* kernel=RELEASE[,stable=X.Y.Z] */
 	WHAT_IF_CMDLINE, /* cmdline="WORDS": added, or removed with a leading '-' */
 	WHAT_IF_RAM,     /* ram=SIZE | +SIZE | -SIZE | +SIZE@ADDR */
 	WHAT_IF_DEVICE,  /* device=ID,mask=BITS|0xHEX[,like=DEVICE][,driver=NAME] */
@@ -51,7 +51,9 @@ struct what_if_change {
 	const char *value;           /* after "KEY=" */
 	union {
 		struct {
-			uint32_t version;    /* KERNEL_VERSION() of the release */
+			uint32_t version;    /* KV() of the release */
+			char release[65];    /* as given, without ",stable=" (a utsname field's size) */
+			char stable[32];     /* ",stable=5.10.223" behind an ABI name; "" none */
 		} kernel;
 		struct {
 			enum what_if_ram_op op;

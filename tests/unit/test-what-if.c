@@ -89,10 +89,11 @@ static void pc_3g(struct machine *m)
 	m->ram[0] = (struct ram_range){ 0x1000, 0x9efff };
 	m->ram[1] = (struct ram_range){ 0x100000, 0xbfffffff };
 	m->n_ram = 2;
-	m->zones = calloc(2, sizeof(*m->zones));
+	m->zones = calloc(3, sizeof(*m->zones));
 	m->zones[0] = (struct zone){ 0, "DMA", true, 1, 0xfff, 0x9e, 0x9e };
 	m->zones[1] = (struct zone){ 0, "DMA32", true, 0x1000, 0xbf000, 0xbf000, 0xbf000 };
-	m->n_zones = 2;
+	m->zones[2] = (struct zone){ .name = "Normal" }; /* listed, empty (zoneinfo_show prints every zone) */
+	m->n_zones = 3;
 	opt_set(&m->meminfo.mem_total, (0x9eull + 0xbf000) << 12);
 }
 
@@ -145,6 +146,11 @@ static void test_ram_grow_x86(void **state)
 	assert_int_equal(z->spanned, 0xc0000);
 	assert_int_equal(zone(&m, "DMA32")->spanned, 0xbf000);
 	assert_int_equal(m.meminfo.mem_total.v, ((0x9eull + 0xbf000) << 12) + 3 * GiB);
+	/* a kernel without ZONE_NORMAL listed (before 4.15: only populated zones): said, not guessed */
+	m.n_zones = 2;
+	assert_int_equal(apply_one(&m, "ram=+1G", &n, why), -EINVAL);
+	assert_non_null(strstr(why, "fall in no zone"));
+	m.n_zones = 3;
 	/* the layout the analysis computes agrees with itself: no input contradicts another */
 	struct layout l;
 	assert_int_equal(layout_compute(&m, &l), 0);
@@ -194,9 +200,11 @@ static void pi4_1g(struct machine *m)
 	m->ram = calloc(1, sizeof(*m->ram));
 	m->ram[0] = (struct ram_range){ 0, 0x3b3fffff };
 	m->n_ram = 1;
-	m->zones = calloc(1, sizeof(*m->zones));
+	m->zones = calloc(3, sizeof(*m->zones));
 	m->zones[0] = (struct zone){ 0, "DMA", true, 0, 0x3b400, 0x3b400, 0x3b000 };
-	m->n_zones = 1;
+	m->zones[1] = (struct zone){ .name = "DMA32" };
+	m->zones[2] = (struct zone){ .name = "Normal" };
+	m->n_zones = 3;
 	struct device *d = machine_add_device(m);
 	d->id = strdup("fe340000.mmc");
 	struct dt_info *dt = device_dt_new(d);
