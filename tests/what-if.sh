@@ -224,6 +224,7 @@ bad with-raw arm64-rpi4-1g "--raw has no place" $wi2 kernel=6.1.0 -r
 bad with-pairs arm64-rpi4-1g "--pairs has no place" $wi2 kernel=6.1.0 -P
 bad with-sort arm64-rpi4-1g "--sort has no place" $wi2 kernel=6.1.0 -x DEVICE
 bad with-no-idle arm64-rpi4-1g "--no-idle has no place" $wi2 kernel=6.1.0 --no-idle
+bad with-noheadings arm64-rpi4-1g "--noheadings has no place" $wi2 kernel=6.1.0 -n
 bad with-explain arm64-rpi4-1g "--explain has no place" $wi2 kernel=6.1.0 --explain fe340000.mmc
 bad with-capture - "--capture has no place" $wi2 kernel=6.1.0 --capture "$tmp/cap"
 bad with-observe - "--observe has no place" $wi2 kernel=6.1.0 --observe=1
