@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/eras.h"
+#include "shared/strbuf.h"
 #include "analysis/report.h"
 #include "what-if/what-if.h"
 
@@ -262,6 +263,7 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 	unsigned sh = page_shift(m);
 	uint64_t s = start >> sh, e = (end >> sh) + 1;
 	const char *const *order = zone_order(m);
+	struct strbuf zones = { 0 };
 	int r = 0;
 
 	for (size_t i = 0; i < m->n_ram; i++)
@@ -294,8 +296,15 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 			continue;
 		uint64_t piece_end = e < lim_pfn ? e : lim_pfn;
 		r = zone_grow(m, order[k], s, piece_end);
+		strbuf_append(&zones, zones.len ? ", ZONE_" : "ZONE_");
+		strbuf_append(&zones, order[k]);
+		strbuf_append(&zones, " ");
+		strbuf_append_hex(&zones, s << sh);
+		strbuf_append(&zones, "-");
+		strbuf_append_hex(&zones, (piece_end << sh) - 1);
 		s = piece_end;
 	}
+	_cleanup_free_ char *z = strbuf_steal(&zones);
 	if (r == 0 && m->zoneinfo_ok && s < e) {
 		snprintf(why, WHAT_IF_WHY_MAX, "ram: pages from 0x%llx fall in no zone proc/zoneinfo lists (a "
 					       "kernel before 4.15 lists only the populated ones)",
@@ -306,6 +315,10 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 		r = range_insert(m, start, end);
 	if (r == 0 && !m->zoneinfo_ok)
 		meminfo_add(m, end - start + 1, true, false);
+	if (r == 0)
+		r = what_if_applied(n, "RAM 0x%llx-0x%llx added", (unsigned long long)start, (unsigned long long)end);
+	if (r == 0 && z)
+		r = what_if_applied(n, "its pages in %s", z);
 	return r;
 }
 
@@ -407,9 +420,6 @@ int what_if_apply_ram(struct machine *m, const struct what_if_change *c, struct 
 			return -EINVAL;
 		}
 		r = add_range(m, start, start + size - 1, n, why);
-		if (r == 0)
-			r = what_if_applied(n, "RAM 0x%llx-0x%llx added", (unsigned long long)start,
-					    (unsigned long long)(start + size - 1));
 		break;
 	}
 	case WHAT_IF_RAM_ADD_AT:
@@ -418,9 +428,6 @@ int what_if_apply_ram(struct machine *m, const struct what_if_change *c, struct 
 			return -EINVAL;
 		}
 		r = add_range(m, c->ram.at, c->ram.at + size - 1, n, why);
-		if (r == 0)
-			r = what_if_applied(n, "RAM 0x%llx-0x%llx added", (unsigned long long)c->ram.at,
-					    (unsigned long long)(c->ram.at + size - 1));
 		break;
 	default: {
 		if (size >= total) {
