@@ -12,7 +12,9 @@
 #include <cmocka.h>
 
 #include "analysis/eras.h"
+#include "analysis/layout.h"
 #include "analysis/report.h"
+#include "analysis/swiotlb-state.h"
 #include "readers/readers.h"
 #include "what-if/what-if.h"
 
@@ -299,6 +301,54 @@ static void test_cmdline(void **state)
 	machine_done(&m);
 }
 
+/* The pool as the analysis decides it for m. */
+static enum tristate pool_active(const struct machine *m, struct swiotlb_state *s)
+{
+	struct layout l;
+
+	assert_int_equal(layout_compute(m, &l), 0);
+	swiotlb_state_compute(m, &l, report_release(m), s);
+	layout_done(&l);
+	return s->active;
+}
+
+static void test_pool_redecided(void **state)
+{
+	struct what_if_notes n = { 0 };
+	char why[WHAT_IF_WHY_MAX];
+	struct swiotlb_state s;
+	struct machine m;
+
+	(void)state;
+	/* all RAM below 4 GiB, no pool; 3 GiB more above it: x86-64 allocates one (pci_swiotlb_detect) */
+	pc_3g(&m);
+	m.kmsg_from_boot = true; /* a log from boot without "software IO TLB: mapped" */
+	assert_int_equal(pool_active(&m, &s), TRI_NO);
+	assert_int_equal(apply_one(&m, "ram=+3G", &n, why), 0);
+	assert_int_equal(pool_active(&m, &s), TRI_YES);
+	assert_false(s.pool.known); /* where: not known, no log said */
+	what_if_notes_done(&n);
+	machine_done(&m);
+
+	/* a pool logged today, and a word the rules do not read: today's pool stays as read */
+	pc_3g(&m);
+	assert_int_equal(apply_one(&m, "ram=+3G", &n, why), 0);
+	opt_set(&m.swiotlb.pool_start, 0xbbfff000);
+	opt_set(&m.swiotlb.pool_end, 0xbbfff000 + (64u << 20));
+	what_if_notes_done(&n);
+	assert_int_equal(apply_one(&m, "cmdline=quiet", &n, why), 0);
+	assert_true(m.swiotlb.pool_start.known);
+	/* swiotlb=noforce on 6.1: no pool (kernel/dma/swiotlb.c, 5.18+): today's is forgotten */
+	assert_int_equal(apply_one(&m, "cmdline=swiotlb=noforce", &n, why), 0);
+	assert_false(m.swiotlb.pool_start.known);
+	assert_int_equal(pool_active(&m, &s), TRI_NO);
+	/* and removed again: the rules give the default pool, placed where today's kernel put it */
+	assert_int_equal(apply_one(&m, "cmdline=-swiotlb=noforce", &n, why), 0);
+	assert_int_equal(pool_active(&m, &s), TRI_YES);
+	what_if_notes_done(&n);
+	machine_done(&m);
+}
+
 static void test_kernel_and_device(void **state)
 {
 	struct what_if_notes n = { 0 };
@@ -338,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_ram_shrink_and_mem),
 		cmocka_unit_test(test_ram_grow_arm64_zones),
 		cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_pool_redecided),
 		cmocka_unit_test(test_kernel_and_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
