@@ -17,6 +17,9 @@ export -f complete_words complete_words_run 2> /dev/null
 check "--form completes to --format" test "$(complete_words dmamask-audit --form)" = "--format"
 check "--format offers text, json, ndjson and prometheus" test "$(complete_words dmamask-audit --format '' | sort | tr '\n' ' ')" = "json ndjson prometheus text "
 check "--fail-on w completes to warning" test "$(complete_words dmamask-audit --fail-on w)" = "warning"
+check "--what-if offers its four keys" test "$(complete_words dmamask-audit --what-if '' | sort | tr '\n' ' ')" = "cmdline= device= kernel= ram= "
+check "--what-if k completes to kernel=" test "$(complete_words dmamask-audit --what-if k)" = "kernel="
+check "--what-i completes to --what-if" test "$(complete_words dmamask-audit --what-i)" = "--what-if"
 check "every option in --help is completed" bash -c '
 	for o in $("$1" --help | grep -o -- "--[a-z-]*" | sort -u); do
 		grep -q -- "$o" "$2" || { echo "# missing $o"; exit 1; }

@@ -481,6 +481,15 @@ static const struct era_row table[] = {
 	  "drivers/usb/storage/usb.c usb_stor_probe1: host->no_highmem, before 6.16" },
 	{ ERA_USB_STORAGE_NO_DMA_HCD, KV(6, 16, 0), 0, ANY_ARCH, USB_STORAGE_REFUSED,
 	  "drivers/usb/storage/usb.c usb_stor_probe1: -EINVAL with CONFIG_HIGHMEM (48610ec22f0c, 6.16)" },
+
+	/* arch/arm64/mm/init.c zone_sizes_init(), max_zone_phys(): where the zone RAM added
+	 * below 4 GiB falls in (--what-if ram=); the zones of a running kernel are read */
+	{ ERA_ARM64_ZONE_DMA, 0, KV(5, 5, 0), ARCH_ARM64, ARM64_ZONE_DMA_32BIT,
+	  "arch/arm64/mm/init.c: ZONE_DMA is max_zone_dma_phys(), the 32-bit zone, before 5.5" },
+	{ ERA_ARM64_ZONE_DMA, KV(5, 5, 0), KV(5, 11, 0), ARCH_ARM64, ARM64_ZONE_DMA_30BIT,
+	  "arch/arm64/mm/init.c: ARM64_ZONE_DMA_BITS 30 (1a8e1cef7603 \"arm64: use both ZONE_DMA and ZONE_DMA32\", 5.5)" },
+	{ ERA_ARM64_ZONE_DMA, KV(5, 11, 0), 0, ARCH_ARM64, ARM64_ZONE_DMA_FIRMWARE,
+	  "arch/arm64/mm/init.c zone_sizes_init: zone_dma_bits from of_dma_get_max_cpu_address and the IORT (8424ecdde7df, 5.11)" },
 };
 
 bool kernel_version_parse(const char *release, uint32_t *ret)
@@ -605,6 +614,8 @@ static const char *const arm_pool_names[] = {
 static const char *const pool_place_names[] = { N(POOL_PLACE_LOW), N(POOL_PLACE_LOW_UNLESS_ANY) };
 static const char *const poolless_names[] = { N(POOLLESS_TRIES_SWIOTLB), N(POOLLESS_OVERFLOW) };
 static const char *const usb_storage_names[] = { N(USB_STORAGE_BOUNCE_HIGH), N(USB_STORAGE_REFUSED) };
+static const char *const arm64_zone_dma_names[] = {
+	N(ARM64_ZONE_DMA_32BIT), N(ARM64_ZONE_DMA_30BIT), N(ARM64_ZONE_DMA_FIRMWARE) };
 static const char *const yes_no_names[] = { "0", "1" };
 #undef N
 

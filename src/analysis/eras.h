@@ -63,7 +63,8 @@ bool kernel_version_parse(const char *release, uint32_t *ret);
 	X(ERA_SWIOTLB_PARAM, swiotlb_param_names)        /* how swiotlb='s force and noforce words add up */ \
 	X(ERA_IORT_MASK, iort_mask_names)                /* what an IORT limit does to a device's masks */ \
 	X(ERA_POOL_AREAS, pool_areas_names)              /* how the pool's size follows the possible CPUs */ \
-	X(ERA_USB_STORAGE_NO_DMA_HCD, usb_storage_names) /* usb-storage on a host controller without DMA, CONFIG_HIGHMEM */
+	X(ERA_USB_STORAGE_NO_DMA_HCD, usb_storage_names) /* usb-storage on a host controller without DMA, CONFIG_HIGHMEM */ \
+	X(ERA_ARM64_ZONE_DMA, arm64_zone_dma_names)      /* where arm64's ZONE_DMA ends */
 
 enum era_rule {
 #define ERA_RULE_ENUM(rule, value_names) rule,
@@ -227,6 +228,12 @@ enum {
 	USB_STORAGE_BOUNCE_HIGH, /* probed: host->no_highmem, a BLK_BOUNCE_HIGH queue */
 	USB_STORAGE_REFUSED,     /* -EINVAL: "USB Mass Storage not supported on this host controller" */
 };
+enum {
+	ARM64_ZONE_DMA_32BIT,    /* ZONE_DMA is the 32-bit zone (no ZONE_DMA32) */
+	ARM64_ZONE_DMA_30BIT,    /* ZONE_DMA 30 bits, ZONE_DMA32 to 4 GiB */
+	ARM64_ZONE_DMA_FIRMWARE, /* ZONE_DMA to the firmware's lowest DMA limit (dma-ranges, IORT), 32 bits at most */
+};
+
 
 struct era_row {
 	enum era_rule rule;

@@ -127,7 +127,8 @@ static void check_what_if_options(struct argp_state *state, const struct options
 	const struct render_options *r = &o->render;
 	const char *bad = o->diff && !o->fleet ? "--diff OLD NEW" : o->explain ? "--explain"
 			  : o->capture ? "--capture" : o->observe ? "--observe" : o->have_columns ? "--output"
-			  : r->raw ? "--raw" : r->pairs ? "--pairs" : r->sort ? "--sort" : o->no_idle ? "--no-idle"
+			  : r->raw ? "--raw" : r->pairs ? "--pairs" : r->sort ? "--sort"
+			  : r->noheadings ? "--noheadings" : o->no_idle ? "--no-idle"
 			  : !o->fleet && o->n_select ? "DEVICE..." : NULL;
 
 	if (bad)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diff/diff-render.h"
 #include "render/json-writer.h"
@@ -196,43 +197,68 @@ static void print_finding(FILE *out, const struct diff_finding *x)
 	fputs(x->worse ? " (worse)\n" : "\n", out);
 }
 
-/* --what-if: the changes as given and applied, before the comparison. */
-static void print_changes(FILE *out, const struct diff_what_if *wi)
+
+/* "  DEVICE, DEVICE: TEXT", wrapped to the terminal with a hanging indent. */
+static void print_note(FILE *out, const char *devices, const char *text, unsigned width)
 {
-	fputs("\nChanges\n", out);
-	for (size_t i = 0; i < wi->n_applied; i++) {
-		fputs("  ", out);
-		text_put_safe(out, wi->applied[i]);
-		fputc('\n', out);
+	struct strbuf b = { 0 };
+
+	if (devices) {
+		strbuf_append(&b, devices);
+		strbuf_append(&b, ": ");
 	}
+	text_append_safe(&b, text);
+	_cleanup_free_ char *t = strbuf_steal(&b);
+	fputs("  ", out);
+	if (t)
+		text_print_wrapped(out, t, 2, 4, width); /* its newline too */
+	else
+		fputc('\n', out);
 }
 
-/* --what-if: what the comparison stands on that no input showed. */
-static void print_assumptions(FILE *out, const struct diff_what_if *wi)
+/* --what-if: the changes as given and applied, before the comparison. */
+static void print_changes(FILE *out, const struct diff_what_if *wi, unsigned width)
+{
+	fputs("\nChanges\n", out);
+	for (size_t i = 0; i < wi->n_applied; i++)
+		print_note(out, NULL, wi->applied[i], width);
+}
+
+/* --what-if: what the comparison stands on that no input showed; one line per text, its devices together. */
+static void print_assumptions(FILE *out, const struct diff_what_if *wi, unsigned width)
 {
 	if (!wi->n_assumptions)
 		return;
 	fputs("\nAssumptions\n", out);
 	for (size_t i = 0; i < wi->n_assumptions; i++) {
-		fputs("  ", out);
-		if (wi->assumptions[i].device) {
-			text_put_safe(out, wi->assumptions[i].device);
-			fputs(": ", out);
-		}
-		text_put_safe(out, wi->assumptions[i].text);
-		fputc('\n', out);
+		const struct diff_note *a = &wi->assumptions[i];
+		bool said = false;
+		for (size_t k = 0; k < i && !said; k++)
+			said = strcmp(wi->assumptions[k].text, a->text) == 0 && !wi->assumptions[k].device == !a->device;
+		if (said)
+			continue;
+		struct strbuf devs = { 0 };
+		for (size_t k = i; a->device && k < wi->n_assumptions; k++)
+			if (wi->assumptions[k].device && strcmp(wi->assumptions[k].text, a->text) == 0) {
+				if (devs.len)
+					strbuf_append(&devs, ", ");
+				text_append_safe(&devs, wi->assumptions[k].device);
+			}
+		_cleanup_free_ char *d = strbuf_steal(&devs);
+		print_note(out, d && *d ? d : NULL, a->text, width);
 	}
 }
 
 int diff_render_text(FILE *out, const struct report_diff *d, const struct diff_side *old,
 		     const struct diff_side *new, enum severity fail_on, bool bytes, const struct diff_what_if *wi)
 {
+	unsigned width = text_columns(isatty(fileno(out)));
 	size_t worse = 0;
 
 	print_side(out, wi ? "today" : "old", old);
 	print_side(out, wi ? "after" : "new", new);
 	if (wi)
-		print_changes(out, wi);
+		print_changes(out, wi, width);
 	if (d->n_machine) {
 		fputs("\nMachine\n", out);
 		for (size_t i = 0; i < d->n_machine; i++)
@@ -253,7 +279,7 @@ int diff_render_text(FILE *out, const struct report_diff *d, const struct diff_s
 		}
 	}
 	if (wi)
-		print_assumptions(out, wi);
+		print_assumptions(out, wi, width);
 	if (!d->n_machine && !d->n_devices && !d->n_findings)
 		fputs(wi ? "\nThe change leaves the machine's verdicts, devices and findings as they are.\n"
 			 : "\nNo change in the machine, its devices or its findings.\n", out);

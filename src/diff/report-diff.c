@@ -248,9 +248,15 @@ static int add_device(struct report_diff *d, json_object *o, json_object *w, enu
 	if (replaced)
 		diff_pci_id(o, x.old_pci_id);
 	/* another card's values are not a change of this one's: it is judged as one added */
+	/* RAM that a device reaching all of it (or doing no DMA) reaches: more or less RAM, not a change of it */
+	bool reach_moot = x.kind == DIFF_CHANGED && x.old_verdict && x.new_verdict &&
+			  strcmp(x.old_verdict, x.new_verdict) == 0 &&
+			  (strcmp(x.old_verdict, "idle") == 0 || strcmp(x.old_verdict, "direct") == 0 ||
+			   strcmp(x.old_verdict, "iommu") == 0);
 	if (x.kind == DIFF_CHANGED)
 		for (size_t k = 0; k < ARRAY_SIZE(device_keys); k++)
-			if (add_field(&x.fields, &x.n_fields, device_keys[k], diff_at(o, device_keys[k]),
+			if (!(reach_moot && strcmp(device_keys[k], "reachable_ram_bytes") == 0) &&
+			    add_field(&x.fields, &x.n_fields, device_keys[k], diff_at(o, device_keys[k]),
 				      diff_at(w, device_keys[k])) < 0) {
 				free(x.fields);
 				return -ENOMEM;

@@ -51,10 +51,14 @@ static bool removes(const char *r, size_t rlen, const char *w, size_t wlen)
 	return !memchr(r, '=', rlen) && param_len(w, wlen) == rlen && memcmp(r, w, rlen) == 0;
 }
 
-/* today's line without the removals, then the additions; -EINVAL when a removal matched nothing. */
-static int edit_line(const char *today, const char *words, char **ret, char *why)
+/*
+ * today's line without the removals, then the additions, into *ret; the
+ * words removed and added, in words, into *ret_said. -EINVAL when a
+ * removal matched nothing.
+ */
+static int edit_line(const char *today, const char *words, char **ret, char **ret_said, char *why)
 {
-	struct strbuf b = { 0 };
+	struct strbuf b = { 0 }, gone = { 0 }, added = { 0 };
 	const char *p, *w, *x;
 	size_t len, xlen;
 
@@ -75,11 +79,10 @@ static int edit_line(const char *today, const char *words, char **ret, char *why
 		bool removed = false;
 		for (const char *q = words; !removed && next_word(&q, &w, &len);)
 			removed = *w == '-' && len > 1 && removes(w + 1, len - 1, x, xlen);
-		if (!removed) {
-			if (b.len)
-				strbuf_append(&b, " ");
-			strbuf_append_n(&b, x, xlen);
-		}
+		struct strbuf *to = removed ? &gone : &b;
+		if (to->len)
+			strbuf_append(to, " ");
+		strbuf_append_n(to, x, xlen);
 	}
 	for (p = words; next_word(&p, &w, &len);) {
 		if (*w == '-' && len > 1)
@@ -87,11 +90,21 @@ static int edit_line(const char *today, const char *words, char **ret, char *why
 		if (b.len)
 			strbuf_append(&b, " ");
 		strbuf_append_n(&b, w, len);
+		if (added.len)
+			strbuf_append(&added, " ");
+		strbuf_append_n(&added, w, len);
 	}
+	bool oom = b.oom || gone.oom || added.oom;
+	_cleanup_free_ char *g = strbuf_steal(&gone), *a = strbuf_steal(&added);
 	*ret = strbuf_steal(&b);
-	if (!*ret && !b.oom)
+	if (!*ret && !oom)
 		*ret = strdup("");
-	return *ret ? 0 : -ENOMEM;
+	if (!*ret || oom)
+		return -ENOMEM;
+	if (asprintf(ret_said, "command line:%s%s%s%s%s%s", g ? " removed \"" : "", g ?: "", g ? "\"" : "",
+		     a ? (g ? ", added \"" : " added \"") : "", a ?: "", a ? "\"" : "") < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 /* iommu.passthrough= alone (every architecture): the reader's parser on just those words. */
@@ -224,19 +237,14 @@ static int regroup(struct machine *m, bool identity, struct what_if_notes *n)
 		else if (identity && translated && opt_is(&d->removable, true))
 			r = what_if_assume(n, d->id, "untrusted (removable): the kernel keeps it translated "
 						     "whatever the default domain");
-		else if (identity && translated) {
-			r = set_domain(d, IOMMU_DOMAIN_IDENTITY, "identity");
+		else if ((identity && translated) || (!identity && d->iommu_domain == IOMMU_DOMAIN_IDENTITY)) {
+			r = set_domain(d, identity ? IOMMU_DOMAIN_IDENTITY : IOMMU_DOMAIN_DMA, identity ? "identity" : "DMA");
 			moved++;
-		} else if (!identity && d->iommu_domain == IOMMU_DOMAIN_IDENTITY) {
-			r = set_domain(d, IOMMU_DOMAIN_DMA, "DMA");
-			moved++;
-			/* a driver that tests its DMA at probe: drivers/scsi/sym53c8xx_2/sym_hipd.c
-			 * sym_hcb_attach gives up when sym_snooptest fails (a 53c810 under VT-d) */
 			if (r == 0 && d->driver)
-				r = what_if_assume(n, d->id, "%s bound under the passthrough domain: under the "
-							     "translated domain its probe may fail (one whose probe "
-							     "tests its DMA fails under one domain and not the other)",
-						   d->driver);
+				r = what_if_assume(n, d->id, "its driver binds under the %s domain as it does today "
+							     "(a probe that tests its DMA, as sym53c8xx's does, may fail "
+							     "under one domain and not the other)",
+						   identity ? "passthrough" : "translated");
 		}
 	}
 	if (r == 0 && moved)
@@ -320,14 +328,14 @@ static int unread_words(const char *words, struct what_if_notes *n)
 
 int what_if_apply_cmdline(struct machine *m, const struct what_if_change *c, struct what_if_notes *n, char *why)
 {
-	_cleanup_free_ char *line = NULL;
+	_cleanup_free_ char *line = NULL, *said = NULL;
 	struct cmdline_params was = m->cmd;
 	bool today_known = m->cmdline != NULL;
-	int r = edit_line(m->cmdline ?: "", c->value, &line, why);
+	int r = edit_line(m->cmdline ?: "", c->value, &line, &said, why);
 
 	if (r < 0)
 		return r;
-	r = what_if_applied(n, "command line \"%s\" -> \"%s\"", m->cmdline ?: "(unknown)", line);
+	r = what_if_applied(n, "%s", said);
 	if (r == 0 && !today_known)
 		r = what_if_assume(n, NULL, "today's command line is not known (proc/cmdline unread): the "
 					    "words are judged alone");

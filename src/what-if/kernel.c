@@ -31,9 +31,23 @@ static int driver_rows(const struct machine *m, const struct device *d, uint32_t
 		return 0;
 	driver_mask_find(m, d, before, &was);
 	driver_mask_find(m, d, after, &will);
+	release_text(after, rel, sizeof(rel));
+	if (!was.row && !will.row) {
+		/* no row either side: the bus default decides, and it changed at 3.13 (ERA_PLATFORM_MASK) */
+		enum arch_family f = m->arch_info ? m->arch_info->family : _ARCH_FAMILY_INVALID;
+		const char *source = NULL;
+		int a = era_value(ERA_PLATFORM_MASK, before, f, NULL), b = era_value(ERA_PLATFORM_MASK, after, f, &source);
+		if (a == b || !source)
+			return 0;
+		return what_if_assume(n, d->id,
+				      "%s at %s gets %s (%s): the driver table has no row for it, and its "
+				      "driver may set its own",
+				      d->driver, rel,
+				      b == PLATFORM_MASK_32 ? "the platform bus's 32-bit default mask" : "no mask",
+				      source);
+	}
 	if (was.row == will.row)
 		return 0;
-	release_text(after, rel, sizeof(rel));
 	if (!will.row)
 		return what_if_assume(n, d->id,
 				      "the driver table has no row for %s at %s: the mask its driver sets there "

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/eras.h"
+#include "shared/strbuf.h"
+#include "analysis/report.h"
 #include "what-if/what-if.h"
 
 #define GiB4 (1ull << 32)
@@ -119,7 +122,7 @@ static void cut_above(struct machine *m, uint64_t a)
 	m->n_ram = out;
 }
 
-/* The lowest CPU-side end of a devicetree dma-ranges window below 4 GiB: ZONE_DMA's reach. */
+/* The lowest CPU-side end of a devicetree dma-ranges window below 4 GiB, else 4 GiB: of_dma_get_max_cpu_address(). */
 static uint64_t lowest_window_end(const struct machine *m)
 {
 	uint64_t low = GiB4;
@@ -175,12 +178,17 @@ static uint64_t zone_limit(struct machine *m, const char *name, struct what_if_n
 	if (z && z->populated && ((z->start_pfn + z->spanned) << sh) <= last)
 		return (z->start_pfn + z->spanned) << sh; /* RAM lies past it today: its end is its limit */
 	if (f == ARCH_ARM64) {
-		uint64_t lim = lowest_window_end(m);
-		*r = what_if_assume(n, NULL,
-				    "ZONE_DMA reaches 0x%llx, the lowest end of a devicetree dma-ranges window "
-				    "below 4 GiB, else 4 GiB (arch/arm64/mm/init.c zone_sizes_init: "
-				    "of_dma_get_max_cpu_address, 5.11; 5.5-5.10 kept 1 GiB)",
-				    (unsigned long long)lim - 1);
+		const char *src = NULL;
+		uint32_t rel = report_release(m);
+		int rule = era_value(ERA_ARM64_ZONE_DMA, rel, ARCH_ARM64, &src);
+		/* of_dma_get_max_cpu_address() rounded to bits (fls64), 32 at most */
+		uint64_t low = lowest_window_end(m), lim = GiB4;
+		if (rule == ARM64_ZONE_DMA_30BIT)
+			lim = 1ull << 30;
+		else if (rule == ARM64_ZONE_DMA_FIRMWARE && low < GiB4)
+			lim = 1ull << (64 - __builtin_clzll(low - 1));
+		*r = what_if_assume(n, NULL, "ZONE_DMA reaches 0x%llx%s (%s)", (unsigned long long)lim - 1,
+				    rel ? "" : " as the newest kernels place it: the release is not known", src);
 		return lim;
 	}
 	/* 32-bit ARM: the board's arm_dma_zone_size (arch/arm/mm/init.c), which Linux shows nowhere */
@@ -255,6 +263,7 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 	unsigned sh = page_shift(m);
 	uint64_t s = start >> sh, e = (end >> sh) + 1;
 	const char *const *order = zone_order(m);
+	struct strbuf zones = { 0 };
 	int r = 0;
 
 	for (size_t i = 0; i < m->n_ram; i++)
@@ -287,8 +296,15 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 			continue;
 		uint64_t piece_end = e < lim_pfn ? e : lim_pfn;
 		r = zone_grow(m, order[k], s, piece_end);
+		strbuf_append(&zones, zones.len ? ", ZONE_" : "ZONE_");
+		strbuf_append(&zones, order[k]);
+		strbuf_append(&zones, " ");
+		strbuf_append_hex(&zones, s << sh);
+		strbuf_append(&zones, "-");
+		strbuf_append_hex(&zones, (piece_end << sh) - 1);
 		s = piece_end;
 	}
+	_cleanup_free_ char *z = strbuf_steal(&zones);
 	if (r == 0 && m->zoneinfo_ok && s < e) {
 		snprintf(why, WHAT_IF_WHY_MAX, "ram: pages from 0x%llx fall in no zone proc/zoneinfo lists (a "
 					       "kernel before 4.15 lists only the populated ones)",
@@ -299,6 +315,10 @@ static int add_range(struct machine *m, uint64_t start, uint64_t end, struct wha
 		r = range_insert(m, start, end);
 	if (r == 0 && !m->zoneinfo_ok)
 		meminfo_add(m, end - start + 1, true, false);
+	if (r == 0)
+		r = what_if_applied(n, "RAM 0x%llx-0x%llx added", (unsigned long long)start, (unsigned long long)end);
+	if (r == 0 && z)
+		r = what_if_applied(n, "its pages in %s", z);
 	return r;
 }
 
@@ -400,9 +420,6 @@ int what_if_apply_ram(struct machine *m, const struct what_if_change *c, struct 
 			return -EINVAL;
 		}
 		r = add_range(m, start, start + size - 1, n, why);
-		if (r == 0)
-			r = what_if_applied(n, "RAM 0x%llx-0x%llx added", (unsigned long long)start,
-					    (unsigned long long)(start + size - 1));
 		break;
 	}
 	case WHAT_IF_RAM_ADD_AT:
@@ -411,9 +428,6 @@ int what_if_apply_ram(struct machine *m, const struct what_if_change *c, struct 
 			return -EINVAL;
 		}
 		r = add_range(m, c->ram.at, c->ram.at + size - 1, n, why);
-		if (r == 0)
-			r = what_if_applied(n, "RAM 0x%llx-0x%llx added", (unsigned long long)c->ram.at,
-					    (unsigned long long)(c->ram.at + size - 1));
 		break;
 	default: {
 		if (size >= total) {

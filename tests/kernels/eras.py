@@ -410,4 +410,15 @@ ROWS = {
         "QEMU's USB host controllers (usb-ehci, qemu-xhci, pci-ohci) all set HCD_DMA,"
         " so usb-storage never refuses in a guest; tests/machines/"
         "armhf-lpae-usb-pio-6.16 holds the row",
+
+    # ---- issue 40: where --what-if ram= puts RAM added on arm64 ----
+    "ERA_ARM64_ZONE_DMA 0..5.5 arm64": OLDER,
+    "ERA_ARM64_ZONE_DMA 5.5..5.11 arm64":
+        "no guest adds RAM: the row decides only which zone --what-if ram= gives RAM"
+        " added on arm64, and a running kernel's zones are read from proc/zoneinfo;"
+        " tests/unit/test-what-if holds the row",
+    "ERA_ARM64_ZONE_DMA 5.11.. arm64":
+        "no guest adds RAM: the row decides only which zone --what-if ram= gives RAM"
+        " added on arm64, and a running kernel's zones are read from proc/zoneinfo;"
+        " tests/unit/test-what-if and tests/what-if.sh's Raspberry Pi 4 hold the row",
 }

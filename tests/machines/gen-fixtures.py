@@ -1201,6 +1201,71 @@ def arm64_rpi4_nonroot(t):
     ]
 
 
+RPI4_1G_RAM = 0x3b400000
+
+
+def arm64_rpi4_1g(t):
+    """arm64-rpi4's board with 1 GiB (the Pi 4 Model B 1GB): RAM 0-0x3b3fffff,
+    below the firmware's GPU memory, wholly inside the emmc2's soc window (CPU
+    0-0x3fffffff) and the VL805's PCIe window (0-0xbfffffff): every device
+    reaches all RAM. ZONE_DMA (zone_dma_bits 30) holds it all, DMA32 and
+    Normal are empty (arch/arm64/mm/init.c zone_sizes_init, max_zone_phys
+    capped at the end of RAM). 6.6's mem_init() makes the pool anyway for
+    kmalloc bouncing (DMA_BOUNCE_UNALIGNED_KMALLOC, 6.5; not shrunk before
+    65033574ade9, 6.7): 64 MiB at the top of RAM (memblock_alloc_low).
+    Follows: arm64-rpi4's tree; the iomem, zoneinfo and meminfo of a 1 GiB
+    board as that 8 GiB one's first range, synthetic."""
+    arm64_rpi4(t)
+    t.file("proc/iomem", """\
+00000000-3b3fffff : System RAM
+  00210000-0125ffff : Kernel code
+  01260000-0158ffff : reserved
+  01590000-0183ffff : Kernel data
+  37400000-3b3fffff : reserved
+fd500000-fd50930f : fd500000.pcie pcie@7d500000
+fe340000-fe3400ff : fe340000.mmc mmc@7e340000
+600000000-63fffffff : pcie@7d500000
+  600000000-6000fffff : PCI Bus 0000:01
+    600000000-600000fff : 0000:01:00.0
+      600000000-600000fff : xhci-hcd
+""")
+    t.file("proc/zoneinfo", zoneinfo([("DMA", 0, 0x3b400, 0x3b400), ("DMA32", None, 0, 0),
+                                      ("Normal", None, 0, 0), ("Movable", None, 0, 0)]))
+    t.file("proc/meminfo", "MemTotal:         945512 kB\nMemFree:          612344 kB\nBounce:                0 kB\n")
+    kmsg(t, [
+        "Booting Linux on physical CPU 0x0000000000 [0x410fd083]",
+        "Linux version 6.6.51+rpt-rpi-v8 (serge@raspberrypi.com) (aarch64-linux-gnu-gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT Debian 1:6.6.51-1+rpt3 (2024-10-08)",
+        "Machine model: Raspberry Pi 4 Model B Rev 1.4",
+        "Zone ranges:",
+        "  DMA      [mem 0x0000000000000000-0x000000003b3fffff]",
+        "  DMA32    empty",
+        "  Normal   empty",
+        "software IO TLB: area num 4.",
+        "software IO TLB: mapped [mem 0x0000000037400000-0x000000003b400000] (64MB)",
+        ("brcm-pcie fd500000.pcie: link up, 5.0 GT/s PCIe x1 (SSC)",
+         ["SUBSYSTEM=platform", "DEVICE=+platform:fd500000.pcie"]),
+        dev_line("0000:01:00.0", "[1106:3483] type 00 class 0x0c0330"),
+        ("mmc0: SDHCI controller on fe340000.mmc [fe340000.mmc] using ADMA", []),
+    ])
+    m, x = dev("fe340000.mmc"), dev("0000:01:00.0")
+    return [
+        "# a Pi 4 with 1 GiB: all of its RAM in ZONE_DMA, below both windows",
+        ".memory.ram_bytes == %d" % RPI4_1G_RAM,
+        ".swiotlb.active == true and .swiotlb.pool_start == \"0x37400000\" and .swiotlb.pool_end == \"0x3b3fffff\"",
+        "# the emmc2's soc window ends at CPU 0x3fffffff, past the RAM: direct",
+        "%s | .cpu_reach_end == \"0x3fffffff\" and .verdict == \"direct\" and .unreachable_ram_bytes == 0" % m,
+        "%s | .kernel_model == \"dma-direct\"" % m,
+        "# its 32-bit mask: the window's offset (CPU = bus - 0xc0000000) ends its reach lower (a note)",
+        "%s | length == 1 and .[0].evidence.cpu_reach_end == \"0x3fffffff\" and .[0].evidence.dma_offset == \"-0xc0000000\"" % finding("mask-limited-by-bus", "fe340000.mmc"),
+        "# the VL805's window ends at 0xbfffffff: direct",
+        "%s | .cpu_reach_end == \"0xbfffffff\" and .verdict == \"direct\" and .unreachable_ram_bytes == 0" % x,
+        "%s | .kernel_model == \"dma-direct\"" % x,
+        "# a 64-bit mask behind a 3 GiB window: the window limits it (no RAM past it, a note)",
+        "%s | length == 1 and .[0].evidence.cpu_reach_end == \"0xbfffffff\"" % finding("mask-limited-by-bus", "0000:01:00.0"),
+        ".exit_status == 0",
+    ]
+
+
 def arm64_414_pcie_window(t):
     """An arm64 board on 4.14 with 8 GiB, a PCIe host whose dma-ranges map the
     first 3 GiB 1:1, and a VL805-like xHCI (64-bit mask) with a USB disk.
@@ -1481,6 +1546,58 @@ def x86_amd_identity(t, release):
         "# the pool kept, the AHCI's RAM above 4 GiB bounces",
         "%s | length == 1" % finding("bounce-needed", "0000:00:1f.2"),
     ] + nvme
+
+
+def x86_amd_untrusted(t, release):
+    """AMD-Vi on 5.15.45 with translated (DMA-FQ) groups, 24 GiB and a rotated
+    log, two devices the pool matters to: the 32-bit AHCI, its group's type
+    written to "identity" (sysfs iommu_groups/N/type, 08a27c1c3ecf, 5.11), so
+    dma-direct maps for it, and a removable (untrusted) NVMe below an
+    external-facing port in a strict DMA domain, whose unaligned buffers
+    iommu_dma_map_page() bounces through swiotlb. amd_iommu_init_dma_ops()
+    clears swiotlb unless the default domain is passthrough (it is not: the
+    other groups are DMA-FQ) and pci_iommu_init() frees the pool, until
+    121660bba631 "iommu/amd: Enable swiotlb in all cases" (5.19; stable
+    5.15.46), whose message names that untrusted device's failures.
+    Follows: x86-amd-5.10-iommu and x86-thunderbolt's trees; IDs synthetic."""
+    manifest(t, "x86_64", release, "2026-12-03T08:00:00Z")
+    cmd = "root=/dev/nvme0n1p1"
+    x86_proc(t, cmd)
+    t.file("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+           "address sizes\t: 48 bits physical, 48 bits virtual\n\n")
+    x86_pc_devices(t, groups=True)
+    # the admin's echo identity > /sys/kernel/iommu_groups/1/type (iommu_group_store_type)
+    t.file("sys/kernel/iommu_groups/1/type", "identity\n")
+    bus = "sys/devices/pci0000:00"
+    port = pci(t, bus, "0000:00:08.1", 0x1022, 0x1668, 0x060400, 32, "pcieport", None,
+               subsys=(0x1022, 0x0000), group=(3, "DMA"))
+    tb = pci(t, port, "0000:2c:00.0", 0x144d, 0xa80a, 0x010802, 64, "nvme", "nvme",
+             subsys=(0x144d, 0xa801), group=(4, "DMA"))
+    t.file(tb + "/removable", "removable\n")  # drivers/pci/probe.c pci_set_removable
+    disk(t, tb + "/nvme/nvme1", "nvme1n1", [], (259, 2), sectors=1000215216,
+         max_sectors_kb=128, max_hw_sectors_kb=128, max_segments=33,
+         max_segment_size=4294967295, dma_alignment=3, glue=False)
+    kmsg(t, ["nvme nvme0: 4/0/0 default/read/poll queues"], first_seq=9000)
+    a, u = dev("0000:00:1f.2"), dev("0000:01:00.0")
+    tb_ = dev("0000:2c:00.0")
+    return [
+        "# AMD before 5.19 (121660bba631, stable 5.15.46): translated groups, not passthrough: the pool freed",
+        ".swiotlb.active == false and (.swiotlb.active_why | test(\"AMD\")) and .swiotlb.active_provenance == \"derived\"",
+        "# the AHCI's identity group: dma-direct, 32 bits, RAM above 4 GiB and no pool: those mappings fail",
+        "%s | .iommu_domain == \"identity\" and .verdict == \"fails\" and .unreachable_ram_bytes == %d" % (a, X86_ABOVE_4G),
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("bounce-impossible", "0000:00:1f.2"),
+        "# dma-direct's swiotlb decides (no block-layer bouncing after 4.18 for SCSI): the missing pool limits it",
+        "%s | .kernel_model == \"dma-direct\" and .limiter == \"pool\"" % a,
+        "# the NVMe's group is DMA-FQ: translated",
+        "%s | .verdict == \"iommu\"" % u,
+        "# the removable NVMe's strict DMA domain: translated, its sub-page buffers want the pool that is gone",
+        "%s | .removable == true and .iommu_domain == \"DMA\" and .verdict == \"iommu\"" % tb_,
+        "%s | length == 1 and .[0].severity == \"error\" and .[0].evidence.swiotlb == \"absent\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0"),
+        "%s | .[0].evidence.without_pool == \"fails\"" % finding("untrusted-bounce-impossible", "0000:2c:00.0"),
+        "# no pool, an identity domain, 21 GiB above 4 GiB: the next 32-bit device there fails too",
+        "%s | length == 1 and .[0].evidence.ram_above_bytes == %d" % (finding("no-bounce-pool"), X86_ABOVE_4G),
+        ".exit_status == 1",
+    ]
 
 
 RISCV_1G_IOMEM = ("80000000-bfffffff : System RAM\n  80000000-8002ffff : Reserved\n"
@@ -4280,6 +4397,8 @@ FIXTURES = {
     "arm64-4.14-pcie-window": arm64_414_pcie_window,
     "x86-amd-5.3-identity": lambda t: x86_amd_identity(t, "5.3.18-1-amd64"),
     "x86-amd-5.4-identity": lambda t: x86_amd_identity(t, "5.4.203-1-amd64"),
+    "x86-amd-5.15.45-untrusted": lambda t: x86_amd_untrusted(t, "5.15.45-1-amd64"),
+    "arm64-rpi4-1g": arm64_rpi4_1g,
     "riscv-5.13-1g": lambda t: riscv_virt_1g(t, "5.13.19", True),
     "riscv-5.14-1g": lambda t: riscv_virt_1g(t, "5.14.21", True),
     "riscv-6.9-1g-zicbom": lambda t: riscv_virt_1g(t, "6.9.12", True),

@@ -12,7 +12,9 @@
 #include <cmocka.h>
 
 #include "analysis/eras.h"
+#include "analysis/layout.h"
 #include "analysis/report.h"
+#include "analysis/swiotlb-state.h"
 #include "readers/readers.h"
 #include "what-if/what-if.h"
 
@@ -243,6 +245,15 @@ static void test_ram_grow_arm64_zones(void **state)
 	assert_int_equal(zone(&m, "DMA32")->spanned, 0x3b400);
 	what_if_notes_done(&n);
 	machine_done(&m);
+	/* before 5.5 arm64's ZONE_DMA was the 32-bit zone (eras.c ERA_ARM64_ZONE_DMA): all of it there */
+	pi4_1g(&m);
+	free(m.release.value);
+	m.release.value = strdup("5.4.0");
+	assert_int_equal(apply_one(&m, "ram=+1G", &n, why), 0);
+	assert_int_equal(zone(&m, "DMA")->spanned, 0x7b400);
+	assert_false(zone(&m, "DMA32")->populated);
+	what_if_notes_done(&n);
+	machine_done(&m);
 }
 
 static void test_cmdline(void **state)
@@ -288,13 +299,61 @@ static void test_cmdline(void **state)
 	bool named = false;
 	for (size_t i = before; i < n.n_assumptions; i++)
 		named |= n.assumptions[i].device && strcmp(n.assumptions[i].device, "0000:00:1f.2") == 0 &&
-			 strstr(n.assumptions[i].text, "ahci bound under the passthrough domain");
+			 strstr(n.assumptions[i].text, "its driver binds under the translated domain");
 	assert_true(named);
 	/* iommu=off: no groups at all */
 	assert_int_equal(apply_one(&m, "cmdline=iommu=off", &n, why), 0);
 	assert_false(dev(&m, "0000:00:1f.2")->iommu_group.known);
 	assert_int_equal(dev(&m, "0000:05:00.0")->iommu_domain, IOMMU_DOMAIN_NONE);
 	assert_false(m.iommu_groups_present);
+	what_if_notes_done(&n);
+	machine_done(&m);
+}
+
+/* The pool as the analysis decides it for m. */
+static enum tristate pool_active(const struct machine *m, struct swiotlb_state *s)
+{
+	struct layout l;
+
+	assert_int_equal(layout_compute(m, &l), 0);
+	swiotlb_state_compute(m, &l, report_release(m), s);
+	layout_done(&l);
+	return s->active;
+}
+
+static void test_pool_redecided(void **state)
+{
+	struct what_if_notes n = { 0 };
+	char why[WHAT_IF_WHY_MAX];
+	struct swiotlb_state s;
+	struct machine m;
+
+	(void)state;
+	/* all RAM below 4 GiB, no pool; 3 GiB more above it: x86-64 allocates one (pci_swiotlb_detect) */
+	pc_3g(&m);
+	m.kmsg_from_boot = true; /* a log from boot without "software IO TLB: mapped" */
+	assert_int_equal(pool_active(&m, &s), TRI_NO);
+	assert_int_equal(apply_one(&m, "ram=+3G", &n, why), 0);
+	assert_int_equal(pool_active(&m, &s), TRI_YES);
+	assert_false(s.pool.known); /* where: not known, no log said */
+	what_if_notes_done(&n);
+	machine_done(&m);
+
+	/* a pool logged today, and a word the rules do not read: today's pool stays as read */
+	pc_3g(&m);
+	assert_int_equal(apply_one(&m, "ram=+3G", &n, why), 0);
+	opt_set(&m.swiotlb.pool_start, 0xbbfff000);
+	opt_set(&m.swiotlb.pool_end, 0xbbfff000 + (64u << 20));
+	what_if_notes_done(&n);
+	assert_int_equal(apply_one(&m, "cmdline=quiet", &n, why), 0);
+	assert_true(m.swiotlb.pool_start.known);
+	/* swiotlb=noforce on 6.1: no pool (kernel/dma/swiotlb.c, 5.18+): today's is forgotten */
+	assert_int_equal(apply_one(&m, "cmdline=swiotlb=noforce", &n, why), 0);
+	assert_false(m.swiotlb.pool_start.known);
+	assert_int_equal(pool_active(&m, &s), TRI_NO);
+	/* and removed again: the rules give the default pool, placed where today's kernel put it */
+	assert_int_equal(apply_one(&m, "cmdline=-swiotlb=noforce", &n, why), 0);
+	assert_int_equal(pool_active(&m, &s), TRI_YES);
 	what_if_notes_done(&n);
 	machine_done(&m);
 }
@@ -338,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_ram_shrink_and_mem),
 		cmocka_unit_test(test_ram_grow_arm64_zones),
 		cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_pool_redecided),
 		cmocka_unit_test(test_kernel_and_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
