@@ -396,6 +396,11 @@ static const struct era_case {
 	/* "usb-storage: reject probe of device one non-DMA HCDs when using highmem" */
 	{ ERA_USB_STORAGE_NO_DMA_HCD, ANY_ARCH, LAST(6, 15), KV(6, 16, 0), USB_STORAGE_BOUNCE_HIGH,
 	  USB_STORAGE_REFUSED, "48610ec22f0c" },
+	/* "arm64: use both ZONE_DMA and ZONE_DMA32", "arm64: mm: Set ZONE_DMA size based on devicetree's dma-ranges" */
+	{ ERA_ARM64_ZONE_DMA, ARCH_ARM64, LAST(5, 4), KV(5, 5, 0), ARM64_ZONE_DMA_32BIT, ARM64_ZONE_DMA_30BIT,
+	  "1a8e1cef7603" },
+	{ ERA_ARM64_ZONE_DMA, ARCH_ARM64, LAST(5, 10), KV(5, 11, 0), ARM64_ZONE_DMA_30BIT, ARM64_ZONE_DMA_FIRMWARE,
+	  "8424ecdde7df" },
 };
 
 static bool row_holds(const struct era_row *r, enum era_rule rule, enum arch_family arch)
@@ -454,9 +459,9 @@ static void test_era_boundaries_covered(void **state)
 	}
 }
 
-/* Every rule but three answers for every release (unknown too) and every
+/* Every rule but four answers for every release (unknown too) and every
  * architecture (unknown too): era_value()'s -1 is not a value their callers
- * test for. The three are asked only on their own architectures. */
+ * test for. The four are asked only on their own architectures. */
 static void test_era_total(void **state)
 {
 	unsigned n;
@@ -465,7 +470,8 @@ static void test_era_total(void **state)
 
 	assert_int_equal(era_value(_ERA_RULE_MAX, 0, ANY_ARCH, NULL), -1);
 	for (int rule = 0; rule < _ERA_RULE_MAX; rule++) {
-		if (rule == ERA_ARM_LPAE_POOL || rule == ERA_X86_32_POOL || rule == ERA_POOLLESS_MAP)
+		if (rule == ERA_ARM_LPAE_POOL || rule == ERA_X86_32_POOL || rule == ERA_POOLLESS_MAP ||
+		    rule == ERA_ARM64_ZONE_DMA)
 			continue;
 		for (int a = -1; a < _ARCH_FAMILY_MAX; a++) {
 			enum arch_family arch = a < 0 ? _ARCH_FAMILY_INVALID : (enum arch_family)a;
@@ -561,6 +567,7 @@ static const char *const unknown_release_judged[_ERA_RULE_MAX] = {
 	[ERA_SWIOTLB_PARAM] = "unknown: test-swiotlb-state test_cmdline_words_by_era (forcing the eras read differently)",
 	[ERA_POOL_AREAS] = "current: an assumed size only, never a verdict; size_why says which reading",
 	[ERA_USB_STORAGE_NO_DMA_HCD] = "current: read only with the refusal line, which only the current row prints",
+	[ERA_ARM64_ZONE_DMA] = "current: --what-if ram= only, which says the release is not known in its assumption",
 };
 
 static void test_era_unknown_release_judged(void **state)
