@@ -30,7 +30,8 @@ def main():
         b_audit = whatif.load(os.path.join(fb, "expected.json"))
         args = [whatif.kernel_arg(b_audit) if x == "kernel=B" else x for x in args]
         res = whatif.compare(tool, os.path.join(fa, "root.tar.gz"), args,
-                             whatif.verdicts_of(b_audit), whatif.idents_of(b_audit))
+                             whatif.verdicts_of(b_audit), whatif.idents_of(b_audit),
+                             whatif.pool_of(b_audit))
         lines += whatif.tap_lines("what-if %s -> %s %s" % (a, b, " ".join(args)), res,
                                   1 + sum(x.startswith(("ok", "not ok")) for x in lines))
     n = sum(x.startswith(("ok", "not ok")) for x in lines)

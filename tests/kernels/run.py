@@ -246,7 +246,8 @@ def what_if_checks(tap, results, tool):
         pairs += 1
         label += " " + " ".join(args)
         res = whatif.compare(tool, os.path.join(ran[a]["work"], "capture.tgz"), args,
-                             whatif.verdicts_of(b_audit), whatif.idents_of(b_audit))
+                             whatif.verdicts_of(b_audit), whatif.idents_of(b_audit),
+                             whatif.pool_of(b_audit))
         for dev, after, want, note in res["rows"]:
             tap.ok(after == want or note is not None,
                    "%s: %s after %s, B's kernel: %s%s" % (

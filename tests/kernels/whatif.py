@@ -3,10 +3,12 @@ change (another kernel generation, a command line word) must give, device by
 device, the verdicts machine B (A's QEMU shape booted that way) got from its
 own audit. Plain python, nothing shared with the tool.
 
-  compare(tool, snapshot_a, args, b_verdicts, b_idents=None) -> dict
+  compare(tool, snapshot_a, args, b_verdicts, b_idents=None, b_pool=None) -> dict
     rows      [(device, after, want, assumed)]: every device both sides have;
               assumed is the text of a what_if.assumptions entry naming the
-              device, or None
+              device, or None; and, when B's audit knew it (b_pool: its
+              swiotlb.active), the row "swiotlb.active": whether a pool
+              exists after the change, which no assumption excuses
     compared  len(rows)
     left_out  devices on one side only (or another device at the same
               address: pci vendor:device differs), by id
@@ -49,6 +51,11 @@ def kernel_arg(audit):
     return "kernel=" + rel
 
 
+def pool_of(audit):
+    """An audit's swiotlb.active: True, False, or None when it did not know."""
+    return (load(audit).get("swiotlb") or {}).get("active")
+
+
 def load(audit):
     if isinstance(audit, dict):
         return audit
@@ -66,7 +73,7 @@ def run_json(cmd):
         raise RuntimeError("%s: no JSON (%s): %s" % (" ".join(cmd), e, p.stderr.strip()))
 
 
-def compare(tool, snapshot_a, args, b_verdicts, b_idents=None):
+def compare(tool, snapshot_a, args, b_verdicts, b_idents=None, b_pool=None):
     res = dict(rows=[], compared=0, left_out=[], failures=[], applied=[])
     try:
         today = run_json([tool, "--sysroot", snapshot_a, "-J", "--allow-incomplete"])
@@ -103,6 +110,15 @@ def compare(tool, snapshot_a, args, b_verdicts, b_idents=None):
         if after[dev] != b_verdicts[dev] and not note:
             res["failures"].append("%s: after %s, B's kernel %s (no assumption names it)"
                                    % (dev, after[dev], b_verdicts[dev]))
+    # the pool as the kernel of B had it: today's, as the what-if's machine fields move it
+    pool = pool_of(today)
+    for f in after_json.get("machine", []):
+        if f.get("field") == "swiotlb.active":
+            pool = f.get("new")
+    if b_pool is not None and pool is not None:
+        res["rows"].append(("swiotlb.active", pool, b_pool, None))
+        if pool != b_pool:
+            res["failures"].append("swiotlb.active: after %s, B's kernel %s" % (pool, b_pool))
     res["compared"] = len(res["rows"])
     if not res["rows"]:
         res["failures"].append("no device compared (%d left out)" % len(res["left_out"]))
@@ -136,7 +152,7 @@ def main(argv):
     tool, a, b, args = argv[0], argv[1], argv[2], argv[3:]
     b_audit = load(b)
     args = [kernel_arg(b_audit) if x == "kernel=B" else x for x in args]
-    res = compare(tool, a, args, verdicts_of(b_audit), idents_of(b_audit))
+    res = compare(tool, a, args, verdicts_of(b_audit), idents_of(b_audit), pool_of(b_audit))
     lines = tap_lines("what-if %s" % " ".join(args), res)
     print("1..%d" % len(lines))
     print("\n".join(lines))
