@@ -295,6 +295,31 @@ static struct verdict_decision pool_decision(const struct devices_input *in, con
 }
 
 /*
+ * A device whose every mapping is forced to bounce still needs the slot's bus
+ * address in reach: kernel/dma/swiotlb.c swiotlb_map() (5.0 on; torvalds/linux
+ * 009fbfc97b63) "if (unlikely(!dma_capable(dev, dma_addr, size, true)))" unmaps
+ * it and returns DMA_MAPPING_ERROR ("swiotlb addr ... overflow"); before 5.0
+ * lib/swiotlb.c swiotlb_map_page() made the same check and returned the
+ * overflow buffer. A pool out of reach fails every mapping, RAM in reach too.
+ */
+static struct verdict_decision forced_decision(const struct devices_input *in, struct device_report *r,
+					       struct verdict_decision v)
+{
+	const struct swiotlb_state *sw = in->sw;
+
+	/* a restricted-dma-pool is the device's own io_tlb_mem (rmem_swiotlb_device_init),
+	 * not the default pool sw->pool places: where the devicetree put it is not judged */
+	if (v.why != VR_FORCED || (device_dt(r->dev)->restricted_pool && !r->restricted_ignored) ||
+	    sw->active != TRI_YES)
+		return v;
+	/* recorded only when it decides: a forced device's JSON keeps null otherwise */
+	if (pool_reachable(in, r) != TRI_NO)
+		return v;
+	r->pool_reachable = TRI_NO;
+	return DECIDED(sw->pool.known ? VR_FORCED_POOL_OUT_OF_REACH : VR_FORCED_POOL_DERIVED_OUT_OF_REACH);
+}
+
+/*
  * What the kernel checks reaches past the dma-ranges window (window_unchecked):
  * a host bridge's window before 5.5, the window rounded up 4.20-5.4, the mask
  * alone before 4.20; below the block layer (block) or not, the words differ.
@@ -381,7 +406,7 @@ static struct verdict_decision decide(const struct devices_input *in, struct dev
 	if (r->iort_zeroed)
 		return (struct verdict_decision){ VR_IORT_ZEROED, r->mask_why };
 	if (v.why)
-		return v;
+		return forced_decision(in, r, v);
 	if (r->map.state == DMA_MAP_ERROR)
 		return DECIDED(device_dt(r->dev)->err ? VR_DT_MAP_UNREADABLE : VR_DT_RANGES_UNUSABLE);
 	if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
@@ -447,8 +472,8 @@ static void apply(const struct devices_input *in, struct device_report *r, struc
 /*
  * The report's unreachable_ram_bytes: the RAM whose buffers bounce or fail
  * for this device, by verdict: none when translated or all in reach, all RAM when
- * forced, unknown when idle or undecided. The mask's own reach stays in
- * direct whatever the verdict.
+ * forced (through a pool in reach or not), unknown when idle or undecided. The
+ * mask's own reach stays in direct whatever the verdict.
  */
 static void verdict_unreachable_ram(const struct devices_input *in, struct device_report *r)
 {
@@ -467,6 +492,12 @@ static void verdict_unreachable_ram(const struct devices_input *in, struct devic
 	case VERDICT_PARTIAL:
 	case VERDICT_FAILS:
 	case VERDICT_UNKNOWN:
+		/* forced through a pool out of reach: every mapping fails, as every one bounces */
+		if (r->verdict == VERDICT_FAILS && r->forced) {
+			if (layout)
+				opt_set(&r->unreachable_ram_bytes, in->l->ram_bytes);
+			return;
+		}
 		if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k &&
 		    (r->verdict != VERDICT_UNKNOWN || r->out_of_reach_decides)) {
 			/* what the block layer bounces, and what it misses (bounced or failing below) */

@@ -161,6 +161,9 @@ static const struct explain_case_info cases[_EXPLAIN_CASE_MAX] = {
 	  "the window)"),
 	C(LIMITER_POOL, "limiter-pool", LIMITER,
 	  "what limits it ({limiter}): the bounce pool; none it can use takes the RAM beyond its reach"),
+	C(LIMITER_POOL_FORCED, "limiter-pool-forced", LIMITER,
+	  "what limits it ({limiter}): the bounce pool; every mapping is forced through it and it lies "
+	  "out of reach, so every mapping fails, RAM within reach too"),
 	C(LIMITER_IOMMU, "limiter-iommu", LIMITER,
 	  "what limits it ({limiter}): the IOMMU; its domain decides what bounces: a passthrough "
 	  "domain leaves the reach to dma-direct, an untrusted device's translated one bounces what "
@@ -563,7 +566,10 @@ static void limiter_step(struct builder *b)
 		[LIMITER_UNKNOWN] = EXPLAIN_LIMITER_UNKNOWN,
 	};
 	enum reach_limiter l = (unsigned)b->r->limiter < _LIMITER_MAX ? b->r->limiter : LIMITER_UNKNOWN;
-	struct explain_step *s = add_step(b, by_limiter[l], _ERA_RULE_MAX, NULL);
+	/* forced through a pool out of reach (devices.c forced_decision): all RAM fails, not the RAM beyond */
+	bool forced_fails = l == LIMITER_POOL && b->r->forced && b->r->verdict == VERDICT_FAILS;
+	struct explain_step *s = add_step(b, forced_fails ? EXPLAIN_LIMITER_POOL_FORCED : by_limiter[l],
+					  _ERA_RULE_MAX, NULL);
 
 	word(s, "limiter", reach_limiter_to_string(l));
 }

@@ -303,6 +303,14 @@ static const struct finding_case_info cases[_FINDING_CASE_MAX] = {
 	[FC_BOUNCE_IMPOSSIBLE_NO_POOL] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
 		NO_USABLE_POOL_MESSAGE,
 		.remedy = "give the kernel a bounce pool (swiotlb), or enable an IOMMU"),
+	/* kernel/dma/swiotlb.c swiotlb_map(): dma_capable() of the slot taken, else DMA_MAPPING_ERROR */
+	[FC_BOUNCE_IMPOSSIBLE_FORCED] = CASE(FINDING_BOUNCE_IMPOSSIBLE,
+		"every mapping of this device is forced to bounce ({why}), through a swiotlb pool "
+		"it cannot reach: all {bytes} of RAM fails to map, RAM within its reach too "
+		"(\"swiotlb addr ... overflow\")",
+		.remedy = "place the swiotlb pool within the device's reach (below its limit), give the "
+			  "device a wider mask if the hardware allows, or drop what forces the bounce "
+			  "(swiotlb=force) where nothing requires it"),
 
 	[FC_BOUNCE_MISSED_BLOCK_IGNORED_WINDOW] = CASE(FINDING_BOUNCE_MISSED,
 		"the block layer does not bounce {bytes} of RAM past the host bridge's dma-ranges "

@@ -120,15 +120,24 @@ static void bounce_findings(const struct devices_input *in, const struct device_
 		bool tries = sw->active == TRI_NO && !sw->cmdline_noforce &&
 			     era_value(ERA_POOLLESS_MAP, in->release, in->arch_family, NULL) ==
 				     POOLLESS_TRIES_SWIOTLB;
-		enum finding_case c = tries			 ? FC_BOUNCE_IMPOSSIBLE_NO_SLOTS
+		/* forced (devices.c forced_decision): every mapping bounces through a pool out of
+		 * reach, so all RAM fails, and the pool is there (swiotlb-out-of-reach places it) */
+		enum finding_case c = r->forced			 ? FC_BOUNCE_IMPOSSIBLE_FORCED
+				      : tries			 ? FC_BOUNCE_IMPOSSIBLE_NO_SLOTS
 				      : sw->cmdline_noforce	 ? FC_BOUNCE_IMPOSSIBLE_NOFORCE
 				      : sw->active == TRI_NO	 ? FC_BOUNCE_IMPOSSIBLE_NO_POOL
 								 : FC_BOUNCE_IMPOSSIBLE;
+		uint64_t bytes = r->forced && r->unreachable_ram_bytes.known ? r->unreachable_ram_bytes.v
+									     : r->direct.unreachable_bytes;
 		x = findings_raise(f, c, d->id,
-				   &(struct finding_args){ .bytes = r->direct.unreachable_bytes });
+				   &(struct finding_args){ .bytes = bytes, .why = r->forced_why });
 		add_reach_evidence(f, x, r);
 		finding_add_str(f, x, "limiter", reach_limiter_to_string(r->limiter));
 		finding_add_str(f, x, "swiotlb", sw->active == TRI_NO ? "absent" : "active");
+		if (r->forced) {
+			finding_add_str(f, x, "forced_by", r->forced_why ? r->forced_why : "");
+			finding_add_u64(f, x, "failing_ram_bytes", bytes);
+		}
 	}
 	if (r->missed_corrupts && r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK) {
 		x = findings_raise(f, missed_case(r, true), d->id,

@@ -39,6 +39,7 @@ enum reach_limiter limiter_decide(const struct devices_input *in, const struct d
 		/* what nothing checks is the release's doing (arm_dma_ops, the window's check, bounce_pfn) */
 		if (r->missed_corrupts)
 			return LIMITER_KERNEL_ERA;
+		/* no pool it can use; forced through one out of reach (devices.c forced_decision) too */
 		return LIMITER_POOL;
 	case VERDICT_UNKNOWN:
 		return LIMITER_UNKNOWN;

@@ -66,6 +66,15 @@ static const struct verdict_reason_info catalogue[_VR_MAX] = {
 	[VR_SME_PHYS_BITS_UNKNOWN] = U(VR_SME_PHYS_BITS_UNKNOWN, HARDWARE, 0, "C-bit",
 		"AMD SME host: the physical address bits (proc/cpuinfo) are "
 		"unknown, so whether the C-bit lies beyond the limit is unknown"),
+	/* swiotlb_map() checks the slot it took with dma_capable(): every mapping fails */
+	[VR_FORCED_POOL_OUT_OF_REACH] = R(VR_FORCED_POOL_OUT_OF_REACH, FAILS, 0, "forced through a pool it cannot reach",
+		"every mapping is forced to bounce, through a swiotlb pool the device "
+		"cannot reach: every mapping fails, RAM within reach too"),
+	[VR_FORCED_POOL_DERIVED_OUT_OF_REACH] = R(VR_FORCED_POOL_DERIVED_OUT_OF_REACH, FAILS, 0,
+		"forced through a pool it cannot reach",
+		"every mapping is forced to bounce, through a swiotlb pool placed below "
+		"its derived bound, where the device reaches no RAM: every mapping fails, "
+		"RAM within reach too"),
 
 	[VR_IORT_ZEROED] = U(VR_IORT_ZEROED, MASK, 0, "IORT", NULL),
 	[VR_DT_MAP_UNREADABLE] = U(VR_DT_MAP_UNREADABLE, DEVICETREE, 0, "devicetree unreadable",

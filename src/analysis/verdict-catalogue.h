@@ -41,6 +41,9 @@ enum verdict_reason {
 	VR_FORCED,                 /* words: who forces it (r->forced_why) */
 	VR_SME_CBIT_UNKNOWN,
 	VR_SME_PHYS_BITS_UNKNOWN,
+	/* forced, through a pool out of reach (devices.c forced_decision) */
+	VR_FORCED_POOL_OUT_OF_REACH,
+	VR_FORCED_POOL_DERIVED_OUT_OF_REACH,
 	/* the mask and the devicetree map (devices.c decide) */
 	VR_IORT_ZEROED,            /* words: the mask's (r->mask_why) */
 	VR_DT_MAP_UNREADABLE,

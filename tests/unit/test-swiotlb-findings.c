@@ -652,6 +652,81 @@ static void test_forced_once(void **state)
 	machine_done(&m);
 }
 
+/*
+ * Forced bouncing through a pool out of reach: kernel/dma/swiotlb.c swiotlb_map()
+ * checks the slot it took with dma_capable() and returns DMA_MAPPING_ERROR, so
+ * every mapping fails, RAM in reach too. The pool (0xbbfe8000-0xbffe7fff) is in a
+ * 32-bit device's reach, not a 30-bit one's; placed only below 4 GiB (derived), a
+ * 12-bit device (no RAM below 0x1000) reaches none of it.
+ */
+static void test_forced_pool_out_of_reach(void **state)
+{
+	static const struct {
+		bool logged;            /* the pool's place read, or only its derived bound */
+		const char *id;
+		int mask_bits;
+		enum verdict want;
+		const char *reason;     /* words of the case, NULL: forced's own */
+	} cases[] = {
+		{ true, "0000:00:04.0", 64, VERDICT_FORCED, NULL },
+		{ true, "0000:00:1f.2", 32, VERDICT_FORCED, NULL },
+		{ true, "0000:00:05.0", 30, VERDICT_FAILS, "through a swiotlb pool the device cannot reach" },
+		{ false, "0000:00:05.0", 30, VERDICT_FORCED, NULL }, /* below 4 GiB: in reach or not */
+		{ false, "0000:00:06.0", 12, VERDICT_FAILS, "placed below its derived bound" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct machine m;
+		struct report r;
+		size_t n;
+		setup_pc(&m, "6.1.0-27-amd64");
+		if (!cases[i].logged) {
+			opt_clear(&m.swiotlb.pool_start);
+			opt_clear(&m.swiotlb.pool_end);
+		}
+		m.cmd.swiotlb_force = true;
+		m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE; /* as readers/cmdline.c keeps it */
+		add_pci(&m, cases[i].id, "ahci", cases[i].mask_bits);
+		machine_sort_devices(&m);
+		assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+		assert_int_equal(r.swiotlb.active, TRI_YES);
+		const struct device_report *x = report_of(&r, cases[i].id);
+		if (x->verdict != cases[i].want)
+			fail_msg("case %zu: %s, want %s (%s)", i, verdict_to_string(x->verdict),
+				 verdict_to_string(cases[i].want), x->reason);
+		assert_true(x->forced);
+		/* every mapping bounces, so every one fails: all RAM, not the RAM beyond reach */
+		assert_true(x->unreachable_ram_bytes.known);
+		assert_int_equal(x->unreachable_ram_bytes.v, r.layout.ram_bytes);
+		const struct finding *f = find(&r, "bounce-impossible", cases[i].id, &n);
+		if (cases[i].want == VERDICT_FORCED) {
+			assert_string_equal(x->reason, "swiotlb=force on the command line");
+			assert_int_equal(n, 0);
+			assert_int_not_equal(x->pool_reachable, TRI_NO);
+			find(&r, "swiotlb-out-of-reach", cases[i].id, &n);
+			assert_int_equal(n, 0);
+			report_done(&r);
+			machine_done(&m);
+			continue;
+		}
+		assert_non_null(strstr(x->reason, cases[i].reason));
+		assert_int_equal(x->pool_reachable, TRI_NO);
+		assert_int_equal(x->limiter, LIMITER_POOL);
+		assert_int_equal(n, 1);
+		assert_int_equal(f->severity, SEVERITY_ERROR);
+		assert_non_null(strstr(f->message, "forced to bounce (swiotlb=force on the command line)"));
+		assert_non_null(strstr(f->message, "swiotlb addr ... overflow"));
+		f = find(&r, "swiotlb-out-of-reach", cases[i].id, &n);
+		assert_int_equal(n, 1);
+		/* a device forced and failing is not also an info: the machine-wide forced-bounce stays */
+		find(&r, "forced-bounce", NULL, &n);
+		assert_int_equal(n, 1);
+		report_done(&r);
+		machine_done(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -666,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_block_layer_bounce_not_swiotlb),
 		cmocka_unit_test(test_noforce_overflow_message),
 		cmocka_unit_test(test_forced_once),
+		cmocka_unit_test(test_forced_pool_out_of_reach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
