@@ -593,6 +593,55 @@ def x86_noforce(t):
     ]
 
 
+def x86_force_pool_30bit(t):
+    """x86-pc-4g booted with swiotlb=force, its AHCI given a 30-bit mask
+    (--assume-mask): every mapping bounces, and the pool the log places at
+    0xbbfe8000-0xbffe7fff lies above the 30-bit reach (0x3fffffff), so
+    kernel/dma/swiotlb.c swiotlb_map() fails each one on dma_capable() of the
+    slot ("swiotlb addr ... overflow"), RAM within reach too. The 64-bit NVMe
+    reaches the pool: forced. Follows: x86_pc_4g's log (swiotlb_print_info);
+    the mask is assumed, no driver of this tree sets 30 bits."""
+    manifest(t, "x86_64", "6.1.0-27-amd64", "2026-12-03T08:00:00Z")
+    cmd = "console=ttyS0 root=/dev/nvme0n1p1 swiotlb=force"
+    x86_proc(t, cmd)
+    x86_pc_devices(t)
+    kmsg(t, X86_BOOT + [
+        "Command line: " + cmd,
+        "PCI-DMA: Using software bounce buffering for IO (SWIOTLB)",
+        SWIOTLB_X86,
+        dev_line("0000:00:1f.2", "[8086:2922] type 00 class 0x010601"),
+    ])
+    t_args = "--assume-mask 0000:00:1f.2=30"
+    ahci = dev("0000:00:1f.2")
+    return t_args, [
+        "# swiotlb=force: every streaming mapping of every device bounces through the one pool",
+        ".swiotlb.forced == true and .swiotlb.active == true",
+        ".swiotlb.pool_start == \"0xbbfe8000\" and .swiotlb.pool_end == \"0xbffe7fff\"",
+        "%s | .mask_source == \"user\" and .dma_mask == \"0x3fffffff\"" % ahci,
+        "# the pool ends at 0xbffe7fff, past the 30-bit limit: swiotlb_map() fails every mapping",
+        "%s | .verdict == \"fails\" and (.reason | test(\"pool the device cannot reach\"))" % ahci,
+        "%s | .forced_why == \"swiotlb=force on the command line\"" % ahci,
+        "%s | .swiotlb_pool_reachable == false and .limiter == \"pool\"" % ahci,
+        "# every mapping bounces, so every one fails: all RAM, not only the RAM above 1 GiB",
+        ".memory.ram_bytes as $ram | %s | .kernel_model == \"dma-direct\" and .unreachable_ram_bytes == $ram" % ahci,
+        "%s | .mask_unreachable_ram_bytes < .unreachable_ram_bytes" % ahci,
+        "%s | length == 1 and .[0].severity == \"error\"" % finding("bounce-impossible", "0000:00:1f.2"),
+        "%s | .[0].evidence.limit == \"0x3fffffff\" and .[0].evidence.limiter == \"pool\"" % finding("bounce-impossible", "0000:00:1f.2"),
+        "%s | .[0].evidence.forced_by == \"swiotlb=force on the command line\"" % finding("bounce-impossible", "0000:00:1f.2"),
+        ".memory.ram_bytes as $ram | %s | .[0].evidence.failing_ram_bytes == $ram" % finding("bounce-impossible", "0000:00:1f.2"),
+        "%s | length == 1 and .[0].evidence.limit == \"0x3fffffff\"" % finding("swiotlb-out-of-reach", "0000:00:1f.2"),
+        "%s | .[0].evidence.pool_start == \"0xbbfe8000\" and .[0].evidence.pool_end == \"0xbffe7fff\"" % finding("swiotlb-out-of-reach", "0000:00:1f.2"),
+        "[.block[] | select(.disk == \"sda\")][0].verdict == \"fails\"",
+        "# the 64-bit NVMe reaches the pool: forced, all RAM bounces",
+        ".memory.ram_bytes as $ram | %s | .verdict == \"forced\" and .unreachable_ram_bytes == $ram" % dev("0000:01:00.0"),
+        "%s | length == 0" % finding("swiotlb-out-of-reach", "0000:01:00.0"),
+        "%s | length == 0" % finding("bounce-impossible", "0000:01:00.0"),
+        "%s | length == 1 and .[0].severity == \"info\"" % finding("forced-bounce"),
+        "%s | .verdict == \"idle\"" % dev("0000:00:00.0"),
+        ".exit_status == 1",
+    ]
+
+
 def x86_guest_proc(t, cmd):
     # a QEMU q35 guest with 8 GiB: 2 GiB below 4 GiB, 6 GiB above
     iomem = """\
@@ -4342,6 +4391,7 @@ def x86_slot_card(t, card):
 
 FIXTURES = {
     "x86-pc-4g": x86_pc_4g,
+    "x86-force-pool-30bit": x86_force_pool_30bit,
     "x86-iommu-dmafq": x86_iommu_dmafq,
     "x86-sme-host": x86_sme_host,
     "x86-32-pae-scsi-4.19": x86_32_pae_scsi_419,
