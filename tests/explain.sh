@@ -194,6 +194,25 @@ if explain x86-thunderbolt 0000:2c:00.0; then
 	has "thunderbolt: case" "$(jq -r '.steps[] | select(.case == "verdict") | .text' "$out")" "VR_TRANSLATED_UNTRUSTED"
 fi
 
+# ---- x86-force-pool-30bit: swiotlb=force, the AHCI given 30 bits (the fixture's args),
+# the pool 0xbbfe8000-0xbffe7fff past its limit: every mapping fails, RAM in reach too ----
+if root=$(fixture_root x86-force-pool-30bit); then
+	out=$tmp/force30.json
+	"$TOOL" --sysroot "$root" --assume-mask 0000:00:1f.2=30 --explain 0000:00:1f.2 -J > "$out" 2> "$tmp/err"
+	check "force30: --explain -J exits 0 or 1" test $? -le 1
+	check "force30: --explain -J matches definitions/explain" \
+		"$PYTHON" "$SRCDIR/tests/validate-json.py" "$SCHEMA" --ref '#/definitions/explain' "$out"
+	has "force30: the pool out of reach, then fails and the pool forced" "$(cases)" \
+		"pool-out-of-reach verdict limiter-pool-forced"
+	is "force30: pool end" "$(v pool-out-of-reach pool_end)" "$(hex $((0xbffe8000 - 1)))"
+	is "force30: limit" "$(v pool-out-of-reach limit)" 0x3fffffff
+	is "force30: verdict" "$(jq -r .verdict "$out")" fails
+	has "force30: case" "$(jq -r '.steps[] | select(.case == "verdict") | .text' "$out")" "VR_FORCED_POOL_OUT_OF_REACH"
+	is "force30: all RAM fails" "$(v verdict unreachable_ram_bytes)" "$(v ram-total ram)"
+else
+	not_ok "x86-force-pool-30bit: fixture builds"
+fi
+
 # ---- kernel-arm64-virt-window (captured, 6.1 arm64 under QEMU): the PCIe node's
 # dma-ranges (read here, 7 cells: flags, bus, CPU, size) leave out the pool ----
 if explain kernel-arm64-virt-window 0000:00:01.0; then

@@ -480,7 +480,8 @@ static void verdict_unreachable_ram(const struct devices_input *in, struct devic
 	const struct legacy_block *k = device_legacy(r)->known ? &device_legacy(r)->by_reading[device_legacy(r)->kernel_reading] : NULL;
 	bool layout = in->l->source != LAYOUT_SOURCE_NONE;
 
-	switch (r->verdict) {
+	/* forced through a pool out of reach (forced_decision): every mapping bounces, so every one fails */
+	switch (r->verdict == VERDICT_FAILS && r->forced ? VERDICT_FORCED : r->verdict) {
 	case VERDICT_DIRECT:
 	case VERDICT_IOMMU:
 		opt_set(&r->unreachable_ram_bytes, 0);
@@ -492,12 +493,6 @@ static void verdict_unreachable_ram(const struct devices_input *in, struct devic
 	case VERDICT_PARTIAL:
 	case VERDICT_FAILS:
 	case VERDICT_UNKNOWN:
-		/* forced through a pool out of reach: every mapping fails, as every one bounces */
-		if (r->verdict == VERDICT_FAILS && r->forced) {
-			if (layout)
-				opt_set(&r->unreachable_ram_bytes, in->l->ram_bytes);
-			return;
-		}
 		if (r->kernel_model == KERNEL_MODEL_LEGACY_BLOCK && k &&
 		    (r->verdict != VERDICT_UNKNOWN || r->out_of_reach_decides)) {
 			/* what the block layer bounces, and what it misses (bounced or failing below) */

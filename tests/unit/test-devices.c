@@ -1740,6 +1740,44 @@ static void test_unknown_release_restricted_pool(void **state)
 	machine_done(&m);
 }
 
+/*
+ * Forced through a pool out of reach fails (kernel/dma/swiotlb.c swiotlb_map():
+ * dma_capable() of the slot taken), but a restricted-dma-pool is the device's
+ * own io_tlb_mem (rmem_swiotlb_device_init), not the default pool: with the
+ * default pool above 4 GiB and swiotlb=force, a 32-bit platform device fails and
+ * the restricted-pool one stays forced.
+ */
+static void test_forced_pool_restricted_own(void **state)
+{
+	struct machine m;
+	struct report r;
+	(void)state;
+
+	setup_virt(&m);
+	opt_set(&m.swiotlb.pool_start, 0x200000000);
+	opt_set(&m.swiotlb.pool_end, 0x204000000);
+	m.cmd.swiotlb_force = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE; /* as readers/cmdline.c keeps it */
+	struct device *x = add(&m, "18000000.wifi", DEV_BUS_PLATFORM, "brcmfmac",
+			       1u << DMA_SIGN_DT_MEMORY_REGION);
+	struct dt_info *dt = device_dt_new(x);
+	assert_non_null(dt);
+	dt->restricted_pool = true;
+	add(&m, "fe340000.mmc", DEV_BUS_PLATFORM, "sdhci-iproc", 1u << DMA_SIGN_DISK);
+	machine_sort_devices(&m);
+	assert_int_equal(report_build(&m, SEVERITY_WARNING, &r), 0);
+	const struct device_report *w = report_of(&r, "18000000.wifi");
+	const struct device_report *mmc = report_of(&r, "fe340000.mmc");
+	assert_int_equal(mmc->dma_mask.v, 0xffffffff);
+	assert_int_equal(mmc->verdict, VERDICT_FAILS);
+	assert_int_equal(mmc->pool_reachable, TRI_NO);
+	assert_int_equal(w->verdict, VERDICT_FORCED);
+	assert_non_null(strstr(w->reason, "restricted-dma-pool"));
+	assert_int_equal(w->pool_reachable, TRI_UNKNOWN);
+	report_done(&r);
+	machine_done(&m);
+}
+
 /* A Hyper-V isolated VM forces bouncing from 5.16: at an unknown release, unknown. */
 static void test_unknown_release_hyperv(void **state)
 {
@@ -2235,6 +2273,7 @@ int main(void)
 		cmocka_unit_test(test_driver_mask_window),
 		cmocka_unit_test(test_unknown_release_restricted_pool),
 		cmocka_unit_test(test_unknown_release_hyperv),
+		cmocka_unit_test(test_forced_pool_restricted_own),
 		cmocka_unit_test(test_removable_unknown),
 		cmocka_unit_test(test_verdict_unknown_finding),
 		cmocka_unit_test(test_devices_not_visible),
