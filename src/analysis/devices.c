@@ -296,11 +296,12 @@ static struct verdict_decision pool_decision(const struct devices_input *in, con
 
 /*
  * A device whose every mapping is forced to bounce still needs the slot's bus
- * address in reach: kernel/dma/swiotlb.c swiotlb_map() (5.0 on; torvalds/linux
- * 009fbfc97b63) "if (unlikely(!dma_capable(dev, dma_addr, size, true)))" unmaps
- * it and returns DMA_MAPPING_ERROR ("swiotlb addr ... overflow"); before 5.0
- * lib/swiotlb.c swiotlb_map_page() made the same check and returned the
- * overflow buffer. A pool out of reach fails every mapping, RAM in reach too.
+ * address in reach: kernel/dma/swiotlb.c swiotlb_map() (5.0 on; read at
+ * torvalds/linux 009fbfc97b63) "if (unlikely(!dma_capable(dev, dma_addr, size,
+ * true)))" unmaps it and returns DMA_MAPPING_ERROR ("swiotlb addr ... overflow");
+ * before 5.0 swiotlb_map_page() (lib/swiotlb.c, later kernel/dma/swiotlb.c) made
+ * the same dma_capable() check and returned the overflow buffer. A pool out of
+ * reach fails every mapping, RAM in reach too.
  */
 static struct verdict_decision forced_decision(const struct devices_input *in, struct device_report *r,
 					       struct verdict_decision v)
