@@ -101,8 +101,9 @@ static int edit_line(const char *today, const char *words, char **ret, char **re
 		*ret = strdup("");
 	if (!*ret || oom)
 		return -ENOMEM;
-	if (asprintf(ret_said, "command line:%s%s%s%s%s%s", g ? " removed \"" : "", g ?: "", g ? "\"" : "",
-		     a ? (g ? ", added \"" : " added \"") : "", a ?: "", a ? "\"" : "") < 0)
+	bool rm = g && *g, add = a && *a;
+	if (asprintf(ret_said, "command line:%s%s%s%s%s%s", rm ? " removed \"" : "", rm ? g : "", rm ? "\"" : "",
+		     add ? (rm ? ", added \"" : " added \"") : "", add ? a : "", add ? "\"" : "") < 0)
 		return -ENOMEM;
 	return 0;
 }

@@ -287,6 +287,10 @@ static void test_cmdline(void **state)
 	assert_non_null(strstr(why, "no such word"));
 	assert_int_equal(apply_one(&m, "cmdline=-swiotlb iommu=pt", &n, why), 0);
 	assert_string_equal(m.cmdline, "root=/dev/sda1 quiet iommu=pt");
+	assert_string_equal(n.applied[n.n_applied - 1], "command line: removed \"swiotlb=noforce\", added \"iommu=pt\"");
+	/* a word only added: no empty removal said */
+	assert_int_equal(apply_one(&m, "cmdline=nomodeset", &n, why), 0);
+	assert_string_equal(n.applied[n.n_applied - 1], "command line: added \"nomodeset\"");
 	assert_false(m.cmd.swiotlb_noforce);
 	assert_true(m.cmd.iommu_pt);
 	/* passthrough, but for the untrusted device (iommu_get_def_domain_type) */
