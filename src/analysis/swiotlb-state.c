@@ -696,11 +696,15 @@ void swiotlb_state_compute(const struct machine *m, const struct layout *l, uint
 		s.active_why = "kernel log: software IO TLB: mapped [mem ...]";
 	} else if (s.cmdline_noforce &&
 		   era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) != NOFORCE_IGNORED) {
-		s.active = TRI_NO;
+		/* 4.10-5.12 keep one slab (debugfs io_tlb_nslabs 1, the log's "mapped" line): a pool
+		 * that exists, never used (devices.c pool_decision: VR_POOL_NOFORCE either way) */
+		bool token = era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) == NOFORCE_ONE_SLAB;
+		s.active = token ? TRI_YES : TRI_NO;
 		s.active_prov = PROV_READ;
-		s.active_why = era_value(ERA_SWIOTLB_NOFORCE, release, ANY_ARCH, NULL) == NOFORCE_NO_POOL
-				       ? "swiotlb=noforce: no pool is allocated"
-				       : "swiotlb=noforce: a token pool, bouncing disabled";
+		s.active_why = token ? "swiotlb=noforce: a token pool of one slab, bouncing disabled"
+				     : "swiotlb=noforce: no pool is allocated";
+		if (token)
+			s.assumed_bytes = 1ull << IO_TLB_SHIFT;
 	} else if (t->log_no_low_mem) {
 		s.active = TRI_NO;
 		s.active_prov = PROV_READ;

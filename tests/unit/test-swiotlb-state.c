@@ -1002,6 +1002,20 @@ static void test_cmdline_words_by_era(void **state)
 	struct machine m;
 	struct layout l;
 	struct swiotlb_state s;
+
+	/* 4.10-5.12 keep a token slab (debugfs io_tlb_nslabs 1 on Debian's 5.10 guest):
+	 * a pool, one slab, never used; no log needed to say so */
+	x86_6g(&m, &l);
+	m.cmd.swiotlb_noforce = true;
+	m.cmd.swiotlb_last_word = SWIOTLB_WORD_NOFORCE;
+	swiotlb_state_compute(&m, &l, KV(5, 10, 223), &s);
+	assert_int_equal(s.active, TRI_YES);
+	assert_true(s.size_bytes.known);
+	assert_int_equal(s.size_bytes.v, 1u << IO_TLB_SHIFT);
+	assert_non_null(strstr(s.active_why, "token"));
+	swiotlb_state_compute(&m, &l, KV(5, 13, 0), &s);
+	assert_int_equal(s.active, TRI_NO); /* 2726bf3ff252: no allocation from 5.13 */
+
 	x86_6g(&m, &l);
 	m.cmd.swiotlb_force = m.cmd.swiotlb_noforce = true;
 	m.cmd.swiotlb_last_word = SWIOTLB_WORD_FORCE;
